@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Cassette records the HTTP traffic of code under test and replays it offline.
+// Zero package dependencies, by design: only what the Swift toolchain ships.
+let package = Package(
+    name: "Cassette",
+    products: [
+        .library(name: "Cassette", targets: ["Cassette"]),
+        .library(name: "CassetteFormats", targets: ["CassetteFormats"]),
+        .executable(name: "cassette", targets: ["CassetteCLI"]),
+    ],
+    targets: [
+        // The cassette as data: value types and codecs. Foundation only.
+        .target(name: "CassetteFormats"),
+        // The runtime: URLProtocol, routing, recording, playback. Re-exports CassetteFormats.
+        .target(name: "Cassette", dependencies: ["CassetteFormats"]),
+        // The `cassette` command-line tool.
+        .executableTarget(name: "CassetteCLI", dependencies: ["Cassette"]),
+        .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats"]),
+        .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

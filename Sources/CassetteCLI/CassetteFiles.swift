@@ -1,0 +1,39 @@
+import Foundation
+
+/// Finds the cassette files a command was pointed at.
+enum CassetteFiles {
+    struct NotFound: Error {
+        var message: String
+    }
+
+    /// `path` itself when it is a file; every `*.json` below it, sorted, when it is a folder
+    /// (skipping folders whose names start with "."); an error when it does not exist or a
+    /// folder holds no cassettes.
+    static func find(at path: String) -> Result<[String], NotFound> {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(NotFound(message: "no such file or folder"))
+        }
+        guard isDirectory.boolValue else { return .success([path]) }
+        var found: [String] = []
+        collect(in: path, into: &found)
+        guard !found.isEmpty else {
+            return .failure(NotFound(message: "no *.json cassettes in this folder"))
+        }
+        return .success(found.sorted())
+    }
+
+    private static func collect(in folder: String, into found: inout [String]) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names where !name.hasPrefix(".") {
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                collect(in: path, into: &found)
+            } else if name.hasSuffix(".json") {
+                found.append(path)
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Cassette
+
+/// The `cassette` command: reads the subcommand and hands the rest of the arguments to it.
+enum CassetteTool {
+    static let usage = """
+        USAGE: cassette <command> [options] [arguments]
+
+        Cassette records the HTTP traffic of code under test and replays it offline.
+        This tool works with cassette files.
+
+        COMMANDS:
+          lint PATH...    Check cassette files (or folders of *.json) and report every problem.
+          help [COMMAND]  Show this help, or a command's help.
+
+        OPTIONS:
+          -h, --help      Show this help.
+          --version       Show the version.
+
+        EXIT STATUS: 0 success, 1 a problem was found, 2 the command line was wrong.
+        Run 'cassette <command> --help' for a command's options.
+        """
+
+    /// Runs the tool with `arguments` (without the program name) and returns the exit status.
+    static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
+        guard let command = arguments.first else {
+            output.errorLine(usage)
+            return ExitCode.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "-h", "--help":
+            output.line(usage)
+            return ExitCode.success
+        case "help":
+            switch rest.first {
+            case nil: output.line(usage)
+            case "lint": output.line(LintCommand.usage)
+            case let other?:
+                output.errorLine("error: unknown command '\(other)'. Run 'cassette --help' for the list of commands.")
+                return ExitCode.usage
+            }
+            return ExitCode.success
+        case "--version":
+            output.line(CassetteVersion.current)
+            return ExitCode.success
+        case "lint":
+            return LintCommand.run(rest, output: output)
+        default:
+            output.errorLine("error: unknown command '\(command)'. Run 'cassette --help' for the list of commands.")
+            return ExitCode.usage
+        }
+    }
+}

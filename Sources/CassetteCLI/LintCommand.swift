@@ -1,0 +1,85 @@
+import Cassette
+import Foundation
+
+/// `cassette lint PATH...`: checks cassettes and prints every problem, one line each.
+enum LintCommand {
+    static let usage = """
+        USAGE: cassette lint PATH...
+
+        Checks cassette files and reports every problem: JSON syntax, unknown or misspelt fields,
+        wrong types, values out of range. A folder is searched recursively for *.json files
+        (folders whose names start with '.' are skipped); a file named explicitly is always checked.
+
+        OUTPUT (standard output), one line per problem:
+          FILE:LINE:COLUMN: error: JSON.PATH: MESSAGE   when the place in the file is known
+          FILE: error: MESSAGE                          otherwise
+        then a summary: 'N cassettes, M interactions, K errors'.
+
+        EXIT STATUS: 0 every cassette is valid, 1 a problem was found, 2 the command line was wrong.
+        """
+
+    static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
+        var paths: [String] = []
+        var optionsEnded = false
+        for argument in arguments {
+            if !optionsEnded, argument.hasPrefix("-") {
+                switch argument {
+                case "-h", "--help":
+                    output.line(usage)
+                    return ExitCode.success
+                case "--":
+                    optionsEnded = true
+                default:
+                    output.errorLine("error: unknown option '\(argument)' for 'cassette lint'. Run 'cassette lint --help'.")
+                    return ExitCode.usage
+                }
+            } else {
+                paths.append(argument)
+            }
+        }
+        guard !paths.isEmpty else {
+            output.errorLine("error: 'cassette lint' needs at least one file or folder.\n\n\(usage)")
+            return ExitCode.usage
+        }
+
+        var cassettes = 0, interactions = 0, errors = 0
+        for path in paths {
+            let files: [String]
+            switch CassetteFiles.find(at: path) {
+            case .success(let found):
+                files = found
+            case .failure(let problem):
+                output.line("\(path): error: \(problem.message)")
+                errors += 1
+                continue
+            }
+            for file in files {
+                cassettes += 1
+                switch lint(file) {
+                case .success(let count):
+                    interactions += count
+                case .failure(let error):
+                    for problem in error.problems { output.line(problem.diagnostic(file: file)) }
+                    errors += error.problems.count
+                }
+            }
+        }
+        output.line("\(count(cassettes, "cassette")), \(count(interactions, "interaction")), \(count(errors, "error"))")
+        return errors == 0 ? ExitCode.success : ExitCode.failure
+    }
+
+    /// The number of interactions in a valid cassette, or its problems.
+    private static func lint(_ file: String) -> Result<Int, CassetteFormatError> {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            return .failure(CassetteFormatError(file: file, problems: [.init(path: nil, message: "cannot read the file: \(error.localizedDescription)")]))
+        }
+        return Result { () throws(CassetteFormatError) in try JSONCassetteCodec.decode(data, file: file).interactions.count }
+    }
+
+    private static func count(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
+    }
+}

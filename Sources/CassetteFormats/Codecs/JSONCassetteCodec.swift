@@ -1,0 +1,179 @@
+import Foundation
+
+/// Reads and writes JSON cassettes, format version 1.
+///
+/// ```swift
+/// let data = try Data(contentsOf: url)
+/// let document = try JSONCassetteCodec.decode(data, file: url.path)
+/// let bytes = try JSONCassetteCodec.encode(document)   // same document → same bytes
+/// ```
+///
+/// Reading is strict, because cassettes are edited by hand and a typo must not pass unnoticed:
+/// unknown fields, duplicate keys, wrong types and out-of-range values are errors, each reported
+/// with its JSON path, line and column (``CassetteFormatError``). Writing is deterministic and
+/// meant for review: two-space indentation, a fixed key order, optional fields omitted, short
+/// objects on one line, multi-line text bodies as an array of lines, and a trailing newline.
+public enum JSONCassetteCodec {
+    /// The format versions this codec reads.
+    public static let supportedVersions = [CassetteDocument.formatVersion]
+
+    /// Decodes a cassette.
+    ///
+    /// - Parameters:
+    ///   - data: the file's bytes (UTF-8; a byte order mark is skipped).
+    ///   - file: the file's name or path, used only in error messages.
+    /// - Throws: ``CassetteFormatError`` listing every problem found: one for a syntax error,
+    ///   or every invalid value in a well-formed document.
+    public static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(data)
+        } catch {
+            let position = SourcePositions(data).position(of: error.offset)
+            throw CassetteFormatError(file: file, problems: [
+                .init(path: nil, line: position.line, column: position.column, message: error.message),
+            ])
+        }
+        var reader = JSONCassetteReader()
+        let document = reader.readDocument(root)
+        if let document, reader.problems.isEmpty { return document }
+        let positions = SourcePositions(data)
+        // Document order: a missing field is found after the unknown field that was meant to be it.
+        let found = reader.problems.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
+        var problems = found.map { problem in
+            let position = positions.position(of: problem.offset)
+            return CassetteFormatError.Problem(path: problem.path, line: position.line, column: position.column, message: problem.message)
+        }
+        if problems.isEmpty {  // not reachable: the reader reports why it returns nil
+            problems = [.init(path: .root, message: "the cassette could not be read")]
+        }
+        throw CassetteFormatError(file: file, problems: problems)
+    }
+
+    /// Encodes a cassette as pretty-printed, deterministic JSON ending in a newline.
+    ///
+    /// - Throws: ``CassetteFormatError`` when a value could not be read back (a status of 0, a
+    ///   relative URL, a negative duration…), so no file is ever written that this codec rejects.
+    public static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
+        let problems = document.problems()
+        guard problems.isEmpty else { throw CassetteFormatError(file: nil, problems: problems) }
+        var root: [JSONMember] = [member("version", .number(String(CassetteDocument.formatVersion)))]
+        if let recordedWith = document.recordedWith { root.append(member("recordedWith", .string(recordedWith))) }
+        root.append(member("interactions", .array(document.interactions.map { JSONNode(tree(for: $0)) })))
+        // Root, interaction list and interactions always span lines; anything deeper is inlined when it fits.
+        return Data(JSONPrettyPrinter(lineWidth: 100, multilineDepth: 3).print(.object(root)))
+    }
+
+    // MARK: Writing
+
+    private static func tree(for interaction: Interaction) -> JSONValue {
+        var members: [JSONMember] = []
+        if let recordedAt = interaction.recordedAt, let text = Timestamp.format(recordedAt) {
+            members.append(member("recordedAt", .string(text)))
+        }
+        let request = interaction.request
+        var requestMembers = [member("method", .string(request.method)), member("url", .string(request.url))]
+        appendMessage(headers: request.headers, body: request.body, to: &requestMembers)
+        members.append(member("request", .object(requestMembers)))
+        if let response = interaction.response {
+            var responseMembers = [member("status", .number(String(response.status)))]
+            appendMessage(headers: response.headers, body: response.body, to: &responseMembers)
+            members.append(member("response", .object(responseMembers)))
+        }
+        if let error = interaction.error {
+            let code: JSONValue = error.code.name.map { .string($0) } ?? .number(String(error.code.rawValue))
+            members.append(member("error", .object([member("code", code)])))
+        }
+        if let timing = interaction.timing {
+            members.append(member("timing", .object([
+                member("firstByte", .number(formatSeconds(timing.firstByte))),
+                member("duration", .number(formatSeconds(timing.duration))),
+            ])))
+        }
+        return .object(members)
+    }
+
+    private static func appendMessage(headers: Interaction.Headers, body: Interaction.Body, to members: inout [JSONMember]) {
+        if !headers.isEmpty {
+            members.append(member("headers", .object(headers.fields.map { field in
+                member(field.name, field.values.count == 1 ? .string(field.values[0]) : .array(field.values.map { JSONNode(.string($0)) }))
+            })))
+        }
+        if !body.isEmpty {
+            members.append(member("body", tree(for: body)))
+        }
+    }
+
+    private static func tree(for body: Interaction.Body) -> JSONValue {
+        switch body.form {
+        case .json:
+            if let node = try? JSONParser.parse(body.data) {
+                return .object([member("json", node.value)])
+            }
+            // Not reachable: a body only has the json form when its bytes parse.
+            return tree(for: Interaction.Body(body.data))
+        case .text:
+            if let text = body.text {
+                return .object([member("text", textTree(text))])
+            }
+            return tree(for: Interaction.Body(unchecked: body.data, form: .base64))
+        case .base64:
+            return .object([member("base64", .string(body.data.base64EncodedString()))])
+        }
+    }
+
+    /// One string, or an array of lines (each keeping its "\n") when the text has several:
+    /// a one-line change in a body is then a one-line change in the diff.
+    private static func textTree(_ text: String) -> JSONValue {
+        let utf8 = text.utf8
+        guard let firstNewline = utf8.firstIndex(of: 0x0A), utf8.index(after: firstNewline) != utf8.endIndex else {
+            return .string(text)
+        }
+        var lines: [JSONNode] = []
+        var start = utf8.startIndex
+        while start != utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: 0x0A).map { utf8.index(after: $0) } ?? utf8.endIndex
+            lines.append(JSONNode(.string(String(text[start..<end]))))
+            start = end
+        }
+        return .array(lines)
+    }
+
+    /// Seconds as the shortest text that reads back as the same `Double`; whole numbers without ".0".
+    static func formatSeconds(_ seconds: Double) -> String {
+        if seconds == seconds.rounded(), abs(seconds) < 1e15 { return String(Int64(seconds)) }
+        return seconds.description
+    }
+
+    private static func member(_ key: String, _ value: JSONValue) -> JSONMember {
+        JSONMember(key: key, value: JSONNode(value))
+    }
+}
+
+/// Maps byte offsets of a source to 1-based lines and columns (columns in Unicode scalars).
+struct SourcePositions {
+    private let data: Data
+    private let lineStarts: [Int]
+
+    init(_ data: Data) {
+        self.data = data
+        var starts = [0]
+        for (i, b) in data.enumerated() where b == 0x0A { starts.append(i + 1) }
+        self.lineStarts = starts
+    }
+
+    func position(of offset: Int) -> (line: Int, column: Int) {
+        let offset = max(0, min(offset, data.count))
+        // The last line start at or before offset.
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        let start = lineStarts[low]
+        let base = data.startIndex
+        var column = 1
+        for i in start..<offset where data[base + i] & 0xC0 != 0x80 { column += 1 }
+        return (low + 1, column)
+    }
+}

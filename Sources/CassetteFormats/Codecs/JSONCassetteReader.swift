@@ -1,0 +1,402 @@
+import Foundation
+
+/// Turns a parsed JSON tree into a ``CassetteDocument``, collecting every problem with its path
+/// and byte offset instead of stopping at the first one, so `cassette lint` can list them all.
+struct JSONCassetteReader {
+    private(set) var problems: [(path: JSONPath, offset: Int, message: String)] = []
+
+    // MARK: Document
+
+    mutating func readDocument(_ root: JSONNode) -> CassetteDocument? {
+        let path = JSONPath.root
+        guard let fields = members(of: root, at: path, expected: "a cassette object ({ \"version\": 1, \"interactions\": [] })",
+                                   allowed: ["version", "recordedWith", "interactions"])
+        else { return nil }
+        guard let versionNode = required("version", in: fields, of: root, at: path, expecting: "1") else { return nil }
+        guard let version = readInteger(versionNode, at: path.appending("version"), expected: "the format version 1") else {
+            return nil
+        }
+        guard JSONCassetteCodec.supportedVersions.contains(version) else {
+            let supported = JSONCassetteCodec.supportedVersions.map(String.init).joined(separator: ", ")
+            report("unsupported format version \(version); this version of Cassette reads version \(supported). A newer Cassette may read it.",
+                   at: path.appending("version"), offset: versionNode.offset)
+            return nil
+        }
+        let recordedWith = fields["recordedWith"].flatMap { readString($0, at: path.appending("recordedWith"), expected: "a string") }
+        guard let list = required("interactions", in: fields, of: root, at: path, expecting: "an array of interactions"),
+              let elements = readArray(list, at: path.appending("interactions"), expected: "an array of interactions")
+        else { return nil }
+        var interactions: [Interaction] = []
+        interactions.reserveCapacity(elements.count)
+        for (i, element) in elements.enumerated() {
+            if let interaction = readInteraction(element, at: path.appending("interactions").appending(i)) {
+                interactions.append(interaction)
+            }
+        }
+        return CassetteDocument(recordedWith: recordedWith, interactions: interactions)
+    }
+
+    // MARK: Interaction
+
+    private mutating func readInteraction(_ node: JSONNode, at path: JSONPath) -> Interaction? {
+        guard let fields = members(of: node, at: path, expected: "an interaction object",
+                                   allowed: ["recordedAt", "request", "response", "error", "timing"])
+        else { return nil }
+        var recordedAt: Date?
+        if let stamp = fields["recordedAt"], let text = readString(stamp, at: path.appending("recordedAt"), expected: "an ISO 8601 time") {
+            switch Timestamp.parse(text) {
+            case .success(let date): recordedAt = date
+            case .failure(let error): report(error.message, at: path.appending("recordedAt"), offset: stamp.offset)
+            }
+        }
+        let request = required("request", in: fields, of: node, at: path, expecting: "an object with \"method\" and \"url\"")
+            .flatMap { readRequest($0, at: path.appending("request")) }
+        let response = fields["response"].flatMap { readResponse($0, at: path.appending("response")) }
+        let error = fields["error"].flatMap { readError($0, at: path.appending("error")) }
+        let timing = fields["timing"].flatMap { readTiming($0, at: path.appending("timing")) }
+        if fields["response"] == nil, fields["error"] == nil {
+            report("expected a \"response\", an \"error\", or both", at: path, offset: node.offset)
+        }
+        guard let request else { return nil }
+        return Interaction(recordedAt: recordedAt, request: request, response: response, error: error, timing: timing)
+    }
+
+    private mutating func readRequest(_ node: JSONNode, at path: JSONPath) -> Interaction.Request? {
+        guard let fields = members(of: node, at: path, expected: "a request object", allowed: ["method", "url", "headers", "body"]) else {
+            return nil
+        }
+        let method = required("method", in: fields, of: node, at: path, expecting: "an HTTP method like \"GET\"")
+            .flatMap { readChecked($0, at: path.appending("method"), expected: "an HTTP method like \"GET\"", rule: CassetteRules.methodProblem) }
+        let url = required("url", in: fields, of: node, at: path, expecting: "an absolute URL")
+            .flatMap { readChecked($0, at: path.appending("url"), expected: "an absolute URL", rule: CassetteRules.urlProblem) }
+        let headers = readOptional(fields["headers"], default: Interaction.Headers()) { $0.readHeaders($1, at: path.appending("headers")) }
+        let body = readOptional(fields["body"], default: Interaction.Body.empty) { $0.readBody($1, at: path.appending("body")) }
+        guard let method, let url, let headers, let body else { return nil }
+        return Interaction.Request(method: method, url: url, headers: headers, body: body)
+    }
+
+    private mutating func readResponse(_ node: JSONNode, at path: JSONPath) -> Interaction.Response? {
+        guard let fields = members(of: node, at: path, expected: "a response object", allowed: ["status", "headers", "body"]) else {
+            return nil
+        }
+        var status: Int?
+        if let statusNode = required("status", in: fields, of: node, at: path, expecting: "an HTTP status like 200"),
+           let value = readInteger(statusNode, at: path.appending("status"), expected: "an HTTP status like 200") {
+            if let problem = CassetteRules.statusProblem(value) {
+                report(problem, at: path.appending("status"), offset: statusNode.offset)
+            } else {
+                status = value
+            }
+        }
+        let headers = readOptional(fields["headers"], default: Interaction.Headers()) { $0.readHeaders($1, at: path.appending("headers")) }
+        let body = readOptional(fields["body"], default: Interaction.Body.empty) { $0.readBody($1, at: path.appending("body")) }
+        guard let status, let headers, let body else { return nil }
+        return Interaction.Response(status: status, headers: headers, body: body)
+    }
+
+    private mutating func readError(_ node: JSONNode, at path: JSONPath) -> Interaction.TransportError? {
+        guard let fields = members(of: node, at: path, expected: "an error object like { \"code\": \"timedOut\" }", allowed: ["code"]),
+              let codeNode = required("code", in: fields, of: node, at: path, expecting: "a URLError.Code name like \"timedOut\"")
+        else { return nil }
+        let codePath = path.appending("code")
+        switch codeNode.value {
+        case .string(let name):
+            if let code = Interaction.TransportError.Code(name: name) {
+                return Interaction.TransportError(code: code)
+            }
+            let names = Interaction.TransportError.Code.allNames
+            let hint = Self.closest(to: name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+            report("unknown error code \(CassetteRules.quoted(name))\(hint); expected a URLError.Code name or number. Names: \(names.joined(separator: ", "))",
+                   at: codePath, offset: codeNode.offset)
+            return nil
+        case .number:
+            return readInteger(codeNode, at: codePath, expected: "a URLError.Code name or number")
+                .map { Interaction.TransportError(code: .init(rawValue: $0)) }
+        default:
+            report("expected a URLError.Code name like \"timedOut\" or a number like -1001, found \(Self.describe(codeNode.value))",
+                   at: codePath, offset: codeNode.offset)
+            return nil
+        }
+    }
+
+    private mutating func readTiming(_ node: JSONNode, at path: JSONPath) -> Interaction.Timing? {
+        guard let fields = members(of: node, at: path, expected: "a timing object like { \"firstByte\": 0.1, \"duration\": 0.2 }",
+                                   allowed: ["firstByte", "duration"])
+        else { return nil }
+        var values: [Double] = []
+        for name in ["firstByte", "duration"] {
+            guard let valueNode = required(name, in: fields, of: node, at: path, expecting: "a number of seconds") else { continue }
+            guard case .number(let literal) = valueNode.value, let seconds = Double(literal), seconds.isFinite else {
+                report("expected a number of seconds, found \(Self.describe(valueNode.value))", at: path.appending(name), offset: valueNode.offset)
+                continue
+            }
+            guard seconds >= 0 else {
+                report("expected a number of seconds, zero or more, found \(literal)", at: path.appending(name), offset: valueNode.offset)
+                continue
+            }
+            values.append(seconds)
+        }
+        guard values.count == 2 else { return nil }
+        let timing = Interaction.Timing(firstByte: values[0], duration: values[1])
+        if let problem = CassetteRules.timingProblem(timing) {
+            report(problem, at: path, offset: node.offset)
+            return nil
+        }
+        return timing
+    }
+
+    // MARK: Headers and bodies
+
+    private mutating func readHeaders(_ node: JSONNode, at path: JSONPath) -> Interaction.Headers? {
+        guard case .object(let fields) = node.value else {
+            report("expected an object of header fields like { \"Accept\": \"text/html\" }, found \(Self.describe(node.value))",
+                   at: path, offset: node.offset)
+            return nil
+        }
+        var headers = Interaction.Headers()
+        var valid = true
+        for field in fields {
+            let fieldPath = path.appending(field.key)
+            if let problem = CassetteRules.headerNameProblem(field.key) {
+                report(problem, at: fieldPath, offset: field.keyOffset)
+                valid = false
+                continue
+            }
+            if let earlier = headers.fields.first(where: { asciiCaseInsensitiveEquals($0.name, field.key) }) {
+                let message = earlier.name == field.key
+                    ? "duplicate key \(CassetteRules.quoted(field.key)); write repeated values as an array: [\"a\", \"b\"]"
+                    : "header \(CassetteRules.quoted(field.key)) repeats \(CassetteRules.quoted(earlier.name)) (names ignore case); write repeated values as one array"
+                report(message, at: fieldPath, offset: field.keyOffset)
+                valid = false
+                continue
+            }
+            let values: [JSONNode]
+            var isArray = false
+            switch field.value.value {
+            case .string: values = [field.value]
+            case .array(let elements) where !elements.isEmpty: values = elements; isArray = true
+            default:
+                report("expected a header value (a string) or an array of values, found \(Self.describe(field.value.value))",
+                       at: fieldPath, offset: field.value.offset)
+                valid = false
+                continue
+            }
+            for (i, valueNode) in values.enumerated() {
+                let valuePath = isArray ? fieldPath.appending(i) : fieldPath
+                guard case .string(let value) = valueNode.value else {
+                    report("expected a header value (a string), found \(Self.describe(valueNode.value))", at: valuePath, offset: valueNode.offset)
+                    valid = false
+                    continue
+                }
+                if let problem = CassetteRules.headerValueProblem(name: field.key, value: value) {
+                    report(problem, at: valuePath, offset: valueNode.offset)
+                    valid = false
+                    continue
+                }
+                headers.add(field.key, value)
+            }
+        }
+        return valid ? headers : nil
+    }
+
+    private mutating func readBody(_ node: JSONNode, at path: JSONPath) -> Interaction.Body? {
+        if case .string(let text) = node.value {
+            return Interaction.Body(unchecked: Data(text.utf8), form: .text)
+        }
+        guard let fields = members(of: node, at: path, expected: "a body like { \"text\": \"…\" }, { \"json\": … } or { \"base64\": \"…\" }",
+                                   allowed: ["text", "json", "base64"], hints: ["file": "body files (\"file\") are not supported yet; inline the body as \"text\", \"json\" or \"base64\""])
+        else { return nil }
+        guard case .object(let written) = node.value, let form = written.first else {
+            report("expected one of \"text\", \"json\" or \"base64\" in a body, found an empty object", at: path, offset: node.offset)
+            return nil
+        }
+        guard fields.count == 1 else {
+            let names = written.map { "\"\($0.key)\"" }.joined(separator: " and ")
+            report("a body is written in exactly one form; found \(names)", at: path, offset: node.offset)
+            return nil
+        }
+        let formPath = path.appending(form.key)
+        let value = form.value
+        switch form.key {
+        case "text":
+            switch value.value {
+            case .string(let text):
+                return Interaction.Body(unchecked: Data(text.utf8), form: .text)
+            case .array(let lines):
+                var data = Data()
+                for (i, line) in lines.enumerated() {
+                    guard case .string(let text) = line.value else {
+                        report("expected a line of text (a string), found \(Self.describe(line.value))", at: formPath.appending(i), offset: line.offset)
+                        return nil
+                    }
+                    data.append(contentsOf: text.utf8)
+                }
+                return Interaction.Body(unchecked: data, form: .text)
+            default:
+                report("expected text (a string, or an array of lines), found \(Self.describe(value.value))", at: formPath, offset: value.offset)
+                return nil
+            }
+        case "json":
+            if let duplicate = value.value.firstDuplicateKey() {
+                let last = duplicate.path.components.last.map { component -> String in
+                    if case .key(let key) = component { return key } else { return "" }
+                } ?? ""
+                report("duplicate key \(CassetteRules.quoted(last)) in a JSON body",
+                       at: JSONPath(formPath.components + duplicate.path.components), offset: duplicate.offset)
+                return nil
+            }
+            return Interaction.Body(unchecked: Data(JSONWriter.compact(value.value)), form: .json)
+        default:  // base64
+            guard case .string(let encoded) = value.value else {
+                report("expected base64 text (a string), found \(Self.describe(value.value))", at: formPath, offset: value.offset)
+                return nil
+            }
+            guard let data = Data(base64Encoded: encoded) else {
+                report(Self.base64Problem(encoded), at: formPath, offset: value.offset)
+                return nil
+            }
+            return Interaction.Body(unchecked: data, form: .base64)
+        }
+    }
+
+    static func base64Problem(_ text: String) -> String {
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=".unicodeScalars)
+        for (i, scalar) in text.unicodeScalars.enumerated() where !alphabet.contains(scalar) {
+            let shown = scalar.properties.isWhitespace ? "white space" : "'\(scalar)'"
+            return "invalid base64: \(shown) at character \(i + 1); expected A–Z, a–z, 0–9, '+', '/' and '=' padding, on one line"
+        }
+        if text.utf8.count % 4 != 0 {
+            return "invalid base64: its length (\(text.utf8.count)) is not a multiple of 4; is '=' padding missing?"
+        }
+        return "invalid base64: '=' padding may only end the text"
+    }
+
+    // MARK: Scalars
+
+    private mutating func readString(_ node: JSONNode, at path: JSONPath, expected: String) -> String? {
+        guard case .string(let text) = node.value else {
+            report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
+            return nil
+        }
+        return text
+    }
+
+    private mutating func readChecked(_ node: JSONNode, at path: JSONPath, expected: String, rule: (String) -> String?) -> String? {
+        guard let text = readString(node, at: path, expected: expected) else { return nil }
+        if let problem = rule(text) {
+            report(problem, at: path, offset: node.offset)
+            return nil
+        }
+        return text
+    }
+
+    private mutating func readInteger(_ node: JSONNode, at path: JSONPath, expected: String) -> Int? {
+        guard case .number(let literal) = node.value, !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
+            report("expected \(expected) (a whole number), found \(Self.describe(node.value))", at: path, offset: node.offset)
+            return nil
+        }
+        guard let value = Int(literal) else {
+            report("the number \(literal) is too large", at: path, offset: node.offset)
+            return nil
+        }
+        return value
+    }
+
+    private mutating func readArray(_ node: JSONNode, at path: JSONPath, expected: String) -> [JSONNode]? {
+        guard case .array(let elements) = node.value else {
+            report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
+            return nil
+        }
+        return elements
+    }
+
+    // MARK: Objects
+
+    /// The members of an object by key, after reporting duplicate and unknown keys (each with a
+    /// suggestion when a known key is close). Nil, with a problem reported, when `node` is not an object.
+    private mutating func members(
+        of node: JSONNode, at path: JSONPath, expected: String, allowed: [String], hints: [String: String] = [:]
+    ) -> [String: JSONNode]? {
+        guard case .object(let written) = node.value else {
+            report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
+            return nil
+        }
+        var fields: [String: JSONNode] = [:]
+        for member in written {
+            let memberPath = path.appending(member.key)
+            if fields[member.key] != nil {
+                report("duplicate key \(CassetteRules.quoted(member.key)); each key may appear once", at: memberPath, offset: member.keyOffset)
+            } else if !allowed.contains(member.key) {
+                if let hint = hints[member.key] {
+                    report(hint, at: memberPath, offset: member.keyOffset)
+                } else {
+                    let suggestion = Self.closest(to: member.key, in: allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
+                    let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+                    report("unknown field \(CassetteRules.quoted(member.key))\(suggestion); expected one of \(list)",
+                           at: memberPath, offset: member.keyOffset)
+                }
+            } else {
+                fields[member.key] = member.value
+            }
+        }
+        return fields
+    }
+
+    /// `read(node)` when the field is present, `defaultValue` when it is absent, nil when it is invalid.
+    private mutating func readOptional<T>(
+        _ node: JSONNode?, default defaultValue: T, _ read: (inout JSONCassetteReader, JSONNode) -> T?
+    ) -> T? {
+        guard let node else { return defaultValue }
+        return read(&self, node)
+    }
+
+    private mutating func required(
+        _ key: String, in fields: [String: JSONNode], of node: JSONNode, at path: JSONPath, expecting: String
+    ) -> JSONNode? {
+        if let value = fields[key] { return value }
+        report("missing required field \"\(key)\" (expected \(expecting))", at: path, offset: node.offset)
+        return nil
+    }
+
+    private mutating func report(_ message: String, at path: JSONPath, offset: Int) {
+        problems.append((path, offset, message))
+    }
+
+    // MARK: Wording
+
+    /// How a found value is named in a message: scalars by value, containers by kind.
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let s): return "the string \(CassetteRules.quoted(s))"
+        case .number(let literal): return literal
+        default: return value.kindDescription
+        }
+    }
+
+    /// The candidate nearest to `word` by edit distance, if it is close enough to be a typo.
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        let target = Array(word.lowercased().unicodeScalars)
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let other = Array(candidate.lowercased().unicodeScalars)
+            let distance = editDistance(target, other)
+            if distance <= max(1, min(target.count, other.count) / 3), distance < (best?.distance ?? .max) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.candidate
+    }
+
+    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

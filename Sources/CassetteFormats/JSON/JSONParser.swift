@@ -1,0 +1,409 @@
+import Foundation
+
+/// A JSON syntax error at a byte offset of the source.
+package struct JSONSyntaxError: Error, Sendable, Equatable {
+    /// Byte offset where the problem was found.
+    package var offset: Int
+    /// What was expected and what was found, for a person.
+    package var message: String
+}
+
+/// A strict RFC 8259 JSON parser over UTF-8 bytes that keeps offsets and number literals.
+///
+/// Strict means: no comments, no trailing commas, no single quotes, no `NaN`, no control
+/// characters inside strings, no invalid UTF-8, no unpaired surrogate escapes. A leading UTF-8
+/// byte order mark is skipped. Nesting deeper than ``maximumDepth`` is an error rather than a
+/// stack overflow, so no input can crash the process.
+package struct JSONParser {
+    /// The deepest nesting accepted. A cassette needs about six levels plus its JSON bodies.
+    package static let maximumDepth = 256
+
+    /// Parses a whole document. Anything but white space after the value is an error.
+    package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONNode {
+        let result: Result<JSONNode, JSONSyntaxError> = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var parser = JSONParser(bytes: bytes)
+            return Result { () throws(JSONSyntaxError) in try parser.parseDocument() }
+        }
+        return try result.get()
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    private var depth = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    // MARK: Document
+
+    private mutating func parseDocument() throws(JSONSyntaxError) -> JSONNode {
+        if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
+            throw JSONSyntaxError(offset: 0, message: "the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8")
+        }
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            index = 3
+        }
+        skipWhitespace()
+        if index == bytes.count {
+            throw JSONSyntaxError(offset: index, message: "the file is empty; expected a JSON object")
+        }
+        let node = try parseValue()
+        skipWhitespace()
+        if index < bytes.count {
+            throw error("unexpected \(describeByte(at: index)) after the end of the JSON document")
+        }
+        return node
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
+        guard index < bytes.count else {
+            throw error("unexpected end of file; expected a value")
+        }
+        let start = index
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return JSONNode(try parseObject(), offset: start)
+        case UInt8(ascii: "["): return JSONNode(try parseArray(), offset: start)
+        case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), offset: start)
+        case UInt8(ascii: "t"): try expectLiteral("true"); return JSONNode(.bool(true), offset: start)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return JSONNode(.bool(false), offset: start)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return JSONNode(.null, offset: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return JSONNode(.number(try parseNumber()), offset: start)
+        default:
+            throw error("expected a value, found \(describeByte(at: index))")
+        }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enterContainer()
+        index += 1  // {
+        var members: [JSONMember] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else {
+                if peek() == UInt8(ascii: "}") {
+                    throw error("expected a key in double quotes, found '}' (JSON does not allow a comma before '}')")
+                }
+                throw error("expected a key in double quotes, found \(describeByte(at: index))")
+            }
+            let keyOffset = index
+            let key = try parseString()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else {
+                throw error("expected ':' after the key \"\(key)\", found \(describeByte(at: index))")
+            }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue()
+            members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","):
+                index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                return .object(members)
+            default:
+                throw error("expected ',' or '}' after the value of \"\(key)\", found \(describeByte(at: index))")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enterContainer()
+        index += 1  // [
+        var elements: [JSONNode] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") {
+                throw error("expected a value, found ']' (JSON does not allow a comma before ']')")
+            }
+            elements.append(try parseValue())
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","):
+                index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return .array(elements)
+            default:
+                throw error("expected ',' or ']' after an array element, found \(describeByte(at: index))")
+            }
+        }
+    }
+
+    private mutating func enterContainer() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > Self.maximumDepth {
+            throw error("JSON nested deeper than \(Self.maximumDepth) levels")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let start = index
+        let count = literal.utf8CodeUnitCount
+        let matches = literal.withUTF8Buffer { expected in
+            guard bytes.count - start >= count else { return false }
+            for i in 0..<count where bytes[start + i] != expected[i] { return false }
+            return true
+        }
+        guard matches else {
+            throw error("expected a value, found \(describeWord(at: start))")
+        }
+        index += count
+    }
+
+    // MARK: Numbers
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), isDigit(first) else {
+            throw JSONSyntaxError(offset: start, message: "invalid number \(describeWord(at: start)): expected a digit after '-'")
+        }
+        index += 1
+        if first == UInt8(ascii: "0"), let next = peek(), isDigit(next) {
+            throw JSONSyntaxError(offset: start, message: "invalid number \(describeWord(at: start)): JSON numbers cannot have leading zeros")
+        }
+        while let b = peek(), isDigit(b) { index += 1 }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard let b = peek(), isDigit(b) else {
+                throw JSONSyntaxError(offset: start, message: "invalid number \(describeWord(at: start)): expected a digit after '.'")
+            }
+            while let b = peek(), isDigit(b) { index += 1 }
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard let b = peek(), isDigit(b) else {
+                throw JSONSyntaxError(offset: start, message: "invalid number \(describeWord(at: start)): expected a digit in the exponent")
+            }
+            while let b = peek(), isDigit(b) { index += 1 }
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    // MARK: Strings
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        let open = index
+        index += 1  // "
+        let contentStart = index
+        // Fast path: no escapes. Scan to the closing quote, validating UTF-8 on the way.
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw controlCharacterError(b) }
+            if b < 0x80 { index += 1 } else { index += try utf8SequenceLength() }
+        }
+        guard index < bytes.count else {
+            throw JSONSyntaxError(offset: open, message: "unterminated string: no closing '\"' before the end of the file")
+        }
+        // Slow path: copy what was scanned, then decode escapes.
+        var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
+        while index < bytes.count {
+            let b = bytes[index]
+            switch b {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(decoding: buffer, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                try appendEscape(to: &buffer)
+            case 0..<0x20:
+                throw controlCharacterError(b)
+            case 0x20..<0x80:
+                buffer.append(b)
+                index += 1
+            default:
+                let length = try utf8SequenceLength()
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
+                index += length
+            }
+        }
+        throw JSONSyntaxError(offset: open, message: "unterminated string: no closing '\"' before the end of the file")
+    }
+
+    private mutating func appendEscape(to buffer: inout [UInt8]) throws(JSONSyntaxError) {
+        let escapeStart = index
+        index += 1  // backslash
+        guard let c = peek() else {
+            throw JSONSyntaxError(offset: escapeStart, message: "unterminated string: the file ends inside an escape")
+        }
+        index += 1
+        switch c {
+        case UInt8(ascii: "\""): buffer.append(0x22)
+        case UInt8(ascii: "\\"): buffer.append(0x5C)
+        case UInt8(ascii: "/"): buffer.append(0x2F)
+        case UInt8(ascii: "b"): buffer.append(0x08)
+        case UInt8(ascii: "f"): buffer.append(0x0C)
+        case UInt8(ascii: "n"): buffer.append(0x0A)
+        case UInt8(ascii: "r"): buffer.append(0x0D)
+        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "u"):
+            let unit = try parseHex4(escapeStart: escapeStart)
+            var scalarValue = UInt32(unit)
+            if (0xD800...0xDBFF).contains(unit) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw JSONSyntaxError(offset: escapeStart, message: "invalid escape: \\u\(hex(unit)) is an unpaired surrogate")
+                }
+                let lowStart = index
+                index += 2
+                let low = try parseHex4(escapeStart: lowStart)
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw JSONSyntaxError(offset: escapeStart, message: "invalid escape: \\u\(hex(unit)) is an unpaired surrogate")
+                }
+                scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(unit) {
+                throw JSONSyntaxError(offset: escapeStart, message: "invalid escape: \\u\(hex(unit)) is an unpaired surrogate")
+            }
+            guard let scalar = Unicode.Scalar(scalarValue) else {
+                throw JSONSyntaxError(offset: escapeStart, message: "invalid escape: not a Unicode scalar")
+            }
+            if let encoded = UTF8.encode(scalar) { buffer.append(contentsOf: encoded) }
+        default:
+            throw JSONSyntaxError(offset: escapeStart, message: "invalid escape \\\(printable(c)) in a string; JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX")
+        }
+    }
+
+    private mutating func parseHex4(escapeStart: Int) throws(JSONSyntaxError) -> UInt16 {
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            guard let c = peek(), let digit = hexValue(c) else {
+                throw JSONSyntaxError(offset: escapeStart, message: "invalid escape: \\u must be followed by four hexadecimal digits")
+            }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// Validates the UTF-8 sequence starting at `index` (a byte ≥ 0x80) and returns its length.
+    private func utf8SequenceLength() throws(JSONSyntaxError) -> Int {
+        let b0 = bytes[index]
+        let length: Int
+        var lowerBound: UInt8 = 0x80
+        var upperBound: UInt8 = 0xBF
+        switch b0 {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lowerBound = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upperBound = 0x9F  // no UTF-16 surrogates
+        case 0xF0: length = 4; lowerBound = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upperBound = 0x8F
+        default: throw invalidUTF8(at: index)
+        }
+        guard index + length <= bytes.count else { throw invalidUTF8(at: index) }
+        let b1 = bytes[index + 1]
+        guard b1 >= lowerBound, b1 <= upperBound else { throw invalidUTF8(at: index) }
+        for i in 2..<max(2, length) where bytes[index + i] & 0xC0 != 0x80 {
+            throw invalidUTF8(at: index)
+        }
+        return length
+    }
+
+    // MARK: Helpers
+
+    @inline(__always)
+    private func peek() -> UInt8? {
+        index < bytes.count ? bytes[index] : nil
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    private func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    private func hex(_ unit: UInt16) -> String {
+        let digits = String(unit, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
+    private func error(_ message: String) -> JSONSyntaxError {
+        JSONSyntaxError(offset: index, message: message)
+    }
+
+    private func controlCharacterError(_ b: UInt8) -> JSONSyntaxError {
+        let name: String
+        switch b {
+        case 0x0A: name = "a line break (write it as \\n)"
+        case 0x0D: name = "a carriage return (write it as \\r)"
+        case 0x09: name = "a tab (write it as \\t)"
+        default: name = "the control character U+00\(hex(UInt16(b)).suffix(2)) (write it as \\u00\(hex(UInt16(b)).suffix(2)))"
+        }
+        return JSONSyntaxError(offset: index, message: "unterminated string or \(name) inside a string")
+    }
+
+    private func invalidUTF8(at offset: Int) -> JSONSyntaxError {
+        JSONSyntaxError(offset: offset, message: "invalid UTF-8 byte 0x\(String(bytes[offset], radix: 16, uppercase: true)); cassettes must be saved as UTF-8")
+    }
+
+    private func printable(_ b: UInt8) -> String {
+        (0x21..<0x7F).contains(b) ? String(UnicodeScalar(b)) : "0x" + String(b, radix: 16, uppercase: true)
+    }
+
+    /// `'x'`, `end of file`, or `byte 0xFF` for the byte at `offset`.
+    private func describeByte(at offset: Int) -> String {
+        guard offset < bytes.count else { return "end of file" }
+        let b = bytes[offset]
+        if (0x21..<0x7F).contains(b) { return "'\(UnicodeScalar(b))'" }
+        if b == 0x20 { return "a space" }
+        if b >= 0x80 { return "a non-ASCII character" }
+        return "byte 0x\(String(b, radix: 16, uppercase: true))"
+    }
+
+    /// The bare word at `offset` (`'nul'`, `'True'`, `'01'`), for messages about literals and numbers.
+    private func describeWord(at offset: Int) -> String {
+        var end = offset
+        while end < bytes.count, end - offset < 24 {
+            let b = bytes[end]
+            let isWordByte = (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
+                || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".")
+            if !isWordByte { break }
+            end += 1
+        }
+        if end == offset { return describeByte(at: offset) }
+        return "'" + String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self) + "'"
+    }
+}

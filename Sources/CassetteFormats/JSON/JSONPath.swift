@@ -1,0 +1,60 @@
+/// A location in a JSON document, written the way people write it: `interactions[3].response.status`.
+///
+/// Keys that are not plain identifiers are quoted: `headers["Content-Type"]`. The root is `$`.
+public struct JSONPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral {
+    /// One step into an object or an array.
+    public enum Component: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The steps from the root.
+    public var components: [Component]
+
+    /// A path from its steps.
+    public init(_ components: [Component]) {
+        self.components = components
+    }
+
+    public init(arrayLiteral elements: Component...) {
+        self.components = elements
+    }
+
+    /// The root of the document.
+    public static let root = JSONPath([])
+
+    /// This path, one key further.
+    public func appending(_ key: String) -> JSONPath {
+        JSONPath(components + [.key(key)])
+    }
+
+    /// This path, one array index further.
+    public func appending(_ index: Int) -> JSONPath {
+        JSONPath(components + [.index(index)])
+    }
+
+    public var description: String {
+        if components.isEmpty { return "$" }
+        var text = ""
+        for component in components {
+            switch component {
+            case .index(let i):
+                text += "[\(i)]"
+            case .key(let key) where Self.isIdentifier(key):
+                text += text.isEmpty ? key : "." + key
+            case .key(let key):
+                var quoted: [UInt8] = []
+                JSONWriter.appendString(key, to: &quoted)
+                text += "[" + String(decoding: quoted, as: UTF8.self) + "]"
+            }
+        }
+        return text
+    }
+
+    private static func isIdentifier(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !(0x30...0x39).contains(first) else { return false }
+        return key.utf8.allSatisfy { b in
+            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == UInt8(ascii: "_")
+        }
+    }
+}

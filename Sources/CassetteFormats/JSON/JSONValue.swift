@@ -1,0 +1,86 @@
+/// A parsed JSON value that remembers where it came from.
+///
+/// The cassette codec needs three things `JSONSerialization` does not give: the byte offset of
+/// every value (so an error can name a line and column), object members in the order they were
+/// written (so output is deterministic and inline JSON bodies keep their key order), and number
+/// literals as written (so `1.50` in a body stays `1.50`). This is that tree, and nothing more.
+package struct JSONNode: Sendable {
+    /// The value.
+    package var value: JSONValue
+    /// Byte offset of the value's first byte in the source, or `-1` for a value built in code.
+    package var offset: Int
+
+    package init(_ value: JSONValue, offset: Int = -1) {
+        self.value = value
+        self.offset = offset
+    }
+}
+
+/// One JSON value. Objects keep their members in source order, duplicates included: detecting
+/// duplicate keys is the reader's job, because only the reader knows the path to report.
+package enum JSONValue: Sendable {
+    case null
+    case bool(Bool)
+    /// A number literal exactly as written; always valid JSON number grammar.
+    case number(String)
+    case string(String)
+    case array([JSONNode])
+    case object([JSONMember])
+
+    /// A short name for the kind of value, for error messages ("found a string").
+    package var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n): return "the number \(n)"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// One `"key": value` member of a JSON object.
+package struct JSONMember: Sendable {
+    package var key: String
+    /// Byte offset of the key's opening quote, or `-1` for a member built in code.
+    package var keyOffset: Int
+    package var value: JSONNode
+
+    package init(key: String, keyOffset: Int = -1, value: JSONNode) {
+        self.key = key
+        self.keyOffset = keyOffset
+        self.value = value
+    }
+}
+
+extension JSONValue {
+    /// The first key that appears twice in one object, searching depth first in document order:
+    /// its path (relative to this value, ending with the key) and the offset of its second
+    /// occurrence and of the first.
+    package func firstDuplicateKey() -> (path: JSONPath, offset: Int, firstOffset: Int)? {
+        switch self {
+        case .array(let elements):
+            for (i, element) in elements.enumerated() {
+                if let found = element.value.firstDuplicateKey() {
+                    return (JSONPath([.index(i)] + found.path.components), found.offset, found.firstOffset)
+                }
+            }
+        case .object(let members):
+            var seen: [String: Int] = [:]
+            seen.reserveCapacity(members.count)
+            for member in members {
+                if let first = seen[member.key] {
+                    return (JSONPath([.key(member.key)]), member.keyOffset, first)
+                }
+                seen[member.key] = member.keyOffset
+                if let found = member.value.value.firstDuplicateKey() {
+                    return (JSONPath([.key(member.key)] + found.path.components), found.offset, found.firstOffset)
+                }
+            }
+        case .null, .bool, .number, .string:
+            break
+        }
+        return nil
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+extension Interaction {
+    /// A message body: its exact bytes, and the form a cassette file writes them in.
+    ///
+    /// The bytes are the truth; the ``form`` only decides how they look in the file:
+    ///
+    /// | form | in the file | chosen for |
+    /// | --- | --- | --- |
+    /// | ``Form/json`` | `{ "json": { "id": 42 } }` | compact JSON (`{"id":42}`) of a JSON media type, or of no media type when it is an object or array |
+    /// | ``Form/text`` | `{ "text": "hello" }` | other UTF-8 without control characters (tab, CR and LF allowed) |
+    /// | ``Form/base64`` | `{ "base64": "iVBORw0K…" }` | everything else, and binary media types (`image/*`, `application/octet-stream`, …) |
+    ///
+    /// Inline JSON stands for its compact serialization, keys in the order written and numbers as
+    /// written. So only a body that *is* compact JSON is written that way, and reading the file
+    /// back gives the same bytes. Pretty-printed JSON from a server is kept as text.
+    ///
+    /// Two bodies are equal when their bytes are equal, whatever their forms.
+    public struct Body: Sendable, Hashable, CustomStringConvertible {
+        /// How a body is written in a cassette file.
+        public enum Form: String, Sendable, Hashable, CaseIterable {
+            /// UTF-8 text, as a JSON string (or an array of lines).
+            case text
+            /// Compact JSON, inlined as JSON.
+            case json
+            /// Any bytes, base64-encoded.
+            case base64
+        }
+
+        /// The exact bytes.
+        public let data: Data
+        /// How the bytes are written in a cassette file.
+        public let form: Form
+
+        /// No bytes.
+        public static let empty = Body(unchecked: Data(), form: .text)
+
+        /// A body holding `data`, written in the most readable form that keeps its bytes exact.
+        ///
+        /// - Parameter contentType: the message's `Content-Type`, if any. A JSON media type
+        ///   (`application/json`, `…+json`) lets compact JSON scalars be written inline too; a binary
+        ///   media type (`image/png`) is always written as base64.
+        public init(_ data: Data, contentType: String? = nil) {
+            self.init(unchecked: data, form: Self.bestForm(for: data, contentType: contentType))
+        }
+
+        /// A UTF-8 text body.
+        public init(text: String) {
+            let data = Data(text.utf8)
+            self.init(unchecked: data, form: Self.isWritableAsText(data) ? .text : .base64)
+        }
+
+        /// The same bytes written as `form`, or nil when `form` cannot hold them exactly
+        /// (`.text` needs valid UTF-8 without control characters, `.json` needs compact JSON).
+        public func written(as form: Form) -> Body? {
+            switch form {
+            case .base64: break
+            case .text: guard Self.isWritableAsText(data) else { return nil }
+            case .json: guard Self.isCompactJSON(data) else { return nil }
+            }
+            return Body(unchecked: data, form: form)
+        }
+
+        package init(unchecked data: Data, form: Form) {
+            self.data = data
+            self.form = form
+        }
+
+        /// Whether there are no bytes.
+        public var isEmpty: Bool { data.isEmpty }
+
+        /// The bytes as a string, when they are valid UTF-8.
+        public var text: String? { String(validating: data, as: UTF8.self) }
+
+        public static func == (lhs: Body, rhs: Body) -> Bool { lhs.data == rhs.data }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(data) }
+
+        public var description: String {
+            switch form {
+            case .text, .json: return text ?? "\(data.count) bytes"
+            case .base64: return "\(data.count) bytes"
+            }
+        }
+
+        // MARK: Choosing a form
+
+        static func bestForm(for data: Data, contentType: String?) -> Form {
+            if data.isEmpty { return .text }
+            let mediaType = contentType.map(Self.mediaType(of:))
+            if let mediaType, Self.isBinaryMediaType(mediaType) { return .base64 }
+            let looksLikeJSON: Bool
+            if let mediaType {
+                looksLikeJSON = Self.isJSONMediaType(mediaType)
+            } else {
+                looksLikeJSON = data.first == UInt8(ascii: "{") || data.first == UInt8(ascii: "[")
+            }
+            if looksLikeJSON, isCompactJSON(data) { return .json }
+            return isWritableAsText(data) ? .text : .base64
+        }
+
+        /// Valid UTF-8 with no control characters but tab, line feed and carriage return.
+        static func isWritableAsText(_ data: Data) -> Bool {
+            for b in data where b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D { return false }
+            return String(validating: data, as: UTF8.self) != nil
+        }
+
+        /// Whether `data` is exactly the compact serialization of the JSON it holds, with no
+        /// duplicate keys: only then does an inline `"json"` body give back the same bytes.
+        static func isCompactJSON(_ data: Data) -> Bool {
+            guard let node = try? JSONParser.parse(data), node.value.firstDuplicateKey() == nil else { return false }
+            return JSONWriter.compact(node.value).elementsEqual(data)
+        }
+
+        /// `application/json` from `Application/JSON; charset=utf-8`.
+        static func mediaType(of contentType: String) -> String {
+            let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return essence.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+
+        static func isJSONMediaType(_ mediaType: String) -> Bool {
+            mediaType == "application/json" || mediaType == "text/json" || mediaType.hasSuffix("+json")
+        }
+
+        static func isBinaryMediaType(_ mediaType: String) -> Bool {
+            for prefix in ["image/", "audio/", "video/", "font/"] where mediaType.hasPrefix(prefix) {
+                return mediaType != "image/svg+xml"
+            }
+            return [
+                "application/octet-stream", "application/zip", "application/gzip", "application/pdf",
+                "application/protobuf", "application/x-protobuf", "application/wasm",
+            ].contains(mediaType)
+        }
+    }
+}

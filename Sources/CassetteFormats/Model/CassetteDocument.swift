@@ -1,0 +1,24 @@
+/// A cassette as data: what recorded it and the interactions it holds, in order.
+///
+/// This is the value a codec reads from and writes to a file. It knows nothing about
+/// `URLSession`; the `Cassette` module plays it back and records into it.
+///
+/// ```swift
+/// let document = try JSONCassetteCodec.decode(data, file: "Cassettes/users.json")
+/// for interaction in document.interactions { print(interaction.request.url) }
+/// ```
+public struct CassetteDocument: Sendable, Equatable {
+    /// The JSON format version this library writes.
+    public static let formatVersion = 1
+
+    /// The tool that recorded the cassette, e.g. `"Cassette 0.1.0"`. Informational only.
+    public var recordedWith: String?
+    /// The interactions, in the order their requests started.
+    public var interactions: [Interaction]
+
+    /// A document from its parts.
+    public init(recordedWith: String? = nil, interactions: [Interaction] = []) {
+        self.recordedWith = recordedWith
+        self.interactions = interactions
+    }
+}

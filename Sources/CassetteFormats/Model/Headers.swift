@@ -1,0 +1,121 @@
+extension Interaction {
+    /// HTTP header fields: an ordered multi-map with case-insensitive lookup.
+    ///
+    /// Fields are grouped by name (compared case-insensitively), in the order each name first
+    /// appeared; a group keeps the spelling of its first field and every value in order. This is
+    /// exactly what a cassette file can say (`"Set-Cookie": ["a=1", "b=2"]`), so a round trip
+    /// through a file gives back an equal value.
+    ///
+    /// ```swift
+    /// var headers: Interaction.Headers = ["Content-Type": "application/json"]
+    /// headers.add("Set-Cookie", "a=1")
+    /// headers.add("set-cookie", "b=2")       // joins the "Set-Cookie" group
+    /// headers.values(for: "SET-COOKIE")     // ["a=1", "b=2"]
+    /// headers["content-type"]               // "application/json"
+    /// ```
+    ///
+    /// Equality compares names as spelled and values in order: `Etag` and `ETag` are different
+    /// spellings of the same field, and a cassette keeps whichever was recorded.
+    public struct Headers: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+        /// All values of one field name, under the spelling it first had.
+        public struct Field: Sendable, Hashable {
+            /// The name as first spelled.
+            public var name: String
+            /// Every value, in order. Never empty.
+            public var values: [String]
+        }
+
+        /// The fields grouped by name, in first-appearance order.
+        public private(set) var fields: [Field] = []
+
+        /// No fields.
+        public init() {}
+
+        /// Fields from name–value pairs, in order; repeated names are grouped.
+        public init(_ pairs: [(name: String, value: String)]) {
+            for pair in pairs { add(pair.name, pair.value) }
+        }
+
+        /// Fields from a dictionary literal, in the order written.
+        public init(dictionaryLiteral elements: (String, String)...) {
+            for (name, value) in elements { add(name, value) }
+        }
+
+        /// Whether there are no fields.
+        public var isEmpty: Bool { fields.isEmpty }
+
+        /// The number of name–value pairs (a field with two values counts twice).
+        public var count: Int { fields.reduce(0) { $0 + $1.values.count } }
+
+        /// The values of the field named `name` (any case), in order; empty when absent.
+        public func values(for name: String) -> [String] {
+            indexOfField(named: name).map { fields[$0].values } ?? []
+        }
+
+        /// Whether a field named `name` (any case) is present.
+        public func contains(_ name: String) -> Bool {
+            indexOfField(named: name) != nil
+        }
+
+        /// The value of the field named `name` (any case), repeated values joined with `", "` as
+        /// `URLRequest` and `HTTPURLResponse` do. Setting replaces every value of that field
+        /// (keeping its position and spelling); setting `nil` removes it.
+        public subscript(name: String) -> String? {
+            get {
+                let values = values(for: name)
+                return values.isEmpty ? nil : values.joined(separator: ", ")
+            }
+            set {
+                if let newValue { set(name, newValue) } else { remove(name) }
+            }
+        }
+
+        /// Adds one value, after any the field already has.
+        public mutating func add(_ name: String, _ value: String) {
+            if let i = indexOfField(named: name) {
+                fields[i].values.append(value)
+            } else {
+                fields.append(Field(name: name, values: [value]))
+            }
+        }
+
+        /// Replaces every value of the field named `name` with `value`, or appends the field.
+        public mutating func set(_ name: String, _ value: String) {
+            if let i = indexOfField(named: name) {
+                fields[i].values = [value]
+            } else {
+                fields.append(Field(name: name, values: [value]))
+            }
+        }
+
+        /// Removes the field named `name` (any case) and all its values.
+        public mutating func remove(_ name: String) {
+            fields.removeAll { asciiCaseInsensitiveEquals($0.name, name) }
+        }
+
+        /// Every name–value pair, grouped by name in first-appearance order.
+        public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> {
+            fields.lazy.flatMap { field in field.values.lazy.map { (name: field.name, value: $0) } }.makeIterator()
+        }
+
+        public var description: String {
+            fields.map { "\($0.name): \($0.values.joined(separator: ", "))" }.joined(separator: "\n")
+        }
+
+        private func indexOfField(named name: String) -> Int? {
+            fields.firstIndex { asciiCaseInsensitiveEquals($0.name, name) }
+        }
+    }
+}
+
+/// Compares two strings ignoring ASCII case only, as HTTP field names are compared.
+package func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
+    let a = a.utf8, b = b.utf8
+    guard a.count == b.count else { return false }
+    for (x, y) in zip(a, b) where x != y {
+        let lx = (x >= 0x41 && x <= 0x5A) ? x | 0x20 : x
+        let ly = (y >= 0x41 && y <= 0x5A) ? y | 0x20 : y
+        if lx != ly { return false }
+    }
+    return true
+}

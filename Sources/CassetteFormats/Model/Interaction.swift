@@ -1,0 +1,41 @@
+import Foundation
+
+/// One recorded exchange: a request, and what came back — a response, a transport error, or a
+/// response that failed part-way (both).
+///
+/// ```swift
+/// let interaction = Interaction(
+///     request: .init(method: "GET", url: "https://api.example.com/users/42"),
+///     response: .init(status: 200, headers: ["Content-Type": "application/json"],
+///                     body: .init(Data(#"{"id":42}"#.utf8), contentType: "application/json")),
+///     timing: .init(firstByte: 0.084, duration: 0.112))
+/// ```
+///
+/// A cassette file needs a response, an error, or both: ``problems()`` says when one is missing.
+public struct Interaction: Sendable, Equatable {
+    /// When it was recorded, to the millisecond. Optional: hand-written interactions may omit it.
+    public var recordedAt: Date?
+    /// The request as the caller built it.
+    public var request: Request
+    /// The response, if one arrived.
+    public var response: Response?
+    /// The transport error, instead of a response or after one (a connection dropped mid-body).
+    public var error: TransportError?
+    /// How long the exchange took when it was recorded.
+    public var timing: Timing?
+
+    /// An interaction from its parts.
+    public init(
+        recordedAt: Date? = nil,
+        request: Request,
+        response: Response? = nil,
+        error: TransportError? = nil,
+        timing: Timing? = nil
+    ) {
+        self.recordedAt = recordedAt
+        self.request = request
+        self.response = response
+        self.error = error
+        self.timing = timing
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// What makes a cassette's values valid, shared by every codec (reading and writing), so a file
+/// that was written can always be read back. Each rule returns nil when the value is fine, or a
+/// message saying what was expected and what was found.
+package enum CassetteRules {
+    /// RFC 9110 `token`: what methods and header names are made of.
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { b in
+            switch b {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+            default: return "!#$%&'*+-.^_`|~".utf8.contains(b)
+            }
+        }
+    }
+
+    package static func methodProblem(_ method: String) -> String? {
+        isToken(method) ? nil : "expected an HTTP method like \"GET\", found \(quoted(method))"
+    }
+
+    package static func statusProblem(_ status: Int) -> String? {
+        (100...599).contains(status) ? nil : "expected an HTTP status from 100 to 599, found \(status)"
+    }
+
+    package static func headerNameProblem(_ name: String) -> String? {
+        isToken(name) ? nil : "\(quoted(name)) is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)"
+    }
+
+    package static func headerValueProblem(name: String, value: String) -> String? {
+        for b in value.utf8 where b == 0x0A || b == 0x0D || b == 0x00 {
+            return "the value of header \(quoted(name)) contains a line break or NUL, which HTTP does not allow"
+        }
+        return nil
+    }
+
+    package static func timingProblem(_ timing: Interaction.Timing) -> String? {
+        for (name, value) in [("firstByte", timing.firstByte), ("duration", timing.duration)]
+        where !value.isFinite || value < 0 {
+            return "expected \(name) to be a number of seconds, zero or more, found \(value)"
+        }
+        if timing.duration < timing.firstByte {
+            return "duration (\(timing.duration)) cannot be less than firstByte (\(timing.firstByte)): both count from the start of the request"
+        }
+        return nil
+    }
+
+    /// An absolute URL with a scheme and a host. Unicode is allowed (the file is UTF-8); spaces,
+    /// control characters and broken percent escapes are not.
+    package static func urlProblem(_ url: String) -> String? {
+        let example = "like \"https://api.example.com/path\""
+        let scalars = Array(url.unicodeScalars)
+        if scalars.isEmpty { return "expected an absolute URL \(example), found an empty string" }
+        for (i, s) in scalars.enumerated() {
+            if s == " " { return "the URL contains a space at character \(i + 1); write it as %20" }
+            if s.value < 0x20 || s.value == 0x7F || (0x80...0x9F).contains(s.value) || s.properties.isWhitespace {
+                return "the URL contains a control or white-space character at character \(i + 1)"
+            }
+            if s == "%" {
+                let isHex: (Int) -> Bool = { j in j < scalars.count && scalars[j].properties.isASCIIHexDigit }
+                if !(isHex(i + 1) && isHex(i + 2)) {
+                    return "invalid percent escape at character \(i + 1) of the URL: '%' must be followed by two hexadecimal digits"
+                }
+            }
+        }
+        // scheme ":" "//" authority
+        let isLetter: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
+        let isSchemeScalar: (Unicode.Scalar) -> Bool = { isLetter($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
+        guard let colon = scalars.firstIndex(of: ":"), colon > 0, isLetter(scalars[0]),
+              scalars[1..<colon].allSatisfy(isSchemeScalar)
+        else {
+            return "expected an absolute URL \(example), found \(quoted(url)) (no scheme)"
+        }
+        guard scalars.count >= colon + 3, scalars[colon + 1] == "/", scalars[colon + 2] == "/" else {
+            return "expected an absolute URL \(example), found \(quoted(url)) (no \"//\" and host after the scheme)"
+        }
+        let authorityStart = colon + 3
+        let authorityEnd = scalars[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? scalars.count
+        var hostAndPort = scalars[authorityStart..<authorityEnd]
+        if let at = hostAndPort.lastIndex(of: "@") { hostAndPort = hostAndPort[(at + 1)...] }
+        var host = hostAndPort
+        var port: ArraySlice<Unicode.Scalar>?
+        if hostAndPort.first == "[" {
+            guard let close = hostAndPort.firstIndex(of: "]") else {
+                return "the URL's IPv6 host has no closing ']'"
+            }
+            host = hostAndPort[...close]
+            let rest = hostAndPort[(close + 1)...]
+            if let first = rest.first {
+                guard first == ":" else { return "unexpected text after the URL's IPv6 host" }
+                port = rest.dropFirst()
+            }
+        } else if let portColon = hostAndPort.lastIndex(of: ":") {
+            host = hostAndPort[..<portColon]
+            port = hostAndPort[(portColon + 1)...]
+        }
+        if host.isEmpty { return "the URL \(quoted(url)) has no host" }
+        if let port {
+            let digits = String(String.UnicodeScalarView(port))
+            guard !digits.isEmpty, digits.utf8.count <= 5, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let value = Int(digits), value <= 65535
+            else { return "the URL's port must be a number from 0 to 65535, found \(quoted(digits))" }
+        }
+        return nil
+    }
+
+    /// `"text"`, shortened to 60 characters, for messages.
+    package static func quoted(_ text: String) -> String {
+        var out: [UInt8] = []
+        let shown = text.unicodeScalars.count > 60 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(57))) + "…" : text
+        JSONWriter.appendString(shown, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

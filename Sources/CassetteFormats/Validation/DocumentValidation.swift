@@ -1,0 +1,43 @@
+extension CassetteDocument {
+    /// Everything that would stop this document from being written and read back, with the
+    /// JSON path of each value: an interaction with neither response nor error, a status outside
+    /// 100–599, a relative URL, a method or header name that is not an HTTP token, a header value
+    /// with a line break, a negative or inconsistent timing, a `recordedAt` outside the years 0000–9999.
+    ///
+    /// Empty when the document is valid. Codecs call this before writing.
+    public func problems() -> [CassetteFormatError.Problem] {
+        var problems: [CassetteFormatError.Problem] = []
+        func check(_ problem: String?, _ path: JSONPath) {
+            if let problem { problems.append(.init(path: path, message: problem)) }
+        }
+        func checkHeaders(_ headers: Interaction.Headers, _ path: JSONPath) {
+            for field in headers.fields {
+                check(CassetteRules.headerNameProblem(field.name), path.appending(field.name))
+                for value in field.values {
+                    check(CassetteRules.headerValueProblem(name: field.name, value: value), path.appending(field.name))
+                }
+            }
+        }
+        for (i, interaction) in interactions.enumerated() {
+            let path = JSONPath([.key("interactions"), .index(i)])
+            if let recordedAt = interaction.recordedAt, Timestamp.format(recordedAt) == nil {
+                check("recordedAt must fall in the years 0000 to 9999, found \(recordedAt)", path.appending("recordedAt"))
+            }
+            let request = path.appending("request")
+            check(CassetteRules.methodProblem(interaction.request.method), request.appending("method"))
+            check(CassetteRules.urlProblem(interaction.request.url), request.appending("url"))
+            checkHeaders(interaction.request.headers, request.appending("headers"))
+            if let response = interaction.response {
+                check(CassetteRules.statusProblem(response.status), path.appending("response").appending("status"))
+                checkHeaders(response.headers, path.appending("response").appending("headers"))
+            }
+            if interaction.response == nil, interaction.error == nil {
+                check("expected a \"response\", an \"error\", or both", path)
+            }
+            if let timing = interaction.timing {
+                check(CassetteRules.timingProblem(timing), path.appending("timing"))
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// `recordedAt` timestamps: ISO 8601 in UTC, to the millisecond (`2026-11-22T10:15:30.123Z`).
+///
+/// Written by hand rather than with `ISO8601DateFormatter` so the text is the same on every
+/// platform and a value read back is exactly the value written: a timestamp is the `Date`
+/// nearest to a whole number of milliseconds.
+package enum Timestamp {
+    /// The earliest and latest instants a four-digit year can write, in milliseconds since 1970.
+    private static let millisecondRange: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
+
+    /// `date` rounded to the millisecond, or nil when its year is outside 0000–9999.
+    package static func rounded(_ date: Date) -> Date? {
+        milliseconds(of: date).map(date(milliseconds:))
+    }
+
+    /// The text for `date`, or nil when its year is outside 0000–9999.
+    package static func format(_ date: Date) -> String? {
+        guard let ms = milliseconds(of: date) else { return nil }
+        let (days, msOfDay) = floorDivide(ms, 86_400_000)
+        let (year, month, day) = civil(fromDays: days)
+        let hour = msOfDay / 3_600_000, minute = msOfDay / 60_000 % 60
+        let second = msOfDay / 1000 % 60, millisecond = msOfDay % 1000
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2)
+            + ":" + pad(second, 2) + "." + pad(millisecond, 3) + "Z"
+    }
+
+    /// The instant `text` names, rounded to the millisecond, or a message saying what is wrong.
+    ///
+    /// Accepts `YYYY-MM-DDTHH:MM:SS`, an optional fraction of any length, and `Z` or `±HH:MM`.
+    package static func parse(_ text: String) -> Result<Date, TimestampError> {
+        let bad = TimestampError(message: "expected an ISO 8601 time like \"2026-11-22T10:15:30.123Z\", found \"\(text)\"")
+        let b = Array(text.utf8)
+        func number(_ start: Int, _ count: Int) -> Int64? {
+            guard start + count <= b.count else { return nil }
+            var value: Int64 = 0
+            for i in start..<(start + count) {
+                guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }
+                value = value * 10 + Int64(b[i] - 0x30)
+            }
+            return value
+        }
+        func byte(_ i: Int, _ c: Character) -> Bool { i < b.count && b[i] == c.asciiValue }
+        guard let year = number(0, 4), byte(4, "-"), let month = number(5, 2), byte(7, "-"),
+              let day = number(8, 2), byte(10, "T") || byte(10, "t"), let hour = number(11, 2), byte(13, ":"),
+              let minute = number(14, 2), byte(16, ":"), let second = number(17, 2)
+        else { return .failure(bad) }
+        var i = 19
+        var fractionMilliseconds = 0.0
+        if byte(i, ".") {
+            i += 1
+            let start = i
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+            guard i > start, let fraction = Double("0." + String(decoding: b[start..<i], as: UTF8.self)) else {
+                return .failure(bad)
+            }
+            fractionMilliseconds = fraction * 1000
+        }
+        var offsetMinutes: Int64 = 0
+        if byte(i, "Z") || byte(i, "z") {
+            i += 1
+        } else if byte(i, "+") || byte(i, "-"), let h = number(i + 1, 2), byte(i + 3, ":"), let m = number(i + 4, 2) {
+            guard h < 24, m < 60 else { return .failure(bad) }
+            offsetMinutes = (h * 60 + m) * (byte(i, "-") ? -1 : 1)
+            i += 6
+        } else {
+            return .failure(TimestampError(message: "expected a time zone (\"Z\" for UTC, or like \"+01:00\") in \"\(text)\""))
+        }
+        guard i == b.count else { return .failure(bad) }
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 60
+        else { return .failure(TimestampError(message: "\"\(text)\" is not a valid date and time")) }
+        let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
+        let ms = seconds * 1000 + Int64(fractionMilliseconds.rounded())
+        guard millisecondRange.contains(ms) else {
+            return .failure(TimestampError(message: "\"\(text)\" is outside the years 0000 to 9999 in UTC"))
+        }
+        return .success(date(milliseconds: ms))
+    }
+
+    private static func milliseconds(of date: Date) -> Int64? {
+        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        guard ms.isFinite, ms >= Double(millisecondRange.lowerBound), ms <= Double(millisecondRange.upperBound) else {
+            return nil
+        }
+        return Int64(ms)
+    }
+
+    private static func date(milliseconds ms: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(ms) / 1000)
+    }
+
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> (quotient: Int64, remainder: Int64) {
+        let q = a >= 0 ? a / b : (a - b + 1) / b
+        return (q, a - q * b)
+    }
+
+    private static func isLeap(_ year: Int64) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's algorithm).
+    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
+
+/// Why a timestamp could not be read.
+package struct TimestampError: Error, Sendable {
+    package var message: String
+}
