@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "Cassette", dependencies: ["CassetteFormats"]),
         // The `cassette` command-line tool.
         .executableTarget(name: "CassetteCLI", dependencies: ["Cassette"]),
-        .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats"]),
+        .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats"], exclude: ["Fixtures"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,6 +4,14 @@ import Foundation
 /// and byte offset instead of stopping at the first one, so `cassette lint` can list them all.
 struct JSONCassetteReader {
     private(set) var problems: [(path: JSONPath, offset: Int, message: String)] = []
+    /// Known keys that an unknown key was taken for ("reponse" → "response"), by object offset:
+    /// their absence is already explained, so it is not reported again.
+    private var misspelt: Set<MisspeltKey> = []
+
+    private struct MisspeltKey: Hashable {
+        var objectOffset: Int
+        var key: String
+    }
 
     // MARK: Document
 
@@ -54,7 +62,9 @@ struct JSONCassetteReader {
         let response = fields["response"].flatMap { readResponse($0, at: path.appending("response")) }
         let error = fields["error"].flatMap { readError($0, at: path.appending("error")) }
         let timing = fields["timing"].flatMap { readTiming($0, at: path.appending("timing")) }
-        if fields["response"] == nil, fields["error"] == nil {
+        if fields["response"] == nil, fields["error"] == nil,
+           !misspelt.contains(.init(objectOffset: node.offset, key: "response")),
+           !misspelt.contains(.init(objectOffset: node.offset, key: "error")) {
             report("expected a \"response\", an \"error\", or both", at: path, offset: node.offset)
         }
         guard let request else { return nil }
@@ -206,10 +216,12 @@ struct JSONCassetteReader {
         guard let fields = members(of: node, at: path, expected: "a body like { \"text\": \"…\" }, { \"json\": … } or { \"base64\": \"…\" }",
                                    allowed: ["text", "json", "base64"], hints: ["file": "body files (\"file\") are not supported yet; inline the body as \"text\", \"json\" or \"base64\""])
         else { return nil }
-        guard case .object(let written) = node.value, let form = written.first else {
+        guard case .object(let written) = node.value, !written.isEmpty else {
             report("expected one of \"text\", \"json\" or \"base64\" in a body, found an empty object", at: path, offset: node.offset)
             return nil
         }
+        // An unknown key was reported by members(of:); a body with two forms is ambiguous.
+        guard fields.count == written.count, let form = written.first else { return nil }
         guard fields.count == 1 else {
             let names = written.map { "\"\($0.key)\"" }.joined(separator: " and ")
             report("a body is written in exactly one form; found \(names)", at: path, offset: node.offset)
@@ -330,7 +342,9 @@ struct JSONCassetteReader {
                 if let hint = hints[member.key] {
                     report(hint, at: memberPath, offset: member.keyOffset)
                 } else {
-                    let suggestion = Self.closest(to: member.key, in: allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
+                    let guess = Self.closest(to: member.key, in: allowed)
+                    if let guess { misspelt.insert(.init(objectOffset: node.offset, key: guess)) }
+                    let suggestion = guess.map { " (did you mean \"\($0)\"?)" } ?? ""
                     let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
                     report("unknown field \(CassetteRules.quoted(member.key))\(suggestion); expected one of \(list)",
                            at: memberPath, offset: member.keyOffset)
@@ -354,6 +368,7 @@ struct JSONCassetteReader {
         _ key: String, in fields: [String: JSONNode], of node: JSONNode, at path: JSONPath, expecting: String
     ) -> JSONNode? {
         if let value = fields[key] { return value }
+        if misspelt.contains(.init(objectOffset: node.offset, key: key)) { return nil }
         report("missing required field \"\(key)\" (expected \(expecting))", at: path, offset: node.offset)
         return nil
     }

@@ -74,7 +74,7 @@ package struct JSONParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return JSONNode(.number(try parseNumber()), offset: start)
         default:
-            throw error("expected a value, found \(describeByte(at: index))")
+            throw error("expected a value, found \(describeWord(at: index))")
         }
     }
 
@@ -365,14 +365,16 @@ package struct JSONParser {
     }
 
     private func controlCharacterError(_ b: UInt8) -> JSONSyntaxError {
-        let name: String
+        let message: String
         switch b {
-        case 0x0A: name = "a line break (write it as \\n)"
-        case 0x0D: name = "a carriage return (write it as \\r)"
-        case 0x09: name = "a tab (write it as \\t)"
-        default: name = "the control character U+00\(hex(UInt16(b)).suffix(2)) (write it as \\u00\(hex(UInt16(b)).suffix(2)))"
+        case 0x0A: message = "a line break inside a string: close the string with '\"' before it, or write it as \\n"
+        case 0x0D: message = "a carriage return inside a string: write it as \\r"
+        case 0x09: message = "a tab inside a string: write it as \\t"
+        default:
+            let code = "00" + hex(UInt16(b)).suffix(2)
+            message = "the control character U+\(code) inside a string: write it as \\u\(code)"
         }
-        return JSONSyntaxError(offset: index, message: "unterminated string or \(name) inside a string")
+        return JSONSyntaxError(offset: index, message: message)
     }
 
     private func invalidUTF8(at offset: Int) -> JSONSyntaxError {

@@ -36,10 +36,10 @@ package enum CassetteRules {
     package static func timingProblem(_ timing: Interaction.Timing) -> String? {
         for (name, value) in [("firstByte", timing.firstByte), ("duration", timing.duration)]
         where !value.isFinite || value < 0 {
-            return "expected \(name) to be a number of seconds, zero or more, found \(value)"
+            return "expected \(name) to be a number of seconds, zero or more, found \(JSONCassetteCodec.formatSeconds(value))"
         }
         if timing.duration < timing.firstByte {
-            return "duration (\(timing.duration)) cannot be less than firstByte (\(timing.firstByte)): both count from the start of the request"
+            return "duration (\(JSONCassetteCodec.formatSeconds(timing.duration))) cannot be less than firstByte (\(JSONCassetteCodec.formatSeconds(timing.firstByte))): both count from the start of the request"
         }
         return nil
     }

@@ -1,0 +1,211 @@
+import CassetteFormats
+import Foundation
+import Testing
+
+/// `decode(encode(x)) == x` for generated documents, bodies keeping their bytes and their form.
+@Suite struct RoundTripTests {
+    @Test func generatedInteractionsSurviveARoundTrip() throws {
+        var generator = InteractionGenerator(seed: 0xCA55_E77E)
+        var checked = 0
+        var forms: [Interaction.Body.Form: Int] = [:]
+        var sawTenMegabytes = false
+        for batch in 0..<125 {
+            // 8 interactions per document, 1,000 in all; two documents carry a 10 MB body.
+            let document = generator.document(count: 8, hugeBody: batch == 40 || batch == 99)
+            let encoded = try JSONCassetteCodec.encode(document)
+            let decoded = try JSONCassetteCodec.decode(encoded, file: "generated-\(batch).json")
+            try #require(decoded == document, "batch \(batch) (seed 0xCA55E77E) changed in a round trip")
+            for (a, b) in zip(document.interactions, decoded.interactions) {
+                for (original, read) in zip(Self.bodies(a), Self.bodies(b)) {
+                    #expect(original.form == read.form, "a \(original.form) body came back as \(read.form)")
+                    forms[original.form, default: 0] += 1
+                    sawTenMegabytes = sawTenMegabytes || original.data.count == 10 * 1024 * 1024
+                }
+            }
+            // Writing again gives the same bytes.
+            #expect(try JSONCassetteCodec.encode(decoded) == encoded)
+            checked += document.interactions.count
+        }
+        #expect(checked == 1000)
+        #expect(sawTenMegabytes)
+        // The generator exercised every form, many times.
+        for form in Interaction.Body.Form.allCases {
+            #expect(forms[form, default: 0] > 50, "only \(forms[form, default: 0]) \(form) bodies were generated")
+        }
+    }
+
+    @Test func aTenMegabyteBinaryBodyKeepsEveryByte() throws {
+        var rng = SeededGenerator(seed: 7)
+        var bytes = [UInt8](repeating: 0, count: 10 * 1024 * 1024)
+        for i in stride(from: 0, to: bytes.count, by: 8) {
+            withUnsafeBytes(of: rng.next()) { word in
+                for j in 0..<8 { bytes[i + j] = word[j] }
+            }
+        }
+        let body = Interaction.Body(Data(bytes), contentType: "application/octet-stream")
+        let document = CassetteDocument(interactions: [
+            Interaction(request: .init(url: "https://example.com/big"), response: .init(status: 200, body: body)),
+        ])
+        let decoded = try JSONCassetteCodec.decode(try JSONCassetteCodec.encode(document))
+        let read = try #require(decoded.interactions.first?.response?.body)
+        #expect(read.form == .base64)
+        #expect(read.data.count == bytes.count)
+        #expect(read.data.elementsEqual(bytes))
+    }
+
+    @Test func timestampsKeepTheirMillisecond() throws {
+        for ms: Int64 in [0, 1, -1, 999, 1_795_349_730_123, -62_167_219_200_000, 253_402_300_799_999] {
+            let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+            let document = CassetteDocument(interactions: [
+                Interaction(recordedAt: date, request: .init(url: "https://example.com/"), response: .init(status: 204)),
+            ])
+            let decoded = try JSONCassetteCodec.decode(try JSONCassetteCodec.encode(document))
+            #expect(decoded.interactions.first?.recordedAt == date, "\(ms) ms")
+        }
+    }
+
+    private static func bodies(_ interaction: Interaction) -> [Interaction.Body] {
+        [interaction.request.body] + (interaction.response.map { [$0.body] } ?? [])
+    }
+}
+
+/// Generates valid interactions covering what a cassette must carry exactly.
+struct InteractionGenerator {
+    private var rng: SeededGenerator
+
+    init(seed: UInt64) {
+        rng = SeededGenerator(seed: seed)
+    }
+
+    mutating func document(count: Int, hugeBody: Bool = false) -> CassetteDocument {
+        var interactions = (0..<count).map { _ in interaction() }
+        if hugeBody {
+            var bytes = [UInt8](repeating: 0, count: 10 * 1024 * 1024)
+            for i in stride(from: 0, to: bytes.count, by: 997) { bytes[i] = UInt8.random(in: 0...255, using: &rng) }
+            interactions[0].response = .init(status: 200, headers: ["Content-Type": "application/octet-stream"],
+                                             body: .init(Data(bytes), contentType: "application/octet-stream"))
+        }
+        return CassetteDocument(recordedWith: chance(0.5) ? "Cassette 0.1.0" : nil, interactions: interactions)
+    }
+
+    mutating func interaction() -> Interaction {
+        let request = Interaction.Request(method: pick(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "M-SEARCH", "get"]),
+                                          url: url(), headers: headers(), body: chance(0.4) ? body() : .empty)
+        let outcome = Int.random(in: 0..<10, using: &rng)
+        let response = outcome < 8 ? Interaction.Response(status: Int.random(in: 100...599, using: &rng), headers: headers(), body: body()) : nil
+        let error = outcome >= 7 ? Interaction.TransportError(code: errorCode()) : nil
+        return Interaction(recordedAt: chance(0.8) ? date() : nil, request: request, response: response, error: error,
+                           timing: chance(0.8) ? timing() : nil)
+    }
+
+    // MARK: Parts
+
+    private mutating func url() -> String {
+        let scheme = pick(["https", "http", "wss", "x-custom+scheme"])
+        let host = pick(["api.example.com", "例え.jp", "127.0.0.1", "[::1]", "bücher.example", "a-b.c-d.example"])
+        let port = chance(0.3) ? ":\(Int.random(in: 0...65535, using: &rng))" : ""
+        var path = ""
+        for _ in 0..<Int.random(in: 0...4, using: &rng) {
+            path += "/" + pick(["users", "42", "パス", "%20", "a%2Fb", "ü", "~tilde", "semi;colon", "emoji😀", "%E2%82%AC"])
+        }
+        if chance(0.5) {
+            let pairs = (0..<Int.random(in: 1...4, using: &rng)).map { _ in
+                pick(["q", "fields", "ä", "page", "x%5By%5D"]) + "=" + pick(["1", "a%20b", "ü", "", "name,email", "%25", "a+b"])
+            }
+            path += "?" + pairs.joined(separator: "&")
+        }
+        if chance(0.1) { path += "#" + pick(["top", "section-2", "ä"]) }
+        return scheme + "://" + host + port + path
+    }
+
+    private mutating func headers() -> Interaction.Headers {
+        var headers = Interaction.Headers()
+        for _ in 0..<Int.random(in: 0...6, using: &rng) {
+            let name = pick(["Accept", "Content-Type", "Set-Cookie", "X-Request-ID", "etag", "X_Under.score~", "Cache-Control", "Vary"])
+            let value = pick(["application/json", "a=1; Path=/", "", "text/html, */*;q=0.8", "\"abc\"", "ünïcödé ✓", "  padded  ", "x\ty"])
+            // Repeats of a name (in any case) join its group, as a cassette file writes them.
+            headers.add(chance(0.2) ? name.uppercased() : name, value)
+        }
+        return headers
+    }
+
+    private mutating func body() -> Interaction.Body {
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 0:
+            return .empty
+        case 1:  // text, with or without a trailing newline, sometimes many lines
+            var text = ""
+            for _ in 0..<Int.random(in: 1...40, using: &rng) {
+                text += pick(["hello", " ", "wörld", "\n", "\r\n", "\t", "\"quoted\"", "back\\slash", "日本語", "🎉", "{", "}"])
+            }
+            if chance(0.5) { text += "\n" }
+            return .init(Data(text.utf8), contentType: pick(["text/plain", "text/html; charset=utf-8", nil]))
+        case 2:  // compact JSON
+            let json = jsonValue(depth: 0)
+            return .init(Data(json.utf8), contentType: pick(["application/json", "application/problem+json", nil]))
+        case 3:  // invalid UTF-8
+            var bytes = (0..<Int.random(in: 1...64, using: &rng)).map { _ in UInt8.random(in: 0x20...0x7E, using: &rng) }
+            bytes.insert(pick([0xFF, 0xC0, 0x80, 0xED]), at: Int.random(in: 0...bytes.count, using: &rng))
+            return .init(Data(bytes), contentType: "text/plain")
+        case 4:  // binary
+            let bytes = (0..<Int.random(in: 1...4096, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            return .init(Data(bytes), contentType: pick(["image/png", "application/octet-stream", nil]))
+        default:  // pretty JSON, which is kept as text
+            return .init(Data("{\n  \"id\": \(Int.random(in: 0...999, using: &rng)),\n  \"ok\": true\n}\n".utf8), contentType: "application/json")
+        }
+    }
+
+    private mutating func jsonValue(depth: Int) -> String {
+        let kind = depth > 3 ? Int.random(in: 0..<4, using: &rng) : Int.random(in: 0..<6, using: &rng)
+        switch kind {
+        case 0: return pick(["null", "true", "false"])
+        case 1: return pick(["0", "-0", "42", "-17", "3.25", "1.50", "1e5", "2.5E-3", "123456789012345678901234567890"])
+        case 2:
+            var s: [UInt8] = []
+            let text = pick(["", "plain", "é", "tab\there", "quote\"", "nl\nx", "\u{1}", "😀", "a/b", "\\"])
+            // Same escaping as the writer, so the bytes are compact JSON.
+            s.append(0x22)
+            for b in text.utf8 {
+                switch b {
+                case 0x22: s += [0x5C, 0x22]
+                case 0x5C: s += [0x5C, 0x5C]
+                case 0x09: s += [0x5C, UInt8(ascii: "t")]
+                case 0x0A: s += [0x5C, UInt8(ascii: "n")]
+                case 0x01: s += Array("\\u0001".utf8)
+                default: s.append(b)
+                }
+            }
+            s.append(0x22)
+            return String(decoding: s, as: UTF8.self)
+        case 3: return "[]"
+        case 4: return "[" + (0..<Int.random(in: 1...5, using: &rng)).map { _ in jsonValue(depth: depth + 1) }.joined(separator: ",") + "]"
+        default:
+            let keys = ["id", "name", "é", "tags", "nested", "a b"].shuffled(using: &rng).prefix(Int.random(in: 0...4, using: &rng))
+            return "{" + keys.map { "\"\($0)\":" + jsonValue(depth: depth + 1) }.joined(separator: ",") + "}"
+        }
+    }
+
+    private mutating func errorCode() -> Interaction.TransportError.Code {
+        if chance(0.8), let code = Interaction.TransportError.Code(name: pick(Interaction.TransportError.Code.allNames)) {
+            return code
+        }
+        return .init(rawValue: Int.random(in: -5000...5000, using: &rng))
+    }
+
+    private mutating func timing() -> Interaction.Timing {
+        if chance(0.2) {
+            let whole = Double(Int.random(in: 0...120, using: &rng))
+            return .init(firstByte: whole, duration: whole)
+        }
+        let firstByte = Double.random(in: 0...5, using: &rng)
+        return .init(firstByte: firstByte, duration: firstByte + Double.random(in: 0...5, using: &rng))
+    }
+
+    private mutating func date() -> Date {
+        Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_102_444_800_000, using: &rng)) / 1000)
+    }
+
+    private mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
+
+    private mutating func pick<T>(_ options: [T]) -> T { options[Int.random(in: 0..<options.count, using: &rng)] }
+}
