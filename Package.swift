@@ -18,6 +18,7 @@ let package = Package(
         // The `cassette` command-line tool.
         .executableTarget(name: "CassetteCLI", dependencies: ["Cassette"]),
         .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats"], exclude: ["Fixtures"]),
+        .testTarget(name: "CassetteTests", dependencies: ["Cassette"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,50 @@
+import CassetteFormats
+import Foundation
+import Testing
+
+@Suite struct BodyTests {
+    private func form(_ text: String, _ contentType: String?) -> Interaction.Body.Form {
+        Interaction.Body(Data(text.utf8), contentType: contentType).form
+    }
+
+    @Test func choosesTheMostReadableFormThatKeepsTheBytes() {
+        #expect(form(#"{"id":42}"#, "application/json; charset=utf-8") == .json)
+        #expect(form(#"{"id":42}"#, "application/problem+json") == .json)
+        #expect(form(#"{"id":42}"#, nil) == .json)
+        #expect(form("42", "application/json") == .json)
+        #expect(form("42", nil) == .text)                            // a bare scalar is not guessed to be JSON
+        #expect(form(#"{"id":42}"#, "text/plain") == .text)           // the media type says text
+        #expect(form("{\n  \"id\": 42\n}\n", "application/json") == .text)  // pretty JSON is not compact
+        #expect(form(#"{"a":1,"a":2}"#, "application/json") == .text)  // duplicate keys cannot be inlined
+        #expect(form(#"{"s":"\u00e9"}"#, "application/json") == .text) // escaped differently than we write
+        #expect(form("héllo\r\n\tworld", "text/plain") == .text)
+        #expect(form("nul\u{0}", "text/plain") == .base64)
+        #expect(form("GIF89a", "image/gif") == .base64)               // binary media types stay base64
+        #expect(form("<svg/>", "image/svg+xml") == .text)
+        #expect(Interaction.Body(Data([0x61, 0xFF]), contentType: "text/plain").form == .base64)
+        #expect(Interaction.Body.empty.isEmpty)
+    }
+
+    @Test func writtenAsRefusesFormsThatCannotHoldTheBytes() throws {
+        let binary = Interaction.Body(Data([0xFF, 0x00]))
+        #expect(binary.written(as: .text) == nil)
+        #expect(binary.written(as: .json) == nil)
+        #expect(binary.written(as: .base64)?.form == .base64)
+        let json = Interaction.Body(Data(#"[1,2]"#.utf8))
+        #expect(try #require(json.written(as: .text)).form == .text)
+        #expect(json.written(as: .text) == json)  // equality is by bytes
+    }
+
+    @Test func formsAreWrittenAsTheFormatSays() throws {
+        let document = CassetteDocument(interactions: [
+            Interaction(request: .init(method: "POST", url: "https://a.example/", body: .init(Data(#"{"b":[1,2]}"#.utf8))),
+                        response: .init(status: 200, body: .init(text: "one\ntwo\n"))),
+            Interaction(request: .init(url: "https://a.example/x"),
+                        response: .init(status: 200, body: .init(Data([0, 1, 2, 255])))),
+        ])
+        let text = String(decoding: try JSONCassetteCodec.encode(document), as: UTF8.self)
+        #expect(text.contains(#""body": { "json": { "b": [1, 2] } }"#))
+        #expect(text.contains(#""body": { "text": ["one\n", "two\n"] }"#))
+        #expect(text.contains(#""body": { "base64": "AAEC/w==" }"#))
+    }
+}
