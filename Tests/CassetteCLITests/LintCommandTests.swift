@@ -1,0 +1,138 @@
+@testable import CassetteCLI
+import Foundation
+import Testing
+
+/// Runs the tool in-process and captures what it prints.
+final class Captured: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outText = ""
+    private var errorText = ""
+
+    var out: String { lock.withLock { outText } }
+    var error: String { lock.withLock { errorText } }
+
+    var output: ConsoleOutput {
+        ConsoleOutput(out: { text in self.lock.withLock { self.outText += text } },
+                      error: { text in self.lock.withLock { self.errorText += text } })
+    }
+
+    static func run(_ arguments: [String]) -> (status: Int32, out: String, error: String) {
+        let captured = Captured()
+        let status = CassetteTool.run(arguments, output: captured.output)
+        return (status, captured.out, captured.error)
+    }
+}
+
+enum Locations {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let examples = packageRoot.appendingPathComponent("Cassettes/Examples").path
+    static let malformed = packageRoot.appendingPathComponent("Tests/CassetteFormatsTests/Fixtures/Malformed").path
+
+    /// A fresh folder under the system's temporary folder, removed by the caller.
+    static func scratch() throws -> URL {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("cassette-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+@Suite struct LintCommandTests {
+    @Test func validCassettesPassWithASummary() {
+        let result = Captured.run(["lint", Locations.examples])
+        #expect(result.status == 0)
+        #expect(result.out == "3 cassettes, 8 interactions, 0 errors\n")
+        #expect(result.error == "")
+    }
+
+    @Test func eachProblemIsOneLineWithItsPlace() throws {
+        let file = Locations.malformed + "/several-problems.json"
+        let result = Captured.run(["lint", file])
+        #expect(result.status == 1)
+        let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 6)  // four problems, the summary, and the final newline
+        #expect(lines[0] == "\(file):5:44: error: interactions[0].request.url: expected an absolute URL like \"https://api.example.com/path\", found \"relative\" (no scheme)")
+        #expect(lines[1] == "\(file):6:31: error: interactions[0].response.status: expected an HTTP status from 100 to 599, found 0")
+        #expect(lines[2].hasPrefix("\(file):10:26: error: interactions[1].error.code: unknown error code \"timedOt\" (did you mean \"timedOut\"?)"))
+        #expect(lines[3] == "\(file):11:32: error: interactions[1].timing.firstByte: expected a number of seconds, zero or more, found -1")
+        #expect(lines[4] == "1 cassette, 0 interactions, 4 errors")
+    }
+
+    @Test func foldersAreSearchedRecursivelyForJSONOnly() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nested = folder.appendingPathComponent("Users/fetch")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(".build"), withIntermediateDirectories: true)
+        let valid = "{\n  \"version\": 1,\n  \"interactions\": []\n}\n"
+        try valid.write(to: nested.appendingPathComponent("ok.json"), atomically: true, encoding: .utf8)
+        try "{".write(to: folder.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
+        try "not a cassette".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        try "{".write(to: folder.appendingPathComponent(".build/hidden.json"), atomically: true, encoding: .utf8)
+
+        let result = Captured.run(["lint", folder.path])
+        #expect(result.status == 1)
+        #expect(result.out == """
+            \(folder.path)/broken.json:1:2: error: expected a key in double quotes, found end of file
+            2 cassettes, 0 interactions, 1 error
+
+            """)
+    }
+
+    @Test func aMissingPathIsAnErrorButOthersAreStillChecked() {
+        let result = Captured.run(["lint", "/no/such/cassette.json", Locations.examples])
+        #expect(result.status == 1)
+        #expect(result.out == "/no/such/cassette.json: error: no such file or folder\n3 cassettes, 8 interactions, 1 error\n")
+    }
+
+    @Test func aFolderWithoutCassettesIsAnError() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = Captured.run(["lint", folder.path])
+        #expect(result.status == 1)
+        #expect(result.out.hasPrefix("\(folder.path): error: no *.json cassettes in this folder\n"))
+    }
+
+    @Test func theWholeMalformedCorpusFails() {
+        let result = Captured.run(["lint", Locations.malformed])
+        #expect(result.status == 1)
+        #expect(result.out.hasSuffix("51 cassettes, 0 interactions, 54 errors\n"))
+    }
+
+    @Test func usageErrorsExitTwoOnStandardError() {
+        let noPaths = Captured.run(["lint"])
+        #expect(noPaths.status == 2)
+        #expect(noPaths.out == "")
+        #expect(noPaths.error.hasPrefix("error: 'cassette lint' needs at least one file or folder."))
+
+        let badOption = Captured.run(["lint", "--strict", Locations.examples])
+        #expect(badOption.status == 2)
+        #expect(badOption.error == "error: unknown option '--strict' for 'cassette lint'. Run 'cassette lint --help'.\n")
+
+        let badCommand = Captured.run(["lnt"])
+        #expect(badCommand.status == 2)
+        #expect(badCommand.error == "error: unknown command 'lnt'. Run 'cassette --help' for the list of commands.\n")
+
+        let nothing = Captured.run([])
+        #expect(nothing.status == 2)
+        #expect(nothing.error.hasPrefix("USAGE: cassette <command>"))
+    }
+
+    @Test func helpDescribesUsage() {
+        let help = Captured.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.out.contains("lint PATH..."))
+        #expect(help.out.contains("EXIT STATUS: 0 success, 1 a problem was found, 2 the command line was wrong."))
+        let lintHelp = Captured.run(["lint", "--help"])
+        #expect(lintHelp.status == 0)
+        #expect(lintHelp.out.hasPrefix("USAGE: cassette lint PATH..."))
+        #expect(lintHelp.out.contains("FILE:LINE:COLUMN: error: JSON.PATH: MESSAGE"))
+        #expect(Captured.run(["help", "lint"]).out == lintHelp.out)
+    }
+
+    @Test func aPathAfterDoubleDashMayStartWithADash() throws {
+        let result = Captured.run(["lint", "--", "-missing.json"])
+        #expect(result.status == 1)
+        #expect(result.out.hasPrefix("-missing.json: error: no such file or folder\n"))
+    }
+}
