@@ -8,12 +8,18 @@ final class Captured: @unchecked Sendable {
     private var outText = ""
     private var errorText = ""
 
-    var out: String { lock.withLock { outText } }
-    var error: String { lock.withLock { errorText } }
+    var out: String { locked { outText } }
+    var error: String { locked { errorText } }
 
     var output: ConsoleOutput {
-        ConsoleOutput(out: { text in self.lock.withLock { self.outText += text } },
-                      error: { text in self.lock.withLock { self.errorText += text } })
+        ConsoleOutput(out: { text in self.locked { self.outText += text } },
+                      error: { text in self.locked { self.errorText += text } })
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 
     static func run(_ arguments: [String]) -> (status: Int32, out: String, error: String) {

@@ -304,26 +304,7 @@ package struct JSONParser {
 
     /// Validates the UTF-8 sequence starting at `index` (a byte ≥ 0x80) and returns its length.
     private func utf8SequenceLength() throws(JSONSyntaxError) -> Int {
-        let b0 = bytes[index]
-        let length: Int
-        var lowerBound: UInt8 = 0x80
-        var upperBound: UInt8 = 0xBF
-        switch b0 {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lowerBound = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upperBound = 0x9F  // no UTF-16 surrogates
-        case 0xF0: length = 4; lowerBound = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upperBound = 0x8F
-        default: throw invalidUTF8(at: index)
-        }
-        guard index + length <= bytes.count else { throw invalidUTF8(at: index) }
-        let b1 = bytes[index + 1]
-        guard b1 >= lowerBound, b1 <= upperBound else { throw invalidUTF8(at: index) }
-        for i in 2..<max(2, length) where bytes[index + i] & 0xC0 != 0x80 {
-            throw invalidUTF8(at: index)
-        }
+        guard let length = UTF8Validation.sequenceLength(in: bytes, at: index) else { throw invalidUTF8(at: index) }
         return length
     }
 

@@ -27,9 +27,8 @@ package enum JSONWriter {
                 case 0x0D: out.append(UInt8(ascii: "r"))
                 case 0x09: out.append(UInt8(ascii: "t"))
                 default:
-                    let hexDigits = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                            hexDigits[Int(b >> 4)], hexDigits[Int(b & 0xF)]])
+                    let hexDigit = { (n: UInt8) -> UInt8 in n < 10 ? 0x30 + n : 0x57 + n }  // 0-9, a-f
+                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigit(b >> 4), hexDigit(b & 0xF)])
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))

@@ -70,7 +70,7 @@ extension Interaction {
         public var isEmpty: Bool { data.isEmpty }
 
         /// The bytes as a string, when they are valid UTF-8.
-        public var text: String? { String(validating: data, as: UTF8.self) }
+        public var text: String? { UTF8Validation.isValid(data) ? String(decoding: data, as: UTF8.self) : nil }
 
         public static func == (lhs: Body, rhs: Body) -> Bool { lhs.data == rhs.data }
 
@@ -102,7 +102,7 @@ extension Interaction {
         /// Valid UTF-8 with no control characters but tab, line feed and carriage return.
         static func isWritableAsText(_ data: Data) -> Bool {
             for b in data where b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D { return false }
-            return String(validating: data, as: UTF8.self) != nil
+            return UTF8Validation.isValid(data)
         }
 
         /// Whether `data` is exactly the compact serialization of the JSON it holds, with no
