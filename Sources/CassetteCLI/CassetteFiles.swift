@@ -8,7 +8,9 @@ enum CassetteFiles {
 
     /// `path` itself when it is a file; every `*.json` below it, sorted, when it is a folder
     /// (skipping folders whose names start with "."); an error when it does not exist or a
-    /// folder holds no cassettes.
+    /// folder holds no cassettes. Nothing is skipped silently: a `*.json` entry that cannot be
+    /// examined (a dangling link) is still returned, so reading it reports why, and a sub-folder
+    /// that cannot be listed is returned too, so linting it reports why.
     static func find(at path: String) -> Result<[String], NotFound> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -24,12 +26,15 @@ enum CassetteFiles {
     }
 
     private static func collect(in folder: String, into found: inout [String]) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            found.append(folder)  // reading it as a cassette fails and says so
+            return
+        }
         for name in names where !name.hasPrefix(".") {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            if exists, isDirectory.boolValue {
                 collect(in: path, into: &found)
             } else if name.hasSuffix(".json") {
                 found.append(path)

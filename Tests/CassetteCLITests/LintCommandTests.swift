@@ -85,6 +85,17 @@ enum Locations {
             """)
     }
 
+    @Test func aCassetteThatCannotBeReadIsReportedNotSkipped() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let link = folder.appendingPathComponent("gone.json")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: folder.appendingPathComponent("missing").path)
+        let result = Captured.run(["lint", folder.path])
+        #expect(result.status == 1)
+        #expect(result.out.hasPrefix("\(link.path): error: cannot read the file: "))
+        #expect(result.out.hasSuffix("1 cassette, 0 interactions, 1 error\n"))
+    }
+
     @Test func aMissingPathIsAnErrorButOthersAreStillChecked() {
         let result = Captured.run(["lint", "/no/such/cassette.json", Locations.examples])
         #expect(result.status == 1)
