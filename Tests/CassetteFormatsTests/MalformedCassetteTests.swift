@@ -49,6 +49,7 @@ import Testing
         .init(file: "status-string.json", path: "interactions[0].response.status", line: 6, column: 31, says: "expected an HTTP status like 200 (a whole number), found the string \"200\""),
         .init(file: "status-fraction.json", path: "interactions[0].response.status", line: 6, column: 31, says: "(a whole number), found 200.5"),
         .init(file: "method-empty.json", path: "interactions[0].request.method", line: 5, column: 30, says: "expected an HTTP method like \"GET\", found \"\""),
+        .init(file: "response-url-relative.json", path: "interactions[0].response.url", line: 6, column: 43, says: "expected an absolute URL like \"https://api.example.com/path\", found \"/get\" (no scheme)"),
         .init(file: "relative-url.json", path: "interactions[0].request.url", line: 5, column: 44, says: "expected an absolute URL like \"https://api.example.com/path\", found \"/users/42\" (no scheme)"),
         .init(file: "url-with-space.json", path: "interactions[0].request.url", line: 5, column: 44, says: "the URL contains a space at character 12; write it as %20"),
         .init(file: "url-without-host.json", path: "interactions[0].request.url", line: 5, column: 44, says: "the URL \"https:///users\" has no host"),

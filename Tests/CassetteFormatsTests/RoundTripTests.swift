@@ -92,7 +92,8 @@ struct InteractionGenerator {
         let request = Interaction.Request(method: pick(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "M-SEARCH", "get"]),
                                           url: url(), headers: headers(), body: chance(0.4) ? body() : .empty)
         let outcome = Int.random(in: 0..<10, using: &rng)
-        let response = outcome < 8 ? Interaction.Response(status: Int.random(in: 100...599, using: &rng), headers: headers(), body: body()) : nil
+        let response = outcome < 8 ? Interaction.Response(status: Int.random(in: 100...599, using: &rng),
+                                                               url: chance(0.2) ? url() : nil, headers: headers(), body: body()) : nil
         let error = outcome >= 7 ? Interaction.TransportError(code: errorCode()) : nil
         return Interaction(recordedAt: chance(0.8) ? date() : nil, request: request, response: response, error: error,
                            timing: chance(0.8) ? timing() : nil)

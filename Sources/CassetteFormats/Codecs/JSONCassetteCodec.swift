@@ -77,6 +77,7 @@ public enum JSONCassetteCodec {
         members.append(member("request", .object(requestMembers)))
         if let response = interaction.response {
             var responseMembers = [member("status", .number(String(response.status)))]
+            if let url = response.url { responseMembers.append(member("url", .string(url))) }
             appendMessage(headers: response.headers, body: response.body, to: &responseMembers)
             members.append(member("response", .object(responseMembers)))
         }

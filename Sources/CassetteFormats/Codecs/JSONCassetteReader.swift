@@ -86,7 +86,7 @@ struct JSONCassetteReader {
     }
 
     private mutating func readResponse(_ node: JSONNode, at path: JSONPath) -> Interaction.Response? {
-        guard let fields = members(of: node, at: path, expected: "a response object", allowed: ["status", "headers", "body"]) else {
+        guard let fields = members(of: node, at: path, expected: "a response object", allowed: ["status", "url", "headers", "body"]) else {
             return nil
         }
         var status: Int?
@@ -98,10 +98,17 @@ struct JSONCassetteReader {
                 status = value
             }
         }
+        // `url` is optional; a present but invalid one fails the whole response.
+        var url: String?
+        var urlIsValid = true
+        if let urlNode = fields["url"] {
+            url = readChecked(urlNode, at: path.appending("url"), expected: "an absolute URL", rule: CassetteRules.urlProblem)
+            urlIsValid = url != nil
+        }
         let headers = readOptional(fields["headers"], default: Interaction.Headers()) { $0.readHeaders($1, at: path.appending("headers")) }
         let body = readOptional(fields["body"], default: Interaction.Body.empty) { $0.readBody($1, at: path.appending("body")) }
-        guard let status, let headers, let body else { return nil }
-        return Interaction.Response(status: status, headers: headers, body: body)
+        guard let status, urlIsValid, let headers, let body else { return nil }
+        return Interaction.Response(status: status, url: url, headers: headers, body: body)
     }
 
     private mutating func readError(_ node: JSONNode, at path: JSONPath) -> Interaction.TransportError? {

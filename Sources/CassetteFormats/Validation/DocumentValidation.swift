@@ -29,6 +29,7 @@ extension CassetteDocument {
             checkHeaders(interaction.request.headers, request.appending("headers"))
             if let response = interaction.response {
                 check(CassetteRules.statusProblem(response.status), path.appending("response").appending("status"))
+                if let url = response.url { check(CassetteRules.urlProblem(url), path.appending("response").appending("url")) }
                 checkHeaders(response.headers, path.appending("response").appending("headers"))
             }
             if interaction.response == nil, interaction.error == nil {
