@@ -1,0 +1,58 @@
+import Foundation
+
+/// What went wrong opening, using or ejecting a cassette, with what to do next.
+///
+/// A malformed cassette file throws ``CassetteFormatError`` instead, which names the file, the
+/// JSON path, the line and the column of every problem.
+public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// A record mode name that is not one of `once`, `newEpisodes`, `none`, `all`.
+    /// `source` says where it was read (`CASSETTE_RECORD_MODE`, a command-line option).
+    case invalidRecordMode(String, source: String)
+    /// The cassette file does not exist and the record mode does not allow recording it.
+    case cassetteNotFound(file: String, mode: RecordMode)
+    /// The cassette file exists but could not be read.
+    case unreadableCassette(file: String, reason: String)
+    /// The cassette could not be saved. The file on disk, if any, was left as it was.
+    case saveFailed(file: String, reason: String)
+    /// No `Package.swift` was found above a test file, so the default cassette folder is unknown.
+    case packageRootNotFound(from: String)
+    /// A cassette name that cannot be a relative file path (empty, absolute, or containing `..`).
+    case invalidCassetteName(String)
+    /// `URLSession.shared` existed before Cassette could register its protocol, so its
+    /// requests cannot be intercepted in this process.
+    case sharedSessionNotInterceptable
+    /// The cassette was already ejected.
+    case alreadyEjected(file: String)
+
+    /// What happened, and what to do about it.
+    public var description: String {
+        switch self {
+        case .invalidRecordMode(let text, let source):
+            let valid = RecordMode.allCases.map(\.rawValue).joined(separator: ", ")
+            return "\(source): unknown record mode \"\(text)\"; expected one of \(valid)"
+        case .cassetteNotFound(let file, let mode):
+            return "cassette \(file) does not exist and record mode \"\(mode)\" never records. "
+                + "Record it once with CASSETTE_RECORD_MODE=once on a machine with network access, and commit it."
+        case .unreadableCassette(let file, let reason):
+            return "cannot read cassette \(file): \(reason)"
+        case .saveFailed(let file, let reason):
+            return "could not save cassette \(file): \(reason). The previous file, if any, is unchanged; "
+                + "check that the folder exists and is writable."
+        case .packageRootNotFound(let path):
+            return "no Package.swift found in any folder above \(path), so the default Cassettes/ folder is unknown; "
+                + "open the cassette with an explicit folder or file URL instead"
+        case .invalidCassetteName(let name):
+            return "\"\(name)\" is not a cassette name: use a relative path like \"Users/fetch\", without \"..\""
+        case .sharedSessionNotInterceptable:
+            return "URLSession.shared was created before Cassette registered its URLProtocol, so its requests cannot be "
+                + "recorded or replayed in this process (FoundationNetworking copies the protocol list once). "
+                + "Give the code under test the cassette's own session (tape.session), or call "
+                + "Tape.prepareSharedSession() before anything in the process touches URLSession."
+        case .alreadyEjected(let file):
+            return "cassette \(file) was already ejected"
+        }
+    }
+
+    /// Same as ``description``.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The recorded interactions of a cassette, ready to answer requests.
+///
+/// Each interaction answers once. Identical requests get their recorded responses in recorded
+/// order; when they are used up, the next identical request is treated as unmatched (or, with
+/// `allowsRepeats`, gets the last of them again). Thread-safe.
+final class PlaybackQueue: Sendable {
+    /// What a lookup found.
+    enum Lookup: Sendable {
+        case found(index: Int, Interaction)
+        /// Matching interactions exist but each was already used.
+        case usedUp(count: Int)
+        case noMatch
+    }
+
+    private let interactions: [Interaction]
+    private let rules: RequestMatching
+    private let allowsRepeats: Bool
+    /// Indices of the interactions with each key, in recorded order (`nil` with a custom predicate).
+    private let index: [RequestKey: [Int]]?
+    private let used: Locked<[Bool]>
+
+    init(_ interactions: [Interaction], rules: RequestMatching, allowsRepeats: Bool) {
+        self.interactions = interactions
+        self.rules = rules
+        self.allowsRepeats = allowsRepeats
+        if rules.predicate == nil {
+            var index: [RequestKey: [Int]] = [:]
+            for (i, interaction) in interactions.enumerated() {
+                index[RequestKey(interaction.request, rules: rules), default: []].append(i)
+            }
+            self.index = index
+        } else {
+            self.index = nil
+        }
+        used = Locked(Array(repeating: false, count: interactions.count))
+    }
+
+    /// Takes the first unused interaction that matches `request`.
+    func take(_ request: Interaction.Request) -> Lookup {
+        let candidates: [Int]
+        if let index {
+            candidates = index[RequestKey(request, rules: rules)] ?? []
+        } else {
+            candidates = interactions.indices.filter { rules.matches(request, interactions[$0].request) }
+        }
+        guard let last = candidates.last else { return .noMatch }
+        return used.withLock { used in
+            if let next = candidates.first(where: { !used[$0] }) {
+                used[next] = true
+                return .found(index: next, interactions[next])
+            }
+            return allowsRepeats ? .found(index: last, interactions[last]) : .usedUp(count: candidates.count)
+        }
+    }
+
+    /// How many interactions have not answered a request yet.
+    var unusedCount: Int { used.withLock { $0.filter { !$0 }.count } }
+
+    /// How many interactions there are.
+    var count: Int { interactions.count }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// The parts of a request that ``RequestMatching`` compares, in canonical form, so that two
+/// requests match exactly when their keys are equal and matching is a dictionary lookup.
+struct RequestKey: Hashable, Sendable {
+    var method: String
+    var url: String
+    var headers: [String]
+    var body: BodyKey
+
+    enum BodyKey: Hashable, Sendable {
+        /// Compact JSON with sorted keys and normalised numbers, or sorted form fields.
+        case canonical(String)
+        case bytes(Data)
+    }
+
+    init(_ request: Interaction.Request, rules: RequestMatching) {
+        method = request.method.uppercased()
+        url = CanonicalURL.text(request.url, ignoringQuery: rules.ignoredQueryParameters)
+        headers = rules.headers.map { request.headers.values(for: $0).joined(separator: ", ") }
+        body = Self.bodyKey(request, ignoredJSONPaths: rules.ignoredJSONPaths)
+    }
+
+    private static func bodyKey(_ request: Interaction.Request, ignoredJSONPaths: [String]) -> BodyKey {
+        let data = request.body.data
+        let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
+        if contentType.contains("application/x-www-form-urlencoded"), let text = request.body.text {
+            let pairs = FormFields.parse(text).stableSorted()
+            return .canonical(pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
+        }
+        let looksLikeJSON = contentType.contains("json") || (contentType.isEmpty && data.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true)
+        if looksLikeJSON, !data.isEmpty, let node = try? JSONParser.parse(data) {
+            let paths = ignoredJSONPaths.map(IgnoredJSONPath.init)
+            let canonical = CanonicalJSON.value(node.value, removing: paths)
+            return .canonical(String(decoding: JSONWriter.compact(canonical), as: UTF8.self))
+        }
+        return .bytes(data)
+    }
+}
+
+/// A URL in a form where equal URLs are equal strings: scheme and host lower-cased, the default
+/// port dropped, an empty path written `/`, query parameters sorted by name (keeping the order
+/// of repeated names) and percent-decoded, the fragment dropped.
+enum CanonicalURL {
+    static func text(_ url: String, ignoringQuery ignored: Set<String> = []) -> String {
+        var rest = Substring(url)
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        var query: Substring?
+        if let mark = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
+        }
+        guard let schemeEnd = rest.range(of: "://") else { return String(rest) + canonicalQuery(query, ignored) }
+        let scheme = rest[..<schemeEnd.lowerBound].lowercased()
+        let afterScheme = rest[schemeEnd.upperBound...]
+        let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+        var authority = afterScheme[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var host = authority.lowercased()
+        if let colon = host.lastIndex(of: ":"), !host[colon...].contains("]") {
+            let port = host[host.index(after: colon)...]
+            if port.isEmpty || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+                host = String(host[..<colon])
+            }
+        }
+        let path = afterScheme[authorityEnd...]
+        return "\(scheme)://\(host)\(path.isEmpty ? "/" : String(path))" + canonicalQuery(query, ignored)
+    }
+
+    private static func canonicalQuery(_ query: Substring?, _ ignored: Set<String>) -> String {
+        guard let query, !query.isEmpty else { return "" }
+        let pairs = FormFields.parse(String(query), plusIsSpace: false)
+            .filter { !ignored.contains($0.name) }
+            .stableSorted()
+        if pairs.isEmpty { return "" }
+        return "?" + pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+    }
+}
+
+/// `name=value&name=value` pairs, as in a query string or a form body, percent-decoded.
+struct FormFields {
+    struct Field: Sendable, Equatable {
+        var name: String
+        var value: String
+    }
+
+    static func parse(_ text: String, plusIsSpace: Bool = true) -> [Field] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { part in
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ s: Substring) -> String {
+                let spaced = plusIsSpace ? s.replacingOccurrences(of: "+", with: " ") : String(s)
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return Field(name: decode(pieces[0]), value: pieces.count > 1 ? decode(pieces[1]) : "")
+        }
+    }
+}
+
+extension Array where Element == FormFields.Field {
+    /// Sorted by name; fields with the same name keep their order (`a=1&a=2` is not `a=2&a=1`).
+    func stableSorted() -> [FormFields.Field] {
+        enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }.map(\.element)
+    }
+}
+
+/// A path inside a JSON body to leave out of matching: `meta.requestId`, `items[0].id`,
+/// `items[*].clientTime`, optionally starting with `$.`.
+struct IgnoredJSONPath: Sendable {
+    enum Step: Sendable, Equatable {
+        case key(String)
+        case index(Int)
+        case anyIndex
+    }
+
+    var steps: [Step]
+
+    init(_ text: String) {
+        var steps: [Step] = []
+        var body = Substring(text)
+        if body.hasPrefix("$") { body = body.dropFirst() }
+        for part in body.split(separator: ".", omittingEmptySubsequences: true) {
+            var part = part
+            let name = part.prefix { $0 != "[" }
+            if !name.isEmpty { steps.append(.key(String(name))) }
+            part = part.dropFirst(name.count)
+            while part.hasPrefix("["), let close = part.firstIndex(of: "]") {
+                let inside = part[part.index(after: part.startIndex)..<close]
+                if inside == "*" {
+                    steps.append(.anyIndex)
+                } else if let index = Int(inside) {
+                    steps.append(.index(index))
+                } else {
+                    steps.append(.key(inside.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))))
+                }
+                part = part[part.index(after: close)...]
+            }
+        }
+        self.steps = steps
+    }
+}
+
+/// JSON in a canonical form: object members sorted by key, numbers normalised (`1.0` is `1`),
+/// and the given paths removed.
+enum CanonicalJSON {
+    static func value(_ value: JSONValue, removing paths: [IgnoredJSONPath]) -> JSONValue {
+        transform(value, paths.map { ArraySlice($0.steps) })
+    }
+
+    private static func transform(_ value: JSONValue, _ paths: [ArraySlice<IgnoredJSONPath.Step>]) -> JSONValue {
+        switch value {
+        case .object(let members):
+            var kept: [JSONMember] = []
+            for member in members {
+                let below = paths.compactMap { path -> ArraySlice<IgnoredJSONPath.Step>? in
+                    guard case .key(let key)? = path.first, key == member.key else { return nil }
+                    return path.dropFirst()
+                }
+                if below.contains(where: \.isEmpty) { continue }
+                kept.append(JSONMember(key: member.key, value: JSONNode(transform(member.value.value, below))))
+            }
+            return .object(kept.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+        case .array(let elements):
+            var kept: [JSONNode] = []
+            for (index, element) in elements.enumerated() {
+                let below = paths.compactMap { path -> ArraySlice<IgnoredJSONPath.Step>? in
+                    switch path.first {
+                    case .index(let i)? where i == index: return path.dropFirst()
+                    case .anyIndex?: return path.dropFirst()
+                    default: return nil
+                    }
+                }
+                if below.contains(where: \.isEmpty) { continue }
+                kept.append(JSONNode(transform(element.value, below)))
+            }
+            return .array(kept)
+        case .number(let literal):
+            return .number(Decimal(string: literal).map { "\($0)" } ?? literal)
+        default:
+            return value
+        }
+    }
+}

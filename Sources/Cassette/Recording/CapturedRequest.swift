@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Interaction.Request {
+    /// The request as the caller built it: method, URL, header fields (sorted by name, so that
+    /// recordings are deterministic) and body, read from `httpBody` or, when that is empty, from
+    /// `httpBodyStream` (where Apple platforms usually put it).
+    ///
+    /// Returns the body it read so that the request can be sent on without reading a stream twice.
+    static func capturing(_ request: URLRequest) -> (request: Interaction.Request, body: Data?) {
+        var body = request.httpBody
+        if body == nil, let stream = request.httpBodyStream {
+            body = InputStreamReader.readAll(stream)
+        }
+        var headers = Interaction.Headers()
+        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+            headers.add(name, value)
+        }
+        let contentType = headers["Content-Type"]
+        let captured = Interaction.Request(
+            method: request.httpMethod ?? "GET",
+            url: request.url?.absoluteString ?? "",
+            headers: headers,
+            body: body.map { Interaction.Body($0, contentType: contentType) } ?? .empty
+        )
+        return (captured, body)
+    }
+}
+
+/// Reads an `InputStream` to its end.
+enum InputStreamReader {
+    static func readAll(_ stream: InputStream) -> Data {
+        var data = Data()
+        stream.open()
+        defer { stream.close() }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            if count <= 0 { break }
+            data.append(buffer, count: count)
+        }
+        return data
+    }
+}
+
+extension Interaction.Response {
+    /// A response as the caller received it: status, header fields sorted by name, body, and the
+    /// final URL when redirects were followed.
+    init(_ response: HTTPURLResponse, body: Data, requestURL: String) {
+        var headers = Interaction.Headers()
+        let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+            guard let name = key as? String else { return nil }
+            return (name, "\(value)")
+        }
+        for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
+            headers.add(name, value)
+        }
+        let finalURL = response.url?.absoluteString
+        self.init(
+            status: response.statusCode,
+            url: finalURL == requestURL ? nil : finalURL,
+            headers: headers,
+            body: Interaction.Body(body, contentType: headers["Content-Type"])
+        )
+    }
+
+    /// The `HTTPURLResponse` a caller receives when this response is replayed for `requestURL`.
+    /// Repeated header fields are joined with ", ", as URLSession delivers them live.
+    func urlResponse(for requestURL: URL) -> HTTPURLResponse? {
+        var fields: [String: String] = [:]
+        for field in headers.fields {
+            fields[field.name] = field.values.joined(separator: ", ")
+        }
+        let responseURL = url.flatMap(URL.init(string:)) ?? requestURL
+        return HTTPURLResponse(url: responseURL, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+    }
+}

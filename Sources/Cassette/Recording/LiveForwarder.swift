@@ -1,0 +1,123 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends requests to the real network through an inner `URLSession` that does not contain
+/// Cassette's protocol, reporting the response head as soon as it arrives and the rest at the end.
+///
+/// The inner session follows redirects, decodes `gzip`/`deflate` like the caller's session would,
+/// and neither stores cookies nor caches: the caller's session already put its cookies into the
+/// request, and recording must see every response.
+final class LiveForwarder: Sendable {
+    /// What came back for one request.
+    struct Outcome: Sendable {
+        var response: HTTPURLResponse?
+        var body: Data
+        var error: URLError?
+        /// Seconds from the start of the request to the response head, and to the end.
+        var firstByte: TimeInterval?
+        var duration: TimeInterval
+    }
+
+    /// A request on its way; cancel it when the caller cancels.
+    final class Forwarding: Sendable {
+        private let task: UncheckedSendable<URLSessionDataTask>
+        init(_ task: URLSessionDataTask) { self.task = UncheckedSendable(task) }
+
+        /// Cancels the live request. Hops off the calling queue: cancelling a task of another
+        /// session from `stopLoading` deadlocks FoundationNetworking.
+        func cancel() {
+            let task = self.task
+            DispatchQueue.global().async { task.value.cancel() }
+        }
+    }
+
+    private let session: URLSession
+    private let delegate: ForwardingDelegate
+
+    init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        delegate = ForwardingDelegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    /// Starts `request`. Must not be called on URLSession's shared queue (from `startLoading`):
+    /// creating a task of another session there crashes FoundationNetworking.
+    func forward(
+        _ request: URLRequest,
+        onHead: @escaping @Sendable (HTTPURLResponse) -> Void,
+        onEnd: @escaping @Sendable (Outcome) -> Void
+    ) -> Forwarding {
+        let task = session.dataTask(with: request)
+        delegate.register(task.taskIdentifier, ForwardingDelegate.Exchange(start: Date(), onHead: onHead, onEnd: onEnd))
+        task.resume()
+        return Forwarding(task)
+    }
+
+    /// Cancels what is still running and releases the session.
+    func invalidate() {
+        session.invalidateAndCancel()
+    }
+}
+
+/// The inner session's delegate: buffers each task's body and reports to its ``LiveForwarder/Exchange``.
+private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    struct Exchange {
+        var start: Date
+        var onHead: @Sendable (HTTPURLResponse) -> Void
+        var onEnd: @Sendable (LiveForwarder.Outcome) -> Void
+        var response: HTTPURLResponse?
+        var firstByte: TimeInterval?
+        var body = Data()
+
+        init(start: Date, onHead: @escaping @Sendable (HTTPURLResponse) -> Void, onEnd: @escaping @Sendable (LiveForwarder.Outcome) -> Void) {
+            self.start = start
+            self.onHead = onHead
+            self.onEnd = onEnd
+        }
+    }
+
+    private let exchanges = Locked<[Int: Exchange]>([:])
+
+    func register(_ taskIdentifier: Int, _ exchange: Exchange) {
+        exchanges.withLock { $0[taskIdentifier] = exchange }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        let onHead = exchanges.withLock { exchanges -> (@Sendable (HTTPURLResponse) -> Void)? in
+            guard var exchange = exchanges[dataTask.taskIdentifier], let http = response as? HTTPURLResponse else { return nil }
+            exchange.response = http
+            exchange.firstByte = Date().timeIntervalSince(exchange.start)
+            exchanges[dataTask.taskIdentifier] = exchange
+            return exchange.onHead
+        }
+        if let onHead, let http = response as? HTTPURLResponse { onHead(http) }
+        completionHandler(onHead == nil ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchanges.withLock { $0[dataTask.taskIdentifier]?.body.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        var urlError = error.map { error -> URLError in
+            (error as? URLError) ?? URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\(error)"])
+        }
+        if exchange.response == nil, urlError == nil {
+            urlError = URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "the response was not an HTTP response"])
+        }
+        exchange.onEnd(LiveForwarder.Outcome(
+            response: exchange.response, body: exchange.body, error: urlError,
+            firstByte: exchange.firstByte, duration: Date().timeIntervalSince(exchange.start)
+        ))
+    }
+}

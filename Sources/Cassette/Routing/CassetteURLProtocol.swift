@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `URLProtocol` through which a session's requests reach their cassette.
+///
+/// Each session gets its own subclass (``SlotProtocol``), and the class names the ``Router``
+/// that answers: on Linux a request carries nothing else a protocol could tell sessions apart by
+/// (DESIGN §4). `startLoading` and `stopLoading` run on one serial queue shared by every session,
+/// so neither blocks.
+class CassetteURLProtocol: URLProtocol {
+    /// The router for requests of this class's sessions; `nil` when none is attached.
+    class var router: Router? { nil }
+
+    /// Whether to answer requests when no router is attached. Per-session classes do, with an
+    /// error (a request of an ejected cassette must not silently reach the network); the class
+    /// registered for `URLSession.shared` does not, so that `.shared` works normally between tests.
+    class var answersWithoutRouter: Bool { true }
+
+    private var exchange: Exchange?
+
+    override class func canInit(with request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        return answersWithoutRouter || router != nil
+    }
+
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override func startLoading() {
+        let channel = ClientChannel(self)
+        let exchange = Exchange(request: request, channel: channel)
+        self.exchange = exchange
+        guard let router = Self.router else {
+            channel.finish(error: URLError(.resourceUnavailable, userInfo: [
+                NSLocalizedDescriptionKey: "Cassette: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") "
+                    + "was made through the session of a cassette that was already ejected; use a session of a cassette in use",
+            ]))
+            return
+        }
+        router.start(exchange)
+    }
+
+    override func stopLoading() {
+        exchange?.stop()
+    }
+}
+
+/// One request on its way through Cassette: what was asked, and the channel back to the caller.
+final class Exchange: Sendable {
+    let request: UncheckedSendable<URLRequest>
+    let channel: ClientChannel
+    private let forwarding = Locked<(stopped: Bool, live: LiveForwarder.Forwarding?)>((false, nil))
+
+    init(request: URLRequest, channel: ClientChannel) {
+        self.request = UncheckedSendable(request)
+        self.channel = channel
+    }
+
+    /// The caller cancelled, or the session stopped the task: nothing more reaches the caller
+    /// and a live request in flight is cancelled.
+    func stop() {
+        channel.close()
+        let live = forwarding.withLock { state -> LiveForwarder.Forwarding? in
+            state.stopped = true
+            return state.live
+        }
+        live?.cancel()
+    }
+
+    /// Whether ``stop()`` was called.
+    var isStopped: Bool { forwarding.withLock { $0.stopped } }
+
+    /// Remembers the live request so that ``stop()`` can cancel it; cancels it at once when the
+    /// exchange already stopped.
+    func attach(_ live: LiveForwarder.Forwarding) {
+        let stoppedAlready = forwarding.withLock { state -> Bool in
+            state.live = live
+            return state.stopped
+        }
+        if stoppedAlready { live.cancel() }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Decides, for each request of a cassette's sessions, who answers: the cassette's recording,
+/// the live network (recording what comes back), or nobody (a clear error). DESIGN §3.
+final class Router: Sendable {
+    /// How the router was set up by its ``Tape``.
+    struct Setup: Sendable {
+        var file: URL
+        var mode: RecordMode
+        /// Whether requests without a recorded match may go to the network.
+        var recordsNewRequests: Bool
+        /// Whether recorded interactions answer requests (`false` in mode `all`).
+        var replays: Bool
+    }
+
+    /// What happened to the requests so far.
+    struct Log: Sendable {
+        var replayed = 0
+        var unmatched: [String] = []
+    }
+
+    let setup: Setup
+    let playback: PlaybackQueue
+    let recorder = Recorder()
+    private let forwarder = Locked<LiveForwarder?>(nil)
+    let log = Locked(Log())
+
+    init(setup: Setup, playback: PlaybackQueue) {
+        self.setup = setup
+        self.playback = playback
+    }
+
+    /// Answers `exchange`. Runs inside `startLoading`: never blocks.
+    func start(_ exchange: Exchange) {
+        let urlRequest = exchange.request.value
+        let (request, body) = Interaction.Request.capturing(urlRequest)
+        var usedUp = 0
+        if setup.replays {
+            switch playback.take(request) {
+            case .found(_, let interaction):
+                log.withLock { $0.replayed += 1 }
+                replay(interaction, to: exchange.channel, for: urlRequest)
+                return
+            case .usedUp(let count):
+                usedUp = count
+            case .noMatch:
+                break
+            }
+        }
+        if setup.recordsNewRequests {
+            record(request, body: body, exchange: exchange)
+            return
+        }
+        refuse(request, usedUp: usedUp, channel: exchange.channel, url: urlRequest.url)
+    }
+
+    /// Stops recording: cancels live requests still running.
+    func shutDown() {
+        forwarder.withLock { forwarder in
+            forwarder?.invalidate()
+            forwarder = nil
+        }
+    }
+
+    // MARK: Playback
+
+    private func replay(_ interaction: Interaction, to channel: ClientChannel, for urlRequest: URLRequest) {
+        let url = urlRequest.url ?? URL(fileURLWithPath: "/")
+        let error = interaction.error.map { Self.urlError($0.urlError.code, url: url) }
+        guard let response = interaction.response else {
+            channel.finish(error: error ?? Self.urlError(.badServerResponse, url: url))
+            return
+        }
+        guard let head = response.urlResponse(for: url) else {
+            channel.finish(error: Self.urlError(.badServerResponse, url: url, "Cassette could not build a response for status \(response.status)"))
+            return
+        }
+        channel.deliver(head, body: response.body.data, error: error)
+    }
+
+    private func refuse(_ request: Interaction.Request, usedUp: Int, channel: ClientChannel, url: URL?) {
+        var message = "Cassette: no recorded interaction matches \(request.method) \(request.url) "
+            + "in cassette \(setup.file.path) (record mode \(setup.mode))"
+        if usedUp > 0 {
+            message += "; the \(usedUp == 1 ? "interaction" : "\(usedUp) interactions") recorded for it "
+                + "\(usedUp == 1 ? "was" : "were") already used by earlier requests"
+        }
+        message += ". " + Self.advice(for: setup.mode)
+        log.withLock { $0.unmatched.append(message) }
+        channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: url, message))
+    }
+
+    private static func advice(for mode: RecordMode) -> String {
+        switch mode {
+        case .none: "Record the request with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access, or check what the code under test sends."
+        case .once: "The cassette exists, so mode \"once\" does not record; re-run with CASSETTE_RECORD_MODE=newEpisodes to add the request."
+        case .newEpisodes, .all: "Check the matching rules of the cassette."
+        }
+    }
+
+    static func urlError(_ code: URLError.Code, url: URL?, _ description: String? = nil) -> URLError {
+        var info: [String: Any] = [:]
+        if let url {
+            info[NSURLErrorFailingURLErrorKey] = url
+        }
+        if let description { info[NSLocalizedDescriptionKey] = description }
+        return URLError(code, userInfo: info)
+    }
+
+    // MARK: Recording
+
+    private func liveForwarder() -> LiveForwarder {
+        forwarder.withLock { forwarder in
+            if let forwarder { return forwarder }
+            let made = LiveForwarder()
+            forwarder = made
+            return made
+        }
+    }
+
+    private func record(_ request: Interaction.Request, body: Data?, exchange: Exchange) {
+        let ticket = recorder.begin()
+        let recordedAt = Date()
+        var outgoing = exchange.request.value
+        if outgoing.httpBody == nil, let body {
+            outgoing.httpBodyStream = nil
+            outgoing.httpBody = body
+        }
+        let sendable = UncheckedSendable(outgoing)
+        let forwarder = liveForwarder()
+        let recorder = self.recorder
+        let channel = exchange.channel
+        // Off URLSession's shared queue: creating another session's task from it crashes.
+        DispatchQueue.global().async {
+            if exchange.isStopped {
+                recorder.abandon(ticket)
+                return
+            }
+            let live = forwarder.forward(sendable.value, onHead: { head in
+                channel.later { channel.deliverHead(head) }
+            }, onEnd: { outcome in
+                if exchange.isStopped, outcome.error?.code == .cancelled {
+                    recorder.abandon(ticket)
+                } else {
+                    recorder.finish(ticket, with: Interaction(
+                        recordedAt: recordedAt,
+                        request: request,
+                        response: outcome.response.map { Interaction.Response($0, body: outcome.body, requestURL: request.url) },
+                        error: outcome.error.map(Interaction.TransportError.init),
+                        timing: Interaction.Timing(firstByte: outcome.firstByte ?? outcome.duration, duration: outcome.duration)
+                    ))
+                }
+                channel.later { channel.deliverRest(body: outcome.body, error: outcome.error) }
+            })
+            exchange.attach(live)
+        }
+    }
+}

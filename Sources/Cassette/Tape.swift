@@ -1,0 +1,227 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A cassette in use: a cassette file, a record mode and matching rules, and the `URLSession`
+/// whose requests it records or replays.
+///
+/// Open a tape, give its ``session`` to the code under test, eject it when done:
+///
+/// ```swift
+/// let tape = try Tape(named: "Users/fetch")       // Cassettes/Users/fetch.json in this package
+/// let client = APIClient(session: tape.session)
+/// let user = try await client.user(id: 42)
+/// try tape.eject()                                 // saves what was recorded, atomically
+/// ```
+///
+/// The first run records live traffic into the file; later runs replay it offline (see
+/// ``RecordMode``). Each tape has its own session, so tests running in parallel never see each
+/// other's traffic. For your own `URLSessionConfiguration`, call ``configure(_:)`` before creating
+/// the session. In tests, the `.cassette` test trait or `withCassette(_:)`
+/// open and eject the tape for you.
+///
+/// Replayed interactions answer at once, in the order recorded. A recorded transport error
+/// (`"error": {"code": "timedOut"}`) replays as a `URLError` with that code. A request that
+/// matches nothing fails with a `URLError` whose code is ``unmatchedRequestErrorCode`` and whose
+/// description names the request, the cassette and its mode; it never reaches the network unless
+/// the mode records.
+public final class Tape: Sendable {
+    /// Options beyond the record mode and the matching rules.
+    public struct Options: Sendable {
+        /// When every recorded interaction matching a request has been used, answer with the
+        /// last of them again instead of failing as unmatched. Default `false`: each recorded
+        /// interaction answers once, as the server answered once.
+        public var allowsPlaybackRepeats: Bool
+
+        /// Options with their defaults.
+        public init(allowsPlaybackRepeats: Bool = false) {
+            self.allowsPlaybackRepeats = allowsPlaybackRepeats
+        }
+    }
+
+    /// What a tape did, returned by ``eject()``.
+    public struct Report: Sendable, Equatable {
+        /// The cassette file.
+        public var file: URL
+        /// The record mode the tape ran in.
+        public var mode: RecordMode
+        /// Requests answered from the cassette.
+        public var replayed: Int
+        /// Interactions recorded from the network during this use.
+        public var recorded: Int
+        /// One message per request that found no match and was refused.
+        public var unmatched: [String]
+        /// Recorded interactions that answered no request.
+        public var unused: Int
+        /// Whether the file was written.
+        public var saved: Bool
+    }
+
+    /// The `URLError` code of a request that matches no recorded interaction and may not be
+    /// recorded: `.resourceUnavailable`. Its `localizedDescription` says which request, which
+    /// cassette and which mode.
+    public static let unmatchedRequestErrorCode = URLError.Code.resourceUnavailable
+
+    /// The tape of the current test, set by the `.cassette` test trait and by
+    /// `withCassette(_:)`.
+    @TaskLocal public static var current: Tape?
+
+    /// The cassette file.
+    public let file: URL
+    /// The record mode this tape runs in, after `CASSETTE_RECORD_MODE` and `CI` were applied.
+    public let mode: RecordMode
+    /// The rules that decide whether a recorded interaction answers a request.
+    public let matching: RequestMatching
+    /// A session whose requests go through this tape (an ephemeral configuration).
+    public let session: URLSession
+
+    let router: Router
+    private let protocolClass: CassetteURLProtocol.Type
+    private let existingInteractions: [Interaction]
+    private let fileExisted: Bool
+    private let state = Locked((ejected: false, holdsSharedSession: false))
+
+    /// Opens the cassette `name` in the package's `Cassettes/` folder.
+    ///
+    /// - Parameters:
+    ///   - name: A relative path without extension; `"Users/fetch"` is `Cassettes/Users/fetch.json`.
+    ///   - folder: The folder holding cassettes. `nil`: `Cassettes/` in the package whose
+    ///     `Package.swift` is found above `filePath`.
+    ///   - filePath: The source file asking, to find the package; leave the default.
+    ///   - mode: The record mode; `nil` for the default (see ``RecordMode``).
+    ///     `CASSETTE_RECORD_MODE` in `environment` overrides it.
+    ///   - matching: How requests are matched with recorded ones.
+    ///   - options: Further options.
+    ///   - environment: Where `CASSETTE_RECORD_MODE` and `CI` are read.
+    /// - Throws: ``CassetteError`` when the name, the mode or the folder is wrong, or the
+    ///   cassette is missing in mode `none`; ``CassetteFormatError`` when the file is malformed.
+    public convenience init(
+        named name: String,
+        in folder: URL? = nil,
+        filePath: String = #filePath,
+        mode: RecordMode? = nil,
+        matching: RequestMatching = .default,
+        options: Options = Options(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
+        let file = try CassetteLocation.file(named: name, in: folder, filePath: filePath)
+        try self.init(file: file, mode: mode, matching: matching, options: options, environment: environment)
+    }
+
+    /// Opens the cassette at `file`.
+    ///
+    /// - Throws: as ``init(named:in:filePath:mode:matching:options:environment:)``.
+    public init(
+        file: URL,
+        mode: RecordMode? = nil,
+        matching: RequestMatching = .default,
+        options: Options = Options(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
+        let mode = try RecordMode.resolve(requested: mode, environment: environment)
+        let exists = FileManager.default.fileExists(atPath: file.path)
+        if !exists, mode == .none { throw CassetteError.cassetteNotFound(file: file.path, mode: mode) }
+        let existing = exists && mode != .all ? try CassetteFile.read(file).interactions : []
+        self.file = file
+        self.mode = mode
+        self.matching = matching
+        self.fileExisted = exists
+        self.existingInteractions = existing
+        router = Router(
+            setup: Router.Setup(
+                file: file, mode: mode,
+                recordsNewRequests: mode == .newEpisodes || mode == .all || (mode == .once && !exists),
+                replays: mode != .all
+            ),
+            playback: PlaybackQueue(existing, rules: matching, allowsRepeats: options.allowsPlaybackRepeats)
+        )
+        protocolClass = RouteTable.shared.attach(router)
+        let configuration = URLSessionConfiguration.ephemeral
+        Self.prepend(protocolClass, to: configuration)
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Routes the sessions made from `configuration` through this tape: puts the tape's protocol
+    /// first in its `protocolClasses`. Call before creating the session.
+    ///
+    /// ```swift
+    /// let configuration = URLSessionConfiguration.default
+    /// configuration.httpAdditionalHeaders = ["X-Client": "tests"]
+    /// tape.configure(configuration)
+    /// let session = URLSession(configuration: configuration, delegate: myDelegate, delegateQueue: nil)
+    /// ```
+    public func configure(_ configuration: URLSessionConfiguration) {
+        Self.prepend(protocolClass, to: configuration)
+    }
+
+    /// Ends the use of the tape and saves what was recorded.
+    ///
+    /// The file is written when something was recorded, when mode `all` re-recorded it, or when
+    /// it did not exist and the mode records (so that an empty cassette marks "recorded, no
+    /// traffic"). It is written atomically: a temporary file in the same folder, then a rename,
+    /// so a failed save leaves the previous file as it was. The tape's ``session`` is invalidated,
+    /// and requests still recording are cancelled and not saved.
+    ///
+    /// - Returns: What the tape did.
+    /// - Throws: ``CassetteError/saveFailed(file:reason:)``, ``CassetteError/alreadyEjected(file:)``.
+    @discardableResult
+    public func eject() throws -> Report {
+        let holdsShared = try state.withLock { state -> Bool in
+            if state.ejected { throw CassetteError.alreadyEjected(file: file.path) }
+            state.ejected = true
+            defer { state.holdsSharedSession = false }
+            return state.holdsSharedSession
+        }
+        if holdsShared { SharedSessionInterception.release(router) }
+        RouteTable.shared.detach(protocolClass)
+        router.shutDown()
+        session.invalidateAndCancel()
+
+        let recorded = router.recorder.interactions
+        let recordingMode = mode != .none && !(mode == .once && fileExisted)
+        let mustSave = recordingMode && (!recorded.isEmpty || !fileExisted || mode == .all)
+        if mustSave {
+            let interactions = mode == .all ? recorded : existingInteractions + recorded
+            try CassetteFile.write(CassetteDocument(recordedWith: CassetteVersion.recordedWith, interactions: interactions), to: file)
+        }
+        let log = router.log.current
+        return Report(file: file, mode: mode, replayed: log.replayed, recorded: recorded.count,
+                      unmatched: log.unmatched, unused: router.playback.unusedCount, saved: mustSave)
+    }
+
+    /// Also routes `URLSession.shared` through this tape until it is ejected.
+    ///
+    /// Only one tape at a time can own `.shared`: this waits until the tape holding it is ejected,
+    /// so tests that use `.shared` run one after another while the others run in parallel.
+    ///
+    /// FoundationNetworking reads the protocols of `.shared` once, when it is first used. Cassette
+    /// registers its protocol the first time this is called (or by ``prepareSharedSession()``), and
+    /// checks with a request that `.shared` really is intercepted.
+    ///
+    /// - Throws: ``CassetteError/sharedSessionNotInterceptable`` when `.shared` was created too
+    ///   early; ``CassetteError/alreadyEjected(file:)``.
+    public func interceptSharedSession() async throws {
+        try await SharedSessionInterception.acquire(router)
+        let ejected = state.withLock { state -> Bool in
+            if !state.ejected { state.holdsSharedSession = true }
+            return state.ejected
+        }
+        if ejected {
+            SharedSessionInterception.release(router)
+            throw CassetteError.alreadyEjected(file: file.path)
+        }
+    }
+
+    /// Registers Cassette's protocol for `URLSession.shared`. Call it before anything in the
+    /// process creates a `URLSession` (at the start of a test bundle or `main`) if the code under
+    /// test uses `.shared`; on Linux a later registration does not reach `.shared`.
+    public static func prepareSharedSession() {
+        SharedSessionInterception.register()
+    }
+
+    private static func prepend(_ protocolClass: CassetteURLProtocol.Type, to configuration: URLSessionConfiguration) {
+        let others = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
+        configuration.protocolClasses = [protocolClass] + others
+    }
+}
