@@ -17,9 +17,11 @@ let package = Package(
         .target(name: "Cassette", dependencies: ["CassetteFormats"]),
         // The `cassette` command-line tool.
         .executableTarget(name: "CassetteCLI", dependencies: ["Cassette"]),
+        // Test-only support: an in-process loopback HTTP server, so tests record without network.
+        .target(name: "CassetteTestSupport", path: "Tests/CassetteTestSupport"),
         .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats"], exclude: ["Fixtures"]),
-        .testTarget(name: "CassetteTests", dependencies: ["Cassette"]),
-        .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI"]),
+        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport"]),
+        .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,6 +23,11 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     case sharedSessionNotInterceptable
     /// The cassette was already ejected.
     case alreadyEjected(file: String)
+    /// Requests found no recorded match and were refused; one message each.
+    case unmatchedRequests([String])
+    /// The `.cassette` trait without a name on a parameterized test, whose cases would all
+    /// record into one file at once.
+    case parameterizedTestNeedsNamedCassettes(test: String)
 
     /// What happened, and what to do about it.
     public var description: String {
@@ -50,6 +55,12 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
                 + "Tape.prepareSharedSession() before anything in the process touches URLSession."
         case .alreadyEjected(let file):
             return "cassette \(file) was already ejected"
+        case .unmatchedRequests(let messages):
+            return messages.count == 1 ? messages[0]
+                : "\(messages.count) requests found no recorded match:\n" + messages.map { "- " + $0 }.joined(separator: "\n")
+        case .parameterizedTestNeedsNamedCassettes(let test):
+            return "\(test) is parameterized, and its cases run in parallel: they cannot share one derived cassette. "
+                + "Open a Tape per case inside the test, e.g. Tape(named: \"\\(suite)/\\(argument)\")"
         }
     }
 

@@ -13,7 +13,8 @@ import Foundation
 /// `all` replaces the whole file when the cassette is ejected.
 ///
 /// The mode a cassette runs in is, first match wins: the `CASSETTE_RECORD_MODE` environment
-/// variable; the mode passed in code; `none` when the `CI` environment variable is set; `once`.
+/// variable; `none` when the `CI` environment variable is set (CI replays offline, whatever a
+/// test asks for); the mode passed in code, `once` by default.
 public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Record when the cassette file does not exist yet; otherwise replay only.
     case once
@@ -38,17 +39,16 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
         self = mode
     }
 
-    /// The mode a cassette runs in: `CASSETTE_RECORD_MODE`, else `requested`, else `none` when
-    /// `CI` is set, else `once`.
+    /// The mode a cassette runs in: `CASSETTE_RECORD_MODE`, else `none` when `CI` is set (to
+    /// anything but `false` or `0`), else `requested`.
     ///
     /// - Throws: ``CassetteError/invalidRecordMode(_:source:)`` when `CASSETTE_RECORD_MODE` holds
     ///   something else than a mode name.
-    public static func resolve(requested: RecordMode?, environment: [String: String]) throws(CassetteError) -> RecordMode {
+    public static func resolve(requested: RecordMode, environment: [String: String]) throws(CassetteError) -> RecordMode {
         if let text = environment[environmentVariable], !text.isEmpty {
             return try RecordMode(parsing: text)
         }
-        if let requested { return requested }
         if let ci = environment["CI"], !ci.isEmpty, ci.lowercased() != "false", ci != "0" { return .none }
-        return .once
+        return requested
     }
 }

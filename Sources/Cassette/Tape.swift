@@ -89,8 +89,8 @@ public final class Tape: Sendable {
     ///   - folder: The folder holding cassettes. `nil`: `Cassettes/` in the package whose
     ///     `Package.swift` is found above `filePath`.
     ///   - filePath: The source file asking, to find the package; leave the default.
-    ///   - mode: The record mode; `nil` for the default (see ``RecordMode``).
-    ///     `CASSETTE_RECORD_MODE` in `environment` overrides it.
+    ///   - mode: The record mode, `once` by default. `CASSETTE_RECORD_MODE` in `environment`
+    ///     overrides it, and so does `CI`, which means `none` (see ``RecordMode``).
     ///   - matching: How requests are matched with recorded ones.
     ///   - options: Further options.
     ///   - environment: Where `CASSETTE_RECORD_MODE` and `CI` are read.
@@ -100,7 +100,7 @@ public final class Tape: Sendable {
         named name: String,
         in folder: URL? = nil,
         filePath: String = #filePath,
-        mode: RecordMode? = nil,
+        mode: RecordMode = .once,
         matching: RequestMatching = .default,
         options: Options = Options(),
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -114,7 +114,7 @@ public final class Tape: Sendable {
     /// - Throws: as ``init(named:in:filePath:mode:matching:options:environment:)``.
     public init(
         file: URL,
-        mode: RecordMode? = nil,
+        mode: RecordMode = .once,
         matching: RequestMatching = .default,
         options: Options = Options(),
         environment: [String: String] = ProcessInfo.processInfo.environment

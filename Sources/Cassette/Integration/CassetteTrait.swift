@@ -1,0 +1,97 @@
+#if canImport(Testing)
+import Foundation
+import Testing
+
+/// A Swift Testing trait that gives a test its own cassette.
+///
+/// ```swift
+/// @Test(.cassette) func fetchesUser() async throws {          // Cassettes/UserTests/fetchesUser.json
+///     let tape = try #require(Tape.current)
+///     let user = try await APIClient(session: tape.session).user(id: 42)
+///     #expect(user.name == "Ada")
+/// }
+///
+/// @Test(.cassette("Users/outage", mode: .none)) func showsOutage() async throws { … }
+/// ```
+///
+/// Without a name the cassette is named after the suite and the test: `Suite/test`, in the
+/// `Cassettes/` folder of the package that holds the test. The tape is ``Tape/current`` during
+/// the test and is ejected after it. Requests that found no match are recorded as issues of the
+/// test; an error opening or saving the cassette fails the test.
+///
+/// Tests with cassettes run in parallel like any others, each through its own session. Tests that
+/// ask for `sharedSession: true` take turns with `URLSession.shared`.
+///
+/// On a suite, the trait gives each test of the suite its own cassette.
+public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The cassette's name, or `nil` to derive it from the test.
+    public var name: String?
+    /// The record mode, before `CASSETTE_RECORD_MODE` and `CI` apply.
+    public var mode: RecordMode
+    /// The matching rules.
+    public var matching: RequestMatching
+    /// Further options.
+    public var options: Tape.Options
+    /// Whether `URLSession.shared` goes through the tape too.
+    public var sharedSession: Bool
+
+    /// Applies to every test of a suite.
+    public var isRecursive: Bool { true }
+
+    /// Opens the tape, runs the test with it, ejects it.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        guard !test.isSuite else {
+            try await function()
+            return
+        }
+        let cassetteName: String
+        if let name {
+            cassetteName = name
+        } else {
+            if testCase?.isParameterized == true {
+                throw CassetteError.parameterizedTestNeedsNamedCassettes(test: test.name)
+            }
+            cassetteName = Self.derivedName(for: test)
+        }
+        let tape = try Tape(named: cassetteName, filePath: test.sourceLocation.filePath,
+                            mode: mode, matching: matching, options: options)
+        do {
+            _ = try await tape.play(sharedSession: sharedSession, function)
+        } catch CassetteError.unmatchedRequests(let messages) {
+            for message in messages {
+                Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
+            }
+        }
+    }
+
+    /// `Suite/test` from the test's name components, without the parentheses and labels of its
+    /// function name: `UserTests/fetchesUser`.
+    static func derivedName(for test: Test) -> String {
+        var components = test.id.nameComponents
+        if let last = components.popLast() {
+            components.append(String(last.prefix { $0 != "(" }))
+        }
+        return components.map { $0.replacingOccurrences(of: "/", with: "_") }.joined(separator: "/")
+    }
+}
+
+extension Trait where Self == CassetteTrait {
+    /// A cassette named after the suite and the test, in the package's `Cassettes/` folder.
+    public static var cassette: CassetteTrait {
+        CassetteTrait(name: nil, mode: .once, matching: .default, options: Tape.Options(), sharedSession: false)
+    }
+
+    /// A cassette with the given name (or the derived one), mode, matching rules and options.
+    public static func cassette(
+        _ name: String? = nil,
+        mode: RecordMode = .once,
+        matching: RequestMatching = .default,
+        options: Tape.Options = Tape.Options(),
+        sharedSession: Bool = false
+    ) -> CassetteTrait {
+        CassetteTrait(name: name, mode: mode, matching: matching, options: options, sharedSession: sharedSession)
+    }
+}
+#endif

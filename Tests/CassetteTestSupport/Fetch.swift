@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a caller received for one request, in a form tests can compare exactly.
+public struct Fetched: Sendable, Equatable, CustomStringConvertible {
+    public var status: Int?
+    /// Header fields as `HTTPURLResponse.allHeaderFields` gave them.
+    public var headers: [String: String]
+    public var body: Data
+    public var url: String?
+    public var errorCode: URLError.Code?
+    public var errorDescription: String?
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    public var description: String {
+        if let errorCode { return "URLError(\(errorCode.rawValue)) \(errorDescription ?? "")" }
+        return "\(status ?? 0) \(body.count) bytes \(headers)"
+    }
+
+    /// Everything but the error description, which may name a failing URL or a server detail.
+    public func sameOutcome(as other: Fetched) -> Bool {
+        status == other.status && headers == other.headers && body == other.body && url == other.url && errorCode == other.errorCode
+    }
+
+    init(response: URLResponse?, body: Data?, error: Error?) {
+        let http = response as? HTTPURLResponse
+        status = http?.statusCode
+        var headers: [String: String] = [:]
+        for (key, value) in http?.allHeaderFields ?? [:] { headers["\(key)"] = "\(value)" }
+        self.headers = headers
+        self.body = body ?? Data()
+        url = response?.url?.absoluteString
+        errorCode = (error as? URLError)?.code
+        errorDescription = error.map { ($0 as NSError).localizedDescription }
+    }
+}
+
+/// The three ways code sends a request through `URLSession`; tests run each.
+public enum FetchStyle: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// `try await session.data(for:)`.
+    case async
+    /// `session.dataTask(with:completionHandler:)`.
+    case completionHandler
+    /// `session.dataTask(with:)` on a session with a data delegate.
+    case delegate
+
+    public var description: String { rawValue }
+}
+
+public enum Fetch {
+    /// Sends `request` through `session` in `style` and returns what the caller received.
+    /// For `.delegate`, `session` must have been made by ``delegateSession(configuredBy:)``.
+    public static func run(_ request: URLRequest, on session: URLSession, style: FetchStyle) async -> Fetched {
+        switch style {
+        case .async:
+            do {
+                let (data, response) = try await session.data(for: request)
+                return Fetched(response: response, body: data, error: nil)
+            } catch {
+                return Fetched(response: nil, body: nil, error: error)
+            }
+        case .completionHandler:
+            return await withCheckedContinuation { continuation in
+                session.dataTask(with: request) { data, response, error in
+                    continuation.resume(returning: Fetched(response: response, body: data, error: error))
+                }.resume()
+            }
+        case .delegate:
+            guard let delegate = session.delegate as? CollectingDelegate else {
+                return Fetched(response: nil, body: nil, error: URLError(.unsupportedURL))
+            }
+            return await withCheckedContinuation { continuation in
+                let task = session.dataTask(with: request)
+                delegate.expect(task.taskIdentifier) { continuation.resume(returning: $0) }
+                task.resume()
+            }
+        }
+    }
+
+    /// `GET url` through `session` with `data(for:)`.
+    public static func get(_ url: String, on session: URLSession, style: FetchStyle = .async) async -> Fetched {
+        guard let parsed = URL(string: url) else { return Fetched(response: nil, body: nil, error: URLError(.badURL)) }
+        return await run(URLRequest(url: parsed), on: session, style: style)
+    }
+
+    /// A session with a ``CollectingDelegate``, after `configure` prepared its configuration.
+    public static func delegateSession(configuredBy configure: (URLSessionConfiguration) -> Void) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configure(configuration)
+        return URLSession(configuration: configuration, delegate: CollectingDelegate(), delegateQueue: nil)
+    }
+}
+
+/// A data delegate that collects each task's response, chunks and error.
+public final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private struct Entry {
+        var response: URLResponse?
+        var body = Data()
+        var done: (@Sendable (Fetched) -> Void)?
+    }
+
+    private let lock = NSLock()
+    private var entries: [Int: Entry] = [:]
+
+    func expect(_ taskIdentifier: Int, done: @escaping @Sendable (Fetched) -> Void) {
+        lock.lock()
+        entries[taskIdentifier, default: Entry()].done = done
+        lock.unlock()
+    }
+
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                           completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        lock.lock()
+        entries[dataTask.taskIdentifier, default: Entry()].response = response
+        lock.unlock()
+        completionHandler(.allow)
+    }
+
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock()
+        entries[dataTask.taskIdentifier, default: Entry()].body.append(data)
+        lock.unlock()
+    }
+
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        lock.lock()
+        let entry = entries.removeValue(forKey: task.taskIdentifier)
+        lock.unlock()
+        entry?.done?(Fetched(response: entry?.response, body: entry?.body, error: error))
+    }
+}
+
+/// A folder under the system's temporary folder, for cassettes a test writes.
+public struct ScratchFolder: Sendable {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("cassette-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    public func remove() { try? FileManager.default.removeItem(at: url) }
+}

@@ -1,0 +1,140 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the loopback server sends back.
+struct Reply {
+    enum Body {
+        case whole(Data)
+        case chunked([Data])
+        /// Promise `declared` bytes in `Content-Length`, send `sent`, then close.
+        case truncated(declared: Int, sent: Data)
+        /// Close the connection without answering.
+        case drop
+    }
+
+    var status: Int
+    var headers: [(String, String)]
+    var body: Body
+    var delay: TimeInterval = 0
+
+    /// Writes the reply; `false` when the connection must close.
+    func send(on socket: Int32) -> Bool {
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        switch body {
+        case .drop:
+            return false
+        case .whole(let data):
+            head += "Content-Length: \(data.count)\r\n\r\n"
+            return write(Data(head.utf8) + data, to: socket)
+        case .truncated(let declared, let sent):
+            head += "Content-Length: \(declared)\r\n\r\n"
+            _ = write(Data(head.utf8) + sent, to: socket)
+            return false
+        case .chunked(let chunks):
+            head += "Transfer-Encoding: chunked\r\n\r\n"
+            guard write(Data(head.utf8), to: socket) else { return false }
+            for chunk in chunks {
+                guard write(Data(String(chunk.count, radix: 16).utf8) + Data("\r\n".utf8) + chunk + Data("\r\n".utf8), to: socket) else { return false }
+            }
+            return write(Data("0\r\n\r\n".utf8), to: socket)
+        }
+    }
+
+    private func write(_ data: Data, to socket: Int32) -> Bool {
+        data.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress else { return true }
+            var offset = 0
+            while offset < raw.count {
+                let count = Glibc.send(socket, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if count <= 0 { return false }
+                offset += count
+            }
+            return true
+        }
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 404: "Not Found"
+        case 418: "I'm a teapot"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}
+
+/// The routes of ``LoopbackServer``.
+public enum LoopbackRoutes {
+    /// The JSON that `/gzip` and `/deflate` send compressed.
+    public static let compressedJSON = Data(#"{"compressed":true,"text":"The quick brown fox jumps over the lazy dog"}"#.utf8)
+
+    static func reply(to request: LoopbackServer.Received) -> Reply? {
+        let path = String(request.target.prefix { $0 != "?" })
+        let parts = path.split(separator: "/").map(String.init)
+        let text: (String) -> [(String, String)] = { _ in [("Content-Type", "text/plain; charset=utf-8")] }
+        switch (parts.first, parts.count) {
+        case ("status", 2):
+            let status = Int(parts[1]) ?? 500
+            return Reply(status: status, headers: text(""), body: .whole(Data("status \(status)".utf8)))
+        case ("echo", _):
+            return Reply(status: 200, headers: [("Content-Type", "application/json")], body: .whole(echo(request)))
+        case ("delay", 2):
+            let milliseconds = Int(parts[1]) ?? 0
+            return Reply(status: 200, headers: text(""), body: .whole(Data("delayed \(milliseconds) ms".utf8)),
+                         delay: TimeInterval(milliseconds) / 1000)
+        case ("chunked", 2):
+            let count = Int(parts[1]) ?? 1
+            return Reply(status: 200, headers: text(""), body: .chunked((0..<count).map { Data("chunk \($0)\n".utf8) }))
+        case ("gzip", 1):
+            return Reply(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+                         body: .whole(Compression.gzip(compressedJSON)))
+        case ("deflate", 1):
+            return Reply(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "deflate")],
+                         body: .whole(Compression.zlib(compressedJSON)))
+        case ("redirect", 2):
+            let remaining = Int(parts[1]) ?? 0
+            if remaining <= 0 { return Reply(status: 200, headers: text(""), body: .whole(Data("arrived".utf8))) }
+            return Reply(status: 302, headers: [("Location", "/redirect/\(remaining - 1)")], body: .whole(Data()))
+        case ("bytes", 2):
+            let count = Int(parts[1]) ?? 0
+            return Reply(status: 200, headers: [("Content-Type", "application/octet-stream")],
+                         body: .whole(Data((0..<count).map { UInt8($0 % 251) })))
+        case ("headers", 1):
+            return Reply(status: 200, headers: [
+                ("Content-Type", "text/plain"), ("Set-Cookie", "a=1; Path=/"), ("Set-Cookie", "b=2; Path=/"),
+                ("X-Multi", "first"), ("X-Multi", "second"), ("etag", "\"v1\""),
+            ], body: .whole(Data("headers".utf8)))
+        case ("drop", 1):
+            return Reply(status: 0, headers: [], body: .drop)
+        case ("drop-mid-body", 1):
+            return Reply(status: 200, headers: [("Content-Type", "application/octet-stream")],
+                         body: .truncated(declared: 1000, sent: Data(repeating: 7, count: 10)))
+        default:
+            return Reply(status: 404, headers: text(""), body: .whole(Data("no route for \(path)".utf8)))
+        }
+    }
+
+    private static func echo(_ request: LoopbackServer.Received) -> Data {
+        let query = request.target.firstIndex(of: "?").map { String(request.target[request.target.index(after: $0)...]) } ?? ""
+        let object: [String: Any] = [
+            "method": request.method,
+            "path": String(request.target.prefix { $0 != "?" }),
+            "query": query,
+            "headers": request.headers,
+            "body": String(decoding: request.body, as: UTF8.self),
+        ]
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    }
+}

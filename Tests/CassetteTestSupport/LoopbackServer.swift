@@ -1,0 +1,219 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server on 127.0.0.1 for tests: recording needs a live server, and tests run
+/// without network. Keep-alive, `TCP_NODELAY` (without it every request waits ~40 ms for the
+/// peer's delayed ACK), chunked request bodies, and these routes:
+///
+/// | route              | answer                                                                 |
+/// |--------------------|------------------------------------------------------------------------|
+/// | `/status/N`        | status N, text body `status N`                                         |
+/// | `/echo`            | 200, JSON: method, path, query, headers (lower-cased names), body text |
+/// | `/delay/MS`        | 200 after MS milliseconds, `delayed MS ms`                             |
+/// | `/chunked/N`       | 200, `Transfer-Encoding: chunked`, N chunks `chunk i\n`               |
+/// | `/gzip`, `/deflate`| 200, a JSON body compressed ahead of time, with `Content-Encoding`     |
+/// | `/redirect/N`      | 302 to `/redirect/N-1`; `/redirect/0` answers 200 `arrived`            |
+/// | `/bytes/N`         | 200, N bytes `i % 251`, `application/octet-stream`                     |
+/// | `/headers`         | 200, repeated `Set-Cookie` and `X-Multi` fields, an `ETag`             |
+/// | `/drop`            | closes the connection without answering                                |
+/// | `/drop-mid-body`   | promises 1000 bytes, sends 10, closes                                  |
+/// | anything else      | 404                                                                    |
+///
+/// Every request it receives is kept in ``received``, so a test can assert what reached it.
+public final class LoopbackServer: @unchecked Sendable {
+    /// A request as the server read it.
+    public struct Received: Sendable, Equatable {
+        public var method: String
+        /// Path and query, as on the request line.
+        public var target: String
+        /// Header fields with lower-cased names.
+        public var headers: [String: String]
+        public var body: Data
+    }
+
+    /// The port it listens on.
+    public let port: Int
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    private let listener: Int32
+    private let state = NSLock()
+    private var requests: [Received] = []
+    private var connections: Set<Int32> = []
+    private var stopped = false
+
+    /// Starts listening on a free port.
+    public init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        guard listener >= 0 else { throw ServerError("socket() failed: \(errno)") }
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 128) == 0 else {
+            close(listener)
+            throw ServerError("bind/listen on 127.0.0.1 failed: \(errno)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "LoopbackServer.accept"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Every request received so far, in arrival order.
+    public var received: [Received] {
+        state.lock()
+        defer { state.unlock() }
+        return requests
+    }
+
+    /// Stops listening and closes every connection: later requests fail to connect.
+    public func stop() {
+        state.lock()
+        let wasStopped = stopped
+        stopped = true
+        let open = connections
+        connections = []
+        state.unlock()
+        if wasStopped { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for connection in open {
+            shutdown(connection, Int32(SHUT_RDWR))
+        }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            var yes: Int32 = 1
+            setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            state.lock()
+            if stopped {
+                state.unlock()
+                close(connection)
+                return
+            }
+            connections.insert(connection)
+            state.unlock()
+            let thread = Thread { [self] in serve(connection) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var reader = SocketReader(socket: connection)
+        defer {
+            state.lock()
+            connections.remove(connection)
+            state.unlock()
+            close(connection)
+        }
+        while let request = reader.readRequest() {
+            state.lock()
+            requests.append(request)
+            state.unlock()
+            guard let reply = LoopbackRoutes.reply(to: request) else { return }
+            if !reply.send(on: connection) { return }
+            if request.headers["connection"]?.lowercased() == "close" { return }
+        }
+    }
+}
+
+struct ServerError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Reads HTTP/1.1 requests from a socket, one after another.
+struct SocketReader {
+    let socket: Int32
+    private var buffer: [UInt8] = []
+
+    init(socket: Int32) { self.socket = socket }
+
+    mutating func readRequest() -> LoopbackServer.Received? {
+        guard let headEnd = readUntil([13, 10, 13, 10]) else { return nil }
+        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4)
+        var lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst().split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { $0 + ", " + value } ?? value
+        }
+        var body = Data()
+        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            while true {
+                guard let lineEnd = readUntil([13, 10]) else { return nil }
+                let sizeText = String(decoding: buffer[..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+                buffer.removeFirst(lineEnd + 2)
+                guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
+                guard fill(size + 2) else { return nil }
+                body.append(contentsOf: buffer[..<size])
+                buffer.removeFirst(size + 2)
+                if size == 0 { break }
+            }
+        } else if let length = headers["content-length"].flatMap({ Int($0) }), length > 0 {
+            guard fill(length) else { return nil }
+            body.append(contentsOf: buffer[..<length])
+            buffer.removeFirst(length)
+        }
+        return .init(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body)
+    }
+
+    /// Reads until `marker` is in the buffer; returns its index.
+    private mutating func readUntil(_ marker: [UInt8]) -> Int? {
+        var searchFrom = 0
+        while true {
+            if buffer.count >= marker.count {
+                var i = searchFrom
+                while i <= buffer.count - marker.count {
+                    if buffer[i] == marker[0], Array(buffer[i..<(i + marker.count)]) == marker { return i }
+                    i += 1
+                }
+                searchFrom = max(0, buffer.count - marker.count + 1)
+            }
+            if !readMore() { return nil }
+        }
+    }
+
+    private mutating func fill(_ count: Int) -> Bool {
+        while buffer.count < count {
+            if !readMore() { return false }
+        }
+        return true
+    }
+
+    private mutating func readMore() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let count = recv(socket, &chunk, chunk.count, 0)
+        if count <= 0 { return false }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
+    }
+}

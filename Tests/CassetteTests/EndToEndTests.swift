@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Cassette
+import CassetteTestSupport
+
+/// Record against the loopback server, stop it, replay offline: the caller must receive the same
+/// status, headers and bytes, through every way of sending a request.
+@Suite struct EndToEndTests {
+    /// Requests covering the server's behaviours: plain, binary, compressed, chunked, redirected,
+    /// repeated header fields, slow, and bodies from `httpBody` and `httpBodyStream`.
+    static func requests(_ base: String) -> [URLRequest] {
+        var requests = ["/echo?b=2&a=1", "/status/418", "/bytes/4096", "/gzip", "/deflate", "/chunked/5",
+                        "/redirect/3", "/headers", "/delay/50", "/status/204"].map { URLRequest(url: URL(string: base + $0)!) }
+        var post = URLRequest(url: URL(string: base + "/echo")!)
+        post.httpMethod = "POST"
+        post.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        post.httpBody = Data(#"{"name":"Ada","tags":["a","b"]}"#.utf8)
+        requests.append(post)
+        var streamed = URLRequest(url: URL(string: base + "/echo?via=stream")!)
+        streamed.httpMethod = "PUT"
+        streamed.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+        streamed.httpBodyStream = InputStream(data: Data("streamed body".utf8))
+        requests.append(streamed)
+        return requests
+    }
+
+    @Test(arguments: FetchStyle.allCases)
+    func recordThenReplayOfflineGivesTheSameResults(style: FetchStyle) async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("end-to-end.json")
+        let server = try LoopbackServer()
+
+        let recording = try Tape(file: file, mode: .once, environment: [:])
+        let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
+        var live: [Fetched] = []
+        for request in Self.requests(server.baseURL) {
+            live.append(await Fetch.run(request, on: liveSession, style: style))
+        }
+        let recordReport = try recording.eject()
+        #expect(recordReport.recorded == live.count)
+        #expect(recordReport.saved)
+        server.stop()
+        // Each request reached the server once; the redirect's three hops add three.
+        #expect(server.received.count == live.count + 3)
+
+        // What the live caller received is what the server sent.
+        #expect(live[0].status == 200)
+        #expect(live[1].status == 418 && live[1].text == "status 418")
+        #expect(live[2].body == Data((0..<4096).map { UInt8($0 % 251) }))
+        #expect(live[3].body == LoopbackRoutes.compressedJSON && live[3].headers["Content-Encoding"] == "gzip")
+        #expect(live[4].body == LoopbackRoutes.compressedJSON && live[4].headers["Content-Encoding"] == "deflate")
+        #expect(live[5].text == "chunk 0\nchunk 1\nchunk 2\nchunk 3\nchunk 4\n")
+        #expect(live[6].text == "arrived" && live[6].url == server.baseURL + "/redirect/0")
+        #expect(live[7].headers["Set-Cookie"] == "a=1; Path=/, b=2; Path=/")
+        #expect(live[8].text == "delayed 50 ms")
+        #expect(live[9].status == 204 && live[9].body.isEmpty)
+        #expect(server.received.first { $0.method == "POST" }?.body == Data(#"{"name":"Ada","tags":["a","b"]}"#.utf8))
+        #expect(server.received.first { $0.method == "PUT" }?.body == Data("streamed body".utf8))
+
+        let replaying = try Tape(file: file, mode: .none, environment: [:])
+        let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
+        for (index, request) in Self.requests(server.baseURL).enumerated() {
+            let replayed = await Fetch.run(request, on: replaySession, style: style)
+            #expect(replayed.sameOutcome(as: live[index]), "request \(index) \(request.url!.path): live \(live[index]), replayed \(replayed)")
+        }
+        let replayReport = try replaying.eject()
+        #expect(replayReport.replayed == live.count)
+        #expect(replayReport.unmatched.isEmpty)
+        #expect(!replayReport.saved)
+    }
+}
