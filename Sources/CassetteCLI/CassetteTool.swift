@@ -10,13 +10,18 @@ enum CassetteTool {
 
         COMMANDS:
           lint PATH...    Check cassette files (or folders of *.json) and report every problem.
+          record --cassette FILE URL
+                          Send a request live and append it to a cassette; print the body.
+          play --cassette FILE URL
+                          Replay a request from a cassette, offline; print the body.
           help [COMMAND]  Show this help, or a command's help.
 
         OPTIONS:
           -h, --help      Show this help.
           --version       Show the version.
 
-        EXIT STATUS: 0 success, 1 a problem was found, 2 the command line was wrong.
+        EXIT STATUS: 0 success, 1 a problem was found, 2 the command line was wrong,
+        3 (record, play) the answer was a transport error.
         Run 'cassette <command> --help' for a command's options.
         """
 
@@ -35,6 +40,8 @@ enum CassetteTool {
             switch rest.first {
             case nil: output.line(usage)
             case "lint": output.line(LintCommand.usage)
+            case "record": output.line(ExchangeCommand.usage(.record))
+            case "play": output.line(ExchangeCommand.usage(.play))
             case let other?:
                 output.errorLine("error: unknown command '\(other)'. Run 'cassette --help' for the list of commands.")
                 return ExitCode.usage
@@ -45,6 +52,10 @@ enum CassetteTool {
             return ExitCode.success
         case "lint":
             return LintCommand.run(rest, output: output)
+        case "record":
+            return ExchangeCommand.run(.record, rest, output: output)
+        case "play":
+            return ExchangeCommand.run(.play, rest, output: output)
         default:
             output.errorLine("error: unknown command '\(command)'. Run 'cassette --help' for the list of commands.")
             return ExitCode.usage

@@ -2,10 +2,10 @@ import Foundation
 
 /// Where a command writes: standard output and standard error, or memory in tests.
 struct ConsoleOutput {
-    private let writeOut: (String) -> Void
+    private let writeOut: (Data) -> Void
     private let writeError: (String) -> Void
 
-    init(out: @escaping (String) -> Void, error: @escaping (String) -> Void) {
+    init(out: @escaping (Data) -> Void, error: @escaping (String) -> Void) {
         self.writeOut = out
         self.writeError = error
     }
@@ -13,12 +13,15 @@ struct ConsoleOutput {
     /// The process's standard output and standard error.
     static var standard: ConsoleOutput {
         ConsoleOutput(
-            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            out: { FileHandle.standardOutput.write($0) },
             error: { FileHandle.standardError.write(Data($0.utf8)) })
     }
 
     /// Writes one line to standard output.
-    func line(_ text: String) { writeOut(text + "\n") }
+    func line(_ text: String) { writeOut(Data((text + "\n").utf8)) }
+
+    /// Writes bytes to standard output as they are (a response body).
+    func bytes(_ data: Data) { writeOut(data) }
 
     /// Writes one line to standard error.
     func errorLine(_ text: String) { writeError(text + "\n") }

@@ -5,14 +5,15 @@ import Testing
 /// Runs the tool in-process and captures what it prints.
 final class Captured: @unchecked Sendable {
     private let lock = NSLock()
-    private var outText = ""
+    private var outBytes = Data()
     private var errorText = ""
 
-    var out: String { locked { outText } }
+    var out: String { String(decoding: outData, as: UTF8.self) }
+    var outData: Data { locked { outBytes } }
     var error: String { locked { errorText } }
 
     var output: ConsoleOutput {
-        ConsoleOutput(out: { text in self.locked { self.outText += text } },
+        ConsoleOutput(out: { data in self.locked { self.outBytes += data } },
                       error: { text in self.locked { self.errorText += text } })
     }
 
@@ -23,9 +24,14 @@ final class Captured: @unchecked Sendable {
     }
 
     static func run(_ arguments: [String]) -> (status: Int32, out: String, error: String) {
+        let result = runCapturingBytes(arguments)
+        return (result.status, String(decoding: result.out, as: UTF8.self), result.error)
+    }
+
+    static func runCapturingBytes(_ arguments: [String]) -> (status: Int32, out: Data, error: String) {
         let captured = Captured()
         let status = CassetteTool.run(arguments, output: captured.output)
-        return (status, captured.out, captured.error)
+        return (status, captured.outData, captured.error)
     }
 }
 

@@ -1,0 +1,195 @@
+import Cassette
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `cassette record` and `cassette play`: one request through the library's own pipeline
+/// (a `URLSession` whose protocol is Cassette's), recorded into or replayed from a cassette.
+///
+/// The record mode is the command's, never `CASSETTE_RECORD_MODE` or `CI`: `record` appends
+/// (`newEpisodes`: an already recorded request is replayed, not recorded twice) and `play` never
+/// touches the network (`none`).
+struct ExchangeCommand {
+    enum Kind: String {
+        case record, play
+
+        var mode: RecordMode { self == .record ? .newEpisodes : .none }
+    }
+
+    /// Exit status when the answer is a transport error (recorded, or live while recording).
+    static let transportErrorExit: Int32 = 3
+
+    static func usage(_ kind: Kind) -> String {
+        let summary = kind == .record
+            ? """
+            Sends the request to the network through Cassette's recording pipeline, appends the
+            interaction to the cassette (created if missing; a request it already holds is replayed,
+            not recorded twice), and writes the response body to standard output.
+            """
+            : """
+            Replays the request from the cassette through Cassette's playback pipeline, without
+            touching the network, and writes the response body to standard output.
+            """
+        return """
+            USAGE: cassette \(kind.rawValue) --cassette FILE [--method M] [--header "K: V"]... [--data BODY] [--include] URL
+
+            \(summary)
+
+            OPTIONS:
+              --cassette FILE    The cassette file (.json).
+              -X, --method M     The request method; default GET, or POST with --data.
+              -H, --header "K: V"
+                                 A request header field; repeat for more.
+              -d, --data BODY    The request body; @PATH reads it from a file.
+              -i, --include      Print the status line and header fields before the body.
+
+            EXIT STATUS: 0 success; 1 no recorded interaction matches, or the cassette cannot be
+            read or saved (the reason on standard error); 2 the command line was wrong; 3 the answer
+            is a transport error (its URLError code and name on standard error).
+            """
+    }
+
+    let kind: Kind
+    var cassette: String?
+    var method: String?
+    var headers: [(String, String)] = []
+    var data: Data?
+    var include = false
+    var url: String?
+
+    static func run(_ kind: Kind, _ arguments: [String], output: ConsoleOutput) -> Int32 {
+        var command = ExchangeCommand(kind: kind)
+        if let status = command.parse(arguments, output: output) { return status }
+        return command.execute(output: output)
+    }
+
+    /// Reads the options; returns an exit status when the command must stop here.
+    private mutating func parse(_ arguments: [String], output: ConsoleOutput) -> Int32? {
+        let name = "cassette \(kind.rawValue)"
+        func usageError(_ message: String) -> Int32 {
+            output.errorLine("error: \(message). Run '\(name) --help'.")
+            return ExitCode.usage
+        }
+        var index = 0
+        func value(for option: String) -> String? {
+            index += 1
+            return index < arguments.count ? arguments[index] : nil
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "-h", "--help":
+                output.line(Self.usage(kind))
+                return ExitCode.success
+            case "--cassette":
+                guard let file = value(for: argument) else { return usageError("--cassette needs a file") }
+                cassette = file
+            case "-X", "--method":
+                guard let method = value(for: argument), !method.isEmpty else { return usageError("\(argument) needs a method") }
+                self.method = method
+            case "-H", "--header":
+                guard let header = value(for: argument) else { return usageError("\(argument) needs \"Name: value\"") }
+                guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
+                    return usageError("\"\(header)\" is not a header field; write it as \"Name: value\"")
+                }
+                headers.append((String(header[..<colon]), header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            case "-d", "--data":
+                guard let body = value(for: argument) else { return usageError("\(argument) needs a body") }
+                if body.hasPrefix("@") {
+                    let path = String(body.dropFirst())
+                    guard let contents = FileManager.default.contents(atPath: path) else {
+                        output.errorLine("error: cannot read the body file \(path)")
+                        return ExitCode.failure
+                    }
+                    data = contents
+                } else {
+                    data = Data(body.utf8)
+                }
+            case "-i", "--include":
+                include = true
+            default:
+                if argument.hasPrefix("-"), argument != "-" { return usageError("unknown option '\(argument)' for '\(name)'") }
+                guard url == nil else { return usageError("one URL only; found '\(url ?? "")' and '\(argument)'") }
+                url = argument
+            }
+            index += 1
+        }
+        guard cassette != nil else { return usageError("'\(name)' needs --cassette FILE") }
+        guard let url else { return usageError("'\(name)' needs a URL") }
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return usageError("'\(url)' is not an http or https URL")
+        }
+        return nil
+    }
+
+    private func execute(output: ConsoleOutput) -> Int32 {
+        guard let cassette, let url = url.flatMap(URL.init(string:)) else { return ExitCode.usage }
+        var request = URLRequest(url: url)
+        request.httpMethod = method ?? (data == nil ? "GET" : "POST")
+        for (name, value) in headers { request.addValue(value, forHTTPHeaderField: name) }
+        request.httpBody = data
+
+        let tape: Tape
+        do {
+            tape = try Tape(file: URL(fileURLWithPath: cassette), mode: kind.mode, environment: [:])
+        } catch let error as CassetteFormatError {
+            output.errorLine(error.description)
+            return ExitCode.failure
+        } catch {
+            output.errorLine("error: \(error)")
+            return ExitCode.failure
+        }
+        let result = Self.send(request, on: tape.session)
+        let report: Tape.Report
+        do {
+            report = try tape.eject()
+        } catch {
+            output.errorLine("error: \(error)")
+            return ExitCode.failure
+        }
+        if let unmatched = report.unmatched.first {
+            output.errorLine("error: " + unmatched)
+            return ExitCode.failure
+        }
+        if let error = result.error {
+            let name = Interaction.TransportError(error).code.name ?? "unknown"
+            output.errorLine("error: URLError \(error.code.rawValue) (\(name)): \(error.localizedDescription)")
+            return Self.transportErrorExit
+        }
+        guard let response = result.response else {
+            output.errorLine("error: no response")
+            return ExitCode.failure
+        }
+        if include {
+            var head = "HTTP/1.1 \(response.statusCode) \(ReasonPhrase.of(response.statusCode))\r\n"
+            let fields = response.allHeaderFields.map { ("\($0.key)", "\($0.value)") }.sorted { $0.0.lowercased() < $1.0.lowercased() }
+            for (name, value) in fields { head += "\(name): \(value)\r\n" }
+            output.bytes(Data((head + "\r\n").utf8))
+        }
+        output.bytes(result.body)
+        return ExitCode.success
+    }
+
+    /// Sends `request` and waits for the whole answer.
+    private static func send(_ request: URLRequest, on session: URLSession) -> (response: HTTPURLResponse?, body: Data, error: URLError?) {
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked(value: (response: HTTPURLResponse?.none, body: Data(), error: URLError?.none))
+        session.dataTask(with: request) { data, response, error in
+            result.set((response as? HTTPURLResponse, data ?? Data(),
+                        error.map { ($0 as? URLError) ?? URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\($0)"]) }))
+            done.signal()
+        }.resume()
+        done.wait()
+        return result.get()
+    }
+}
+
+/// A value handed from URLSession's queue to the waiting command.
+private final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(value: Value) { self.value = value }
+    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
+}

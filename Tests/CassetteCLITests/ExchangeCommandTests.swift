@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import CassetteCLI
+import Cassette
+import CassetteTestSupport
+
+@Suite struct ExchangeCommandTests {
+    @Test func recordAppendsAndPlayReplaysOffline() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("cli.json").path
+        let server = try LoopbackServer()
+        let url = server.baseURL + "/echo?x=1"
+
+        let recorded = Captured.runCapturingBytes(["record", "--cassette", file, "-H", "Accept: application/json", "--data", #"{"a":1}"#, url])
+        #expect(recorded.status == 0)
+        #expect(recorded.error == "")
+        let echoed = try #require(try JSONSerialization.jsonObject(with: recorded.out) as? [String: Any])
+        #expect(echoed["method"] as? String == "POST")
+        #expect(echoed["body"] as? String == #"{"a":1}"#)
+
+        let second = Captured.runCapturingBytes(["record", "--cassette", file, server.baseURL + "/bytes/300"])
+        #expect(second.status == 0)
+        #expect(second.out == Data((0..<300).map { UInt8($0 % 251) }))
+        server.stop()
+
+        let document = try JSONCassetteCodec.decode(Data(contentsOf: URL(fileURLWithPath: file)), file: file)
+        #expect(document.interactions.map(\.request.method) == ["POST", "GET"])
+        #expect(document.interactions[0].request.headers["Accept"] == "application/json")
+
+        let played = Captured.runCapturingBytes(["play", "--cassette", file, "-H", "Accept: application/json", "-d", #"{"a":1}"#, url])
+        #expect(played.status == 0)
+        #expect(played.out == recorded.out)
+
+        let included = Captured.run(["play", "--cassette", file, "--include", server.baseURL + "/bytes/300"])
+        #expect(included.status == 0)
+        #expect(included.out.hasPrefix("HTTP/1.1 200 OK\r\nContent-Length: 300\r\nContent-Type: application/octet-stream\r\n\r\n"))
+    }
+
+    @Test func playWithoutAMatchExitsOneWithTheReason() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let examples = Locations.packageRoot.appendingPathComponent("Cassettes/Examples/users-api.json").path
+        let result = Captured.run(["play", "--cassette", examples, "https://api.example.com/nothing-here"])
+        #expect(result.status == 1)
+        #expect(result.out == "")
+        #expect(result.error.hasPrefix("error: Cassette: no recorded interaction matches GET https://api.example.com/nothing-here in cassette \(examples) (record mode none)."))
+
+        let missing = Captured.run(["play", "--cassette", scratch.file("missing.json").path, "https://api.example.com/"])
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("does not exist and record mode \"none\" never records"))
+    }
+
+    @Test func aRecordedTransportErrorExitsThree() throws {
+        let examples = Locations.packageRoot.appendingPathComponent("Cassettes/Examples/service-outage.json").path
+        let result = Captured.run(["play", "--cassette", examples, "https://api.example.com/status"])
+        #expect(result.status == 3)
+        #expect(result.out == "")
+        #expect(result.error.hasPrefix("error: URLError -1009 (notConnectedToInternet)"))
+    }
+
+    @Test func recordingAConnectionFailureStoresTheErrorAndExitsThree() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("refused.json").path
+        let server = try LoopbackServer()
+        let url = server.baseURL + "/nothing"
+        server.stop()   // the port is now closed
+
+        let recorded = Captured.run(["record", "--cassette", file, url])
+        #expect(recorded.status == 3)
+        #expect(recorded.error.hasPrefix("error: URLError -1004 (cannotConnectToHost)"))
+        let replayed = Captured.run(["play", "--cassette", file, url])
+        #expect(replayed.status == 3)
+        #expect(replayed.error.hasPrefix("error: URLError -1004 (cannotConnectToHost)"))
+    }
+
+    @Test func usageErrors() {
+        let noCassette = Captured.run(["play", "https://example.com/"])
+        #expect(noCassette.status == 2)
+        #expect(noCassette.error == "error: 'cassette play' needs --cassette FILE. Run 'cassette play --help'.\n")
+        let badHeader = Captured.run(["record", "--cassette", "x.json", "-H", "NoColon", "https://example.com/"])
+        #expect(badHeader.status == 2)
+        #expect(badHeader.error == "error: \"NoColon\" is not a header field; write it as \"Name: value\". Run 'cassette record --help'.\n")
+        let notHTTP = Captured.run(["play", "--cassette", "x.json", "ftp://example.com/"])
+        #expect(notHTTP.status == 2)
+        #expect(notHTTP.error == "error: 'ftp://example.com/' is not an http or https URL. Run 'cassette play --help'.\n")
+        let help = Captured.run(["help", "record"])
+        #expect(help.status == 0)
+        #expect(help.out.hasPrefix("USAGE: cassette record --cassette FILE"))
+    }
+}
