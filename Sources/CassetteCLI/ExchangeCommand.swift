@@ -177,7 +177,7 @@ struct ExchangeCommand {
         let result = Locked(value: (response: HTTPURLResponse?.none, body: Data(), error: URLError?.none))
         session.dataTask(with: request) { data, response, error in
             result.set((response as? HTTPURLResponse, data ?? Data(),
-                        error.map { ($0 as? URLError) ?? URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\($0)"]) }))
+                        error.map { ($0 as? URLError) ?? URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: ($0 as NSError).localizedDescription]) }))
             done.signal()
         }.resume()
         done.wait()

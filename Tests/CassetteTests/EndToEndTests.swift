@@ -72,4 +72,41 @@ import CassetteTestSupport
         #expect(replayReport.unmatched.isEmpty)
         #expect(!replayReport.saved)
     }
+
+    /// Connection failures are recorded as `error` entries and replay as the same `URLError`.
+    @Test(arguments: FetchStyle.allCases)
+    func transportErrorsReplayAsTheSameURLError(style: FetchStyle) async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("errors.json")
+        let server = try LoopbackServer()
+        let closed = try LoopbackServer()
+        closed.stop()
+        let urls = [server.baseURL + "/drop", server.baseURL + "/drop-mid-body", closed.baseURL + "/refused"]
+
+        let recording = try Tape(file: file, mode: .once, environment: [:])
+        let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
+        var live: [Fetched] = []
+        for url in urls { live.append(await Fetch.get(url, on: liveSession, style: style)) }
+        try recording.eject()
+        server.stop()
+        // FoundationNetworking reports a connection closed before the head as badServerResponse,
+        // and one closed mid-body as badServerResponse or unknown, depending on timing.
+        #expect(live[0].errorCode == .badServerResponse)
+        #expect(live[1].errorCode == .badServerResponse || live[1].errorCode == .unknown)
+        #expect(live[2].errorCode == .cannotConnectToHost)
+
+        let saved = try JSONCassetteCodec.decode(Data(contentsOf: file), file: file.path)
+        #expect(saved.interactions.map { $0.error.map { $0.code.rawValue } } == live.map { $0.errorCode?.rawValue })
+        #expect(saved.interactions[0].response == nil)
+        #expect(saved.interactions[1].response?.status == 200, "the head arrived before the connection dropped")
+
+        let replaying = try Tape(file: file, mode: .none, environment: [:])
+        let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
+        for (index, url) in urls.enumerated() {
+            let replayed = await Fetch.get(url, on: replaySession, style: style)
+            #expect(replayed.sameOutcome(as: live[index]), "\(url): live \(live[index]), replayed \(replayed)")
+        }
+        try replaying.eject()
+    }
 }

@@ -109,9 +109,7 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        var urlError = error.map { error -> URLError in
-            (error as? URLError) ?? URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\(error)"])
-        }
+        var urlError = error.map(URLError.init(converting:))
         if exchange.response == nil, urlError == nil {
             urlError = URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "the response was not an HTTP response"])
         }
@@ -119,5 +117,27 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
             response: exchange.response, body: exchange.body, error: urlError,
             firstByte: exchange.firstByte, duration: Date().timeIntervalSince(exchange.start)
         ))
+    }
+}
+
+extension URLError {
+    /// `error` as a `URLError`: itself, an `NSError` of `NSURLErrorDomain` with its code, or
+    /// `.unknown` carrying its description.
+    init(converting error: Error) {
+        if let urlError = error as? URLError {
+            self = urlError
+            return
+        }
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain {
+            #if canImport(FoundationNetworking)
+            let code = URLError.Code(rawValue: nsError.code) ?? .unknown
+            #else
+            let code = URLError.Code(rawValue: nsError.code)
+            #endif
+            self = URLError(code, userInfo: nsError.userInfo)
+        } else {
+            self = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: nsError.localizedDescription, NSUnderlyingErrorKey: nsError])
+        }
     }
 }
