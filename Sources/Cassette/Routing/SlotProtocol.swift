@@ -69,3 +69,4 @@ final class RouteTable: Sendable {
         SlotNext<Slot>.self
     }
 }
+
