@@ -1,0 +1,112 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Cassette
+import CassetteTestSupport
+
+@Suite struct MatchingTests {
+    typealias Request = Interaction.Request
+
+    static func json(_ url: String, _ body: String, method: String = "POST") -> Request {
+        Request(method: method, url: url, headers: ["Content-Type": "application/json"], body: .init(text: body))
+    }
+
+    @Test func methodAndURLWithQueryInAnyOrder() {
+        let rules = RequestMatching.default
+        #expect(rules.matches(Request(url: "https://API.example.com:443/a?x=1&y=2#frag"), Request(url: "https://api.example.com/a?y=2&x=1")))
+        #expect(rules.matches(Request(url: "http://example.com"), Request(url: "http://example.com:80/")))
+        #expect(rules.matches(Request(url: "https://e.com/a?q=a%20b"), Request(url: "https://e.com/a?q=a b".replacingOccurrences(of: " ", with: "%20"))))
+        #expect(!rules.matches(Request(url: "https://e.com/a?x=1&x=2"), Request(url: "https://e.com/a?x=2&x=1")), "repeated names keep their order")
+        #expect(!rules.matches(Request(method: "POST", url: "https://e.com/a"), Request(url: "https://e.com/a")))
+        #expect(rules.matches(Request(method: "get", url: "https://e.com/a"), Request(url: "https://e.com/a")))
+        #expect(!rules.matches(Request(url: "https://e.com/a"), Request(url: "https://e.com/A")), "paths are case-sensitive")
+        #expect(!rules.matches(Request(url: "https://e.com:8443/a"), Request(url: "https://e.com/a")))
+        #expect(!rules.matches(Request(url: "https://e.com/a?x=1"), Request(url: "https://e.com/a")))
+    }
+
+    @Test func jsonAndFormBodiesByMeaningOthersByBytes() {
+        let rules = RequestMatching.default
+        #expect(rules.matches(Self.json("https://e.com", #"{"a":1,"b":[1,2]}"#), Self.json("https://e.com", #"{ "b": [1, 2], "a": 1.0 }"#)))
+        #expect(!rules.matches(Self.json("https://e.com", #"{"b":[2,1]}"#), Self.json("https://e.com", #"{"b":[1,2]}"#)))
+        #expect(!rules.matches(Self.json("https://e.com", #"{"a":"1"}"#), Self.json("https://e.com", #"{"a":1}"#)))
+        let form = { (body: String) in
+            Request(method: "POST", url: "https://e.com/f", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: .init(text: body))
+        }
+        #expect(rules.matches(form("b=2&a=hello+world"), form("a=hello%20world&b=2")))
+        #expect(!rules.matches(form("a=1"), form("a=2")))
+        let text = { (body: String) in Request(method: "POST", url: "https://e.com/t", headers: ["Content-Type": "text/plain"], body: .init(text: body)) }
+        #expect(!rules.matches(text("a b"), text("a  b")))
+        #expect(rules.matches(text("same"), text("same")))
+    }
+
+    @Test func optionsForHeadersQueryParametersAndJSONPaths() {
+        let accept = RequestMatching.default.includingHeaders("Accept")
+        #expect(!accept.matches(Request(url: "https://e.com", headers: ["Accept": "text/html"]), Request(url: "https://e.com", headers: ["accept": "application/json"])))
+        #expect(accept.matches(Request(url: "https://e.com", headers: ["ACCEPT": "application/json"]), Request(url: "https://e.com", headers: ["accept": "application/json"])))
+        #expect(RequestMatching.default.matches(Request(url: "https://e.com", headers: ["Accept": "a"]), Request(url: "https://e.com", headers: ["Accept": "b"])))
+
+        let noNonce = RequestMatching.default.ignoringQueryParameters("nonce", "ts")
+        #expect(noNonce.matches(Request(url: "https://e.com/a?id=1&nonce=abc&ts=9"), Request(url: "https://e.com/a?id=1&nonce=xyz")))
+        #expect(!noNonce.matches(Request(url: "https://e.com/a?id=1&nonce=abc"), Request(url: "https://e.com/a?id=2&nonce=abc")))
+
+        let noClock = RequestMatching.default.ignoringJSONPaths("meta.requestId", "items[*].at", "$.sent")
+        #expect(noClock.matches(
+            Self.json("https://e.com", #"{"meta":{"requestId":"r1","v":1},"items":[{"id":1,"at":5},{"id":2,"at":6}],"sent":1}"#),
+            Self.json("https://e.com", #"{"meta":{"requestId":"r2","v":1},"items":[{"id":1,"at":7},{"id":2}]}"#)))
+        #expect(!noClock.matches(
+            Self.json("https://e.com", #"{"meta":{"requestId":"r1","v":1}}"#),
+            Self.json("https://e.com", #"{"meta":{"requestId":"r1","v":2}}"#)))
+    }
+
+    @Test func aCustomRuleReplacesTheComparison() {
+        let prefix = RequestMatching.custom { live, recorded in
+            live.method == recorded.method && live.url.hasPrefix(recorded.url)
+        }
+        #expect(prefix.matches(Request(url: "https://e.com/search?q=anything"), Request(url: "https://e.com/search")))
+        #expect(!prefix.matches(Request(url: "https://e.com/other"), Request(url: "https://e.com/search")))
+    }
+
+    /// Identical requests get the recorded answers in order; the next one is unmatched, or
+    /// repeats the last with `allowsPlaybackRepeats`.
+    @Test(arguments: [false, true])
+    func identicalRequestsReplayInRecordedOrder(allowsRepeats: Bool) async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("poll.json")
+        let interactions = ["pending", "running", "done"].map { state in
+            Interaction(request: .init(url: "https://jobs.example/1"), response: .init(status: 200, body: .init(text: state)))
+        }
+        try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
+        let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: allowsRepeats), environment: [:])
+        var answers: [String] = []
+        for _ in 0..<4 {
+            let fetched = await Fetch.get("https://jobs.example/1", on: tape.session)
+            answers.append(fetched.errorCode.map { "error \($0.rawValue)" } ?? fetched.text)
+        }
+        let report = try tape.eject()
+        if allowsRepeats {
+            #expect(answers == ["pending", "running", "done", "done"])
+            #expect(report.unmatched.isEmpty)
+        } else {
+            #expect(answers == ["pending", "running", "done", "error \(Tape.unmatchedRequestErrorCode.rawValue)"])
+            #expect(report.unmatched == ["Cassette: no recorded interaction matches GET https://jobs.example/1 in cassette \(file.path) (record mode none); "
+                + "the 3 interactions recorded for it were already used by earlier requests. "
+                + "Record the request with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access, or check what the code under test sends."])
+        }
+    }
+
+    /// A custom rule goes through the whole pipeline too.
+    @Test func customMatchingOnATape() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("custom.json")
+        try JSONCassetteCodec.encode(CassetteDocument(interactions: [
+            Interaction(request: .init(url: "https://e.com/search"), response: .init(status: 200, body: .init(text: "results"))),
+        ])).write(to: file)
+        let tape = try Tape(file: file, mode: .none, matching: .custom { live, recorded in live.url.hasPrefix(recorded.url) }, environment: [:])
+        #expect(await Fetch.get("https://e.com/search?q=swift", on: tape.session).text == "results")
+        try tape.eject()
+    }
+}
