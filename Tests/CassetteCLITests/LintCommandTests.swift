@@ -145,7 +145,7 @@ enum Locations {
         let help = Captured.run(["--help"])
         #expect(help.status == 0)
         #expect(help.out.contains("lint PATH..."))
-        #expect(help.out.contains("EXIT STATUS: 0 success, 1 a problem was found, 2 the command line was wrong."))
+        #expect(help.out.contains("EXIT STATUS: 0 success, 1 a problem was found, 2 the command line was wrong,\n3 (record, play) the answer was a transport error."))
         let lintHelp = Captured.run(["lint", "--help"])
         #expect(lintHelp.status == 0)
         #expect(lintHelp.out.hasPrefix("USAGE: cassette lint PATH..."))

@@ -66,9 +66,10 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         }
     }
 
-    /// `Suite/test` from the test's name components, without the parentheses and labels of its
-    /// function name: `UserTests/fetchesUser`.
-    static func derivedName(for test: Test) -> String {
+    /// The cassette name the trait gives `test` when none is set: `Suite/test`, from the test's
+    /// name components without the parentheses and labels of its function name
+    /// (`UserTests/fetchesUser`). Nested suites make nested folders.
+    public static func derivedName(for test: Test) -> String {
         var components = test.id.nameComponents
         if let last = components.popLast() {
             components.append(String(last.prefix { $0 != "(" }))
