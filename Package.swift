@@ -19,8 +19,10 @@ let package = Package(
         .executableTarget(name: "CassetteCLI", dependencies: ["Cassette"]),
         // Test-only support: an in-process loopback HTTP server, so tests record without network.
         .target(name: "CassetteTestSupport", path: "Tests/CassetteTestSupport"),
+        // A child process for the URLSession.shared tests, which each need a fresh process.
+        .executableTarget(name: "SharedSessionCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/SharedSessionCheck"),
         .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats"], exclude: ["Fixtures"]),
-        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport"]),
+        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport", "SharedSessionCheck"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// `URLSession.shared` goes through `URLProtocol.registerClass`, which works only in a process
+/// that had no URLSession yet: each scenario runs `SharedSessionCheck` in a fresh process and
+/// passes when that process saw everything it expected (see `Tests/SharedSessionCheck/main.swift`).
+@Suite struct SharedSessionTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The child executable, built next to the test bundle.
+    static var child: URL {
+        let bundleFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return bundleFolder.appendingPathComponent("SharedSessionCheck")
+    }
+
+    static func run(_ scenario: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = child
+        process.arguments = [scenario, packageRoot.appendingPathComponent("Cassettes/Shared/feed-outage.json").path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    @Test func theChildProcessIsBuilt() {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.child.path), "expected \(Self.child.path)")
+    }
+
+    @Test func sharedSessionReplaysWhenRegisteredEarlyAndIsReleasedOnEject() throws {
+        let result = try Self.run("early")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("ok: URLSession.shared replays the cassette: 503"))
+        #expect(result.output.contains("ok: after eject, URLSession.shared reaches the network again: 200"))
+    }
+
+    @Test func aSharedSessionCreatedTooEarlyIsAClearError() throws {
+        let result = try Self.run("late")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("ok: throws: URLSession.shared was created before Cassette registered its URLProtocol"))
+    }
+
+    @Test func tapesTakeTurnsWithTheSharedSession() throws {
+        let result = try Self.run("turns")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(#"ok: tapes take turns with .shared, each replaying its own cassette: ["first ejecting", "first got 503", "second acquired", "second got 503"]"#))
+    }
+}

@@ -1,0 +1,89 @@
+// A child process for the URLSession.shared tests: whether `.shared` can be intercepted
+// depends on what the process did first, so each scenario needs a fresh process.
+//
+// USAGE: SharedSessionCheck early|late|turns CASSETTE_FILE
+// Prints one line per observation; exits 0 when every observation is as expected, 1 otherwise.
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Cassette
+import CassetteTestSupport
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    print("usage: SharedSessionCheck early|late|turns CASSETTE_FILE")
+    exit(2)
+}
+let scenario = arguments[1]
+let file = URL(fileURLWithPath: arguments[2])
+let failures = OrderLog()
+
+func check(_ condition: Bool, _ line: String) {
+    print((condition ? "ok: " : "FAILED: ") + line)
+    if !condition { failures.append(line) }
+}
+
+func feedThroughShared() async -> Fetched {
+    await Fetch.get("https://api.example.com/feed", on: URLSession.shared)
+}
+
+switch scenario {
+case "early":
+    Tape.prepareSharedSession()
+    let server = try LoopbackServer()
+    let tape = try Tape(file: file, mode: .none, environment: [:])
+    try await tape.interceptSharedSession()
+    let first = await feedThroughShared()
+    check(first.status == 503 && first.text == "down for maintenance", "URLSession.shared replays the cassette: \(first)")
+    try tape.eject()
+    let live = await Fetch.get(server.baseURL + "/status/200", on: URLSession.shared)
+    check(live.text == "status 200" && server.received.count == 1, "after eject, URLSession.shared reaches the network again: \(live)")
+    server.stop()
+
+case "late":
+    _ = URLSession(configuration: .default)
+    _ = URLSession.shared
+    let tape = try Tape(file: file, mode: .none, environment: [:])
+    do {
+        try await tape.interceptSharedSession()
+        check(false, "interceptSharedSession did not throw although .shared was created first")
+    } catch let error as CassetteError {
+        check(error == .sharedSessionNotInterceptable, "throws: \(error)")
+    }
+    try tape.eject()
+
+case "turns":
+    Tape.prepareSharedSession()
+    let first = try Tape(file: file, mode: .none, environment: [:])
+    let second = try Tape(file: file, mode: .none, environment: [:])
+    try await first.interceptSharedSession()
+    let order = OrderLog()
+    let waiter = Task {
+        try await second.interceptSharedSession()
+        order.append("second acquired")
+        let fetched = await feedThroughShared()
+        order.append("second got \(fetched.status ?? 0)")
+        try second.eject()
+    }
+    try await Task.sleep(nanoseconds: 200_000_000)
+    order.append("first ejecting")
+    let fetched = await feedThroughShared()
+    order.append("first got \(fetched.status ?? 0)")
+    try first.eject()
+    try await waiter.value
+    check(order.entries == ["first ejecting", "first got 503", "second acquired", "second got 503"],
+          "tapes take turns with .shared, each replaying its own cassette: \(order.entries)")
+
+default:
+    print("unknown scenario \(scenario)")
+    exit(2)
+}
+exit(failures.entries.isEmpty ? 0 : 1)
+
+final class OrderLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ entry: String) { lock.lock(); items.append(entry); lock.unlock() }
+    var entries: [String] { lock.lock(); defer { lock.unlock() }; return items }
+}
