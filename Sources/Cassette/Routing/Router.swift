@@ -121,6 +121,14 @@ final class Router: Sendable {
         }
     }
 
+    /// Measured timing, to the millisecond: finer digits are noise, and they would make every
+    /// re-recording a diff.
+    private static func timing(firstByte: TimeInterval?, duration: TimeInterval) -> Interaction.Timing {
+        func milliseconds(_ seconds: TimeInterval) -> TimeInterval { (seconds * 1000).rounded() / 1000 }
+        let end = milliseconds(duration)
+        return Interaction.Timing(firstByte: min(milliseconds(firstByte ?? duration), end), duration: end)
+    }
+
     private func record(_ request: Interaction.Request, body: Data?, exchange: Exchange) {
         let ticket = recorder.begin()
         let recordedAt = Date()
@@ -150,7 +158,7 @@ final class Router: Sendable {
                         request: request,
                         response: outcome.response.map { Interaction.Response($0, body: outcome.body, requestURL: request.url) },
                         error: outcome.error.map(Interaction.TransportError.init),
-                        timing: Interaction.Timing(firstByte: outcome.firstByte ?? outcome.duration, duration: outcome.duration)
+                        timing: Self.timing(firstByte: outcome.firstByte, duration: outcome.duration)
                     ))
                 }
                 channel.later { channel.deliverRest(body: outcome.body, error: outcome.error) }

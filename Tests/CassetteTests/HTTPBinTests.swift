@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Cassette
+import CassetteTestSupport
+
+/// Recording from a real server nobody here wrote: httpbin, started by `.ci/run`.
+///
+/// Two phases in two test runs, with the server stopped in between:
+/// - `CASSETTE_HTTPBIN_PHASE=record`: records the requests below from `CASSETTE_HTTPBIN_URL`
+///   into `CASSETTE_HTTPBIN_WORKDIR/httpbin.json`, and writes what the caller received live to
+///   `live.json` next to it.
+/// - `CASSETTE_HTTPBIN_PHASE=replay`: replays the cassette in mode `none` and asserts that the
+///   caller receives exactly what it received live: status, header fields, bytes, final URL.
+///
+/// Without `CASSETTE_HTTPBIN_PHASE` these tests are skipped (reported as skipped, not passed).
+/// With `CASSETTE_REQUIRE_HTTPBIN=1` a missing setting is a failure, so CI cannot skip them.
+@Suite struct HTTPBinTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let phase = environment["CASSETTE_HTTPBIN_PHASE"]
+
+    /// The requests, as (label, request) pairs.
+    static func requests(base: String) -> [(String, URLRequest)] {
+        func request(_ path: String, method: String = "GET", contentType: String? = nil, body: String? = nil) -> URLRequest {
+            var request = URLRequest(url: URL(string: base + path)!)
+            request.httpMethod = method
+            if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+            request.httpBody = body.map { Data($0.utf8) }
+            request.timeoutInterval = 30
+            return request
+        }
+        return [
+            ("get", request("/get?b=2&a=1")),
+            ("post json", request("/post", method: "POST", contentType: "application/json", body: #"{"name":"Ada","langs":["swift","c"]}"#)),
+            ("post form", request("/post", method: "POST", contentType: "application/x-www-form-urlencoded", body: "name=Ada+Lovelace&year=1843")),
+            ("bytes", request("/bytes/4096")),
+            ("gzip", request("/gzip")),
+            ("deflate", request("/deflate")),
+            ("redirect", request("/redirect/3")),
+            ("teapot", request("/status/418")),
+            ("headers", request("/headers")),
+            ("delay", request("/delay/1")),
+            ("stream", request("/stream/20")),
+        ]
+    }
+
+    struct Settings {
+        var base: String
+        var workdir: URL
+    }
+
+    static func settings() -> Settings? {
+        guard let base = environment["CASSETTE_HTTPBIN_URL"], let workdir = environment["CASSETTE_HTTPBIN_WORKDIR"] else {
+            Issue.record("CASSETTE_HTTPBIN_PHASE is set but CASSETTE_HTTPBIN_URL or CASSETTE_HTTPBIN_WORKDIR is not")
+            return nil
+        }
+        return Settings(base: base, workdir: URL(fileURLWithPath: workdir))
+    }
+
+    @Test func ciAskedForHTTPBinAndGotIt() {
+        guard Self.environment["CASSETTE_REQUIRE_HTTPBIN"] == "1" else { return }
+        #expect(Self.phase == "record" || Self.phase == "replay", "CI requires the httpbin suite; CASSETTE_HTTPBIN_PHASE is \(Self.phase ?? "unset")")
+    }
+
+    @Test(.enabled(if: phase == "record", "records only when .ci/run starts httpbin"))
+    func recordFromHTTPBin() async throws {
+        guard let settings = Self.settings() else { return }
+        try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
+        let tape = try Tape(file: settings.workdir.appendingPathComponent("httpbin.json"), mode: .all, environment: [:])
+        var live: [Fetched] = []
+        for (label, request) in Self.requests(base: settings.base) {
+            let fetched = await Fetch.run(request, on: tape.session, style: .async)
+            #expect(fetched.errorCode == nil, "\(label): \(fetched)")
+            live.append(fetched)
+        }
+        let report = try tape.eject()
+        #expect(report.recorded == live.count)
+
+        // What httpbin answered, as any client would see it.
+        #expect(live[0].status == 200 && live[0].text.contains(#""a": "1""#))
+        #expect(live[1].text.contains(#""json": {"#) && live[1].text.contains(#""name": "Ada""#))
+        #expect(live[2].text.contains(#""name": "Ada Lovelace""#))
+        #expect(live[3].body.count == 4096)
+        #expect(live[4].text.contains(#""gzipped": true"#) && live[4].headers["Content-Encoding"] == "gzip")
+        #expect(live[5].text.contains(#""deflated": true"#) && live[5].headers["Content-Encoding"] == "deflate")
+        #expect(live[6].status == 200 && live[6].url == settings.base + "/get")
+        #expect(live[7].status == 418)
+        #expect(live[9].status == 200)
+        #expect(live[10].text.split(separator: "\n").count == 20)
+
+        let records = live.map { fetched -> [String: Any] in
+            ["status": fetched.status ?? 0, "headers": fetched.headers, "body": fetched.body.base64EncodedString(), "url": fetched.url ?? ""]
+        }
+        try JSONSerialization.data(withJSONObject: records, options: [.sortedKeys]).write(to: settings.workdir.appendingPathComponent("live.json"))
+    }
+
+    @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))
+    func replayHTTPBinOffline() async throws {
+        guard let settings = Self.settings() else { return }
+        let liveData = try Data(contentsOf: settings.workdir.appendingPathComponent("live.json"))
+        let live = try #require(try JSONSerialization.jsonObject(with: liveData) as? [[String: Any]])
+        let tape = try Tape(file: settings.workdir.appendingPathComponent("httpbin.json"), mode: .none, environment: [:])
+        let requests = Self.requests(base: settings.base)
+        #expect(live.count == requests.count)
+        for ((label, request), recorded) in zip(requests, live) {
+            let replayed = await Fetch.run(request, on: tape.session, style: .async)
+            #expect(replayed.status == recorded["status"] as? Int, "\(label)")
+            #expect(replayed.headers == recorded["headers"] as? [String: String], "\(label)")
+            #expect(replayed.body.base64EncodedString() == recorded["body"] as? String, "\(label)")
+            #expect(replayed.url == recorded["url"] as? String, "\(label)")
+        }
+        let report = try tape.eject()
+        #expect(report.replayed == requests.count && report.unmatched.isEmpty)
+    }
+}
