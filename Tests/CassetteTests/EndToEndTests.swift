@@ -73,6 +73,43 @@ import CassetteTestSupport
         #expect(!replayReport.saved)
     }
 
+    /// Recording is transparent: the caller receives what a session without Cassette receives.
+    /// (`/headers` sets cookies, which Cassette does not store yet; see the known issue below.)
+    @Test(arguments: FetchStyle.allCases)
+    func recordingGivesTheCallerWhatAPlainSessionGets(style: FetchStyle) async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let plain = style == .delegate ? Fetch.delegateSession { _ in } : URLSession(configuration: .ephemeral)
+        let tape = try Tape(file: scratch.file("transparent.json"), mode: .once, environment: [:])
+        let recording = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+        let withoutCookies = { Self.requests(server.baseURL).filter { $0.url?.path != "/headers" } }
+        for (direct, through) in zip(withoutCookies(), withoutCookies()) {
+            let expected = await Fetch.run(direct, on: plain, style: style)
+            let received = await Fetch.run(through, on: recording, style: style)
+            #expect(received.sameOutcome(as: expected), "\(direct.url!.path): without Cassette \(expected.text), recording \(received.text)")
+        }
+        try tape.eject()
+    }
+
+    /// Known gap, for issue 4 ("replayed Set-Cookie stored in the session's cookie storage"): a
+    /// live session stores the cookies of a response; one going through Cassette does not, so the
+    /// next request lacks its `Cookie` header. Fails (as "known issue not recorded") once fixed.
+    @Test func setCookieOfARecordedResponseIsNotYetStoredInTheCallersCookieStorage() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let tape = try Tape(file: scratch.file("cookies.json"), mode: .once, environment: [:])
+        _ = await Fetch.get(server.baseURL + "/headers", on: tape.session)
+        let echoed = await Fetch.get(server.baseURL + "/echo", on: tape.session)
+        withKnownIssue("Cassette does not store Set-Cookie in the session's cookie storage yet (issue 4)") {
+            #expect(echoed.text.contains(#""cookie":"a=1; b=2""#))
+        }
+        try tape.eject()
+    }
+
     /// Connection failures are recorded as `error` entries and replay as the same `URLError`.
     @Test(arguments: FetchStyle.allCases)
     func transportErrorsReplayAsTheSameURLError(style: FetchStyle) async throws {

@@ -134,8 +134,9 @@ final class Router: Sendable {
         let recordedAt = Date()
         var outgoing = exchange.request.value
         if outgoing.httpBody == nil, let body {
-            outgoing.httpBodyStream = nil
-            outgoing.httpBody = body
+            // The caller's stream was read to record it; send a fresh one, so the request still
+            // goes out as a stream (chunked, as live) rather than with a Content-Length.
+            outgoing.httpBodyStream = InputStream(data: body)
         }
         let sendable = UncheckedSendable(outgoing)
         let forwarder = liveForwarder()

@@ -1,0 +1,45 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+import Cassette
+import CassetteTestSupport
+
+/// `withCassette` as XCTest users write it: a thrown error fails the test.
+final class XCTestHelperTests: XCTestCase {
+    func testAsyncWithCassetteReplaysAndSetsTheCurrentTape() async throws {
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Cassettes/Examples")
+        let fetched = try await withCassette("users-api", in: examples, mode: .none) { tape -> Fetched in
+            XCTAssertTrue(Tape.current === tape)
+            return await Fetch.get("https://api.example.com/users/42?fields=name,email", on: tape.session)
+        }
+        XCTAssertEqual(fetched.status, 200)
+        XCTAssertEqual(fetched.text, #"{"id":42,"name":"Ada Lovelace","email":"ada@example.com"}"#)
+    }
+
+    func testSynchronousWithCassetteRecordsAndSaves() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let status = try withCassette("sync", in: scratch.url, mode: .once) { tape -> Int in
+            let done = DispatchSemaphore(value: 0)
+            let result = ResultBox()
+            tape.session.dataTask(with: URL(string: server.baseURL + "/status/201")!) { _, response, _ in
+                result.status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                done.signal()
+            }.resume()
+            done.wait()
+            return result.status
+        }
+        XCTAssertEqual(status, 201)
+        let saved = try JSONCassetteCodec.decode(Data(contentsOf: scratch.file("sync.json")), file: "sync.json")
+        XCTAssertEqual(saved.interactions.map { $0.response?.status }, [201])
+    }
+}
+
+private final class ResultBox: @unchecked Sendable {
+    var status = 0
+}
