@@ -37,6 +37,18 @@ import CassetteTestSupport
         #expect(included.out.hasPrefix("HTTP/1.1 200 OK\r\nContent-Length: 300\r\nContent-Type: application/octet-stream\r\n\r\n"))
     }
 
+    /// The README's main command prints what the README shows.
+    @Test func theReadmeMainCommandPrintsWhatTheReadmeShows() throws {
+        let examples = Locations.packageRoot.appendingPathComponent("Cassettes/Examples/users-api.json").path
+        let result = Captured.run(["play", "--cassette", examples, "--include", "https://api.example.com/users/42?fields=name,email"])
+        #expect(result.status == 0)
+        let readme = try String(contentsOf: Locations.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let shown = "HTTP/1.1 200 OK\nCache-Control: private, max-age=60\nContent-Type: application/json; charset=utf-8\n"
+            + "Set-Cookie: session=[REDACTED], theme=dark; Path=/\n\n{\"id\":42,\"name\":\"Ada Lovelace\",\"email\":\"ada@example.com\"}"
+        #expect(readme.contains("```text\n" + shown + "\n```"))
+        #expect(result.out.replacingOccurrences(of: "\r\n", with: "\n") == shown)
+    }
+
     @Test func playWithoutAMatchExitsOneWithTheReason() throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
