@@ -92,14 +92,17 @@ public final class LoopbackServer: @unchecked Sendable {
         connections = []
         state.unlock()
         if wasStopped { return }
+        // Only shut the sockets down; the threads that use them close them. Closing here would
+        // free the descriptor number while the accept thread may still call accept() with it,
+        // and a new server's socket reusing that number would have its connections stolen.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         for connection in open {
             shutdown(connection, Int32(SHUT_RDWR))
         }
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
