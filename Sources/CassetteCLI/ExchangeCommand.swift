@@ -174,22 +174,12 @@ struct ExchangeCommand {
     /// Sends `request` and waits for the whole answer.
     private static func send(_ request: URLRequest, on session: URLSession) -> (response: HTTPURLResponse?, body: Data, error: URLError?) {
         let done = DispatchSemaphore(value: 0)
-        let result = Locked(value: (response: HTTPURLResponse?.none, body: Data(), error: URLError?.none))
+        let result = Locked((response: HTTPURLResponse?.none, body: Data(), error: URLError?.none))
         session.dataTask(with: request) { data, response, error in
-            result.set((response as? HTTPURLResponse, data ?? Data(),
-                        error.map { ($0 as? URLError) ?? URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: ($0 as NSError).localizedDescription]) }))
+            result.withLock { $0 = (response as? HTTPURLResponse, data ?? Data(), error.map(URLError.init(converting:))) }
             done.signal()
         }.resume()
         done.wait()
-        return result.get()
+        return result.current
     }
-}
-
-/// A value handed from URLSession's queue to the waiting command.
-private final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(value: Value) { self.value = value }
-    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
 }

@@ -119,25 +119,3 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         ))
     }
 }
-
-extension URLError {
-    /// `error` as a `URLError`: itself, an `NSError` of `NSURLErrorDomain` with its code, or
-    /// `.unknown` carrying its description.
-    init(converting error: Error) {
-        if let urlError = error as? URLError {
-            self = urlError
-            return
-        }
-        let nsError = error as NSError
-        if nsError.domain == NSURLErrorDomain {
-            #if canImport(FoundationNetworking)
-            let code = URLError.Code(rawValue: nsError.code) ?? .unknown
-            #else
-            let code = URLError.Code(rawValue: nsError.code)
-            #endif
-            self = URLError(code, userInfo: nsError.userInfo)
-        } else {
-            self = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: nsError.localizedDescription, NSUnderlyingErrorKey: nsError])
-        }
-    }
-}

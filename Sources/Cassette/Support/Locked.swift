@@ -4,27 +4,28 @@ import Foundation
 ///
 /// `NSLock` rather than `Mutex` so the package builds on every Apple platform Cassette supports,
 /// and `lock()`/`unlock()` rather than `NSLock.withLock`, which needs macOS 14.
-final class Locked<Value>: @unchecked Sendable {
+/// `package` so the `cassette` tool uses this one too.
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value.
     @discardableResult
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
     }
 
     /// A copy of the current value.
-    var current: Value { withLock { $0 } }
+    package var current: Value { withLock { $0 } }
 }
 
 /// Carries a non-`Sendable` Foundation object (a `URLProtocol`, its client) into a closure that
 /// runs on one of URLSession's queues. Only for objects whose thread-safety the caller ensures.
 struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 }
