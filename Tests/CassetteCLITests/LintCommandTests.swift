@@ -1,6 +1,7 @@
 @testable import CassetteCLI
 import Foundation
 import Testing
+import CassetteTestSupport
 
 /// Runs the tool in-process and captures what it prints.
 final class Captured: @unchecked Sendable {
@@ -36,9 +37,8 @@ final class Captured: @unchecked Sendable {
 }
 
 enum Locations {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let examples = packageRoot.appendingPathComponent("Cassettes/Examples").path
+    static let packageRoot = PackagePaths.root
+    static let examples = PackagePaths.examples.path
     static let malformed = packageRoot.appendingPathComponent("Tests/CassetteFormatsTests/Fixtures/Malformed").path
 
     /// A fresh folder under the system's temporary folder, removed by the caller.

@@ -1,12 +1,11 @@
 import Cassette
 import Foundation
 import Testing
+import CassetteTestSupport
 
 /// The README's usage example, run against the committed example cassette.
 @Suite struct ReadmeExampleTests {
-    static let examples = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Cassettes/Examples")
+    static let examples = PackagePaths.examples
 
     @Test func readEditAndWriteACassette() throws {
         let url = Self.examples.appendingPathComponent("users-api.json")

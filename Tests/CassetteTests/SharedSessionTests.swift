@@ -1,11 +1,11 @@
 import Foundation
 import Testing
+import CassetteTestSupport
 
 /// `URLSession.shared` goes through `URLProtocol.registerClass`, which works only in a process
 /// that had no URLSession yet: each scenario runs `SharedSessionCheck` in a fresh process and
 /// passes when that process saw everything it expected (see `Tests/SharedSessionCheck/main.swift`).
 @Suite struct SharedSessionTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The child executable, built next to the test bundle.
     static var child: URL {
@@ -16,7 +16,7 @@ import Testing
     static func run(_ scenario: String) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = child
-        process.arguments = [scenario, packageRoot.appendingPathComponent("Cassettes/Shared/feed-outage.json").path]
+        process.arguments = [scenario, PackagePaths.cassettes.appendingPathComponent("Shared/feed-outage.json").path]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -40,7 +40,7 @@ import CassetteTestSupport
     @Test func unmatchedRequestsMakeWithCassetteThrowAfterEjecting() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        try FileManager.default.copyItem(at: CassetteLocationProbe.examples.appendingPathComponent("users-api.json"),
+        try FileManager.default.copyItem(at: PackagePaths.examples.appendingPathComponent("users-api.json"),
                                          to: scratch.file("users.json"))
         var sawError: CassetteError?
         do {
@@ -89,9 +89,4 @@ import CassetteTestSupport
         try tape.eject()
         #expect(FileManager.default.fileExists(atPath: scratch.file("Users/fetch.json").path), "nested names make sub-folders")
     }
-}
-
-enum CassetteLocationProbe {
-    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Cassettes/Examples")
 }

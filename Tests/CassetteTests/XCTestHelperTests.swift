@@ -9,9 +9,7 @@ import CassetteTestSupport
 /// `withCassette` as XCTest users write it: a thrown error fails the test.
 final class XCTestHelperTests: XCTestCase {
     func testAsyncWithCassetteReplaysAndSetsTheCurrentTape() async throws {
-        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Cassettes/Examples")
-        let fetched = try await withCassette("users-api", in: examples, mode: .none) { tape -> Fetched in
+        let fetched = try await withCassette("users-api", in: PackagePaths.examples, mode: .none) { tape -> Fetched in
             XCTAssertTrue(Tape.current === tape)
             return await Fetch.get("https://api.example.com/users/42?fields=name,email", on: tape.session)
         }
