@@ -60,6 +60,10 @@ import CassetteTestSupport
         #expect(live[9].status == 204 && live[9].body.isEmpty)
         #expect(server.received.first { $0.method == "POST" }?.body == Data(#"{"name":"Ada","tags":["a","b"]}"#.utf8))
         #expect(server.received.first { $0.method == "PUT" }?.body == Data("streamed body".utf8))
+        // Recorded request bodies are written in their readable form.
+        let saved = try JSONCassetteCodec.decode(Data(contentsOf: file), file: file.path)
+        #expect(saved.interactions.first { $0.request.method == "POST" }?.request.body.form == .json)
+        #expect(saved.interactions.first { $0.request.method == "PUT" }?.request.body.form == .text)
 
         let replaying = try Tape(file: file, mode: .none, environment: [:])
         let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session

@@ -9,6 +9,8 @@ extension Interaction.Request {
     /// `httpBodyStream` (where Apple platforms usually put it).
     ///
     /// Returns the body it read so that the request can be sent on without reading a stream twice.
+    /// The body's written form is left as base64: choosing the readable form parses JSON, which
+    /// only a recording needs (``withReadableBody()``), not the replay of every request.
     static func capturing(_ request: URLRequest) -> (request: Interaction.Request, body: Data?) {
         var body = request.httpBody
         if body == nil, let stream = request.httpBodyStream {
@@ -18,14 +20,20 @@ extension Interaction.Request {
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
             headers.add(name, value)
         }
-        let contentType = headers["Content-Type"]
         let captured = Interaction.Request(
             method: request.httpMethod ?? "GET",
             url: request.url?.absoluteString ?? "",
             headers: headers,
-            body: body.map { Interaction.Body($0, contentType: contentType) } ?? .empty
+            body: body.map { Interaction.Body(unchecked: $0, form: .base64) } ?? .empty
         )
         return (captured, body)
+    }
+
+    /// The same request with its body in the form a cassette writes best (`json`, `text` or `base64`).
+    func withReadableBody() -> Interaction.Request {
+        var copy = self
+        copy.body = Interaction.Body(body.data, contentType: headers["Content-Type"])
+        return copy
     }
 }
 

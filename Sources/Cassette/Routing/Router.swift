@@ -51,7 +51,7 @@ final class Router: Sendable {
             }
         }
         if setup.recordsNewRequests {
-            record(request, body: body, exchange: exchange)
+            record(request.withReadableBody(), body: body, exchange: exchange)
             return
         }
         refuse(request, usedUp: usedUp, channel: exchange.channel, url: urlRequest.url)
