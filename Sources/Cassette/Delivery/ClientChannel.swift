@@ -32,13 +32,6 @@ final class ClientChannel: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Whether the caller still waits for an answer.
-    var isClosed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !isOpen
-    }
-
     /// Sends a whole response — head, body in one piece, then the end or `error` — right now.
     /// Call from `startLoading` or from ``later(_:)``.
     func deliver(_ response: HTTPURLResponse?, body: Data, error: URLError?) {

@@ -57,7 +57,4 @@ final class PlaybackQueue: Sendable {
 
     /// How many interactions have not answered a request yet.
     var unusedCount: Int { used.withLock { $0.filter { !$0 }.count } }
-
-    /// How many interactions there are.
-    var count: Int { interactions.count }
 }

@@ -39,7 +39,4 @@ final class Recorder: Sendable {
     var interactions: [Interaction] {
         state.withLock { state in state.finished.keys.sorted().compactMap { state.finished[$0] } }
     }
-
-    /// How many recordings have started but not finished.
-    var pendingCount: Int { state.withLock { $0.pending.count } }
 }
