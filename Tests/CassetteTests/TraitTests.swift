@@ -67,7 +67,7 @@ import CassetteTestSupport
         defer { server.stop() }
         var tapeSeen: Tape?
         await #expect(throws: Boom.self) {
-            try await withCassette("thrown", in: scratch.url, mode: .once) { tape in
+            try await withCassette("thrown", in: scratch.url, mode: .once, environment: [:]) { tape in
                 tapeSeen = tape
                 _ = await Fetch.get(server.baseURL + "/status/200", on: tape.session)
                 throw Boom()

@@ -22,7 +22,7 @@ final class XCTestHelperTests: XCTestCase {
         defer { scratch.remove() }
         let server = try LoopbackServer()
         defer { server.stop() }
-        let status = try withCassette("sync", in: scratch.url, mode: .once) { tape -> Int in
+        let status = try withCassette("sync", in: scratch.url, mode: .once, environment: [:]) { tape -> Int in
             let done = DispatchSemaphore(value: 0)
             let result = ResultBox()
             tape.session.dataTask(with: URL(string: server.baseURL + "/status/201")!) { _, response, _ in

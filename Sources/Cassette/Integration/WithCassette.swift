@@ -30,13 +30,15 @@ public func withCassette<Result>(
     matching: RequestMatching = .default,
     options: Tape.Options = Tape.Options(),
     sharedSession: Bool = false,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     _ body: (Tape) async throws -> Result
 ) async throws -> Result {
-    let tape = try Tape(named: name, in: folder, filePath: filePath, mode: mode, matching: matching, options: options)
+    let tape = try Tape(
+        named: name, in: folder, filePath: filePath, mode: mode, matching: matching, options: options, environment: environment)
     return try await tape.play(sharedSession: sharedSession) { try await body(tape) }
 }
 
-/// The synchronous form of ``withCassette(_:in:filePath:mode:matching:options:sharedSession:_:)-swift.func``,
+/// The synchronous form of ``withCassette(_:in:filePath:mode:matching:options:sharedSession:environment:_:)-swift.func``,
 /// for synchronous tests. `URLSession.shared` cannot be intercepted from here (that waits).
 public func withCassette<Result>(
     _ name: String,
@@ -45,9 +47,11 @@ public func withCassette<Result>(
     mode: RecordMode = .once,
     matching: RequestMatching = .default,
     options: Tape.Options = Tape.Options(),
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     _ body: (Tape) throws -> Result
 ) throws -> Result {
-    let tape = try Tape(named: name, in: folder, filePath: filePath, mode: mode, matching: matching, options: options)
+    let tape = try Tape(
+        named: name, in: folder, filePath: filePath, mode: mode, matching: matching, options: options, environment: environment)
     let result: Result
     do {
         result = try Tape.$current.withValue(tape) { try body(tape) }
