@@ -119,7 +119,7 @@ enum Locations {
     @Test func theWholeMalformedCorpusFails() {
         let result = Captured.run(["lint", Locations.malformed])
         #expect(result.status == 1)
-        #expect(result.out.hasSuffix("52 cassettes, 0 interactions, 55 errors\n"))
+        #expect(result.out.hasSuffix("58 cassettes, 0 interactions, 61 errors\n"))
     }
 
     @Test func usageErrorsExitTwoOnStandardError() {

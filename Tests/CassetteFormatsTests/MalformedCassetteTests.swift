@@ -68,6 +68,12 @@ import Testing
         .init(file: "header-value-line-break.json", path: "interactions[0].response.headers[\"X-Note\"]", line: 6, column: 59, says: "contains a line break or NUL"),
         .init(file: "error-unknown-code.json", path: "interactions[0].error.code", line: 6, column: 26, says: "unknown error code \"timedOt\" (did you mean \"timedOut\"?); expected a URLError.Code name or number. Names: unknown, cancelled, badURL, timedOut,"),
         .init(file: "error-code-wrong-type.json", path: "interactions[0].error.code", line: 6, column: 26, says: "found true"),
+        .init(file: "error-after-bytes-without-response.json", path: "interactions[0].error.afterBytes", line: 6, column: 65, says: "afterBytes counts bytes of the response body, but this interaction has no \"response\"; remove afterBytes or add a response"),
+        .init(file: "error-after-bytes-beyond-body.json", path: "interactions[0].error.afterBytes", line: 7, column: 65, says: "afterBytes (11) is more than the response body holds (10 bytes)"),
+        .init(file: "latency-unknown-name.json", path: "interactions[0].latency", line: 7, column: 18, says: "unknown latency \"slow\"; expected \"instant\", \"recorded\", or an object like { \"firstByte\": 0.3, \"duration\": 0.6 }, { \"scaled\": 0.5 } or { \"bytesPerSecond\": \"edge\", \"firstByte\": 0.1 }"),
+        .init(file: "latency-duration-and-speed.json", path: "interactions[0].latency", line: 7, column: 18, says: "give \"duration\" or \"bytesPerSecond\", not both: a download speed decides the duration"),
+        .init(file: "latency-unknown-speed.json", path: "interactions[0].latency.bytesPerSecond", line: 7, column: 38, says: "unknown download speed \"4g\"; expected a number of bytes per second or one of gprs, edge, 3g, 3g+, wifi"),
+        .init(file: "latency-duration-before-first-byte.json", path: "interactions[0].latency", line: 7, column: 18, says: "duration (1) cannot be less than firstByte (2)"),
         .init(file: "recorded-at-invalid-date.json", path: "interactions[0].recordedAt", line: 5, column: 21, says: "\"2026-13-01T00:00:00.000Z\" is not a valid date and time"),
         .init(file: "recorded-at-without-zone.json", path: "interactions[0].recordedAt", line: 5, column: 21, says: "expected a time zone"),
     ]

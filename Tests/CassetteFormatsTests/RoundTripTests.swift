@@ -94,9 +94,12 @@ struct InteractionGenerator {
         let outcome = Int.random(in: 0..<10, using: &rng)
         let response = outcome < 8 ? Interaction.Response(status: Int.random(in: 100...599, using: &rng),
                                                                url: chance(0.2) ? url() : nil, headers: headers(), body: body()) : nil
-        let error = outcome >= 7 ? Interaction.TransportError(code: errorCode()) : nil
+        var error = outcome >= 7 ? Interaction.TransportError(code: errorCode()) : nil
+        if let response, chance(0.5) {
+            error?.afterBytes = Int.random(in: 0...response.body.data.count, using: &rng)
+        }
         return Interaction(recordedAt: chance(0.8) ? date() : nil, request: request, response: response, error: error,
-                           timing: chance(0.8) ? timing() : nil)
+                           timing: chance(0.8) ? timing() : nil, latency: chance(0.3) ? latency() : nil)
     }
 
     // MARK: Parts
@@ -200,6 +203,19 @@ struct InteractionGenerator {
         }
         let firstByte = Double.random(in: 0...5, using: &rng)
         return .init(firstByte: firstByte, duration: firstByte + Double.random(in: 0...5, using: &rng))
+    }
+
+    private mutating func latency() -> Latency {
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 0: return .instant
+        case 1: return .recorded
+        case 2: return .scaled(Double.random(in: 0...4, using: &rng))
+        case 3:
+            let timing = timing()
+            return .fixed(firstByte: timing.firstByte, duration: timing.duration)
+        case 4: return .downloadSpeed(pick(DownloadSpeed.presets), firstByte: chance(0.5) ? 0 : Double.random(in: 0...2, using: &rng))
+        default: return .downloadSpeed(.init(bytesPerSecond: Double(Int.random(in: 1...10_000_000, using: &rng))))
+        }
     }
 
     private mutating func date() -> Date {

@@ -83,15 +83,39 @@ public enum JSONCassetteCodec {
         }
         if let error = interaction.error {
             let code: JSONValue = error.code.name.map { .string($0) } ?? .number(String(error.code.rawValue))
-            members.append(member("error", .object([member("code", code)])))
+            var errorMembers = [member("code", code)]
+            if let afterBytes = error.afterBytes { errorMembers.append(member("afterBytes", .number(String(afterBytes)))) }
+            members.append(member("error", .object(errorMembers)))
         }
         if let timing = interaction.timing {
-            members.append(member("timing", .object([
-                member("firstByte", .number(formatSeconds(timing.firstByte))),
-                member("duration", .number(formatSeconds(timing.duration))),
-            ])))
+            members.append(member("timing", .object(seconds(firstByte: timing.firstByte, duration: timing.duration))))
+        }
+        if let latency = interaction.latency {
+            members.append(member("latency", tree(for: latency)))
         }
         return .object(members)
+    }
+
+    private static func tree(for latency: Latency) -> JSONValue {
+        switch latency.kind {
+        case .instant:
+            return .string("instant")
+        case .recorded:
+            return .string("recorded")
+        case .scaled(let factor):
+            return .object([member("scaled", .number(formatSeconds(factor)))])
+        case .fixed(let firstByte, let duration):
+            return .object(seconds(firstByte: firstByte, duration: duration))
+        case .downloadSpeed(let speed, let firstByte):
+            let speedValue: JSONValue = speed.name.map { .string($0) } ?? .number(formatSeconds(speed.bytesPerSecond))
+            var members = [member("bytesPerSecond", speedValue)]
+            if firstByte != 0 { members.append(member("firstByte", .number(formatSeconds(firstByte)))) }
+            return .object(members)
+        }
+    }
+
+    private static func seconds(firstByte: TimeInterval, duration: TimeInterval) -> [JSONMember] {
+        [member("firstByte", .number(formatSeconds(firstByte))), member("duration", .number(formatSeconds(duration)))]
     }
 
     private static func appendMessage(headers: Interaction.Headers, body: Interaction.Body, to members: inout [JSONMember]) {

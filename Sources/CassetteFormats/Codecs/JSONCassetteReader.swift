@@ -48,7 +48,7 @@ struct JSONCassetteReader {
 
     private mutating func readInteraction(_ node: JSONNode, at path: JSONPath) -> Interaction? {
         guard let fields = members(of: node, at: path, expected: "an interaction object",
-                                   allowed: ["recordedAt", "request", "response", "error", "timing"])
+                                   allowed: ["recordedAt", "request", "response", "error", "timing", "latency"])
         else { return nil }
         var recordedAt: Date?
         if let stamp = fields["recordedAt"], let text = readString(stamp, at: path.appending("recordedAt"), expected: "an ISO 8601 time") {
@@ -62,13 +62,19 @@ struct JSONCassetteReader {
         let response = fields["response"].flatMap { readResponse($0, at: path.appending("response")) }
         let error = fields["error"].flatMap { readError($0, at: path.appending("error")) }
         let timing = fields["timing"].flatMap { readTiming($0, at: path.appending("timing")) }
+        let latency = fields["latency"].flatMap { readLatency($0, at: path.appending("latency")) }
+        if let afterBytes = error?.afterBytes, let errorNode = fields["error"], fields["response"] == nil || response != nil,
+           let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: response?.body.data.count) {
+            let node = errorNode.memberValue("afterBytes") ?? errorNode
+            report(problem, at: path.appending("error").appending("afterBytes"), offset: node.offset)
+        }
         if fields["response"] == nil, fields["error"] == nil,
            !misspelt.contains(.init(objectOffset: node.offset, key: "response")),
            !misspelt.contains(.init(objectOffset: node.offset, key: "error")) {
             report("expected a \"response\", an \"error\", or both", at: path, offset: node.offset)
         }
         guard let request else { return nil }
-        return Interaction(recordedAt: recordedAt, request: request, response: response, error: error, timing: timing)
+        return Interaction(recordedAt: recordedAt, request: request, response: response, error: error, timing: timing, latency: latency)
     }
 
     private mutating func readRequest(_ node: JSONNode, at path: JSONPath) -> Interaction.Request? {
@@ -112,14 +118,22 @@ struct JSONCassetteReader {
     }
 
     private mutating func readError(_ node: JSONNode, at path: JSONPath) -> Interaction.TransportError? {
-        guard let fields = members(of: node, at: path, expected: "an error object like { \"code\": \"timedOut\" }", allowed: ["code"]),
+        guard let fields = members(of: node, at: path, expected: "an error object like { \"code\": \"timedOut\" }", allowed: ["code", "afterBytes"]),
               let codeNode = required("code", in: fields, of: node, at: path, expecting: "a URLError.Code name like \"timedOut\"")
         else { return nil }
-        let codePath = path.appending("code")
+        var afterBytes: Int?
+        if let afterBytesNode = fields["afterBytes"] {
+            guard let count = readInteger(afterBytesNode, at: path.appending("afterBytes"), expected: "a number of bytes") else { return nil }
+            afterBytes = count
+        }
+        return readErrorCode(codeNode, at: path.appending("code")).map { Interaction.TransportError(code: $0, afterBytes: afterBytes) }
+    }
+
+    private mutating func readErrorCode(_ codeNode: JSONNode, at codePath: JSONPath) -> Interaction.TransportError.Code? {
         switch codeNode.value {
         case .string(let name):
             if let code = Interaction.TransportError.Code(name: name) {
-                return Interaction.TransportError(code: code)
+                return code
             }
             let names = Interaction.TransportError.Code.allNames
             let hint = Self.closest(to: name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
@@ -128,7 +142,7 @@ struct JSONCassetteReader {
             return nil
         case .number:
             return readInteger(codeNode, at: codePath, expected: "a URLError.Code name or number")
-                .map { Interaction.TransportError(code: .init(rawValue: $0)) }
+                .map { Interaction.TransportError.Code(rawValue: $0) }
         default:
             report("expected a URLError.Code name like \"timedOut\" or a number like -1001, found \(Self.describe(codeNode.value))",
                    at: codePath, offset: codeNode.offset)
@@ -142,15 +156,9 @@ struct JSONCassetteReader {
         else { return nil }
         var values: [Double] = []
         for name in ["firstByte", "duration"] {
-            guard let valueNode = required(name, in: fields, of: node, at: path, expecting: "a number of seconds") else { continue }
-            guard case .number(let literal) = valueNode.value, let seconds = Double(literal), seconds.isFinite else {
-                report("expected a number of seconds, found \(Self.describe(valueNode.value))", at: path.appending(name), offset: valueNode.offset)
-                continue
-            }
-            guard seconds >= 0 else {
-                report("expected a number of seconds, zero or more, found \(literal)", at: path.appending(name), offset: valueNode.offset)
-                continue
-            }
+            guard let valueNode = required(name, in: fields, of: node, at: path, expecting: "a number of seconds"),
+                  let seconds = readSeconds(valueNode, at: path.appending(name))
+            else { continue }
             values.append(seconds)
         }
         guard values.count == 2 else { return nil }
@@ -160,6 +168,86 @@ struct JSONCassetteReader {
             return nil
         }
         return timing
+    }
+
+    private static let latencyForms = "\"instant\", \"recorded\", or an object like { \"firstByte\": 0.3, \"duration\": 0.6 }, "
+        + "{ \"scaled\": 0.5 } or { \"bytesPerSecond\": \"edge\", \"firstByte\": 0.1 }"
+
+    private mutating func readLatency(_ node: JSONNode, at path: JSONPath) -> Latency? {
+        if case .string(let name) = node.value {
+            switch name {
+            case "instant": return .instant
+            case "recorded": return .recorded
+            default:
+                report("unknown latency \(CassetteRules.quoted(name)); expected \(Self.latencyForms)", at: path, offset: node.offset)
+                return nil
+            }
+        }
+        guard let fields = members(of: node, at: path, expected: Self.latencyForms, allowed: ["firstByte", "duration", "scaled", "bytesPerSecond"])
+        else { return nil }
+        let latency: Latency
+        if let factorNode = fields["scaled"] {
+            guard fields.count == 1 else {
+                report("\"scaled\" multiplies the recorded timing and takes no other field; expected { \"scaled\": 0.5 }", at: path, offset: node.offset)
+                return nil
+            }
+            guard let factor = readSeconds(factorNode, at: path.appending("scaled"), expected: "a scale factor like 0.5") else { return nil }
+            latency = .scaled(factor)
+        } else if let speedNode = fields["bytesPerSecond"] {
+            guard fields["duration"] == nil else {
+                report("give \"duration\" or \"bytesPerSecond\", not both: a download speed decides the duration", at: path, offset: node.offset)
+                return nil
+            }
+            let firstByte = readOptional(fields["firstByte"], default: 0) { $0.readSeconds($1, at: path.appending("firstByte")) }
+            guard let speed = readSpeed(speedNode, at: path.appending("bytesPerSecond")), let firstByte else { return nil }
+            latency = .downloadSpeed(speed, firstByte: firstByte)
+        } else {
+            var values: [Double] = []
+            for name in ["firstByte", "duration"] {
+                guard let valueNode = required(name, in: fields, of: node, at: path, expecting: "a number of seconds"),
+                      let seconds = readSeconds(valueNode, at: path.appending(name))
+                else { continue }
+                values.append(seconds)
+            }
+            guard values.count == 2 else { return nil }
+            latency = .fixed(firstByte: values[0], duration: values[1])
+        }
+        if let problem = latency.problem {
+            report(problem, at: path, offset: node.offset)
+            return nil
+        }
+        return latency
+    }
+
+    private mutating func readSpeed(_ node: JSONNode, at path: JSONPath) -> DownloadSpeed? {
+        let names = DownloadSpeed.presets.compactMap(\.name)
+        if case .string(let name) = node.value {
+            if let preset = DownloadSpeed.preset(named: name) { return preset }
+            report("unknown download speed \(CassetteRules.quoted(name)); expected a number of bytes per second or one of \(names.joined(separator: ", "))",
+                   at: path, offset: node.offset)
+            return nil
+        }
+        guard let bytesPerSecond = readSeconds(node, at: path, expected: "a number of bytes per second or one of \(names.joined(separator: ", "))") else {
+            return nil
+        }
+        guard bytesPerSecond > 0 else {
+            report("expected bytesPerSecond to be more than zero, found \(JSONCassetteCodec.formatSeconds(bytesPerSecond))", at: path, offset: node.offset)
+            return nil
+        }
+        return DownloadSpeed(bytesPerSecond: bytesPerSecond)
+    }
+
+    /// A finite number, zero or more.
+    private mutating func readSeconds(_ node: JSONNode, at path: JSONPath, expected: String = "a number of seconds") -> Double? {
+        guard case .number(let literal) = node.value, let value = Double(literal), value.isFinite else {
+            report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
+            return nil
+        }
+        guard value >= 0 else {
+            report("expected \(expected), zero or more, found \(literal)", at: path, offset: node.offset)
+            return nil
+        }
+        return value
     }
 
     // MARK: Headers and bodies

@@ -14,6 +14,13 @@ package struct JSONNode: Sendable {
         self.value = value
         self.offset = offset
     }
+
+    /// The value of this object's first member named `key`; nil when there is none or this is
+    /// not an object.
+    package func memberValue(_ key: String) -> JSONNode? {
+        guard case .object(let members) = value else { return nil }
+        return members.first { $0.key == key }?.value
+    }
 }
 
 /// One JSON value. Objects keep their members in source order, duplicates included: detecting

@@ -24,6 +24,9 @@ public struct Interaction: Sendable, Equatable {
     public var error: TransportError?
     /// How long the exchange took when it was recorded.
     public var timing: Timing?
+    /// When set (by hand, in the file), how this interaction replays, whatever latency the
+    /// tape uses: `"latency": { "firstByte": 2, "duration": 2.5 }`.
+    public var latency: Latency?
 
     /// An interaction from its parts.
     public init(
@@ -31,12 +34,14 @@ public struct Interaction: Sendable, Equatable {
         request: Request,
         response: Response? = nil,
         error: TransportError? = nil,
-        timing: Timing? = nil
+        timing: Timing? = nil,
+        latency: Latency? = nil
     ) {
         self.recordedAt = recordedAt
         self.request = request
         self.response = response
         self.error = error
         self.timing = timing
+        self.latency = latency
     }
 }

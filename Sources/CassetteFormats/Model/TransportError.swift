@@ -4,13 +4,25 @@ extension Interaction {
     ///
     /// In a file it is written by code name (`{ "code": "timedOut" }`); a number
     /// (`{ "code": -1001 }`) is read too, so a code this table does not name can still be used.
+    ///
+    /// Next to a response, the error ends the body: the caller gets the head, the body (or its
+    /// first ``afterBytes`` bytes), then the error — a connection dropped mid-download:
+    ///
+    /// ```json
+    /// "response": { "status": 200, "body": { "text": "…" } },
+    /// "error": { "code": "networkConnectionLost", "afterBytes": 1024 }
+    /// ```
     public struct TransportError: Sendable, Equatable {
         /// The `URLError.Code`.
         public var code: Code
+        /// With a response: how many bytes of its body arrive before the error. Nil means all
+        /// of them. Not more than the body's size; not used without a response.
+        public var afterBytes: Int?
 
-        /// An error with `code`.
-        public init(code: Code) {
+        /// An error with `code`, after `afterBytes` bytes of the response body when there is one.
+        public init(code: Code, afterBytes: Int? = nil) {
             self.code = code
+            self.afterBytes = afterBytes
         }
 
         /// A `URLError.Code`, by raw value, with its Swift name where it has one.

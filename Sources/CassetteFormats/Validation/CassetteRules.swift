@@ -44,6 +44,18 @@ package enum CassetteRules {
         return nil
     }
 
+    /// `afterBytes` counts bytes of the response body, so it needs a response and fits its body.
+    package static func afterBytesProblem(_ afterBytes: Int, bodySize: Int?) -> String? {
+        guard afterBytes >= 0 else { return "expected afterBytes to be a number of bytes, zero or more, found \(afterBytes)" }
+        guard let bodySize else {
+            return "afterBytes counts bytes of the response body, but this interaction has no \"response\"; remove afterBytes or add a response"
+        }
+        guard afterBytes <= bodySize else {
+            return "afterBytes (\(afterBytes)) is more than the response body holds (\(bodySize) bytes)"
+        }
+        return nil
+    }
+
     /// An absolute URL with a scheme and a host. Unicode is allowed (the file is UTF-8); spaces,
     /// control characters and broken percent escapes are not.
     package static func urlProblem(_ url: String) -> String? {

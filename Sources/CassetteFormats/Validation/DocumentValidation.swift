@@ -2,7 +2,8 @@ extension CassetteDocument {
     /// Everything that would stop this document from being written and read back, with the
     /// JSON path of each value: an interaction with neither response nor error, a status outside
     /// 100–599, a relative URL, a method or header name that is not an HTTP token, a header value
-    /// with a line break, a negative or inconsistent timing, a `recordedAt` outside the years 0000–9999.
+    /// with a line break, a negative or inconsistent timing or latency, an `afterBytes` beyond
+    /// the body, a `recordedAt` outside the years 0000–9999.
     ///
     /// Empty when the document is valid. Codecs call this before writing.
     public func problems() -> [CassetteFormatError.Problem] {
@@ -35,8 +36,15 @@ extension CassetteDocument {
             if interaction.response == nil, interaction.error == nil {
                 check("expected a \"response\", an \"error\", or both", path)
             }
+            if let afterBytes = interaction.error?.afterBytes {
+                check(CassetteRules.afterBytesProblem(afterBytes, bodySize: interaction.response?.body.data.count),
+                      path.appending("error").appending("afterBytes"))
+            }
             if let timing = interaction.timing {
                 check(CassetteRules.timingProblem(timing), path.appending("timing"))
+            }
+            if let problem = interaction.latency?.problem {
+                check(problem, path.appending("latency"))
             }
         }
         return problems
