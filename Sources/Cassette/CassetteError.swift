@@ -8,6 +8,9 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// A record mode name that is not one of `once`, `newEpisodes`, `none`, `all`.
     /// `source` says where it was read (`CASSETTE_RECORD_MODE`, a command-line option).
     case invalidRecordMode(String, source: String)
+    /// A latency that is not one of the text forms of ``Latency/init(parsing:)``, or not valid.
+    /// `source` says where it was read (`CASSETTE_LATENCY`).
+    case invalidLatency(String, source: String)
     /// The cassette file does not exist and the record mode does not allow recording it.
     case cassetteNotFound(file: String, mode: RecordMode)
     /// The cassette file exists but could not be read.
@@ -35,6 +38,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
         case .invalidRecordMode(let text, let source):
             let valid = RecordMode.allCases.map(\.rawValue).joined(separator: ", ")
             return "\(source): unknown record mode \"\(text)\"; expected one of \(valid)"
+        case .invalidLatency(let text, let source):
+            return "\(source): cannot read the latency \"\(text)\"; expected \(Latency.textForms)"
         case .cassetteNotFound(let file, let mode):
             return "cassette \(file) does not exist and record mode \"\(mode)\" never records. "
                 + "Record it once with CASSETTE_RECORD_MODE=once on a machine with network access, and commit it."

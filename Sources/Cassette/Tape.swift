@@ -33,10 +33,15 @@ public final class Tape: Sendable {
         /// last of them again instead of failing as unmatched. Default `false`: each recorded
         /// interaction answers once, as the server answered once.
         public var allowsPlaybackRepeats: Bool
+        /// How replayed responses are timed (see ``Latency``). `nil`, the default: as
+        /// `CASSETTE_LATENCY` says, else instant. An interaction's own `"latency"` in the file
+        /// wins over this.
+        public var latency: Latency?
 
         /// Options with their defaults.
-        public init(allowsPlaybackRepeats: Bool = false) {
+        public init(allowsPlaybackRepeats: Bool = false, latency: Latency? = nil) {
             self.allowsPlaybackRepeats = allowsPlaybackRepeats
+            self.latency = latency
         }
     }
 
@@ -73,6 +78,9 @@ public final class Tape: Sendable {
     public let mode: RecordMode
     /// The rules that decide whether a recorded interaction answers a request.
     public let matching: RequestMatching
+    /// How replayed responses are timed, after `CASSETTE_LATENCY` was applied; an interaction's
+    /// own `"latency"` in the file wins over it.
+    public let latency: Latency
     /// A session whose requests go through this tape (an ephemeral configuration).
     public let session: URLSession
 
@@ -93,8 +101,8 @@ public final class Tape: Sendable {
     ///     overrides it, and so does `CI`, which means `none` (see ``RecordMode``).
     ///   - matching: How requests are matched with recorded ones.
     ///   - options: Further options.
-    ///   - environment: Where `CASSETTE_RECORD_MODE` and `CI` are read.
-    /// - Throws: ``CassetteError`` when the name, the mode or the folder is wrong, or the
+    ///   - environment: Where `CASSETTE_RECORD_MODE`, `CI` and `CASSETTE_LATENCY` are read.
+    /// - Throws: ``CassetteError`` when the name, the mode, the latency or the folder is wrong, or the
     ///   cassette is missing in mode `none`; ``CassetteFormatError`` when the file is malformed.
     public convenience init(
         named name: String,
@@ -120,19 +128,22 @@ public final class Tape: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         let mode = try RecordMode.resolve(requested: mode, environment: environment)
+        let latency = try Latency.resolve(requested: options.latency, environment: environment)
         let exists = FileManager.default.fileExists(atPath: file.path)
         if !exists, mode == .none { throw CassetteError.cassetteNotFound(file: file.path, mode: mode) }
         let existing = exists && mode != .all ? try CassetteFile.read(file).interactions : []
         self.file = file
         self.mode = mode
         self.matching = matching
+        self.latency = latency
         self.fileExisted = exists
         self.existingInteractions = existing
         router = Router(
             setup: Router.Setup(
                 file: file, mode: mode,
                 recordsNewRequests: mode == .newEpisodes || mode == .all || (mode == .once && !exists),
-                replays: mode != .all
+                replays: mode != .all,
+                latency: latency
             ),
             playback: PlaybackQueue(existing, rules: matching, allowsRepeats: options.allowsPlaybackRepeats)
         )

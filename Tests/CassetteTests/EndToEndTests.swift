@@ -97,21 +97,68 @@ import CassetteTestSupport
         try tape.eject()
     }
 
-    /// Known gap, for issue 4 ("replayed Set-Cookie stored in the session's cookie storage"): a
-    /// live session stores the cookies of a response; one going through Cassette does not, so the
-    /// next request lacks its `Cookie` header. Fails (as "known issue not recorded") once fixed.
-    @Test func setCookieOfARecordedResponseIsNotYetStoredInTheCallersCookieStorage() async throws {
+    /// A live session stores the cookies a response sets, so the next request carries them.
+    /// FoundationNetworking does not do it for a protocol's response: Cassette does, recording
+    /// and replaying.
+    @Test func setCookieIsStoredInTheCallersCookieStorageRecordingAndReplaying() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
+        let file = scratch.file("cookies.json")
         let server = try LoopbackServer()
         defer { server.stop() }
-        let tape = try Tape(file: scratch.file("cookies.json"), mode: .once, environment: [:])
-        _ = await Fetch.get(server.baseURL + "/headers", on: tape.session)
-        let echoed = await Fetch.get(server.baseURL + "/echo", on: tape.session)
-        withKnownIssue("Cassette does not store Set-Cookie in the session's cookie storage yet (issue 4)") {
-            #expect(echoed.text.contains(#""cookie":"a=1; b=2""#))
+        let recording = try Tape(file: file, mode: .once, environment: [:])
+        _ = await Fetch.get(server.baseURL + "/headers", on: recording.session)
+        let echoed = await Fetch.get(server.baseURL + "/echo", on: recording.session)
+        #expect(echoed.text.contains(#""cookie":"a=1; b=2""#), "\(echoed.text)")
+        try recording.eject()
+        server.stop()
+
+        let replaying = try Tape(file: file, mode: .none, environment: [:])
+        let storage = try #require(replaying.session.configuration.httpCookieStorage)
+        #expect(storage.cookies(for: try #require(URL(string: server.baseURL)))?.isEmpty ?? true)
+        _ = await Fetch.get(server.baseURL + "/headers", on: replaying.session)
+        let stored = storage.cookies(for: try #require(URL(string: server.baseURL))) ?? []
+        #expect(stored.map { "\($0.name)=\($0.value)" }.sorted() == ["a=1", "b=2"])
+        let replayedEcho = await Fetch.get(server.baseURL + "/echo", on: replaying.session)
+        #expect(replayedEcho.text == echoed.text)
+        #expect(try replaying.eject().unmatched.isEmpty)
+    }
+
+    /// No cookie is stored when the configuration or the request says not to, as live.
+    @Test(arguments: ["httpShouldSetCookies", "httpCookieAcceptPolicy", "httpShouldHandleCookies"])
+    func cookiesAreNotStoredWhenTheConfigurationOrRequestRefusesThem(refusedBy setting: String) async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("set-cookie.json")
+        try Data("""
+            { "version": 1, "interactions": [ {
+              "request": { "method": "GET", "url": "https://api.example.com/login" },
+              "response": { "status": 200, "headers": { "Set-Cookie": ["session=abc; Path=/", "theme=dark; Path=/"] } }
+            } ] }
+            """.utf8).write(to: file)
+        let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+        let configuration = URLSessionConfiguration.ephemeral
+        let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-\(setting)-\(UUID())")
+        configuration.httpCookieStorage = storage
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/login")))
+        switch setting {
+        case "httpShouldSetCookies": configuration.httpShouldSetCookies = false
+        case "httpCookieAcceptPolicy": configuration.httpCookieAcceptPolicy = .never
+        default: request.httpShouldHandleCookies = false
         }
-        try tape.eject()
+        tape.configure(configuration)
+        let session = URLSession(configuration: configuration)
+        let (_, response) = try await session.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(storage.cookies?.isEmpty ?? true, "\(storage.cookies ?? [])")
+
+        // The same cassette, with cookies allowed: both are stored.
+        let allowed = URLSessionConfiguration.ephemeral
+        allowed.httpCookieStorage = storage
+        tape.configure(allowed)
+        _ = try await URLSession(configuration: allowed).data(from: try #require(URL(string: "https://api.example.com/login")))
+        #expect((storage.cookies ?? []).map(\.name).sorted() == ["session", "theme"])
+        _ = try tape.eject()
     }
 
     /// Connection failures are recorded as `error` entries and replay as the same `URLError`.

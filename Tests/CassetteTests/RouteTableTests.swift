@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct RouteTableTests {
     static func router() -> Router {
-        Router(setup: .init(file: URL(fileURLWithPath: "/tmp/x.json"), mode: .none, recordsNewRequests: false, replays: true),
+        Router(setup: .init(file: URL(fileURLWithPath: "/tmp/x.json"), mode: .none, recordsNewRequests: false, replays: true, latency: .instant),
                playback: PlaybackQueue([], rules: .default, allowsRepeats: false))
     }
 

@@ -10,52 +10,116 @@ import FoundationNetworking
 ///   call happens under a lock and checks that the channel is still open;
 /// - a client call from a thread of our own races with the session's task registry, so calls
 ///   made later than `startLoading` hop onto the task's own work queue;
-/// - completion handlers and `data(for:)` keep only the last `didLoad`, so a body is always
-///   delivered in one piece.
+/// - completion handlers and `data(for:)` keep only the last `didLoad`, so a body is delivered
+///   in one piece unless ``TaskInternals/deliversEveryChunk(_:)`` says every piece arrives;
+/// - delays are scheduled on the work queue with a timer, never slept; closing the channel
+///   cancels the timer, so a cancelled request hears nothing more;
+/// - a live session stores the cookies of a response in the configuration's cookie storage; a
+///   protocol's response is not stored by FoundationNetworking, so the channel does it.
 ///
-/// On Apple platforms there is no such work queue; later calls then run on a global queue.
+/// On Apple platforms there is no such work queue; later calls then run on a private serial queue.
 final class ClientChannel: @unchecked Sendable {
     private let urlProtocol: URLProtocol
+    /// When the request started (the channel is made in `startLoading`); plans count from here.
+    private let startedAt = DispatchTime.now()
     /// Recursive: corelibs may call `stopLoading` from inside a client call on the same thread.
     private let lock = NSRecursiveLock()
     private var isOpen = true
     private var laterQueue: DispatchQueue?
+    private var timer: DispatchSourceTimer?
 
     init(_ urlProtocol: URLProtocol) {
         self.urlProtocol = urlProtocol
     }
 
-    /// Closes the channel: nothing reaches the client afterwards. Called from `stopLoading`.
+    /// The task being answered.
+    var task: URLSessionTask? { urlProtocol.task }
+
+    /// Closes the channel: nothing reaches the client afterwards, and a scheduled delivery is
+    /// cancelled. Called from `stopLoading`.
     func close() {
         lock.lock()
         isOpen = false
+        let timer = self.timer
+        self.timer = nil
         lock.unlock()
+        timer?.cancel()
+    }
+
+    /// Runs `plan`: inline when everything is due now (call from `startLoading`), otherwise on
+    /// the work queue, each event at its time counted from the start of the request.
+    ///
+    /// - Parameters:
+    ///   - head: the response head, for a plan with a `.head` step.
+    ///   - body: the bytes the plan's `.body` ranges index.
+    ///   - error: the error for a `.fail` step's code.
+    func play(
+        _ plan: DeliveryPlan, head: HTTPURLResponse?, body: Data,
+        error: @escaping @Sendable (URLError.Code) -> URLError
+    ) {
+        let run: @Sendable (DeliveryPlan.Step) -> Void = { [self] step in
+            switch step {
+            case .head: if let head { deliverHead(head) }
+            case .body(let range): deliverData(body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)))
+            case .finish: finish(error: nil)
+            case .fail(let code): finish(error: error(code))
+            }
+        }
+        guard !plan.isImmediate else {
+            for event in plan.events { run(event.step) }
+            return
+        }
+        let queue = workQueue()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let schedule = PlanSchedule(events: plan.events, startedAt: startedAt)
+        // The handler holds the timer until it is cancelled, which releases the handler: at the
+        // plan's last event, or when the channel closes.
+        timer.setEventHandler {
+            for step in schedule.due() { run(step) }
+            if let next = schedule.nextDeadline {
+                timer.schedule(deadline: next, leeway: .milliseconds(1))
+            } else {
+                timer.cancel()
+            }
+        }
+        lock.lock()
+        guard isOpen else {
+            lock.unlock()
+            return
+        }
+        self.timer = timer
+        lock.unlock()
+        timer.schedule(deadline: schedule.nextDeadline ?? .now(), leeway: .milliseconds(1))
+        timer.resume()
     }
 
     /// Sends a whole response — head, body in one piece, then the end or `error` — right now.
     /// Call from `startLoading` or from ``later(_:)``.
     func deliver(_ response: HTTPURLResponse?, body: Data, error: URLError?) {
-        send { client, urlProtocol in
-            if let response {
-                client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
-                if !body.isEmpty { client.urlProtocol(urlProtocol, didLoad: body) }
-            }
+        if let response {
+            deliverHead(response)
+            deliverData(body)
         }
         finish(error: error)
     }
 
-    /// Sends the response head right now.
+    /// Sends the response head right now, after storing its cookies as a live session would.
     func deliverHead(_ response: HTTPURLResponse) {
         send { client, urlProtocol in
+            CookieSync.store(cookiesOf: response, for: urlProtocol.request, of: urlProtocol.task)
             client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
         }
     }
 
+    /// Sends part of the body right now.
+    func deliverData(_ data: Data) {
+        guard !data.isEmpty else { return }
+        send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: data) }
+    }
+
     /// Sends the body in one piece and the end, or `error`, right now.
     func deliverRest(body: Data, error: URLError?) {
-        if !body.isEmpty {
-            send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: body) }
-        }
+        deliverData(body)
         finish(error: error)
     }
 
@@ -73,39 +137,61 @@ final class ClientChannel: @unchecked Sendable {
     /// Runs `work` where client calls are safe after `startLoading` returned: the task's work
     /// queue. Work items run one after another, in the order they were handed over.
     func later(_ work: @escaping @Sendable () -> Void) {
+        workQueue().async(execute: work)
+    }
+
+    /// The task's work queue, looked up on first use: instant replays answer inline and never need it.
+    private func workQueue() -> DispatchQueue {
         lock.lock()
-        if laterQueue == nil {
-            // Looked up on first use rather than up front: replays answer inline and never need it.
-            laterQueue = Self.workQueue(of: urlProtocol.task) ?? DispatchQueue(label: "Cassette.ClientChannel")
-        }
-        let queue = laterQueue
-        lock.unlock()
-        queue?.async(execute: work)
+        defer { lock.unlock() }
+        if let laterQueue { return laterQueue }
+        let queue = TaskInternals.workQueue(of: urlProtocol.task) ?? DispatchQueue(label: "Cassette.ClientChannel")
+        laterQueue = queue
+        return queue
     }
 
     private func send(closing: Bool = false, _ call: (URLProtocolClient, URLProtocol) -> Void) {
         lock.lock()
         defer { lock.unlock() }
         guard isOpen, let client = urlProtocol.client else { return }
-        if closing { isOpen = false }
+        if closing {
+            isOpen = false
+            timer?.cancel()
+            timer = nil
+        }
         call(client, urlProtocol)
     }
+}
 
-    /// The serial queue on which FoundationNetworking itself calls the client for `task`
-    /// (the internal `URLSessionTask.workQueue`), found by reflection; `nil` on Apple platforms.
-    private static func workQueue(of task: URLSessionTask?) -> DispatchQueue? {
-        #if canImport(FoundationNetworking)
-        guard let task else { return nil }
-        var mirror: Mirror? = Mirror(reflecting: task)
-        while let current = mirror {
-            for child in current.children where child.label == "workQueue" {
-                return child.value as? DispatchQueue
-            }
-            mirror = current.superclassMirror
+/// The events of a plan still to come. Used only on the channel's work queue, one event handler
+/// at a time.
+private final class PlanSchedule: @unchecked Sendable {
+    private let events: [DeliveryPlan.Event]
+    private let startedAt: DispatchTime
+    private var next = 0
+
+    init(events: [DeliveryPlan.Event], startedAt: DispatchTime) {
+        self.events = events
+        self.startedAt = startedAt
+    }
+
+    /// The steps whose time has come, in order.
+    func due() -> [DeliveryPlan.Step] {
+        let now = DispatchTime.now()
+        var steps: [DeliveryPlan.Step] = []
+        while next < events.count, deadline(of: events[next]) <= now {
+            steps.append(events[next].step)
+            next += 1
         }
-        return nil
-        #else
-        return nil
-        #endif
+        return steps
+    }
+
+    /// When the next event is due, or nil when none is left.
+    var nextDeadline: DispatchTime? {
+        next < events.count ? deadline(of: events[next]) : nil
+    }
+
+    private func deadline(of event: DeliveryPlan.Event) -> DispatchTime {
+        startedAt + .nanoseconds(Int(event.at * 1_000_000_000))
     }
 }

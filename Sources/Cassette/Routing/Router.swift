@@ -14,6 +14,8 @@ final class Router: Sendable {
         var recordsNewRequests: Bool
         /// Whether recorded interactions answer requests (`false` in mode `all`).
         var replays: Bool
+        /// How replays are timed when an interaction does not say.
+        var latency: Latency
     }
 
     /// What happened to the requests so far.
@@ -69,16 +71,51 @@ final class Router: Sendable {
 
     private func replay(_ interaction: Interaction, to channel: ClientChannel, for urlRequest: URLRequest) {
         let url = urlRequest.url ?? URL(fileURLWithPath: "/")
-        let error = interaction.error.map { Self.urlError($0.urlError.code, url: url) }
-        guard let response = interaction.response else {
-            channel.finish(error: error ?? Self.urlError(.badServerResponse, url: url))
-            return
+        let latency = interaction.latency ?? setup.latency
+        var head: HTTPURLResponse?
+        var body = Data()
+        var endCode = interaction.error?.urlError.code
+        var description: String?
+        if let response = interaction.response {
+            head = response.urlResponse(for: url)
+            if head == nil {
+                endCode = .badServerResponse
+                description = "Cassette could not build a response for status \(response.status)"
+            } else {
+                body = response.body.data
+                if let afterBytes = interaction.error?.afterBytes { body = body.prefix(max(0, afterBytes)) }
+            }
+        } else if endCode == nil {
+            endCode = .badServerResponse
         }
-        guard let head = response.urlResponse(for: url) else {
-            channel.finish(error: Self.urlError(.badServerResponse, url: url, "Cassette could not build a response for status \(response.status)"))
-            return
+        let timing = latency.timing(recorded: interaction.timing, bodySize: body.count)
+        let delayed = timing.duration > 0
+        let timeout = delayed ? Self.timeout(of: urlRequest, task: channel.task) : nil
+        let plan = DeliveryPlan(
+            hasHead: head != nil, bodySize: body.count, error: endCode, timing: timing,
+            inPieces: delayed && timing.duration > timing.firstByte && TaskInternals.deliversEveryChunk(channel.task),
+            timeout: timeout)
+        let method = urlRequest.httpMethod ?? "GET"
+        let (recordedCode, recordedDescription) = (endCode, description)
+        channel.play(plan, head: head, body: body) { code in
+            if code == .timedOut, code != recordedCode, let timeout {
+                return Self.urlError(.timedOut, url: url, "Cassette: \(method) \(url.absoluteString) timed out: its replay "
+                    + "(latency \(latency)) waits longer than the request's timeout of \(JSONCassetteCodec.formatSeconds(timeout)) s")
+            }
+            return Self.urlError(code, url: url, recordedDescription)
         }
-        channel.deliver(head, body: response.body.data, error: error)
+    }
+
+    /// The timeout a live request would have: the request's own `timeoutInterval` when it was
+    /// changed from the default of 60 s, else the session configuration's
+    /// `timeoutIntervalForRequest` (which FoundationNetworking does not copy into the request a
+    /// protocol sees). Nil for none.
+    private static func timeout(of request: URLRequest, task: URLSessionTask?) -> TimeInterval? {
+        var timeout = request.timeoutInterval
+        if timeout == 60, let configured = TaskInternals.configuration(of: task)?.timeoutIntervalForRequest {
+            timeout = configured
+        }
+        return timeout > 0 && timeout.isFinite ? timeout : nil
     }
 
     private func refuse(_ request: Interaction.Request, usedUp: Int, channel: ClientChannel, url: URL?) {

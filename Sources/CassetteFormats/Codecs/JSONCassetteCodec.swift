@@ -165,7 +165,7 @@ public enum JSONCassetteCodec {
     }
 
     /// Seconds as the shortest text that reads back as the same `Double`; whole numbers without ".0".
-    static func formatSeconds(_ seconds: Double) -> String {
+    package static func formatSeconds(_ seconds: Double) -> String {
         if seconds == seconds.rounded(), abs(seconds) < 1e15 { return String(Int64(seconds)) }
         return seconds.description
     }

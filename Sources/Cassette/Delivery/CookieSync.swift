@@ -1,0 +1,36 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Stores the cookies of a response delivered by Cassette in the session's cookie storage,
+/// as FoundationNetworking does for a live response and does not for a protocol's (DESIGN §5):
+/// so the next request of the session carries them, recorded or replayed alike.
+///
+/// Follows the configuration as a live session does: nothing is stored without a cookie
+/// storage, when `httpShouldSetCookies` or the request's `httpShouldHandleCookies` is off, or
+/// when the accept policy is `.never`; `.onlyFromMainDocumentDomain` keeps the cookies of the
+/// main document's domain. On Apple platforms the session's configuration is not reachable
+/// from a protocol, and this does nothing.
+enum CookieSync {
+    static func store(cookiesOf response: HTTPURLResponse, for request: URLRequest, of task: URLSessionTask?) {
+        guard response.value(forHTTPHeaderField: "Set-Cookie") != nil, request.httpShouldHandleCookies,
+              let url = response.url,
+              let configuration = TaskInternals.configuration(of: task), configuration.httpShouldSetCookies,
+              let storage = configuration.httpCookieStorage, configuration.httpCookieAcceptPolicy != .never
+        else { return }
+        let fields = response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
+            if let name = field.key as? String, let value = field.value as? String { fields[name] = value }
+        }
+        var cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: url)
+        if configuration.httpCookieAcceptPolicy == .onlyFromMainDocumentDomain {
+            let mainHost = (request.mainDocumentURL ?? url).host?.lowercased() ?? ""
+            cookies = cookies.filter { cookie in
+                let domain = cookie.domain.hasPrefix(".") ? String(cookie.domain.dropFirst()).lowercased() : cookie.domain.lowercased()
+                return mainHost == domain || mainHost.hasSuffix("." + domain)
+            }
+        }
+        guard !cookies.isEmpty else { return }
+        storage.setCookies(cookies, for: url, mainDocumentURL: request.mainDocumentURL ?? url)
+    }
+}
