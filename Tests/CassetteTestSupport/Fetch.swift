@@ -12,6 +12,10 @@ public struct Fetched: Sendable, Equatable, CustomStringConvertible {
     public var url: String?
     public var errorCode: URLError.Code?
     public var errorDescription: String?
+    /// For a delegate: the size of each `didReceive(data:)`, in order.
+    public var pieces: [Int] = []
+    /// For a delegate: seconds from `resume()` to the response head.
+    public var headAfter: TimeInterval?
 
     public var text: String { String(decoding: body, as: UTF8.self) }
 
@@ -97,8 +101,11 @@ public enum Fetch {
 /// A data delegate that collects each task's response, chunks and error.
 public final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Entry {
+        var started = Date()
         var response: URLResponse?
+        var headAfter: TimeInterval?
         var body = Data()
+        var pieces: [Int] = []
         var done: (@Sendable (Fetched) -> Void)?
     }
 
@@ -108,13 +115,17 @@ public final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchec
     func expect(_ taskIdentifier: Int, done: @escaping @Sendable (Fetched) -> Void) {
         lock.lock()
         entries[taskIdentifier, default: Entry()].done = done
+        entries[taskIdentifier]?.started = Date()
         lock.unlock()
     }
 
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         lock.lock()
-        entries[dataTask.taskIdentifier, default: Entry()].response = response
+        var entry = entries[dataTask.taskIdentifier] ?? Entry()
+        entry.response = response
+        entry.headAfter = Date().timeIntervalSince(entry.started)
+        entries[dataTask.taskIdentifier] = entry
         lock.unlock()
         completionHandler(.allow)
     }
@@ -122,6 +133,7 @@ public final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchec
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.lock()
         entries[dataTask.taskIdentifier, default: Entry()].body.append(data)
+        entries[dataTask.taskIdentifier]?.pieces.append(data.count)
         lock.unlock()
     }
 
@@ -129,7 +141,10 @@ public final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchec
         lock.lock()
         let entry = entries.removeValue(forKey: task.taskIdentifier)
         lock.unlock()
-        entry?.done?(Fetched(response: entry?.response, body: entry?.body, error: error))
+        var fetched = Fetched(response: entry?.response, body: entry?.body, error: error)
+        fetched.pieces = entry?.pieces ?? []
+        fetched.headAfter = entry?.headAfter
+        entry?.done?(fetched)
     }
 }
 
