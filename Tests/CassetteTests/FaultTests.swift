@@ -1,0 +1,74 @@
+import Cassette
+import CassetteTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The hand-edited faults of `Cassettes/Examples/faults.json` reach the caller through each API
+/// exactly as written: an error by name or number, a connection lost after 10 bytes, an edited
+/// status, and a response slowed past the request's timeout.
+@Suite struct FaultTests {
+    static func tape() throws -> Tape {
+        try Tape(file: PackagePaths.examples.appendingPathComponent("faults.json"), mode: .none, environment: [:])
+    }
+
+    static func session(of tape: Tape, _ style: FetchStyle) -> URLSession {
+        style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+    }
+
+    @Test(arguments: FetchStyle.allCases)
+    func errorsByNameAndByNumber(style: FetchStyle) async throws {
+        let tape = try Self.tape()
+        let session = Self.session(of: tape, style)
+        let feed = await Fetch.get("https://api.example.com/feed", on: session, style: style)
+        #expect(feed.errorCode == .timedOut)
+        #expect(feed.status == nil)
+        let profile = await Fetch.get("https://api.example.com/profile", on: session, style: style)
+        #expect(profile.errorCode == .notConnectedToInternet)
+        _ = try tape.eject()
+    }
+
+    @Test(arguments: FetchStyle.allCases)
+    func aConnectionLostAfterTenBytes(style: FetchStyle) async throws {
+        let tape = try Self.tape()
+        let fetched = await Fetch.get("https://api.example.com/download", on: Self.session(of: tape, style), style: style)
+        #expect(fetched.errorCode == .networkConnectionLost)
+        if style == .delegate {
+            // A delegate sees what a dropped download delivers: the head, then exactly 10 bytes.
+            #expect(fetched.status == 200)
+            #expect(fetched.headers["Content-Length"] == "26")
+            #expect(fetched.body == Data("abcdefghij".utf8))
+        } else {
+            // Completion handlers and data(for:) report the error alone, as they do live.
+            #expect(fetched.status == nil)
+            #expect(fetched.body.isEmpty)
+        }
+        _ = try tape.eject()
+    }
+
+    @Test(arguments: FetchStyle.allCases)
+    func anEditedStatusAndBody(style: FetchStyle) async throws {
+        let tape = try Self.tape()
+        let fetched = await Fetch.get("https://api.example.com/orders", on: Self.session(of: tape, style), style: style)
+        #expect(fetched.status == 503)
+        #expect(fetched.headers["Retry-After"] == "30")
+        #expect(fetched.text == #"{"error":"maintenance"}"#)
+        #expect(fetched.errorCode == nil)
+        _ = try tape.eject()
+    }
+
+    @Test(arguments: FetchStyle.allCases)
+    func aSlowResponseTripsTheRequestTimeout(style: FetchStyle) async throws {
+        let tape = try Self.tape()
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/search?q=swift")))
+        request.timeoutInterval = 0.3
+        let start = Date()
+        let fetched = await Fetch.run(request, on: Self.session(of: tape, style), style: style)
+        let seconds = Date().timeIntervalSince(start)
+        #expect(fetched.errorCode == .timedOut)
+        #expect(seconds >= 0.25 && seconds <= 1.5, "took \(seconds) s")
+        _ = try tape.eject()
+    }
+}
