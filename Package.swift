@@ -18,7 +18,7 @@ let package = Package(
         // The `cassette` command-line tool.
         .executableTarget(name: "CassetteCLI", dependencies: ["Cassette"]),
         // Test-only support: an in-process loopback HTTP server, so tests record without network.
-        .target(name: "CassetteTestSupport", path: "Tests/CassetteTestSupport"),
+        .target(name: "CassetteTestSupport", dependencies: ["Cassette"], path: "Tests/CassetteTestSupport"),
         // A child process for the URLSession.shared tests, which each need a fresh process.
         .executableTarget(name: "SharedSessionCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/SharedSessionCheck"),
         .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats"], exclude: ["Fixtures"]),

@@ -53,7 +53,7 @@ enum Locations {
     @Test func validCassettesPassWithASummary() {
         let result = Captured.run(["lint", Locations.examples])
         #expect(result.status == 0)
-        #expect(result.out == "3 cassettes, 8 interactions, 0 errors\n")
+        #expect(result.out == "4 cassettes, 13 interactions, 0 errors\n")
         #expect(result.error == "")
     }
 
@@ -105,7 +105,7 @@ enum Locations {
     @Test func aMissingPathIsAnErrorButOthersAreStillChecked() {
         let result = Captured.run(["lint", "/no/such/cassette.json", Locations.examples])
         #expect(result.status == 1)
-        #expect(result.out == "/no/such/cassette.json: error: no such file or folder\n3 cassettes, 8 interactions, 1 error\n")
+        #expect(result.out == "/no/such/cassette.json: error: no such file or folder\n4 cassettes, 13 interactions, 1 error\n")
     }
 
     @Test func aFolderWithoutCassettesIsAnError() throws {

@@ -25,77 +25,83 @@ import Testing
     /// 200 replays waiting 2 s each are cancelled after 0.2 s: every caller hears `.cancelled`
     /// within 100 ms of the cancel, ten times over, and nothing else arrives afterwards.
     @Test func cancellingTwoHundredDelayedReplaysAnswersEachAtOnce() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = try Self.slowCassette(in: scratch, firstByte: 2, duration: 2)
-        for repetition in 1...10 {
-            let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .recorded), environment: [:])
-            let outcomes = Locked<[(code: URLError.Code?, lateBy: TimeInterval, hadResponse: Bool)]>([])
-            let cancelledAt = Locked<Date?>(nil)
-            let group = DispatchGroup()
-            var tasks: [URLSessionDataTask] = []
-            for _ in 0..<200 {
-                group.enter()
-                let task = tape.session.dataTask(with: try #require(URL(string: Self.url))) { _, response, error in
-                    let late = Date().timeIntervalSince(cancelledAt.withLock { $0 } ?? Date())
-                    outcomes.withLock { $0.append(((error as? URLError)?.code, late, response != nil)) }
-                    group.leave()
+        try await TimingIsolation.run {
+            let scratch = try ScratchFolder()
+            defer { scratch.remove() }
+            let file = try Self.slowCassette(in: scratch, firstByte: 2, duration: 2)
+            for repetition in 1...10 {
+                let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .recorded), environment: [:])
+                let outcomes = Locked<[(code: URLError.Code?, lateBy: TimeInterval, hadResponse: Bool)]>([])
+                let cancelledAt = Locked<Date?>(nil)
+                let group = DispatchGroup()
+                var tasks: [URLSessionDataTask] = []
+                for _ in 0..<200 {
+                    group.enter()
+                    let task = tape.session.dataTask(with: try #require(URL(string: Self.url))) { _, response, error in
+                        let late = Date().timeIntervalSince(cancelledAt.withLock { $0 } ?? Date())
+                        outcomes.withLock { $0.append(((error as? URLError)?.code, late, response != nil)) }
+                        group.leave()
+                    }
+                    tasks.append(task)
+                    task.resume()
                 }
-                tasks.append(task)
-                task.resume()
+                try await Task.sleep(nanoseconds: 200_000_000)
+                cancelledAt.withLock { $0 = Date() }
+                for task in tasks { task.cancel() }
+                await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
+                let results = outcomes.withLock { $0 }
+                #expect(results.count == 200)
+                #expect(results.allSatisfy { $0.code == .cancelled && !$0.hadResponse }, "repetition \(repetition)")
+                let slowest = results.map(\.lateBy).max() ?? 0
+                #expect(slowest < 0.1, "repetition \(repetition): the slowest cancellation took \(slowest) s")
+                _ = try tape.eject()
             }
-            try await Task.sleep(nanoseconds: 200_000_000)
-            cancelledAt.withLock { $0 = Date() }
-            for task in tasks { task.cancel() }
-            await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
-            let results = outcomes.withLock { $0 }
-            #expect(results.count == 200)
-            #expect(results.allSatisfy { $0.code == .cancelled && !$0.hadResponse }, "repetition \(repetition)")
-            let slowest = results.map(\.lateBy).max() ?? 0
-            #expect(slowest < 0.1, "repetition \(repetition): the slowest cancellation took \(slowest) s")
-            _ = try tape.eject()
+            // Past the replays' 2 s, a timer that survived a cancel would call the client now and crash.
+            try await Task.sleep(nanoseconds: 2_000_000_000)
         }
-        // Past the replays' 2 s, a timer that survived a cancel would call the client now and crash.
-        try await Task.sleep(nanoseconds: 2_000_000_000)
     }
 
     /// A 2 s replay with a 0.5 s `timeoutInterval` fails `.timedOut` at about 0.5 s, through each API.
     @Test(arguments: FetchStyle.allCases)
     func aReplaySlowerThanTheRequestTimeoutTimesOut(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let tape = try Tape(file: try Self.slowCassette(in: scratch, firstByte: 2, duration: 2), mode: .none,
-                            options: .init(latency: .recorded), environment: [:])
-        let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
-        var request = URLRequest(url: try #require(URL(string: Self.url)))
-        request.timeoutInterval = 0.5
-        let start = Date()
-        let fetched = await Fetch.run(request, on: session, style: style)
-        let seconds = Date().timeIntervalSince(start)
-        #expect(fetched.errorCode == .timedOut)
-        #expect(fetched.status == nil)
-        #expect(seconds >= 0.45 && seconds <= 1.2, "took \(seconds) s")
-        #expect(fetched.errorDescription?.contains("waits longer than the request's timeout of 0.5 s") == true, "\(fetched)")
-        _ = try tape.eject()
+        try await TimingIsolation.run {
+            let scratch = try ScratchFolder()
+            defer { scratch.remove() }
+            let tape = try Tape(file: try Self.slowCassette(in: scratch, firstByte: 2, duration: 2), mode: .none,
+                                options: .init(latency: .recorded), environment: [:])
+            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            var request = URLRequest(url: try #require(URL(string: Self.url)))
+            request.timeoutInterval = 0.5
+            let start = Date()
+            let fetched = await Fetch.run(request, on: session, style: style)
+            let seconds = Date().timeIntervalSince(start)
+            #expect(fetched.errorCode == .timedOut)
+            #expect(fetched.status == nil)
+            #expect(seconds >= 0.45 && seconds <= 1.2, "took \(seconds) s")
+            #expect(fetched.errorDescription?.contains("waits longer than the request's timeout of 0.5 s") == true, "\(fetched)")
+            _ = try tape.eject()
+        }
     }
 
     /// The configuration's `timeoutIntervalForRequest` applies when the request keeps the
     /// default timeout; and the wait that counts is the one between arrivals: here the head comes
     /// at once and the body, in one piece, 2 s later.
     @Test func theConfigurationTimeoutAppliesBetweenArrivals() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let tape = try Tape(file: try Self.slowCassette(in: scratch, firstByte: 0.1, duration: 2.1), mode: .none,
-                            options: .init(latency: .recorded), environment: [:])
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 0.5
-        tape.configure(configuration)
-        let start = Date()
-        let fetched = await Fetch.get(Self.url, on: URLSession(configuration: configuration))
-        let seconds = Date().timeIntervalSince(start)
-        #expect(fetched.errorCode == .timedOut)
-        #expect(seconds >= 0.55 && seconds <= 1.3, "took \(seconds) s")
-        _ = try tape.eject()
+        try await TimingIsolation.run {
+            let scratch = try ScratchFolder()
+            defer { scratch.remove() }
+            let tape = try Tape(file: try Self.slowCassette(in: scratch, firstByte: 0.1, duration: 2.1), mode: .none,
+                                options: .init(latency: .recorded), environment: [:])
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 0.5
+            tape.configure(configuration)
+            let start = Date()
+            let fetched = await Fetch.get(Self.url, on: URLSession(configuration: configuration))
+            let seconds = Date().timeIntervalSince(start)
+            #expect(fetched.errorCode == .timedOut)
+            #expect(seconds >= 0.55 && seconds <= 1.3, "took \(seconds) s")
+            _ = try tape.eject()
+        }
     }
 
     /// A replay within the timeout completes.

@@ -7,8 +7,8 @@ import FoundationNetworking
 import Testing
 
 /// The hand-edited faults of `Cassettes/Examples/faults.json` reach the caller through each API
-/// exactly as written: an error by name or number, a connection lost after 10 bytes, an edited
-/// status, and a response slowed past the request's timeout.
+/// exactly as written: an error by name (and, in a scratch cassette, by number), a connection
+/// lost after 10 bytes, an edited status, and a response slowed past the request's timeout.
 @Suite struct FaultTests {
     static func tape() throws -> Tape {
         try Tape(file: PackagePaths.examples.appendingPathComponent("faults.json"), mode: .none, environment: [:])
@@ -28,6 +28,28 @@ import Testing
         let profile = await Fetch.get("https://api.example.com/profile", on: session, style: style)
         #expect(profile.errorCode == .notConnectedToInternet)
         _ = try tape.eject()
+
+        // A code written as a number (the writer spells known codes by name, so this one lives
+        // in a scratch file), and a number no URLError.Code names.
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("numbers.json")
+        try Data("""
+            { "version": 1, "interactions": [
+              { "request": { "method": "GET", "url": "https://api.example.com/a" }, "error": { "code": -1009 } },
+              { "request": { "method": "GET", "url": "https://api.example.com/b" }, "error": { "code": -4242 } }
+            ] }
+            """.utf8).write(to: file)
+        let numbers = try Tape(file: file, mode: .none, environment: [:])
+        let numbersSession = Self.session(of: numbers, style)
+        #expect(await Fetch.get("https://api.example.com/a", on: numbersSession, style: style).errorCode == .notConnectedToInternet)
+        // On Linux URLError.Code is a closed enum: a number it does not declare arrives as .unknown.
+        #if canImport(FoundationNetworking)
+        #expect(await Fetch.get("https://api.example.com/b", on: numbersSession, style: style).errorCode == .unknown)
+        #else
+        #expect(await Fetch.get("https://api.example.com/b", on: numbersSession, style: style).errorCode?.rawValue == -4242)
+        #endif
+        _ = try numbers.eject()
     }
 
     @Test(arguments: FetchStyle.allCases)
@@ -61,14 +83,16 @@ import Testing
 
     @Test(arguments: FetchStyle.allCases)
     func aSlowResponseTripsTheRequestTimeout(style: FetchStyle) async throws {
-        let tape = try Self.tape()
-        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/search?q=swift")))
-        request.timeoutInterval = 0.3
-        let start = Date()
-        let fetched = await Fetch.run(request, on: Self.session(of: tape, style), style: style)
-        let seconds = Date().timeIntervalSince(start)
-        #expect(fetched.errorCode == .timedOut)
-        #expect(seconds >= 0.25 && seconds <= 1.5, "took \(seconds) s")
-        _ = try tape.eject()
+        try await TimingIsolation.run {
+            let tape = try Self.tape()
+            var request = URLRequest(url: try #require(URL(string: "https://api.example.com/search?q=swift")))
+            request.timeoutInterval = 0.3
+            let start = Date()
+            let fetched = await Fetch.run(request, on: Self.session(of: tape, style), style: style)
+            let seconds = Date().timeIntervalSince(start)
+            #expect(fetched.errorCode == .timedOut)
+            #expect(seconds >= 0.25 && seconds <= 1.5, "took \(seconds) s")
+            _ = try tape.eject()
+        }
     }
 }

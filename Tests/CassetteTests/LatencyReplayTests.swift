@@ -37,6 +37,12 @@ import Testing
     static func timedFetch(_ url: String, latency: Latency?, environment: [String: String] = [:], style: FetchStyle = .async)
         async throws -> (seconds: Double, fetched: Fetched)
     {
+        try await TimingIsolation.run { try await timedFetchAlone(url, latency: latency, environment: environment, style: style) }
+    }
+
+    private static func timedFetchAlone(_ url: String, latency: Latency?, environment: [String: String], style: FetchStyle)
+        async throws -> (seconds: Double, fetched: Fetched)
+    {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let tape = try Tape(file: try cassette(in: scratch), mode: .none, options: .init(latency: latency), environment: environment)
