@@ -70,10 +70,18 @@ final class ClientChannel: @unchecked Sendable {
             return
         }
         let queue = workQueue()
-        let timer = DispatchSource.makeTimerSource(queue: queue)
         let schedule = PlanSchedule(events: plan.events, startedAt: startedAt)
+        // Made only for an open channel: libdispatch traps when a never-activated source is released.
+        lock.lock()
+        guard isOpen else {
+            lock.unlock()
+            return
+        }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        self.timer = timer
+        lock.unlock()
         // The handler holds the timer until it is cancelled, which releases the handler: at the
-        // plan's last event, or when the channel closes.
+        // plan's last event, or when the channel closes (even before `resume`, which is fine).
         timer.setEventHandler {
             for step in schedule.due() { run(step) }
             if let next = schedule.nextDeadline {
@@ -82,13 +90,6 @@ final class ClientChannel: @unchecked Sendable {
                 timer.cancel()
             }
         }
-        lock.lock()
-        guard isOpen else {
-            lock.unlock()
-            return
-        }
-        self.timer = timer
-        lock.unlock()
         timer.schedule(deadline: schedule.nextDeadline ?? .now(), leeway: .milliseconds(1))
         timer.resume()
     }
