@@ -154,15 +154,7 @@ struct JSONCassetteReader {
         guard let fields = members(of: node, at: path, expected: "a timing object like { \"firstByte\": 0.1, \"duration\": 0.2 }",
                                    allowed: ["firstByte", "duration"])
         else { return nil }
-        var values: [Double] = []
-        for name in ["firstByte", "duration"] {
-            guard let valueNode = required(name, in: fields, of: node, at: path, expecting: "a number of seconds"),
-                  let seconds = readSeconds(valueNode, at: path.appending(name))
-            else { continue }
-            values.append(seconds)
-        }
-        guard values.count == 2 else { return nil }
-        let timing = Interaction.Timing(firstByte: values[0], duration: values[1])
+        guard let timing = readFirstByteAndDuration(fields, of: node, at: path) else { return nil }
         if let problem = CassetteRules.timingProblem(timing) {
             report(problem, at: path, offset: node.offset)
             return nil
@@ -202,21 +194,26 @@ struct JSONCassetteReader {
             guard let speed = readSpeed(speedNode, at: path.appending("bytesPerSecond")), let firstByte else { return nil }
             latency = .downloadSpeed(speed, firstByte: firstByte)
         } else {
-            var values: [Double] = []
-            for name in ["firstByte", "duration"] {
-                guard let valueNode = required(name, in: fields, of: node, at: path, expecting: "a number of seconds"),
-                      let seconds = readSeconds(valueNode, at: path.appending(name))
-                else { continue }
-                values.append(seconds)
-            }
-            guard values.count == 2 else { return nil }
-            latency = .fixed(firstByte: values[0], duration: values[1])
+            guard let timing = readFirstByteAndDuration(fields, of: node, at: path) else { return nil }
+            latency = .fixed(firstByte: timing.firstByte, duration: timing.duration)
         }
         if let problem = latency.problem {
             report(problem, at: path, offset: node.offset)
             return nil
         }
         return latency
+    }
+
+    /// The required `firstByte` and `duration` of a timing or a fixed latency, each reported when missing or invalid.
+    private mutating func readFirstByteAndDuration(_ fields: [String: JSONNode], of node: JSONNode, at path: JSONPath) -> Interaction.Timing? {
+        var values: [Double] = []
+        for name in ["firstByte", "duration"] {
+            guard let valueNode = required(name, in: fields, of: node, at: path, expecting: "a number of seconds"),
+                  let seconds = readSeconds(valueNode, at: path.appending(name))
+            else { continue }
+            values.append(seconds)
+        }
+        return values.count == 2 ? Interaction.Timing(firstByte: values[0], duration: values[1]) : nil
     }
 
     private mutating func readSpeed(_ node: JSONNode, at path: JSONPath) -> DownloadSpeed? {
