@@ -20,6 +20,13 @@ import CassetteTestSupport
         #expect(fetched.text == #"{"id":7,"name":"Grace Hopper"}"#)
     }
 
+    /// A latency chosen on the trait is the tape's latency for that test (the environment's
+    /// `CASSETTE_LATENCY` does not override a choice made in code).
+    @Test(.cassette("Shared/feed-outage", mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .fixed(firstByte: 0.2, duration: 0.3))))
+    func theTraitChoosesTheLatencyForItsTest() throws {
+        #expect(Tape.current?.latency == .fixed(firstByte: 0.2, duration: 0.3))
+    }
+
     @Test(.cassette("Shared/feed-outage", mode: .none)) func aNamedCassetteReplaysAFailureThenAnError() async throws {
         let tape = try #require(Tape.current)
         #expect(tape.mode == .none)
