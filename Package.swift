@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "CassetteTestSupport", dependencies: ["Cassette"], path: "Tests/CassetteTestSupport"),
         // A child process for the URLSession.shared tests, which each need a fresh process.
         .executableTarget(name: "SharedSessionCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/SharedSessionCheck"),
-        .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats"], exclude: ["Fixtures"]),
+        .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats", "CassetteTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport", "SharedSessionCheck"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"]),
     ],

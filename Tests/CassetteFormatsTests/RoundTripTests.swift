@@ -1,56 +1,64 @@
 import CassetteFormats
+import CassetteTestSupport
 import Foundation
 import Testing
 
 /// `decode(encode(x)) == x` for generated documents, bodies keeping their bytes and their form.
+///
+/// The two big round trips keep both cores busy for about a second; they take turns with the
+/// timing tests through ``TimingIsolation``.
 @Suite struct RoundTripTests {
-    @Test func generatedInteractionsSurviveARoundTrip() throws {
-        var generator = InteractionGenerator(seed: 0xCA55_E77E)
-        var checked = 0
-        var forms: [Interaction.Body.Form: Int] = [:]
-        var sawTenMegabytes = false
-        for batch in 0..<125 {
-            // 8 interactions per document, 1,000 in all; two documents carry a 10 MB body.
-            let document = generator.document(count: 8, hugeBody: batch == 40 || batch == 99)
-            let encoded = try JSONCassetteCodec.encode(document)
-            let decoded = try JSONCassetteCodec.decode(encoded, file: "generated-\(batch).json")
-            try #require(decoded == document, "batch \(batch) (seed 0xCA55E77E) changed in a round trip")
-            for (a, b) in zip(document.interactions, decoded.interactions) {
-                for (original, read) in zip(Self.bodies(a), Self.bodies(b)) {
-                    #expect(original.form == read.form, "a \(original.form) body came back as \(read.form)")
-                    forms[original.form, default: 0] += 1
-                    sawTenMegabytes = sawTenMegabytes || original.data.count == 10 * 1024 * 1024
+    @Test func generatedInteractionsSurviveARoundTrip() async throws {
+        try await TimingIsolation.run {
+            var generator = InteractionGenerator(seed: 0xCA55_E77E)
+            var checked = 0
+            var forms: [Interaction.Body.Form: Int] = [:]
+            var sawTenMegabytes = false
+            for batch in 0..<125 {
+                // 8 interactions per document, 1,000 in all; two documents carry a 10 MB body.
+                let document = generator.document(count: 8, hugeBody: batch == 40 || batch == 99)
+                let encoded = try JSONCassetteCodec.encode(document)
+                let decoded = try JSONCassetteCodec.decode(encoded, file: "generated-\(batch).json")
+                try #require(decoded == document, "batch \(batch) (seed 0xCA55E77E) changed in a round trip")
+                for (a, b) in zip(document.interactions, decoded.interactions) {
+                    for (original, read) in zip(Self.bodies(a), Self.bodies(b)) {
+                        #expect(original.form == read.form, "a \(original.form) body came back as \(read.form)")
+                        forms[original.form, default: 0] += 1
+                        sawTenMegabytes = sawTenMegabytes || original.data.count == 10 * 1024 * 1024
+                    }
                 }
+                // Writing again gives the same bytes.
+                #expect(try JSONCassetteCodec.encode(decoded) == encoded)
+                checked += document.interactions.count
             }
-            // Writing again gives the same bytes.
-            #expect(try JSONCassetteCodec.encode(decoded) == encoded)
-            checked += document.interactions.count
-        }
-        #expect(checked == 1000)
-        #expect(sawTenMegabytes)
-        // The generator exercised every form, many times.
-        for form in Interaction.Body.Form.allCases {
-            #expect(forms[form, default: 0] > 50, "only \(forms[form, default: 0]) \(form) bodies were generated")
+            #expect(checked == 1000)
+            #expect(sawTenMegabytes)
+            // The generator exercised every form, many times.
+            for form in Interaction.Body.Form.allCases {
+                #expect(forms[form, default: 0] > 50, "only \(forms[form, default: 0]) \(form) bodies were generated")
+            }
         }
     }
 
-    @Test func aTenMegabyteBinaryBodyKeepsEveryByte() throws {
-        var rng = SeededGenerator(seed: 7)
-        var bytes = [UInt8](repeating: 0, count: 10 * 1024 * 1024)
-        for i in stride(from: 0, to: bytes.count, by: 8) {
-            withUnsafeBytes(of: rng.next()) { word in
-                for j in 0..<8 { bytes[i + j] = word[j] }
+    @Test func aTenMegabyteBinaryBodyKeepsEveryByte() async throws {
+        try await TimingIsolation.run {
+            var rng = SeededGenerator(seed: 7)
+            var bytes = [UInt8](repeating: 0, count: 10 * 1024 * 1024)
+            for i in stride(from: 0, to: bytes.count, by: 8) {
+                withUnsafeBytes(of: rng.next()) { word in
+                    for j in 0..<8 { bytes[i + j] = word[j] }
+                }
             }
+            let body = Interaction.Body(Data(bytes), contentType: "application/octet-stream")
+            let document = CassetteDocument(interactions: [
+                Interaction(request: .init(url: "https://example.com/big"), response: .init(status: 200, body: body)),
+            ])
+            let decoded = try JSONCassetteCodec.decode(try JSONCassetteCodec.encode(document))
+            let read = try #require(decoded.interactions.first?.response?.body)
+            #expect(read.form == .base64)
+            #expect(read.data.count == bytes.count)
+            #expect(read.data.elementsEqual(bytes))
         }
-        let body = Interaction.Body(Data(bytes), contentType: "application/octet-stream")
-        let document = CassetteDocument(interactions: [
-            Interaction(request: .init(url: "https://example.com/big"), response: .init(status: 200, body: body)),
-        ])
-        let decoded = try JSONCassetteCodec.decode(try JSONCassetteCodec.encode(document))
-        let read = try #require(decoded.interactions.first?.response?.body)
-        #expect(read.form == .base64)
-        #expect(read.data.count == bytes.count)
-        #expect(read.data.elementsEqual(bytes))
     }
 
     @Test func timestampsKeepTheirMillisecond() throws {

@@ -5,8 +5,11 @@ import Foundation
 ///
 /// Swift Testing runs suites in parallel, and every URLSession in the process shares one serial
 /// queue (DESIGN §5): while a stress test keeps it busy with thousands of replays, a replay that
-/// should take 0.3 s takes over a second. Tests that measure time, and tests that create that
-/// load, run their bodies through ``run(_:)``, one at a time; everything else runs freely.
+/// should take 0.3 s takes over a second. And Swift Testing runs tests on the cooperative pool,
+/// one thread per core (two here): while CPU-heavy tests hold both, a timing test whose replay
+/// ended on time cannot resume to read the clock (a 0.3 s timeout once measured 2.0 s in CI, the
+/// length of the big codec round trips). Tests that measure time, and tests that create either
+/// kind of load, run their bodies through ``run(_:)``, one at a time; everything else runs freely.
 public enum TimingIsolation {
     private static let gate = AsyncGate()
 
