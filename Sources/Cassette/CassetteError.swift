@@ -11,6 +11,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// A latency that is not one of the text forms of ``Latency/init(parsing:)``, or not valid.
     /// `source` says where it was read (`CASSETTE_LATENCY`).
     case invalidLatency(String, source: String)
+    /// A body pattern of a ``Redaction`` that is not a valid regular expression.
+    case invalidRedactionPattern(String, reason: String)
     /// The cassette file does not exist and the record mode does not allow recording it.
     case cassetteNotFound(file: String, mode: RecordMode)
     /// The cassette file exists but could not be read.
@@ -40,6 +42,9 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
             return "\(source): unknown record mode \"\(text)\"; expected one of \(valid)"
         case .invalidLatency(let text, let source):
             return "\(source): cannot read the latency \"\(text)\"; expected \(Latency.textForms)"
+        case .invalidRedactionPattern(let pattern, let reason):
+            return "the redaction pattern \"\(pattern)\" is not a regular expression (\(reason)); "
+                + "fix it in Redaction.redactingBodyMatches"
         case .cassetteNotFound(let file, let mode):
             return "cassette \(file) does not exist and record mode \"\(mode)\" never records. "
                 + "Record it once with CASSETTE_RECORD_MODE=once on a machine with network access, and commit it."

@@ -37,11 +37,37 @@ public final class Tape: Sendable {
         /// `CASSETTE_LATENCY` says, else instant. An interaction's own `"latency"` in the file
         /// wins over this.
         public var latency: Latency?
+        /// What is removed from interactions before they are stored (see ``Redaction``). Default:
+        /// the values of `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
+        public var redaction: Redaction
+        /// Rewrites each recorded interaction before redaction and storage; return `nil` to leave
+        /// it out of the cassette (the caller still gets the live response).
+        ///
+        /// ```swift
+        /// Tape.Options(beforeRecord: { interaction in
+        ///     var interaction = interaction
+        ///     interaction.response?.headers["Date"] = nil     // keep re-recordings diff-free
+        ///     return interaction
+        /// })
+        /// ```
+        public var beforeRecord: (@Sendable (Interaction) -> Interaction?)?
+        /// Rewrites each recorded interaction just before it replays (after placeholders were
+        /// given back their secrets); the cassette file is not changed.
+        public var beforePlayback: (@Sendable (Interaction) -> Interaction)?
 
         /// Options with their defaults.
-        public init(allowsPlaybackRepeats: Bool = false, latency: Latency? = nil) {
+        public init(
+            allowsPlaybackRepeats: Bool = false,
+            latency: Latency? = nil,
+            redaction: Redaction = .default,
+            beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
+            beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil
+        ) {
             self.allowsPlaybackRepeats = allowsPlaybackRepeats
             self.latency = latency
+            self.redaction = redaction
+            self.beforeRecord = beforeRecord
+            self.beforePlayback = beforePlayback
         }
     }
 
@@ -129,6 +155,7 @@ public final class Tape: Sendable {
     ) throws {
         let mode = try RecordMode.resolve(requested: mode, environment: environment)
         let latency = try Latency.resolve(requested: options.latency, environment: environment)
+        let redactor = try Redactor(options.redaction, beforeRecord: options.beforeRecord, beforePlayback: options.beforePlayback)
         let exists = FileManager.default.fileExists(atPath: file.path)
         if !exists, mode == .none { throw CassetteError.cassetteNotFound(file: file.path, mode: mode) }
         let existing = exists && mode != .all ? try CassetteFile.read(file).interactions : []
@@ -145,7 +172,8 @@ public final class Tape: Sendable {
                 replays: mode != .all,
                 latency: latency
             ),
-            playback: PlaybackQueue(existing, rules: matching, allowsRepeats: options.allowsPlaybackRepeats)
+            redactor: redactor,
+            playback: PlaybackQueue(existing, rules: matching, allowsRepeats: options.allowsPlaybackRepeats, redactor: redactor)
         )
         protocolClass = RouteTable.shared.attach(router)
         let configuration = URLSessionConfiguration.ephemeral

@@ -34,7 +34,9 @@ import CassetteTestSupport
         let file = scratch.file("end-to-end.json")
         let server = try LoopbackServer()
 
-        let recording = try Tape(file: file, mode: .once, environment: [:])
+        // Redaction off: this compares every byte of what was recorded with what replays
+        // (RedactionTests covers what redaction changes).
+        let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
         let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
         var live: [Fetched] = []
         for request in Self.requests(server.baseURL) {
@@ -106,7 +108,8 @@ import CassetteTestSupport
         let file = scratch.file("cookies.json")
         let server = try LoopbackServer()
         defer { server.stop() }
-        let recording = try Tape(file: file, mode: .once, environment: [:])
+        // Redaction off, so the stored cookies keep their values (by default they are [REDACTED]).
+        let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
         _ = await Fetch.get(server.baseURL + "/headers", on: recording.session)
         let echoed = await Fetch.get(server.baseURL + "/echo", on: recording.session)
         #expect(Self.cookieHeader(in: echoed) == ["a=1", "b=2"], "\(echoed.text)")

@@ -3,14 +3,15 @@ import Testing
 @testable import Cassette
 
 @Suite struct RouteTableTests {
-    static func router() -> Router {
-        Router(setup: .init(file: URL(fileURLWithPath: "/tmp/x.json"), mode: .none, recordsNewRequests: false, replays: true, latency: .instant),
-               playback: PlaybackQueue([], rules: .default, allowsRepeats: false))
+    static func router() throws -> Router {
+        let redactor = try Redactor(.default)
+        return Router(setup: .init(file: URL(fileURLWithPath: "/tmp/x.json"), mode: .none, recordsNewRequests: false, replays: true, latency: .instant),
+                      redactor: redactor, playback: PlaybackQueue([], rules: .default, allowsRepeats: false, redactor: redactor))
     }
 
-    @Test func eachAttachedRouterHasItsOwnClassAndEjectedClassesAreReused() {
+    @Test func eachAttachedRouterHasItsOwnClassAndEjectedClassesAreReused() throws {
         let table = RouteTable()
-        let a = Self.router(), b = Self.router(), c = Self.router()
+        let a = try Self.router(), b = try Self.router(), c = try Self.router()
         let classA = table.attach(a)
         let classB = table.attach(b)
         #expect(ObjectIdentifier(classA) != ObjectIdentifier(classB))

@@ -17,18 +17,23 @@ final class PlaybackQueue: Sendable {
     private let interactions: [Interaction]
     private let rules: RequestMatching
     private let allowsRepeats: Bool
+    /// The recorded requests as compared: redacted.
+    let requests: [Interaction.Request]
     /// Indices of the interactions with each key, in recorded order (`nil` with a custom predicate).
     private let index: [RequestKey: [Int]]?
     private let used: Locked<[Bool]>
 
-    init(_ interactions: [Interaction], rules: RequestMatching, allowsRepeats: Bool) {
+    /// - Parameter redactor: redacts each recorded request before it is compared, as live requests
+    ///   are, so that a cassette recorded before a redaction rule existed still matches.
+    init(_ interactions: [Interaction], rules: RequestMatching, allowsRepeats: Bool, redactor: Redactor) {
         self.interactions = interactions
         self.rules = rules
         self.allowsRepeats = allowsRepeats
+        requests = interactions.map { redactor.forMatching($0.request) }
         if rules.predicate == nil {
             var index: [RequestKey: [Int]] = [:]
-            for (i, interaction) in interactions.enumerated() {
-                index[RequestKey(interaction.request, rules: rules), default: []].append(i)
+            for (i, request) in requests.enumerated() {
+                index[RequestKey(request, rules: rules), default: []].append(i)
             }
             self.index = index
         } else {
@@ -43,7 +48,7 @@ final class PlaybackQueue: Sendable {
         if let index {
             candidates = index[RequestKey(request, rules: rules)] ?? []
         } else {
-            candidates = interactions.indices.filter { rules.matches(request, interactions[$0].request) }
+            candidates = interactions.indices.filter { rules.matches(request, requests[$0]) }
         }
         guard let last = candidates.last else { return .noMatch }
         return used.withLock { used in

@@ -30,7 +30,7 @@ struct RequestKey: Hashable, Sendable {
         }
         let looksLikeJSON = contentType.contains("json") || (contentType.isEmpty && data.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true)
         if looksLikeJSON, !data.isEmpty, let node = try? JSONParser.parse(data) {
-            let paths = ignoredJSONPaths.map(IgnoredJSONPath.init)
+            let paths = ignoredJSONPaths.map(JSONPathPattern.init)
             let canonical = CanonicalJSON.value(node.value, removing: paths)
             return .canonical(String(decoding: JSONWriter.compact(canonical), as: UTF8.self))
         }
@@ -103,55 +103,19 @@ extension Array where Element == FormFields.Field {
     }
 }
 
-/// A path inside a JSON body to leave out of matching: `meta.requestId`, `items[0].id`,
-/// `items[*].clientTime`, optionally starting with `$.`.
-struct IgnoredJSONPath: Sendable {
-    enum Step: Sendable, Equatable {
-        case key(String)
-        case index(Int)
-        case anyIndex
-    }
-
-    var steps: [Step]
-
-    init(_ text: String) {
-        var steps: [Step] = []
-        var body = Substring(text)
-        if body.hasPrefix("$") { body = body.dropFirst() }
-        for part in body.split(separator: ".", omittingEmptySubsequences: true) {
-            var part = part
-            let name = part.prefix { $0 != "[" }
-            if !name.isEmpty { steps.append(.key(String(name))) }
-            part = part.dropFirst(name.count)
-            while part.hasPrefix("["), let close = part.firstIndex(of: "]") {
-                let inside = part[part.index(after: part.startIndex)..<close]
-                if inside == "*" {
-                    steps.append(.anyIndex)
-                } else if let index = Int(inside) {
-                    steps.append(.index(index))
-                } else {
-                    steps.append(.key(inside.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))))
-                }
-                part = part[part.index(after: close)...]
-            }
-        }
-        self.steps = steps
-    }
-}
-
 /// JSON in a canonical form: object members sorted by key, numbers normalised (`1.0` is `1`),
 /// and the given paths removed.
 enum CanonicalJSON {
-    static func value(_ value: JSONValue, removing paths: [IgnoredJSONPath]) -> JSONValue {
+    static func value(_ value: JSONValue, removing paths: [JSONPathPattern]) -> JSONValue {
         transform(value, paths.map { ArraySlice($0.steps) })
     }
 
-    private static func transform(_ value: JSONValue, _ paths: [ArraySlice<IgnoredJSONPath.Step>]) -> JSONValue {
+    private static func transform(_ value: JSONValue, _ paths: [ArraySlice<JSONPathPattern.Step>]) -> JSONValue {
         switch value {
         case .object(let members):
             var kept: [JSONMember] = []
             for member in members {
-                let below = paths.compactMap { path -> ArraySlice<IgnoredJSONPath.Step>? in
+                let below = paths.compactMap { path -> ArraySlice<JSONPathPattern.Step>? in
                     guard case .key(let key)? = path.first, key == member.key else { return nil }
                     return path.dropFirst()
                 }
@@ -162,7 +126,7 @@ enum CanonicalJSON {
         case .array(let elements):
             var kept: [JSONNode] = []
             for (index, element) in elements.enumerated() {
-                let below = paths.compactMap { path -> ArraySlice<IgnoredJSONPath.Step>? in
+                let below = paths.compactMap { path -> ArraySlice<JSONPathPattern.Step>? in
                     switch path.first {
                     case .index(let i)? where i == index: return path.dropFirst()
                     case .anyIndex?: return path.dropFirst()

@@ -25,13 +25,15 @@ final class Router: Sendable {
     }
 
     let setup: Setup
+    let redactor: Redactor
     let playback: PlaybackQueue
     let recorder = Recorder()
     private let forwarder = Locked<LiveForwarder?>(nil)
     let log = Locked(Log())
 
-    init(setup: Setup, playback: PlaybackQueue) {
+    init(setup: Setup, redactor: Redactor, playback: PlaybackQueue) {
         self.setup = setup
+        self.redactor = redactor
         self.playback = playback
     }
 
@@ -39,12 +41,14 @@ final class Router: Sendable {
     func start(_ exchange: Exchange) {
         let urlRequest = exchange.request.value
         let (request, body) = Interaction.Request.capturing(urlRequest)
+        // Compared, and shown in errors, as it would be stored: never with its secrets.
+        let redacted = redactor.forMatching(request)
         var usedUp = 0
         if setup.replays {
-            switch playback.take(request) {
+            switch playback.take(redacted) {
             case .found(_, let interaction):
                 log.withLock { $0.replayed += 1 }
-                replay(interaction, to: exchange.channel, for: urlRequest)
+                replay(redactor.forPlayback(interaction), to: exchange.channel, for: urlRequest)
                 return
             case .usedUp(let count):
                 usedUp = count
@@ -56,7 +60,7 @@ final class Router: Sendable {
             record(request.withReadableBody(), body: body, exchange: exchange)
             return
         }
-        refuse(request, usedUp: usedUp, channel: exchange.channel, url: urlRequest.url)
+        refuse(redacted, usedUp: usedUp, channel: exchange.channel, url: urlRequest.url)
     }
 
     /// Stops recording: cancels live requests still running.
@@ -178,6 +182,7 @@ final class Router: Sendable {
         let sendable = UncheckedSendable(outgoing)
         let forwarder = liveForwarder()
         let recorder = self.recorder
+        let redactor = self.redactor
         let channel = exchange.channel
         // Off URLSession's shared queue: creating another session's task from it crashes.
         DispatchQueue.global().async {
@@ -188,16 +193,19 @@ final class Router: Sendable {
             let live = forwarder.forward(sendable.value, onHead: { head in
                 channel.later { channel.deliverHead(head) }
             }, onEnd: { outcome in
+                let interaction = Interaction(
+                    recordedAt: recordedAt,
+                    request: request,
+                    response: outcome.response.map { Interaction.Response($0, body: outcome.body, requestURL: request.url) },
+                    error: outcome.error.map(Interaction.TransportError.init),
+                    timing: Self.timing(firstByte: outcome.firstByte, duration: outcome.duration)
+                )
                 if exchange.isStopped, outcome.error?.code == .cancelled {
                     recorder.abandon(ticket)
+                } else if let stored = redactor.forRecording(interaction) {
+                    recorder.finish(ticket, with: stored)
                 } else {
-                    recorder.finish(ticket, with: Interaction(
-                        recordedAt: recordedAt,
-                        request: request,
-                        response: outcome.response.map { Interaction.Response($0, body: outcome.body, requestURL: request.url) },
-                        error: outcome.error.map(Interaction.TransportError.init),
-                        timing: Self.timing(firstByte: outcome.firstByte, duration: outcome.duration)
-                    ))
+                    recorder.abandon(ticket)
                 }
                 channel.later { channel.deliverRest(body: outcome.body, error: outcome.error) }
             })

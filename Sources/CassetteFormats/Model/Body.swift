@@ -113,12 +113,12 @@ extension Interaction {
         }
 
         /// `application/json` from `Application/JSON; charset=utf-8`.
-        static func mediaType(of contentType: String) -> String {
+        package static func mediaType(of contentType: String) -> String {
             let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             return essence.trimmingCharacters(in: .whitespaces).lowercased()
         }
 
-        static func isJSONMediaType(_ mediaType: String) -> Bool {
+        package static func isJSONMediaType(_ mediaType: String) -> Bool {
             mediaType == "application/json" || mediaType == "text/json" || mediaType.hasSuffix("+json")
         }
 

@@ -88,6 +88,19 @@ extension Interaction {
             }
         }
 
+        /// Replaces each value with what `transform` returns for it, keeping names, order and
+        /// spelling.
+        ///
+        /// ```swift
+        /// headers.transformValues { name, value in name == "X-Trace" ? "-" : value }
+        /// ```
+        public mutating func transformValues(_ transform: (_ name: String, _ value: String) throws -> String) rethrows {
+            for i in fields.indices {
+                let name = fields[i].name
+                fields[i].values = try fields[i].values.map { try transform(name, $0) }
+            }
+        }
+
         /// Removes the field named `name` (any case) and all its values.
         public mutating func remove(_ name: String) {
             fields.removeAll { asciiCaseInsensitiveEquals($0.name, name) }

@@ -1,0 +1,221 @@
+import Foundation
+
+/// Applies a tape's ``Redaction`` and its hooks at the three points of the pipeline where
+/// interactions cross the line between the live world and the cassette:
+///
+/// - ``forRecording(_:)``: a recorded interaction, before it is kept (and later written);
+/// - ``forMatching(_:)``: a live request, and each recorded one, before they are compared or shown
+///   in a report;
+/// - ``forPlayback(_:)``: a recorded interaction, before it is replayed.
+///
+/// Thread-safe: immutable after `init`.
+final class Redactor: @unchecked Sendable {
+    private let redaction: Redaction
+    private let headerNames: Set<String>
+    private let queryNames: Set<String>
+    private let formNames: Set<String>
+    private let jsonPaths: [JSONPathPattern]
+    /// `NSRegularExpression` is immutable and documented as safe to share between threads.
+    private let patterns: [NSRegularExpression]
+    private let placeholders: [Redaction.Placeholder]
+    private let beforeRecord: (@Sendable (Interaction) -> Interaction?)?
+    private let beforePlayback: (@Sendable (Interaction) -> Interaction)?
+
+    /// - Throws: ``CassetteError/invalidRedactionPattern(_:reason:)`` for a body pattern that is not
+    ///   a regular expression.
+    init(
+        _ redaction: Redaction,
+        beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
+        beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil
+    ) throws(CassetteError) {
+        self.redaction = redaction
+        headerNames = Set(redaction.headers.map { $0.lowercased() })
+        queryNames = Set(redaction.queryParameters)
+        formNames = Set(redaction.formFields)
+        jsonPaths = redaction.jsonPaths.map(JSONPathPattern.init)
+        var patterns: [NSRegularExpression] = []
+        for pattern in redaction.bodyPatterns {
+            do {
+                patterns.append(try NSRegularExpression(pattern: pattern))
+            } catch {
+                throw .invalidRedactionPattern(pattern, reason: (error as NSError).localizedDescription)
+            }
+        }
+        self.patterns = patterns
+        placeholders = redaction.placeholders.filter { !$0.secret.isEmpty }
+        self.beforeRecord = beforeRecord
+        self.beforePlayback = beforePlayback
+    }
+
+    // MARK: The three points
+
+    /// `interaction` as it may be stored: the `beforeRecord` hook first (nil: not recorded), then
+    /// every rule, then every secret found removed from the whole interaction, then placeholders.
+    func forRecording(_ interaction: Interaction) -> Interaction? {
+        guard var interaction = beforeRecord.map({ $0(interaction) }) ?? interaction else { return nil }
+        var secrets = Set<String>()
+        redact(&interaction.request, secrets: &secrets)
+        if var response = interaction.response {
+            redact(&response, secrets: &secrets)
+            interaction.response = response
+        }
+        let scrubber = echoScrubber(secrets)
+        let placing = placeholderScrubber(restoring: false)
+        for scrubber in [scrubber, placing] where !scrubber.isEmpty {
+            scrub(&interaction.request, with: scrubber)
+            if var response = interaction.response {
+                scrub(&response, with: scrubber)
+                interaction.response = response
+            }
+        }
+        return interaction
+    }
+
+    /// `request` redacted exactly as ``forRecording(_:)`` redacts the request of an interaction
+    /// (without the hook), so that a live request and its recording compare equal.
+    func forMatching(_ request: Interaction.Request) -> Interaction.Request {
+        var request = request
+        var secrets = Set<String>()
+        redact(&request, secrets: &secrets)
+        for scrubber in [echoScrubber(secrets), placeholderScrubber(restoring: false)] where !scrubber.isEmpty {
+            scrub(&request, with: scrubber)
+        }
+        return request
+    }
+
+    /// `interaction` as it replays: placeholders give back their secrets in the response, then the
+    /// `beforePlayback` hook.
+    func forPlayback(_ interaction: Interaction) -> Interaction {
+        var interaction = interaction
+        let restoring = placeholderScrubber(restoring: true)
+        if !restoring.isEmpty, var response = interaction.response {
+            scrub(&response, with: restoring)
+            interaction.response = response
+        }
+        return beforePlayback.map { $0(interaction) } ?? interaction
+    }
+
+    // MARK: Rules
+
+    private func redact(_ request: inout Interaction.Request, secrets: inout Set<String>) {
+        redact(&request.headers, secrets: &secrets)
+        request.url = redactQuery(of: request.url, secrets: &secrets)
+        request.body = redact(request.body, contentType: request.headers["Content-Type"], secrets: &secrets)
+    }
+
+    private func redact(_ response: inout Interaction.Response, secrets: inout Set<String>) {
+        redact(&response.headers, secrets: &secrets)
+        response.url = response.url.map { redactQuery(of: $0, secrets: &secrets) }
+        response.body = redact(response.body, contentType: response.headers["Content-Type"], secrets: &secrets)
+    }
+
+    private func redact(_ headers: inout Interaction.Headers, secrets: inout Set<String>) {
+        guard !headerNames.isEmpty else { return }
+        headers.transformValues { name, value in
+            guard headerNames.contains(name.lowercased()) else { return value }
+            let (redacted, found) = CredentialFields.redact(value, ofField: name, replacement: Redaction.replacement)
+            secrets.formUnion(found)
+            return redacted
+        }
+    }
+
+    private func redactQuery(of url: String, secrets: inout Set<String>) -> String {
+        guard !queryNames.isEmpty, let mark = url.firstIndex(of: "?") else { return url }
+        let queryStart = url.index(after: mark)
+        let queryEnd = url[queryStart...].firstIndex(of: "#") ?? url.endIndex
+        let query = redactPairs(url[queryStart..<queryEnd], names: queryNames, plusIsSpace: false, secrets: &secrets)
+        return url[..<queryStart] + query + url[queryEnd...]
+    }
+
+    /// `a=1&token=xyz` → `a=1&token=[REDACTED]` for the names given (compared percent-decoded).
+    private func redactPairs(_ text: Substring, names: Set<String>, plusIsSpace: Bool, secrets: inout Set<String>) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let field = FormFields.parse(String(pair), plusIsSpace: plusIsSpace).first
+            guard let field, names.contains(field.name), !field.value.isEmpty, field.value != Redaction.replacement else {
+                return String(pair)
+            }
+            secrets.insert(field.value)
+            secrets.insert(String(pair[pair.index(after: equals)...]))
+            return pair[...equals] + Redaction.replacement
+        }.joined(separator: "&")
+    }
+
+    private func redact(_ body: Interaction.Body, contentType: String?, secrets: inout Set<String>) -> Interaction.Body {
+        guard !body.isEmpty, !jsonPaths.isEmpty || !formNames.isEmpty || !patterns.isEmpty else { return body }
+        var data = body.data
+        let mediaType = contentType.map(Interaction.Body.mediaType(of:)) ?? ""
+        if !jsonPaths.isEmpty, mediaType.isEmpty || Interaction.Body.isJSONMediaType(mediaType),
+           let node = try? JSONParser.parse(data) {
+            var changed = false
+            let redacted = JSONPathPattern.replacing(in: node.value, at: jsonPaths) { found in
+                let values = Self.scalars(in: found)
+                if values == [Redaction.replacement] { return found }
+                secrets.formUnion(values)
+                changed = true
+                return .string(Redaction.replacement)
+            }
+            if changed { data = Data(JSONWriter.compact(redacted)) }
+        }
+        if !formNames.isEmpty, mediaType == "application/x-www-form-urlencoded", let text = String(data: data, encoding: .utf8) {
+            let redacted = redactPairs(text[...], names: formNames, plusIsSpace: true, secrets: &secrets)
+            if redacted != text { data = Data(redacted.utf8) }
+        }
+        if !patterns.isEmpty, UTF8Validation.isValid(data) {
+            var text = String(decoding: data, as: UTF8.self)
+            for pattern in patterns {
+                let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
+                for match in matches.reversed() {
+                    let group = match.numberOfRanges > 1 && match.range(at: 1).location != NSNotFound ? 1 : 0
+                    guard let range = Range(match.range(at: group), in: text), !range.isEmpty else { continue }
+                    let secret = String(text[range])
+                    if secret == Redaction.replacement { continue }
+                    secrets.insert(secret)
+                    text.replaceSubrange(range, with: Redaction.replacement)
+                }
+            }
+            data = Data(text.utf8)
+        }
+        return data == body.data ? body : Interaction.Body(data, contentType: contentType)
+    }
+
+    /// The strings and number literals in a JSON value.
+    private static func scalars(in value: JSONValue) -> [String] {
+        switch value {
+        case .string(let text): return [text]
+        case .number(let literal): return [literal]
+        case .null, .bool: return []
+        case .array(let elements): return elements.flatMap { scalars(in: $0.value) }
+        case .object(let members): return members.flatMap { scalars(in: $0.value.value) }
+        }
+    }
+
+    // MARK: Removing secrets everywhere
+
+    private func echoScrubber(_ secrets: Set<String>) -> SecretScrubber {
+        SecretScrubber(
+            secrets: secrets.filter { $0.count >= redaction.minimumEchoLength && $0 != Redaction.replacement },
+            with: Redaction.replacement)
+    }
+
+    private func placeholderScrubber(restoring: Bool) -> SecretScrubber {
+        SecretScrubber(pairs: placeholders.map { restoring ? ($0.placeholder, $0.secret) : ($0.secret, $0.placeholder) })
+    }
+
+    private func scrub(_ request: inout Interaction.Request, with scrubber: SecretScrubber) {
+        request.url = scrubber.apply(request.url)
+        request.headers.transformValues { _, value in scrubber.apply(value) }
+        request.body = scrub(request.body, contentType: request.headers["Content-Type"], with: scrubber)
+    }
+
+    private func scrub(_ response: inout Interaction.Response, with scrubber: SecretScrubber) {
+        response.url = response.url.map(scrubber.apply)
+        response.headers.transformValues { _, value in scrubber.apply(value) }
+        response.body = scrub(response.body, contentType: response.headers["Content-Type"], with: scrubber)
+    }
+
+    private func scrub(_ body: Interaction.Body, contentType: String?, with scrubber: SecretScrubber) -> Interaction.Body {
+        guard let data = scrubber.apply(body.data) else { return body }
+        return Interaction.Body(data, contentType: contentType)
+    }
+}

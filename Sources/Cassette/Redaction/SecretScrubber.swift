@@ -1,0 +1,90 @@
+import Foundation
+
+/// Replaces every occurrence of some texts with others, in strings and in bytes — the secrets of
+/// an interaction with `[REDACTED]`, or placeholders with their secrets.
+///
+/// Each secret is searched for as written, percent-encoded (as in a URL or form body) and
+/// JSON-escaped (as in a JSON body), longest first, so that a secret containing another is
+/// replaced whole.
+struct SecretScrubber {
+    private let replacements: [(from: String, to: String)]
+
+    /// Replaces each of `secrets` with `replacement`.
+    init<Secrets: Sequence<String>>(secrets: Secrets, with replacement: String) {
+        self.init(pairs: secrets.map { ($0, replacement) })
+    }
+
+    /// Replaces each `from` with its `to`.
+    init(pairs: [(from: String, to: String)]) {
+        var seen = Set<String>()
+        var replacements: [(from: String, to: String)] = []
+        for (from, to) in pairs where !from.isEmpty && from != to {
+            for variant in Self.variants(of: from) where seen.insert(variant).inserted {
+                replacements.append((variant, to))
+            }
+        }
+        self.replacements = replacements.sorted { $0.from.utf8.count > $1.from.utf8.count }
+    }
+
+    /// Whether there is nothing to replace.
+    var isEmpty: Bool { replacements.isEmpty }
+
+    /// `text` with every occurrence replaced.
+    func apply(_ text: String) -> String {
+        var text = text
+        for (from, to) in replacements where text.contains(from) {
+            text = text.replacingOccurrences(of: from, with: to)
+        }
+        return text
+    }
+
+    /// `data` with every occurrence replaced, or nil when nothing occurs in it.
+    func apply(_ data: Data) -> Data? {
+        var result = data
+        var changed = false
+        for (from, to) in replacements {
+            if let replaced = Self.replacing(Data(from.utf8), with: Data(to.utf8), in: result) {
+                result = replaced
+                changed = true
+            }
+        }
+        return changed ? result : nil
+    }
+
+    private static func replacing(_ target: Data, with replacement: Data, in data: Data) -> Data? {
+        guard var found = data.range(of: target) else { return nil }
+        var result = Data()
+        result.reserveCapacity(data.count)
+        var cursor = data.startIndex
+        while true {
+            result.append(data[cursor..<found.lowerBound])
+            result.append(replacement)
+            cursor = found.upperBound
+            guard let next = data.range(of: target, in: cursor..<data.endIndex) else { break }
+            found = next
+        }
+        result.append(data[cursor..<data.endIndex])
+        return result
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    private static func variants(of secret: String) -> [String] {
+        var variants = [secret]
+        if let encoded = secret.addingPercentEncoding(withAllowedCharacters: unreserved) {
+            variants.append(encoded)
+            variants.append(encoded.replacingOccurrences(of: "%20", with: "+"))
+        }
+        var escaped = ""
+        for scalar in secret.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "/": escaped += "\\/"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        variants.append(escaped)
+        return variants
+    }
+}
