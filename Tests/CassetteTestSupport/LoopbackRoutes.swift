@@ -80,6 +80,9 @@ public enum LoopbackRoutes {
     /// The JSON that `/gzip` and `/deflate` send compressed.
     public static let compressedJSON = Data(#"{"compressed":true,"text":"The quick brown fox jumps over the lazy dog"}"#.utf8)
 
+    /// The session id `/session` sets in a cookie and repeats in its body.
+    public static let sessionSecret = "L00PBACK-SESSION-SECRET"
+
     static func reply(to request: LoopbackServer.Received) -> Reply? {
         let path = String(request.target.prefix { $0 != "?" })
         let parts = path.split(separator: "/").map(String.init)
@@ -116,6 +119,19 @@ public enum LoopbackRoutes {
                 ("Content-Type", "text/plain"), ("Set-Cookie", "a=1; Path=/"), ("Set-Cookie", "b=2; Path=/"),
                 ("X-Multi", "first"), ("X-Multi", "second"), ("etag", "\"v1\""),
             ], body: .whole(Data("headers".utf8)))
+        case ("bearer", 1):
+            // As httpbin's /bearer: the token comes back in the body.
+            guard let authorization = request.headers["authorization"], authorization.hasPrefix("Bearer ") else {
+                return Reply(status: 401, headers: [("WWW-Authenticate", "Bearer")], body: .whole(Data()))
+            }
+            let token = String(authorization.dropFirst("Bearer ".count))
+            return Reply(status: 200, headers: [("Content-Type", "application/json")],
+                         body: .whole(Data(#"{"authenticated":true,"token":"\#(token)"}"#.utf8)))
+        case ("session", 1):
+            // A server-made secret, in a cookie and again in the body.
+            return Reply(status: 200, headers: [
+                ("Content-Type", "text/plain"), ("Set-Cookie", "sid=\(sessionSecret); Path=/; HttpOnly"),
+            ], body: .whole(Data("your session is \(sessionSecret)".utf8)))
         case ("drop", 1):
             return Reply(status: 0, headers: [], body: .drop)
         case ("drop-mid-body", 1):

@@ -46,6 +46,33 @@ import CassetteTestSupport
         ]
     }
 
+    /// Secrets the secrets cassette is recorded with; none of them may reach its file.
+    static let bearerToken = "S3CRET-httpbin-token"
+    static let cookieValue = "C00KIE-httpbin-value"
+    static let basicPassword = "PASSW0RD-httpbin"
+    static var secrets: [String] {
+        [bearerToken, cookieValue, basicPassword, "ada:\(basicPassword)", Data("ada:\(basicPassword)".utf8).base64EncodedString()]
+    }
+    static let secretsMatching = RequestMatching.default.includingHeaders("Authorization")
+
+    /// Requests carrying credentials to endpoints that echo them back.
+    static func secretRequests(base: String) -> [(String, URLRequest)] {
+        func request(_ path: String, authorization: String) -> URLRequest {
+            var request = URLRequest(url: URL(string: base + path)!)
+            request.setValue(authorization, forHTTPHeaderField: "Authorization")
+            request.setValue("session=\(cookieValue)", forHTTPHeaderField: "Cookie")
+            request.timeoutInterval = 30
+            return request
+        }
+        let basic = "Basic " + Data("ada:\(basicPassword)".utf8).base64EncodedString()
+        return [
+            ("bearer", request("/bearer", authorization: "Bearer \(bearerToken)")),
+            ("cookies", request("/cookies", authorization: "Bearer \(bearerToken)")),
+            ("headers", request("/headers", authorization: "Bearer \(bearerToken)")),
+            ("basic", request("/basic-auth/ada/\(basicPassword)", authorization: basic)),
+        ]
+    }
+
     struct Settings {
         var base: String
         var workdir: URL
@@ -94,6 +121,42 @@ import CassetteTestSupport
             ["status": fetched.status ?? 0, "headers": fetched.headers, "body": fetched.body.base64EncodedString(), "url": fetched.url ?? ""]
         }
         try JSONSerialization.data(withJSONObject: records, options: [.sortedKeys]).write(to: settings.workdir.appendingPathComponent("live.json"))
+    }
+
+    @Test(.enabled(if: phase == "record", "records only when .ci/run starts httpbin"))
+    func recordingSecretsFromHTTPBinKeepsThemOutOfTheFile() async throws {
+        guard let settings = Self.settings() else { return }
+        try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
+        let file = settings.workdir.appendingPathComponent("secrets.json")
+        let tape = try Tape(file: file, mode: .all, matching: Self.secretsMatching, environment: [:])
+        var live: [String: Fetched] = [:]
+        for (label, request) in Self.secretRequests(base: settings.base) {
+            live[label] = await Fetch.run(request, on: tape.session, style: .async)
+            #expect(live[label]?.status == 200, "\(label): \(live[label].map(\.description) ?? "")")
+        }
+        try tape.eject()
+        // httpbin echoed every secret back, in bodies the cassette holds.
+        #expect(live["bearer"]?.text.contains(Self.bearerToken) == true)
+        #expect(live["cookies"]?.text.contains(Self.cookieValue) == true)
+        #expect(live["headers"]?.text.contains(Self.bearerToken) == true)
+        let bytes = try Data(contentsOf: file)
+        for secret in Self.secrets {
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in \(file.path)")
+        }
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""Authorization": "Bearer [REDACTED]""#))
+    }
+
+    @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))
+    func replaySecretsOfflineStillMatches() async throws {
+        guard let settings = Self.settings() else { return }
+        let tape = try Tape(file: settings.workdir.appendingPathComponent("secrets.json"), mode: .none,
+                            matching: Self.secretsMatching, environment: [:])
+        for (label, request) in Self.secretRequests(base: settings.base) {
+            let replayed = await Fetch.run(request, on: tape.session, style: .async)
+            #expect(replayed.status == 200, "\(label): \(replayed)")
+        }
+        let report = try tape.eject()
+        #expect(report.replayed == 4 && report.unmatched.isEmpty, "\(report.unmatched)")
     }
 
     @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))

@@ -1,0 +1,243 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Cassette
+import CassetteTestSupport
+
+/// Secrets never reach a cassette file, and redacted cassettes still replay.
+@Suite struct RedactionTests {
+    static let token = "S3CRET-LOOPBACK-TOKEN"
+    static let cookie = "C00KIE-LOOPBACK-VALUE"
+    static let proxyPassword = "PR0XY-PASSW0RD"
+    static let proxyCredentials = Data("ada:\(proxyPassword)".utf8).base64EncodedString()
+
+    static func request(_ base: String, _ path: String) throws -> URLRequest {
+        var request = URLRequest(url: try #require(URL(string: base + path)))
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.setValue("pref=\(cookie)", forHTTPHeaderField: "Cookie")
+        request.setValue("Basic \(proxyCredentials)", forHTTPHeaderField: "Proxy-Authorization")
+        return request
+    }
+
+    /// The session of the issue: a bearer token, cookies both ways, a server that echoes them.
+    @Test func secretsSentAndReceivedNeverReachTheFileAndTheSameRequestsStillReplay() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("secrets.json")
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let paths = ["/bearer", "/echo", "/session", "/echo?after=session"]
+        let matching = RequestMatching.default.includingHeaders("Authorization", "Cookie")
+
+        let recording = try Tape(file: file, mode: .once, matching: matching, environment: [:])
+        var live: [Fetched] = []
+        for path in paths {
+            live.append(await Fetch.run(try Self.request(server.baseURL, path), on: recording.session, style: .async))
+        }
+        #expect(try recording.eject().recorded == 4)
+        // The server did send the secrets back, so the file had every chance to hold them.
+        #expect(live[0].text == #"{"authenticated":true,"token":"\#(Self.token)"}"#)
+        #expect(live[1].text.contains(Self.cookie) && live[1].text.contains(Self.proxyCredentials))
+        #expect(live[2].text == "your session is \(LoopbackRoutes.sessionSecret)")
+
+        let bytes = try Data(contentsOf: file)
+        let secrets = [Self.token, Self.cookie, Self.proxyPassword, Self.proxyCredentials, "ada:\(Self.proxyPassword)", LoopbackRoutes.sessionSecret]
+        for secret in secrets {
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in the cassette")
+        }
+        let document = try JSONCassetteCodec.decode(bytes, file: file.path)
+        let bearer = try #require(document.interactions.first)
+        #expect(bearer.request.headers["Authorization"] == "Bearer [REDACTED]")
+        #expect(bearer.request.headers["Cookie"] == "pref=[REDACTED]")
+        #expect(bearer.request.headers["Proxy-Authorization"] == "Basic [REDACTED]")
+        #expect(bearer.response?.body.text == #"{"authenticated":true,"token":"[REDACTED]"}"#)
+        let session = document.interactions[2]
+        #expect(session.response?.headers["Set-Cookie"] == "sid=[REDACTED]; Path=/; HttpOnly")
+        #expect(session.response?.body.text == "your session is [REDACTED]")
+        server.stop()
+
+        // Offline, the same requests (with their real secrets) match the redacted recordings.
+        let replaying = try Tape(file: file, mode: .none, matching: matching, environment: [:])
+        for (index, path) in paths.enumerated() {
+            let replayed = await Fetch.run(try Self.request(server.baseURL, path), on: replaying.session, style: .async)
+            #expect(replayed.status == 200, "\(path): \(replayed)")
+            #expect(replayed.body == document.interactions[index].response?.body.data)
+        }
+        let report = try replaying.eject()
+        #expect(report.replayed == 4)
+        #expect(report.unmatched.isEmpty)
+    }
+
+    /// What each optional rule removes, exactly, and the copies of it elsewhere in the interaction.
+    @Test func eachRuleRemovesItsValueAndEveryCopyOfIt() throws {
+        let redactor = try Redactor(.default
+            .redactingHeaders("X-Api-Key")
+            .redactingQueryParameters("api_key")
+            .redactingJSONPaths("password", "cards[*].number")
+            .redactingFormFields("pin")
+            .redactingBodyMatches(#"ref=(R[0-9]{6})"#))
+        let interaction = Interaction(
+            request: .init(
+                method: "POST", url: "https://api.example.com/pay?api_key=KEY-123456&page=2",
+                headers: ["Content-Type": "application/json", "X-Api-Key": "HEADER-KEY-9", "Accept": "application/json"],
+                body: .init(Data(#"{"user":"ada","password":"hunter2-long","cards":[{"number":"4111111111111111","cvc":"123"}]}"#.utf8), contentType: "application/json")),
+            response: .init(
+                status: 200, headers: ["Content-Type": "text/plain", "X-Echo": "key was KEY-123456"],
+                body: .init(text: "card 4111111111111111 paid, ref=R123456, password hunter2-long, header HEADER-KEY-9")))
+        let stored = try #require(redactor.forRecording(interaction))
+        #expect(stored.request.url == "https://api.example.com/pay?api_key=[REDACTED]&page=2")
+        #expect(stored.request.headers["X-Api-Key"] == "[REDACTED]")
+        #expect(stored.request.headers["Accept"] == "application/json")
+        #expect(stored.request.body.text == #"{"user":"ada","password":"[REDACTED]","cards":[{"number":"[REDACTED]","cvc":"123"}]}"#)
+        #expect(stored.response?.headers["X-Echo"] == "key was [REDACTED]")
+        #expect(stored.response?.body.text == "card [REDACTED] paid, ref=[REDACTED], password [REDACTED], header [REDACTED]")
+
+        let form = Interaction(
+            request: .init(method: "POST", url: "https://api.example.com/login",
+                           headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                           body: .init(text: "user=ada&pin=99%2F12%2B34&remember=1")),
+            response: .init(status: 200, body: .init(text: "welcome; pin 99/12+34 accepted")))
+        let storedForm = try #require(redactor.forRecording(form))
+        #expect(storedForm.request.body.text == "user=ada&pin=[REDACTED]&remember=1")
+        #expect(storedForm.response?.body.text == "welcome; pin [REDACTED] accepted")
+    }
+
+    @Test func shortValuesAreRemovedOnlyWhereARuleFoundThem() throws {
+        let redactor = try Redactor(.default)
+        let interaction = Interaction(
+            request: .init(url: "https://example.com/prefs", headers: ["Cookie": "theme=dark; id=1"]),
+            response: .init(status: 200, headers: ["Set-Cookie": "theme=dark; Path=/, lang=en; Expires=Wed, 21 Oct 2026 07:28:00 GMT"],
+                            body: .init(text: "dark mode, 1 user")))
+        let stored = try #require(redactor.forRecording(interaction))
+        #expect(stored.request.headers["Cookie"] == "theme=[REDACTED]; id=[REDACTED]")
+        #expect(stored.response?.headers["Set-Cookie"] == "theme=[REDACTED]; Path=/, lang=[REDACTED]; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
+        #expect(stored.response?.body.text == "dark mode, 1 user")
+    }
+
+    @Test func basicCredentialsAreRemovedDecodedToo() throws {
+        let redactor = try Redactor(.default)
+        let credentials = Data("ada:correct-horse".utf8).base64EncodedString()
+        let interaction = Interaction(
+            request: .init(url: "https://example.com/basic-auth/ada/correct-horse", headers: ["Authorization": "Basic \(credentials)"]),
+            response: .init(status: 200, body: .init(text: #"{"user":"ada","password":"correct-horse"}"#)))
+        let stored = try #require(redactor.forRecording(interaction))
+        #expect(stored.request.url == "https://example.com/basic-auth/ada/[REDACTED]")
+        #expect(stored.request.headers["Authorization"] == "Basic [REDACTED]")
+        #expect(stored.response?.body.text == #"{"user":"ada","password":"[REDACTED]"}"#)
+        // The live request is redacted the same way, so it matches its recording.
+        #expect(redactor.forMatching(interaction.request) == stored.request)
+    }
+
+    @Test func redactingTwiceChangesNothingMore() throws {
+        let redactor = try Redactor(.default.redactingQueryParameters("token").redactingJSONPaths("secret"))
+        let interaction = Interaction(
+            request: .init(method: "POST", url: "https://example.com/a?token=abcdefgh", headers: ["Authorization": "Bearer abcdefgh-ijkl", "Content-Type": "application/json"],
+                           body: .init(Data(#"{"secret":"s-e-c-r-e-t"}"#.utf8), contentType: "application/json")),
+            response: .init(status: 200, headers: ["Set-Cookie": "sid=0123456789; Path=/"], body: .init(text: "sid 0123456789")))
+        let once = try #require(redactor.forRecording(interaction))
+        #expect(redactor.forRecording(once) == once)
+        #expect(redactor.forMatching(once.request) == once.request)
+    }
+
+    /// VCR's `filter_sensitive_data`: the file holds the placeholder, the caller gets the secret.
+    @Test func placeholdersStandForASecretInTheFileAndGiveItBackOnReplay() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("placeholders.json")
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let secret = "PLACEHOLDER-SECRET-42"
+        let options = Tape.Options(redaction: .default.replacing(secret, with: "<API_KEY>").replacing("", with: "<UNSET>"))
+        func request() throws -> URLRequest {
+            var request = URLRequest(url: try #require(URL(string: server.baseURL + "/echo?key=\(secret)")))
+            request.setValue(secret, forHTTPHeaderField: "X-Api-Key")
+            return request
+        }
+
+        let recording = try Tape(file: file, mode: .once, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
+        let live = await Fetch.run(try request(), on: recording.session, style: .async)
+        #expect(live.text.contains(secret))
+        try recording.eject()
+        let bytes = try Data(contentsOf: file)
+        #expect(bytes.range(of: Data(secret.utf8)) == nil)
+        let stored = try #require(try JSONCassetteCodec.decode(bytes).interactions.first)
+        #expect(stored.request.url == server.baseURL + "/echo?key=<API_KEY>")
+        #expect(stored.request.headers["X-Api-Key"] == "<API_KEY>")
+        #expect(stored.response?.body.text?.contains(#""x-api-key":"<API_KEY>""#) == true)
+        server.stop()
+
+        let replaying = try Tape(file: file, mode: .none, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
+        let replayed = await Fetch.run(try request(), on: replaying.session, style: .async)
+        #expect(replayed.status == 200)
+        #expect(replayed.body == live.body)
+        #expect(try replaying.eject().unmatched.isEmpty)
+    }
+
+    @Test func hooksRewriteWhatIsRecordedAndWhatIsReplayed() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("hooks.json")
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let recordingOptions = Tape.Options(beforeRecord: { interaction in
+            // Leave out the teapot, and keep no ETag.
+            if interaction.response?.status == 418 { return nil }
+            var interaction = interaction
+            interaction.response?.headers["Etag"] = nil
+            return interaction
+        })
+        let recording = try Tape(file: file, mode: .once, options: recordingOptions, environment: [:])
+        let teapot = await Fetch.get(server.baseURL + "/status/418", on: recording.session)
+        let headers = await Fetch.get(server.baseURL + "/headers", on: recording.session)
+        #expect(teapot.status == 418 && headers.headers["Etag"] == "\"v1\"", "the caller gets the live response")
+        let report = try recording.eject()
+        #expect(report.recorded == 1)
+        let stored = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
+        #expect(stored.map(\.request.url) == [server.baseURL + "/headers"])
+        #expect(stored.first?.response?.headers.contains("Etag") == false)
+        server.stop()
+
+        let playbackOptions = Tape.Options(beforePlayback: { interaction in
+            var interaction = interaction
+            interaction.response?.status = 503
+            return interaction
+        })
+        let replaying = try Tape(file: file, mode: .none, options: playbackOptions, environment: [:])
+        #expect(await Fetch.get(server.baseURL + "/headers", on: replaying.session).status == 503)
+        try replaying.eject()
+        #expect(try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions.first?.response?.status == 200)
+    }
+
+    /// A cassette written before a rule existed: its recorded requests are redacted before they
+    /// are compared, as live ones are.
+    @Test func aCassetteRecordedBeforeARuleExistedStillMatches() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("old.json")
+        try Data("""
+        {"version":1,"interactions":[{"request":{"method":"GET","url":"https://api.example.com/me?token=OLD-TOKEN-1",\
+        "headers":{"Authorization":"Bearer OLD-TOKEN-1"}},"response":{"status":200,"body":"me"}}]}
+        """.utf8).write(to: file)
+        let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Authorization"),
+                            options: .init(redaction: .default.redactingQueryParameters("token")), environment: [:])
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/me?token=NEW-TOKEN-2")))
+        request.setValue("Bearer NEW-TOKEN-2", forHTTPHeaderField: "Authorization")
+        let fetched = await Fetch.run(request, on: tape.session, style: .async)
+        #expect(fetched.status == 200 && fetched.text == "me")
+        #expect(try tape.eject().unmatched.isEmpty)
+    }
+
+    @Test func anInvalidBodyPatternStopsTheTapeFromOpening() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        #expect {
+            try Tape(file: scratch.file("x.json"), options: .init(redaction: .default.redactingBodyMatches("ref=(")), environment: [:])
+        } throws: { error in
+            guard case CassetteError.invalidRedactionPattern("ref=(", _) = error else { return false }
+            return "\(error)".hasPrefix("the redaction pattern \"ref=(\" is not a regular expression (")
+                && "\(error)".hasSuffix("); fix it in Redaction.redactingBodyMatches")
+        }
+    }
+}
