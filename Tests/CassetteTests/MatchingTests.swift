@@ -91,9 +91,14 @@ import CassetteTestSupport
             #expect(report.unmatched.isEmpty)
         } else {
             #expect(answers == ["pending", "running", "done", "error \(Tape.unmatchedRequestErrorCode.rawValue)"])
-            #expect(report.unmatched == ["Cassette: no recorded interaction matches GET https://jobs.example/1 in cassette \(file.path) (record mode none); "
-                + "the 3 interactions recorded for it were already used by earlier requests. "
-                + "Record the request with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access, or check what the code under test sends."])
+            #expect(report.unmatched == ["""
+                Cassette: no recorded interaction matches GET https://jobs.example/1 in cassette \(file.path) (record mode none).
+                Request: GET https://jobs.example/1
+                  no body
+                It matches recorded interactions #1, #2, #3, which all already answered earlier requests: each recorded interaction answers once.
+                To fix: if the server answers this request more than once, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine \
+                with network access; to replay the last answer again instead, open the tape with Tape.Options(allowsPlaybackRepeats: true).
+                """])
         }
     }
 

@@ -15,7 +15,7 @@ final class PlaybackQueue: Sendable {
     }
 
     private let interactions: [Interaction]
-    private let rules: RequestMatching
+    let rules: RequestMatching
     private let allowsRepeats: Bool
     /// The recorded requests as compared: redacted.
     let requests: [Interaction.Request]
@@ -58,6 +58,12 @@ final class PlaybackQueue: Sendable {
             }
             return allowsRepeats ? .found(index: last, interactions[last]) : .usedUp(count: candidates.count)
         }
+    }
+
+    /// Each recorded request as compared (redacted), and whether it has answered a request.
+    var recordings: [(request: Interaction.Request, used: Bool)] {
+        let used = used.current
+        return requests.indices.map { (requests[$0], used[$0]) }
     }
 
     /// How many interactions have not answered a request yet.

@@ -22,17 +22,36 @@ struct RequestKey: Hashable, Sendable {
     }
 
     private static func bodyKey(_ request: Interaction.Request, ignoredJSONPaths: [String]) -> BodyKey {
+        switch bodyKind(of: request) {
+        case .form(let fields):
+            return .canonical(fields.stableSorted().map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
+        case .json(let value):
+            let canonical = CanonicalJSON.value(value, removing: ignoredJSONPaths.map(JSONPathPattern.init))
+            return .canonical(String(decoding: JSONWriter.compact(canonical), as: UTF8.self))
+        case .bytes(let data):
+            return .bytes(data)
+        }
+    }
+
+    /// How a body is compared.
+    enum BodyKind {
+        /// An `application/x-www-form-urlencoded` body, by its fields.
+        case form([FormFields.Field])
+        /// A JSON body (a JSON media type, or none and an object or array), by meaning.
+        case json(JSONValue)
+        /// Anything else, byte for byte.
+        case bytes(Data)
+    }
+
+    static func bodyKind(of request: Interaction.Request) -> BodyKind {
         let data = request.body.data
         let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
         if contentType.contains("application/x-www-form-urlencoded"), let text = request.body.text {
-            let pairs = FormFields.parse(text).stableSorted()
-            return .canonical(pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
+            return .form(FormFields.parse(text))
         }
         let looksLikeJSON = contentType.contains("json") || (contentType.isEmpty && data.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true)
         if looksLikeJSON, !data.isEmpty, let node = try? JSONParser.parse(data) {
-            let paths = ignoredJSONPaths.map(JSONPathPattern.init)
-            let canonical = CanonicalJSON.value(node.value, removing: paths)
-            return .canonical(String(decoding: JSONWriter.compact(canonical), as: UTF8.self))
+            return .json(node.value)
         }
         return .bytes(data)
     }

@@ -123,23 +123,12 @@ final class Router: Sendable {
     }
 
     private func refuse(_ request: Interaction.Request, usedUp: Int, channel: ClientChannel, url: URL?) {
-        var message = "Cassette: no recorded interaction matches \(request.method) \(request.url) "
-            + "in cassette \(setup.file.path) (record mode \(setup.mode))"
-        if usedUp > 0 {
-            message += "; the \(usedUp == 1 ? "interaction" : "\(usedUp) interactions") recorded for it "
-                + "\(usedUp == 1 ? "was" : "were") already used by earlier requests"
-        }
-        message += ". " + Self.advice(for: setup.mode)
+        let message = UnmatchedRequestReport(
+            request: request, file: setup.file, mode: setup.mode, rules: playback.rules,
+            recorded: playback.recordings, usedUp: usedUp
+        ).text
         log.withLock { $0.unmatched.append(message) }
         channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: url, message))
-    }
-
-    private static func advice(for mode: RecordMode) -> String {
-        switch mode {
-        case .none: "Record the request with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access, or check what the code under test sends."
-        case .once: "The cassette exists, so mode \"once\" does not record; re-run with CASSETTE_RECORD_MODE=newEpisodes to add the request."
-        case .newEpisodes, .all: "Check the matching rules of the cassette."
-        }
     }
 
     static func urlError(_ code: URLError.Code, url: URL?, _ description: String? = nil) -> URLError {

@@ -1,0 +1,183 @@
+import Foundation
+
+/// One way a requested interaction differs from a recorded one, under the matching rules: what
+/// the unmatched-request report lists, and how it ranks the closest recordings.
+struct RequestDifference: Equatable, Sendable {
+    enum Field: Equatable, Sendable {
+        case method
+        /// Scheme, host and port.
+        case origin
+        case path
+        case query(String)
+        case header(String)
+        /// A place in a JSON body.
+        case json(JSONPath)
+        case formField(String)
+        /// A body compared byte for byte.
+        case body
+    }
+
+    var field: Field
+    /// The recorded value, quoted where it is text; nil when the recording has none.
+    var recorded: String?
+    /// The requested value; nil when the request has none.
+    var requested: String?
+
+    /// How far apart this makes the two requests: another host or path counts most, one query
+    /// parameter or JSON value least.
+    var weight: Int {
+        switch field {
+        case .origin: 8
+        case .path: 6
+        case .method: 4
+        case .body: 2
+        case .query, .header, .json, .formField: 1
+        }
+    }
+
+    /// `query "page": recorded "1", requested "2"`.
+    var description: String {
+        let name: String
+        switch field {
+        case .method: name = "method"
+        case .origin: name = "scheme, host and port"
+        case .path: name = "path"
+        case .query(let key): name = "query parameter \(Self.quoted(key))"
+        case .header(let key): name = "header \(key)"
+        case .json(let path): name = "JSON body at \(path)"
+        case .formField(let key): name = "form field \(Self.quoted(key))"
+        case .body: name = "body"
+        }
+        return "\(name): recorded \(recorded ?? "nothing"), requested \(requested ?? "nothing")"
+    }
+
+    /// Every difference between `live` and `recorded` under `rules` (custom predicates aside), in
+    /// the order the report lists them.
+    static func between(_ live: Interaction.Request, _ recorded: Interaction.Request, rules: RequestMatching) -> [RequestDifference] {
+        var differences: [RequestDifference] = []
+        if live.method.uppercased() != recorded.method.uppercased() {
+            differences.append(.init(field: .method, recorded: recorded.method, requested: live.method))
+        }
+        let a = URLParts(recorded.url), b = URLParts(live.url)
+        if a.origin != b.origin { differences.append(.init(field: .origin, recorded: a.origin, requested: b.origin)) }
+        if a.path != b.path { differences.append(.init(field: .path, recorded: a.path, requested: b.path)) }
+        differences += fields(a.query, b.query, ignoring: rules.ignoredQueryParameters).map {
+            RequestDifference(field: .query($0.name), recorded: $0.recorded.map(quoted), requested: $0.requested.map(quoted))
+        }
+        for name in rules.headers {
+            let was = recorded.headers[name], now = live.headers[name]
+            if was != now { differences.append(.init(field: .header(name), recorded: was.map(quoted), requested: now.map(quoted))) }
+        }
+        differences += bodyDifferences(live, recorded, rules: rules)
+        return differences
+    }
+
+    // MARK: Bodies
+
+    private static func bodyDifferences(_ live: Interaction.Request, _ recorded: Interaction.Request, rules: RequestMatching) -> [RequestDifference] {
+        guard live.body.data != recorded.body.data else { return [] }
+        let kinds = (RequestKey.bodyKind(of: recorded), RequestKey.bodyKind(of: live))
+        switch kinds {
+        case (.json(let was), .json(let now)):
+            let ignored = rules.ignoredJSONPaths.map(JSONPathPattern.init)
+            var found: [RequestDifference] = []
+            jsonDifferences(CanonicalJSON.value(was, removing: ignored), CanonicalJSON.value(now, removing: ignored), at: .root, into: &found)
+            return found
+        case (.form(let was), .form(let now)):
+            return fields(was, now, ignoring: []).map {
+                RequestDifference(field: .formField($0.name), recorded: $0.recorded.map(quoted), requested: $0.requested.map(quoted))
+            }
+        default:
+            return [RequestDifference(field: .body, recorded: summary(of: recorded.body), requested: summary(of: live.body))]
+        }
+    }
+
+    private static func jsonDifferences(_ was: JSONValue?, _ now: JSONValue?, at path: JSONPath, into found: inout [RequestDifference]) {
+        switch (was, now) {
+        case (.object(let a)?, .object(let b)?):
+            var keys: [String] = []
+            for key in a.map(\.key) + b.map(\.key) where !keys.contains(key) { keys.append(key) }
+            for key in keys {
+                jsonDifferences(a.first { $0.key == key }?.value.value, b.first { $0.key == key }?.value.value,
+                                at: path.appending(key), into: &found)
+            }
+        case (.array(let a)?, .array(let b)?):
+            for index in 0..<max(a.count, b.count) {
+                jsonDifferences(index < a.count ? a[index].value : nil, index < b.count ? b[index].value : nil,
+                                at: path.appending(index), into: &found)
+            }
+        default:
+            let a = was.map(compactText), b = now.map(compactText)
+            if a != b { found.append(RequestDifference(field: .json(path), recorded: a, requested: b)) }
+        }
+    }
+
+    private static func compactText(_ value: JSONValue) -> String {
+        clipped(String(decoding: JSONWriter.compact(value), as: UTF8.self))
+    }
+
+    /// `27 bytes "name=Ada…"` or `4096 bytes of binary data`.
+    static func summary(of body: Interaction.Body) -> String {
+        if body.isEmpty { return "no body" }
+        guard let text = body.text else { return "\(body.data.count) bytes of binary data" }
+        return "\(body.data.count) bytes \(quoted(text))"
+    }
+
+    // MARK: Name–value fields
+
+    private struct FieldDifference {
+        var name: String
+        var recorded: String?
+        var requested: String?
+    }
+
+    /// Names in first-appearance order (recorded first); repeated names compared as lists.
+    private static func fields(_ was: [FormFields.Field], _ now: [FormFields.Field], ignoring ignored: Set<String>) -> [FieldDifference] {
+        var names: [String] = []
+        for field in was + now where !ignored.contains(field.name) && !names.contains(field.name) { names.append(field.name) }
+        return names.compactMap { name in
+            let a = was.filter { $0.name == name }.map(\.value), b = now.filter { $0.name == name }.map(\.value)
+            guard a != b else { return nil }
+            return FieldDifference(name: name, recorded: a.isEmpty ? nil : a.joined(separator: ", "),
+                                   requested: b.isEmpty ? nil : b.joined(separator: ", "))
+        }
+    }
+
+    // MARK: Text
+
+    static func quoted(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        JSONWriter.appendString(clipped(text), to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func clipped(_ text: String) -> String {
+        text.count > 60 ? text.prefix(57) + "…" : text
+    }
+}
+
+/// A URL cut into what matching compares: origin (`https://api.example.com:8443`, canonical),
+/// path, and the query as fields.
+struct URLParts {
+    var origin: String
+    var path: String
+    var query: [FormFields.Field]
+
+    init(_ url: String) {
+        var rest = Substring(url)
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        query = []
+        if let mark = rest.firstIndex(of: "?") {
+            query = FormFields.parse(String(rest[rest.index(after: mark)...]), plusIsSpace: false)
+            rest = rest[..<mark]
+        }
+        let canonical = CanonicalURL.text(String(rest))
+        if let schemeEnd = canonical.range(of: "://"), let slash = canonical[schemeEnd.upperBound...].firstIndex(of: "/") {
+            origin = String(canonical[..<slash])
+            path = String(canonical[slash...])
+        } else {
+            origin = canonical
+            path = "/"
+        }
+    }
+}

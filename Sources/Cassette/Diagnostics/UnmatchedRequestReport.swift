@@ -1,0 +1,126 @@
+import Foundation
+
+/// What a developer reads when a request found no recorded match (DESIGN §8): the request, the
+/// cassette and mode searched, the closest recordings with each field that differs, whether a
+/// match was already used, and what fixes it.
+///
+/// ```text
+/// Cassette: no recorded interaction matches GET https://api.example.com/users?page=2 in cassette /…/Users.json (record mode none).
+/// Request: GET https://api.example.com/users?page=2
+///   Accept: application/json
+///   Authorization: Bearer [REDACTED]
+///   no body
+/// The closest of its 2 recorded interactions:
+///   #1 GET https://api.example.com/users?page=1
+///     - query parameter "page": recorded "1", requested "2"
+///   #2 POST https://api.example.com/users
+///     - method: recorded POST, requested GET
+///     - query parameter "page": recorded nothing, requested "2"
+/// To fix: if "page" may differ, add .ignoringQueryParameters("page") to the cassette's matching; if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
+/// ```
+///
+/// Both requests are shown redacted (the tape's ``Redaction``), so no secret appears in it.
+/// Recorded interactions are numbered from 1, in file order.
+struct UnmatchedRequestReport {
+    /// The request as compared: redacted.
+    var request: Interaction.Request
+    var file: URL
+    var mode: RecordMode
+    var rules: RequestMatching
+    /// Every recorded request (redacted) and whether it already answered a request.
+    var recorded: [(request: Interaction.Request, used: Bool)]
+    /// How many recordings match but were all used.
+    var usedUp: Int
+
+    /// How many of the closest recordings are shown.
+    static let shownCandidates = 3
+    /// How many differences are listed for each.
+    static let shownDifferences = 6
+
+    var text: String {
+        var lines = ["Cassette: no recorded interaction matches \(request.method) \(request.url) in cassette \(file.path) (record mode \(mode))."]
+        lines.append("Request: \(request.method) \(request.url)")
+        for (name, value) in request.headers { lines.append("  \(name): \(value)") }
+        lines.append("  " + RequestDifference.summary(of: request.body))
+
+        let ranked = closest()
+        if usedUp > 0 {
+            let numbers = ranked.filter { $0.differences.isEmpty }.map { "#\($0.number)" }.joined(separator: ", ")
+            lines.append(usedUp == 1
+                ? "It matches recorded interaction \(numbers), which already answered an earlier request: each recorded interaction answers once."
+                : "It matches recorded interactions \(numbers), which all already answered earlier requests: each recorded interaction answers once.")
+        } else if recorded.isEmpty {
+            lines.append("The cassette has no recorded interactions.")
+        } else {
+            if rules.predicate != nil {
+                lines.append("Matching uses a custom rule, which says no to every recording; the closest by method, URL and body:")
+            } else {
+                lines.append(recorded.count == 1 ? "The cassette's only recorded interaction:" : "The closest of its \(recorded.count) recorded interactions:")
+            }
+            for candidate in ranked.prefix(Self.shownCandidates) {
+                let recording = recorded[candidate.number - 1]
+                lines.append("  #\(candidate.number) \(recording.request.method) \(recording.request.url)\(recording.used ? " (already used)" : "")")
+                for difference in candidate.differences.prefix(Self.shownDifferences) {
+                    lines.append("    - \(difference.description)")
+                }
+                if candidate.differences.count > Self.shownDifferences {
+                    lines.append("    - and \(candidate.differences.count - Self.shownDifferences) more differences")
+                }
+            }
+        }
+        lines.append("To fix: " + fix(closest: ranked.first?.differences))
+        return lines.joined(separator: "\n")
+    }
+
+    private struct Candidate {
+        /// From 1, in file order.
+        var number: Int
+        var differences: [RequestDifference]
+        var distance: Int
+    }
+
+    /// The recordings, closest first (ties in file order); recordings that match (used up) first.
+    private func closest() -> [Candidate] {
+        recorded.enumerated().map { index, recording in
+            let differences = RequestDifference.between(request, recording.request, rules: rules)
+            return Candidate(number: index + 1, differences: differences, distance: differences.reduce(0) { $0 + $1.weight })
+        }
+        .sorted { ($0.distance, $0.number) < ($1.distance, $1.number) }
+    }
+
+    /// The one change most likely to help, after what differs in the closest recording.
+    private func fix(closest differences: [RequestDifference]?) -> String {
+        let record = mode == .none
+            ? "record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access"
+            : "record it with CASSETTE_RECORD_MODE=newEpisodes (mode \"\(mode)\" does not record into an existing cassette)"
+        if usedUp > 0 {
+            return "if the server answers this request more than once, \(record); to replay the last answer again instead, "
+                + "open the tape with Tape.Options(allowsPlaybackRepeats: true)."
+        }
+        guard let differences, !differences.isEmpty, rules.predicate == nil else {
+            return "if the request is new, \(record)."
+        }
+        func names(_ pick: (RequestDifference.Field) -> String?) -> [String]? {
+            let picked = differences.map { pick($0.field) }
+            return picked.contains(nil) ? nil : picked.compactMap { $0 }
+        }
+        if let query = names({ if case .query(let name) = $0 { name } else { nil } }) {
+            return "if \(Self.list(query)) may differ, add .ignoringQueryParameters(\(Self.list(query))) to the cassette's matching; "
+                + "if the request is new, \(record)."
+        }
+        if let paths = names({ if case .json(let path) = $0 { path.description } else { nil } }) {
+            return "if \(Self.list(paths)) may differ, add .ignoringJSONPaths(\(Self.list(paths))) to the cassette's matching; "
+                + "if the request is new, \(record)."
+        }
+        if let headers = names({ if case .header(let name) = $0 { name } else { nil } }) {
+            return "the cassette's matching compares \(Self.list(headers)) (.includingHeaders); leave \(headers.count == 1 ? "it" : "them") out "
+                + "if \(headers.count == 1 ? "it" : "they") may differ, or \(record)."
+        }
+        return "if the request is new, \(record); if the code under test should have sent the recorded request, check what it builds."
+    }
+
+    private static func list(_ names: [String]) -> String {
+        let unique = names.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        return unique.map(RequestDifference.quoted).joined(separator: ", ")
+    }
+}
