@@ -46,7 +46,7 @@ struct RequestDifference: Equatable, Sendable {
         case .header(let key): name = "header \(key)"
         case .json(let path): name = "JSON body at \(path)"
         case .formField(let key): name = "form field \(Self.quoted(key))"
-        case .body: name = "body"
+        case .body: return "body: recorded \(recorded ?? "no body"), requested \(requested ?? "no body")"
         }
         return "\(name): recorded \(recorded ?? "nothing"), requested \(requested ?? "nothing")"
     }
@@ -88,7 +88,7 @@ struct RequestDifference: Equatable, Sendable {
                 RequestDifference(field: .formField($0.name), recorded: $0.recorded.map(quoted), requested: $0.requested.map(quoted))
             }
         default:
-            return [RequestDifference(field: .body, recorded: summary(of: recorded.body), requested: summary(of: live.body))]
+            return [RequestDifference(field: .body, recorded: brief(recorded.body), requested: brief(live.body))]
         }
     }
 
@@ -116,11 +116,19 @@ struct RequestDifference: Equatable, Sendable {
         clipped(String(decoding: JSONWriter.compact(value), as: UTF8.self))
     }
 
-    /// `27 bytes "name=Ada…"` or `4096 bytes of binary data`.
+    /// `no body`, `body (16 bytes): name=Ada&year=1`, `body (4096 bytes of binary data)`; text
+    /// past 60 characters is cut with "…".
     static func summary(of body: Interaction.Body) -> String {
         if body.isEmpty { return "no body" }
+        guard let text = body.text else { return "body (\(body.data.count) bytes of binary data)" }
+        return "body (\(body.data.count) bytes): \(clipped(text))"
+    }
+
+    /// `{"id":1} (8 bytes)`, `4096 bytes of binary data`, or nil for no body.
+    private static func brief(_ body: Interaction.Body) -> String? {
+        if body.isEmpty { return nil }
         guard let text = body.text else { return "\(body.data.count) bytes of binary data" }
-        return "\(body.data.count) bytes \(quoted(text))"
+        return "\(clipped(text)) (\(body.data.count) bytes)"
     }
 
     // MARK: Name–value fields

@@ -32,7 +32,7 @@ struct UnmatchedRequestReport {
     /// How many recordings match but were all used.
     var usedUp: Int
 
-    /// How many of the closest recordings are shown.
+    /// How many of the closest recordings are shown at most (those nearly as close as the closest).
     static let shownCandidates = 3
     /// How many differences are listed for each.
     static let shownDifferences = 6
@@ -57,7 +57,10 @@ struct UnmatchedRequestReport {
             } else {
                 lines.append(recorded.count == 1 ? "The cassette's only recorded interaction:" : "The closest of its \(recorded.count) recorded interactions:")
             }
-            for candidate in ranked.prefix(Self.shownCandidates) {
+            // The closest, and those nearly as close; far-off recordings are noise.
+            let best = ranked.first?.distance ?? 0
+            let near = ranked.prefix(Self.shownCandidates).filter { $0.distance <= max(best * 2, best + 4) }
+            for candidate in near {
                 let recording = recorded[candidate.number - 1]
                 lines.append("  #\(candidate.number) \(recording.request.method) \(recording.request.url)\(recording.used ? " (already used)" : "")")
                 for difference in candidate.differences.prefix(Self.shownDifferences) {
@@ -114,7 +117,7 @@ struct UnmatchedRequestReport {
         }
         if let headers = names({ if case .header(let name) = $0 { name } else { nil } }) {
             return "the cassette's matching compares \(Self.list(headers)) (.includingHeaders); leave \(headers.count == 1 ? "it" : "them") out "
-                + "if \(headers.count == 1 ? "it" : "they") may differ, or \(record)."
+                + "if \(headers.count == 1 ? "it" : "they") may differ, or \(record.replacingOccurrences(of: "record it", with: "record the request"))."
         }
         return "if the request is new, \(record); if the code under test should have sent the recorded request, check what it builds."
     }
