@@ -28,8 +28,10 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     case sharedSessionNotInterceptable
     /// The cassette was already ejected.
     case alreadyEjected(file: String)
-    /// Requests found no recorded match and were refused; one message each.
-    case unmatchedRequests([String])
+    /// What the ejected tape saw fails the test: requests that found no recorded match, unused
+    /// interactions under ``UnusedInteractions/fail``, a cassette stale under ``Staleness/Action/fail``.
+    /// One message each.
+    case verificationFailed([String])
     /// The `.cassette` trait without a name on a parameterized test, whose cases would all
     /// record into one file at once.
     case parameterizedTestNeedsNamedCassettes(test: String)
@@ -65,9 +67,9 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
                 + "Tape.prepareSharedSession() before anything in the process touches URLSession."
         case .alreadyEjected(let file):
             return "cassette \(file) was already ejected"
-        case .unmatchedRequests(let messages):
+        case .verificationFailed(let messages):
             return messages.count == 1 ? messages[0]
-                : "\(messages.count) requests found no recorded match:\n" + messages.map { "- " + $0 }.joined(separator: "\n")
+                : "\(messages.count) problems with the cassette:\n" + messages.map { "- " + $0 }.joined(separator: "\n")
         case .parameterizedTestNeedsNamedCassettes(let test):
             return "\(test) is parameterized, and its cases run in parallel: they cannot share one derived cassette. "
                 + "Open a Tape per case inside the test, e.g. Tape(named: \"\\(suite)/\\(argument)\")"

@@ -54,6 +54,12 @@ public final class Tape: Sendable {
         /// Rewrites each recorded interaction just before it replays (after placeholders were
         /// given back their secrets); the cassette file is not changed.
         public var beforePlayback: (@Sendable (Interaction) -> Interaction)?
+        /// What the `.cassette` trait and `withCassette` say about recorded interactions that
+        /// answered no request. Default ``UnusedInteractions/ignore``.
+        public var unusedInteractions: UnusedInteractions
+        /// What happens when the cassette holds interactions older than an age; `nil`, the
+        /// default: nothing.
+        public var staleness: Staleness?
 
         /// Options with their defaults.
         public init(
@@ -61,13 +67,17 @@ public final class Tape: Sendable {
             latency: Latency? = nil,
             redaction: Redaction = .default,
             beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
-            beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil
+            beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil,
+            unusedInteractions: UnusedInteractions = .ignore,
+            staleness: Staleness? = nil
         ) {
             self.allowsPlaybackRepeats = allowsPlaybackRepeats
             self.latency = latency
             self.redaction = redaction
             self.beforeRecord = beforeRecord
             self.beforePlayback = beforePlayback
+            self.unusedInteractions = unusedInteractions
+            self.staleness = staleness
         }
     }
 
@@ -83,10 +93,23 @@ public final class Tape: Sendable {
         public var recorded: Int
         /// One message per request that found no match and was refused.
         public var unmatched: [String]
-        /// Recorded interactions that answered no request.
+        /// How many recorded interactions answered no request.
         public var unused: Int
+        /// Each recorded interaction that answered no request: `#3 GET https://…` (numbered from
+        /// 1 in file order).
+        public var unusedInteractions: [String]
+        /// What ``Options/staleness`` found, when the cassette is stale and was not re-recorded.
+        public var stale: Stale?
         /// Whether the file was written.
         public var saved: Bool
+
+        /// A stale cassette: what to say, and whether it fails the test.
+        public struct Stale: Sendable, Equatable {
+            /// Which cassette, how many interactions, how old, and how to re-record it.
+            public var message: String
+            /// Whether the test fails (``Staleness/Action/fail``) or is warned.
+            public var fails: Bool
+        }
     }
 
     /// The `URLError` code of a request that matches no recorded interaction and may not be
@@ -109,11 +132,14 @@ public final class Tape: Sendable {
     public let latency: Latency
     /// A session whose requests go through this tape (an ephemeral configuration).
     public let session: URLSession
+    /// The options the tape was opened with.
+    public let options: Options
 
     let router: Router
     private let protocolClass: CassetteURLProtocol.Type
     private let existingInteractions: [Interaction]
     private let fileExisted: Bool
+    private let stale: Report.Stale?
     private let state = Locked((ejected: false, holdsSharedSession: false))
 
     /// Opens the cassette `name` in the package's `Cassettes/` folder.
@@ -153,12 +179,26 @@ public final class Tape: Sendable {
         options: Options = Options(),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
-        let mode = try RecordMode.resolve(requested: mode, environment: environment)
+        var mode = try RecordMode.resolve(requested: mode, environment: environment)
         let latency = try Latency.resolve(requested: options.latency, environment: environment)
         let redactor = try Redactor(options.redaction, beforeRecord: options.beforeRecord, beforePlayback: options.beforePlayback)
         let exists = FileManager.default.fileExists(atPath: file.path)
         if !exists, mode == .none { throw CassetteError.cassetteNotFound(file: file.path, mode: mode) }
-        let existing = exists && mode != .all ? try CassetteFile.read(file).interactions : []
+        var existing = exists && mode != .all ? try CassetteFile.read(file).interactions : []
+        var stale: Report.Stale?
+        if let staleness = options.staleness, let message = staleness.finding(in: existing, of: file, at: Date()) {
+            switch staleness.action {
+            case .warn, .fail:
+                stale = Report.Stale(message: message, fails: staleness.action == .fail)
+            case .reRecord where mode == .none:
+                stale = Report.Stale(message: message + " (Staleness .reRecord cannot re-record in record mode none.)", fails: false)
+            case .reRecord:
+                mode = .all
+                existing = []
+            }
+        }
+        self.stale = stale
+        self.options = options
         self.file = file
         self.mode = mode
         self.matching = matching
@@ -225,8 +265,11 @@ public final class Tape: Sendable {
             try CassetteFile.write(CassetteDocument(recordedWith: CassetteVersion.recordedWith, interactions: interactions), to: file)
         }
         let log = router.log.current
-        return Report(file: file, mode: mode, replayed: log.replayed, recorded: recorded.count,
-                      unmatched: log.unmatched, unused: router.playback.unusedCount, saved: mustSave)
+        let unused = router.playback.recordings.enumerated().filter { !$0.element.used }.map { index, recording in
+            "#\(index + 1) \(recording.request.method) \(recording.request.url)"
+        }
+        return Report(file: file, mode: mode, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
+                      unused: unused.count, unusedInteractions: unused, stale: stale, saved: mustSave)
     }
 
     /// Also routes `URLSession.shared` through this tape until it is ejected.

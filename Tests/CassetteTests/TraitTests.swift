@@ -57,8 +57,8 @@ import CassetteTestSupport
         } catch let error as CassetteError {
             sawError = error
         }
-        guard case .unmatchedRequests(let messages)? = sawError else {
-            Issue.record("expected unmatchedRequests, got \(String(describing: sawError))")
+        guard case .verificationFailed(let messages)? = sawError else {
+            Issue.record("expected verificationFailed, got \(String(describing: sawError))")
             return
         }
         #expect(messages.count == 1)

@@ -17,7 +17,9 @@ import Testing
 /// Without a name the cassette is named after the suite and the test: `Suite/test`, in the
 /// `Cassettes/` folder of the package that holds the test. The tape is ``Tape/current`` during
 /// the test and is ejected after it. Requests that found no match are recorded as issues of the
-/// test; an error opening or saving the cassette fails the test.
+/// test (except one the test's own error already reports), and so are unused interactions and a
+/// stale cassette when ``Tape/Options`` says they fail; when it says warn, they are warnings. An
+/// error opening or saving the cassette fails the test.
 ///
 /// Tests with cassettes run in parallel like any others, each through its own session. Tests that
 /// ask for `sharedSession: true` take turns with `URLSession.shared`.
@@ -57,13 +59,19 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         }
         let tape = try Tape(named: cassetteName, filePath: test.sourceLocation.filePath,
                             mode: mode, matching: matching, options: options)
-        do {
-            _ = try await tape.play(sharedSession: sharedSession, function)
-        } catch CassetteError.unmatchedRequests(let messages) {
-            for message in messages {
-                Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
+        let location = test.sourceLocation
+        try await tape.play(sharedSession: sharedSession, outlet: { verification, _ in
+            for failure in verification.failures {
+                Issue.record(Comment(rawValue: failure), sourceLocation: location)
             }
-        }
+            for warning in verification.warnings {
+                #if compiler(>=6.2)
+                Issue.record(Comment(rawValue: warning), severity: .warning, sourceLocation: location)
+                #else
+                StandardError.write("Cassette warning: " + warning)
+                #endif
+            }
+        }, function)
     }
 
     /// The cassette name the trait gives `test` when none is set: `Suite/test`, from the test's

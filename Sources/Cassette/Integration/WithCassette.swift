@@ -15,9 +15,11 @@ import Foundation
 /// ```
 ///
 /// The tape is also ``Tape/current`` inside `body`. When `body` returns, the tape is ejected
-/// (saving what was recorded); requests that found no match then make this function throw
-/// ``CassetteError/unmatchedRequests(_:)``, which fails an XCTest test. When `body` throws, the
-/// tape is still ejected and `body`'s error is the one rethrown.
+/// (saving what was recorded); requests that found no match (and unused interactions or a stale
+/// cassette, if the options say they fail) then make this function throw
+/// ``CassetteError/verificationFailed(_:)``, which fails an XCTest test. Warnings go to standard
+/// error. When `body` throws, the tape is still ejected, `body`'s error is the one rethrown, and
+/// unmatched requests it does not already describe are written to standard error.
 ///
 /// - Parameters: as ``Tape/init(named:in:filePath:mode:matching:options:environment:)``, plus
 ///   `sharedSession`: also route `URLSession.shared` through the tape (see
@@ -35,7 +37,7 @@ public func withCassette<Result>(
 ) async throws -> Result {
     let tape = try Tape(
         named: name, in: folder, filePath: filePath, mode: mode, matching: matching, options: options, environment: environment)
-    return try await tape.play(sharedSession: sharedSession) { try await body(tape) }
+    return try await tape.play(sharedSession: sharedSession, outlet: Tape.throwingOutlet) { try await body(tape) }
 }
 
 /// The synchronous form of ``withCassette(_:in:filePath:mode:matching:options:sharedSession:environment:_:)-swift.func``,
@@ -56,34 +58,66 @@ public func withCassette<Result>(
     do {
         result = try Tape.$current.withValue(tape) { try body(tape) }
     } catch {
-        _ = try? tape.eject()
+        tape.ejectAfterFailure(error, outlet: Tape.throwingOutlet)
         throw error
     }
-    try tape.ejectVerifyingMatches()
+    try Tape.throwingOutlet(tape.verifiedEject(bodyError: nil), bodyThrew: false)
     return result
 }
 
 extension Tape {
+    /// Where the results of ejecting go: `verification` (what the test must hear), and whether
+    /// the test's body threw, in which case the test already fails with the body's error.
+    typealias VerificationOutlet = (_ verification: EjectVerification, _ bodyThrew: Bool) throws -> Void
+
     /// Runs `body` with this tape as ``current`` (and owning `URLSession.shared` if asked), then
-    /// ejects it; see `withCassette`.
-    func play<Result>(sharedSession: Bool, _ body: () async throws -> Result) async throws -> Result {
+    /// ejects it and hands what the test must hear to `outlet`. When `body` throws, the tape is
+    /// still ejected and `body`'s error is the one rethrown.
+    func play<Result>(sharedSession: Bool, outlet: VerificationOutlet, _ body: () async throws -> Result) async throws -> Result {
         let result: Result
         do {
             if sharedSession { try await interceptSharedSession() }
             result = try await Tape.$current.withValue(self) { try await body() }
         } catch {
-            _ = try? eject()
+            ejectAfterFailure(error, outlet: outlet)
             throw error
         }
-        try ejectVerifyingMatches()
+        try outlet(verifiedEject(bodyError: nil), false)
         return result
     }
 
-    /// Ejects, and throws ``CassetteError/unmatchedRequests(_:)`` when requests found no match.
-    @discardableResult
-    func ejectVerifyingMatches() throws -> Report {
-        let report = try eject()
-        if !report.unmatched.isEmpty { throw CassetteError.unmatchedRequests(report.unmatched) }
-        return report
+    /// Ejects and checks what the tape saw against its options.
+    func verifiedEject(bodyError: (any Error)?) throws -> EjectVerification {
+        EjectVerification(try eject(), unusedInteractions: options.unusedInteractions, bodyError: bodyError)
+    }
+
+    /// Ejects after the test's body threw `error`: what still needs saying goes to `outlet`, and a
+    /// failure to eject to standard error (the body's error is the one the test reports).
+    func ejectAfterFailure(_ error: any Error, outlet: VerificationOutlet) {
+        do {
+            try outlet(verifiedEject(bodyError: error), true)
+        } catch {
+            StandardError.write("Cassette: while the test failed, ejecting \(file.path) failed too: \(error)")
+        }
+    }
+
+    /// The outlet of `withCassette`: warnings on standard error; failures thrown as
+    /// ``CassetteError/verificationFailed(_:)``, or written to standard error when the body's
+    /// own error is already failing the test.
+    static func throwingOutlet(_ verification: EjectVerification, bodyThrew: Bool) throws {
+        for warning in verification.warnings { StandardError.write("Cassette warning: " + warning) }
+        guard !verification.failures.isEmpty else { return }
+        if bodyThrew {
+            for failure in verification.failures { StandardError.write(failure) }
+        } else {
+            throw CassetteError.verificationFailed(verification.failures)
+        }
+    }
+}
+
+/// Lines for a person reading the test log, where no test framework can take them.
+enum StandardError {
+    static func write(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -65,7 +65,4 @@ final class PlaybackQueue: Sendable {
         let used = used.current
         return requests.indices.map { (requests[$0], used[$0]) }
     }
-
-    /// How many interactions have not answered a request yet.
-    var unusedCount: Int { used.withLock { $0.filter { !$0 }.count } }
 }

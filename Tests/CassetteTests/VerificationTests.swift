@@ -1,0 +1,137 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Cassette
+import CassetteTestSupport
+
+/// What ejecting a tape tells the test: unmatched requests fail it, unused interactions and stale
+/// cassettes per their policies, each said once, and never on top of the test's own failure.
+@Suite struct VerificationTests {
+    static let file = URL(fileURLWithPath: "/cassettes/users.json")
+
+    static func report(unmatched: [String] = [], unused: [String] = [], stale: Tape.Report.Stale? = nil) -> Tape.Report {
+        Tape.Report(file: file, mode: .none, replayed: 1, recorded: 0, unmatched: unmatched, unused: unused.count,
+                    unusedInteractions: unused, stale: stale, saved: false)
+    }
+
+    static let unusedMessage = """
+        cassette /cassettes/users.json: 2 recorded interactions answered no request:
+          #2 POST https://api.example.com/users
+          #3 GET https://api.example.com/users?page=1
+        Remove them from the cassette if the code under test no longer sends these requests, or open the tape with \
+        Tape.Options(unusedInteractions: .ignore).
+        """
+
+    @Test func unusedInteractionsFollowThePolicy() {
+        let report = Self.report(unused: ["#2 POST https://api.example.com/users", "#3 GET https://api.example.com/users?page=1"])
+        #expect(EjectVerification(report, unusedInteractions: .ignore, bodyError: nil) == EjectVerification())
+        #expect(EjectVerification(report, unusedInteractions: .warn, bodyError: nil) == EjectVerification(warnings: [Self.unusedMessage]))
+        #expect(EjectVerification(report, unusedInteractions: .fail, bodyError: nil) == EjectVerification(failures: [Self.unusedMessage]))
+    }
+
+    @Test func unmatchedRequestsAlwaysFailAndSilenceTheUnusedReport() {
+        let report = Self.report(unmatched: ["Cassette: no recorded interaction matches GET https://a.example/"], unused: ["#1 GET https://b.example/"])
+        #expect(EjectVerification(report, unusedInteractions: .fail, bodyError: nil)
+                == EjectVerification(failures: ["Cassette: no recorded interaction matches GET https://a.example/"]))
+    }
+
+    /// The test threw the unmatched request's own error: it is not said again, and nor are the
+    /// unused interactions; an unmatched request the error does not mention still is.
+    @Test func aTestThatAlreadyFailedIsNotDrowned() {
+        let first = "Cassette: no recorded interaction matches GET https://a.example/ in cassette x (record mode none).\nTo fix: …"
+        let second = "Cassette: no recorded interaction matches GET https://b.example/ in cassette x (record mode none).\nTo fix: …"
+        let thrown = URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: first])
+        let report = Self.report(unmatched: [first, second], unused: ["#1 GET https://c.example/"])
+        #expect(EjectVerification(report, unusedInteractions: .fail, bodyError: thrown) == EjectVerification(failures: [second]))
+
+        struct AppError: Error {}
+        let quiet = Self.report(unused: ["#1 GET https://c.example/"])
+        #expect(EjectVerification(quiet, unusedInteractions: .fail, bodyError: AppError()) == EjectVerification())
+    }
+
+    /// Through the `.cassette` trait: a failure is an issue of the test, a warning a warning.
+    @Test func theTraitRecordsFailuresAndWarningsAsIssues() async throws {
+        let test = try #require(Test.current)
+        let usersURL = "https://api.example.com/users/42?fields=name,email"
+
+        for policy in [UnusedInteractions.warn, .fail] {
+            // Mode none: the committed example is only read.
+            let trait = CassetteTrait.cassette("Examples/users-api", mode: .none, options: .init(unusedInteractions: policy))
+            try await withKnownIssue {
+                try await trait.provideScope(for: test, testCase: nil) {
+                    let tape = try #require(Tape.current)
+                    #expect(await Fetch.get(usersURL, on: tape.session).status == 200)
+                }
+            } matching: { issue in
+                let text = issue.comments.map(\.rawValue).joined()
+                let expectedSeverity: Issue.Severity = policy == .fail ? .error : .warning
+                return issue.severity == expectedSeverity
+                    && text.hasPrefix("cassette \(PackagePaths.examples.appendingPathComponent("users-api.json").path): 2 recorded interactions answered no request:\n"
+                                      + "  #2 POST https://api.example.com/users\n  #3 GET https://api.example.com/users?page=1&per_page=2\n")
+            }
+        }
+    }
+
+    // MARK: Staleness
+
+    static let oldCassette = """
+    {"version":1,"interactions":[
+      {"recordedAt":"2020-01-02T03:04:05.678Z","request":{"method":"GET","url":"URL"},"response":{"status":200,"body":"old"}},
+      {"request":{"method":"GET","url":"URL?hand=written"},"response":{"status":200,"body":"by hand"}}
+    ]}
+    """
+
+    static func staleMessage(_ file: URL, age: String = "30 days") -> String {
+        "cassette \(file.path) is stale: 1 of its 2 interactions were recorded more than \(age) ago "
+            + "(the oldest at 2020-01-02T03:04:05.678Z). Re-record it with CASSETTE_RECORD_MODE=all on a machine with network access, and commit it."
+    }
+
+    @Test func aStaleCassetteWarnsOrFailsAndStillReplays() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("old.json")
+        try Data(Self.oldCassette.replacingOccurrences(of: "URL", with: "https://api.example.com/feed").utf8).write(to: file)
+        let month: TimeInterval = 30 * 86_400
+
+        let warned = try Tape(file: file, mode: .none, options: .init(staleness: .warn(after: month)), environment: [:])
+        #expect(await Fetch.get("https://api.example.com/feed", on: warned.session).text == "old")
+        #expect(try warned.eject().stale == Tape.Report.Stale(message: Self.staleMessage(file), fails: false))
+
+        await #expect(throws: CassetteError.verificationFailed([Self.staleMessage(file, age: "1.5 days")])) {
+            try await withCassette("old", in: scratch.url, mode: .none, options: .init(staleness: .fail(after: 1.5 * 86_400)),
+                                   environment: [:]) { tape in
+                #expect(await Fetch.get("https://api.example.com/feed", on: tape.session).text == "old")
+            }
+        }
+
+        // Younger than the limit: nothing to say.
+        let fresh = try Tape(file: file, mode: .none, options: .init(staleness: .fail(after: 100 * 365 * 86_400)), environment: [:])
+        #expect(try fresh.eject().stale == nil)
+
+        // On CI nothing can be re-recorded: a warning says so.
+        let onCI = try Tape(file: file, options: .init(staleness: .reRecord(after: month)), environment: ["CI": "1"])
+        #expect(try onCI.eject().stale?.message == Self.staleMessage(file) + " (Staleness .reRecord cannot re-record in record mode none.)")
+    }
+
+    @Test func aStaleCassetteIsReRecordedWhereTheModeRecords() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let file = scratch.file("old.json")
+        try Data(Self.oldCassette.replacingOccurrences(of: "URL", with: server.baseURL + "/status/201").utf8).write(to: file)
+
+        let tape = try Tape(file: file, mode: .once, options: .init(staleness: .reRecord(after: 30 * 86_400)), environment: [:])
+        #expect(tape.mode == .all)
+        let fetched = await Fetch.get(server.baseURL + "/status/201", on: tape.session)
+        #expect(fetched.status == 201 && fetched.text == "status 201")
+        let report = try tape.eject()
+        #expect(report.recorded == 1 && report.saved && report.stale == nil)
+        let interactions = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
+        #expect(interactions.count == 1)
+        #expect(interactions.first?.response?.body.text == "status 201")
+        #expect(try #require(interactions.first?.recordedAt).timeIntervalSinceNow > -60)
+    }
+}
