@@ -137,7 +137,6 @@ public final class Tape: Sendable {
 
     let router: Router
     private let protocolClass: CassetteURLProtocol.Type
-    private let existingInteractions: [Interaction]
     private let fileExisted: Bool
     private let stale: Report.Stale?
     private let state = Locked((ejected: false, holdsSharedSession: false))
@@ -204,7 +203,6 @@ public final class Tape: Sendable {
         self.matching = matching
         self.latency = latency
         self.fileExisted = exists
-        self.existingInteractions = existing
         router = Router(
             setup: Router.Setup(
                 file: file, mode: mode,
@@ -238,9 +236,13 @@ public final class Tape: Sendable {
     ///
     /// The file is written when something was recorded, when mode `all` re-recorded it, or when
     /// it did not exist and the mode records (so that an empty cassette marks "recorded, no
-    /// traffic"). It is written atomically: a temporary file in the same folder, then a rename,
-    /// so a failed save leaves the previous file as it was. The tape's ``session`` is invalidated,
-    /// and requests still recording are cancelled and not saved.
+    /// traffic"). New recordings are appended to what the file holds, in the order their
+    /// requests started; mode `all` replaces it. It is written atomically: a temporary file in the
+    /// same folder, then a rename, so a failed save (or a killed process) leaves the previous file
+    /// as it was. Saves into one folder take turns through a lock on the folder, and each re-reads
+    /// the file, so processes recording into the same cassette add to it rather than overwrite
+    /// each other. The tape's ``session`` is invalidated, and requests still recording are
+    /// cancelled and not saved.
     ///
     /// - Returns: What the tape did.
     /// - Throws: ``CassetteError/saveFailed(file:reason:)``, ``CassetteError/alreadyEjected(file:)``.
@@ -261,8 +263,7 @@ public final class Tape: Sendable {
         let recordingMode = mode != .none && !(mode == .once && fileExisted)
         let mustSave = recordingMode && (!recorded.isEmpty || !fileExisted || mode == .all)
         if mustSave {
-            let interactions = mode == .all ? recorded : existingInteractions + recorded
-            try CassetteFile.write(CassetteDocument(recordedWith: CassetteVersion.recordedWith, interactions: interactions), to: file)
+            try CassetteFile.save(recorded, replacing: mode == .all, to: file)
         }
         let log = router.log.current
         let unused = router.playback.recordings.enumerated().filter { !$0.element.used }.map { index, recording in

@@ -4,7 +4,8 @@ import Testing
 import Cassette
 import CassetteTestSupport
 
-@Suite struct ExchangeCommandTests {
+/// Its tests wait for requests on a semaphore (as the tool does), so they take turns with the timing tests.
+@Suite(.timingIsolated) struct ExchangeCommandTests {
     @Test func recordAppendsAndPlayReplaysOffline() throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }

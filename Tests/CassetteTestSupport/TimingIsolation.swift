@@ -20,3 +20,30 @@ public enum TimingIsolation {
         return try await body()
     }
 }
+
+#if canImport(Testing)
+import Testing
+
+/// Runs each test it applies to through ``TimingIsolation/run(_:)``, synchronous tests included:
+/// `@Suite(.timingIsolated)` for a suite whose tests block a thread (a child process, a
+/// command-line tool waiting on a semaphore) or keep the CPU busy.
+public struct TimingIsolationTrait: TestTrait, SuiteTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        // Once per test case; the suite itself (and a parameterized test as a whole) passes through.
+        guard !test.isSuite, testCase != nil else {
+            try await function()
+            return
+        }
+        try await TimingIsolation.run { try await function() }
+    }
+}
+
+extension Trait where Self == TimingIsolationTrait {
+    /// Takes turns with the timing-sensitive and load-heavy tests; see ``TimingIsolation``.
+    public static var timingIsolated: Self { TimingIsolationTrait() }
+}
+#endif

@@ -5,7 +5,8 @@ import CassetteTestSupport
 /// `URLSession.shared` goes through `URLProtocol.registerClass`, which works only in a process
 /// that had no URLSession yet: each scenario runs `SharedSessionCheck` in a fresh process and
 /// passes when that process saw everything it expected (see `Tests/SharedSessionCheck/main.swift`).
-@Suite struct SharedSessionTests {
+/// Waiting for the process blocks a thread, so these take turns with the timing tests.
+@Suite(.timingIsolated) struct SharedSessionTests {
 
     /// The child executable, built next to the test bundle.
     static var child: URL {

@@ -23,6 +23,37 @@ enum CassetteFile {
         return try JSONCassetteCodec.decode(data, file: file.path)
     }
 
+    /// Saves what a tape recorded into `file`, safely when several processes record into the
+    /// same cassette (parallel test processes, say).
+    ///
+    /// The save holds an exclusive lock on the cassette's folder (`flock`), so saves take turns.
+    /// Under the lock the file is read again as it is now, and `recorded` is appended to what it
+    /// holds — including what another process added since this tape opened it — unless
+    /// `replacing` (record mode `all`), where `recorded` becomes the whole cassette. Temporary
+    /// files a killed process left behind for this cassette are removed. A file that can no
+    /// longer be read is not overwritten: the save fails and says why.
+    static func save(_ recorded: [Interaction], replacing: Bool, to file: URL) throws(CassetteError) {
+        let folder = file.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .saveFailed(file: file.path, reason: "cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
+        }
+        try FolderLock.holding(folder, for: file) { () throws(CassetteError) in
+            removeLeftovers(of: file)
+            var interactions = recorded
+            if !replacing, FileManager.default.fileExists(atPath: file.path) {
+                do {
+                    interactions = try read(file).interactions + recorded
+                } catch {
+                    throw .saveFailed(file: file.path, reason: "the cassette on disk cannot be read any more (\(error)), so the "
+                        + "\(recorded.count) new recording\(recorded.count == 1 ? "" : "s") could not be added to it")
+                }
+            }
+            try write(CassetteDocument(recordedWith: CassetteVersion.recordedWith, interactions: interactions), to: file)
+        }
+    }
+
     /// Writes `document` to `file` atomically: into a temporary file in the same folder, then
     /// renamed over `file`. On any failure the temporary file is removed and `file` is untouched.
     static func write(_ document: CassetteDocument, to file: URL) throws(CassetteError) {
@@ -38,7 +69,7 @@ enum CassetteFile {
         } catch {
             throw .saveFailed(file: file.path, reason: "cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
         }
-        let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
+        let temporary = folder.appendingPathComponent(temporaryPrefix(of: file) + UUID().uuidString + ".tmp")
         do {
             try data.write(to: temporary)
         } catch {
@@ -49,6 +80,22 @@ enum CassetteFile {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
             throw .saveFailed(file: file.path, reason: "cannot rename the temporary file over it: \(reason)")
+        }
+    }
+
+    /// Temporary files of `file` are `.NAME.UUID.tmp` next to it.
+    private static func temporaryPrefix(of file: URL) -> String {
+        ".\(file.lastPathComponent)."
+    }
+
+    /// Removes the temporary files of `file` that a process killed while saving left behind. Only
+    /// under the folder lock, where no other save of this cassette is writing one.
+    private static func removeLeftovers(of file: URL) {
+        let folder = file.deletingLastPathComponent()
+        let prefix = temporaryPrefix(of: file)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }
 }
