@@ -21,8 +21,10 @@ let package = Package(
         .target(name: "CassetteTestSupport", dependencies: ["Cassette"], path: "Tests/CassetteTestSupport"),
         // A child process for the URLSession.shared tests, which each need a fresh process.
         .executableTarget(name: "SharedSessionCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/SharedSessionCheck"),
+        // A child process for the data-safety tests: killed while saving, or run several at once.
+        .executableTarget(name: "CassetteSaveCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/CassetteSaveCheck"),
         .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats", "CassetteTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport", "SharedSessionCheck"]),
+        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -24,8 +24,14 @@ enum TaskInternals {
     /// The configuration of the session that runs `task`, or nil where it cannot be found
     /// (Apple platforms). Safe to read from any thread: the session's configuration never changes.
     static func configuration(of task: URLSessionTask?) -> URLSessionConfiguration? {
+        session(of: task)?.configuration
+    }
+
+    /// The session that runs `task`, or nil where it cannot be found (Apple platforms). An
+    /// immutable field: safe to read from any thread.
+    static func session(of task: URLSessionTask?) -> URLSession? {
         #if canImport(FoundationNetworking)
-        return task.flatMap { (field("session", of: $0) as? URLSession)?.configuration }
+        return task.flatMap { field("session", of: $0) as? URLSession }
         #else
         return nil
         #endif

@@ -1,38 +1,67 @@
 import Foundation
 
-/// Collects the interactions recorded while a cassette is in use.
+/// Collects the interactions recorded while a cassette is in use, in a deterministic order.
 ///
-/// Each recording gets its place when its request starts, so the saved order is the order in
-/// which requests started, whatever order they finish in. Thread-safe.
+/// Each recording gets its place when its request reaches Cassette, and the saved order is the
+/// order in which the code under test started the requests, whatever order they finish in.
+/// That order is the order the tasks were created (`URLSessionTask.taskIdentifier`, which a
+/// session numbers one after another): FoundationNetworking does not call `startLoading` for
+/// concurrent tasks strictly in the order they were resumed (measured: 200 tasks resumed in
+/// order reached `startLoading` with neighbours swapped), but it does number them in order.
+/// Tasks of different sessions are ordered by when each session's first request arrived; a
+/// request whose task is unknown comes after the others of its session, in arrival order.
+/// Thread-safe.
 final class Recorder: Sendable {
+    /// Where a recording goes: its session's rank, its task's number, its arrival.
+    struct Place: Hashable, Comparable {
+        var session: Int
+        var task: Int
+        var arrival: Int
+
+        static func < (a: Place, b: Place) -> Bool {
+            (a.session, a.task, a.arrival) < (b.session, b.task, b.arrival)
+        }
+    }
+
     private struct State {
-        var nextTicket = 0
-        var finished: [Int: Interaction] = [:]
-        var pending: Set<Int> = []
+        var arrivals = 0
+        var sessions: [ObjectIdentifier: Int] = [:]
+        var finished: [Place: Interaction] = [:]
+        var pending: Set<Place> = []
     }
 
     private let state = Locked(State())
 
-    /// Reserves the next place in the recording, when a request starts.
-    func begin() -> Int {
+    /// Reserves a place in the recording, when a request reaches Cassette.
+    ///
+    /// - Parameters:
+    ///   - session: the session running the request, if known.
+    ///   - taskIdentifier: its task's `taskIdentifier`, if known.
+    func begin(session: ObjectIdentifier?, taskIdentifier: Int?) -> Place {
         state.withLock { state in
-            defer { state.nextTicket += 1 }
-            state.pending.insert(state.nextTicket)
-            return state.nextTicket
+            defer { state.arrivals += 1 }
+            var rank = 0
+            if let session {
+                rank = state.sessions[session] ?? state.sessions.count
+                state.sessions[session] = rank
+            }
+            let place = Place(session: rank, task: taskIdentifier ?? Int.max, arrival: state.arrivals)
+            state.pending.insert(place)
+            return place
         }
     }
 
     /// Stores the interaction in the place reserved for it.
-    func finish(_ ticket: Int, with interaction: Interaction) {
+    func finish(_ place: Place, with interaction: Interaction) {
         state.withLock { state in
-            guard state.pending.remove(ticket) != nil else { return }
-            state.finished[ticket] = interaction
+            guard state.pending.remove(place) != nil else { return }
+            state.finished[place] = interaction
         }
     }
 
-    /// Gives up a place: the request was cancelled by the caller and has nothing to record.
-    func abandon(_ ticket: Int) {
-        _ = state.withLock { $0.pending.remove(ticket) }
+    /// Gives up a place: the request was cancelled by the caller, or a hook left it out.
+    func abandon(_ place: Place) {
+        _ = state.withLock { $0.pending.remove(place) }
     }
 
     /// The finished recordings in the order their requests started.

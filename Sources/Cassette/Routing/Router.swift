@@ -160,7 +160,8 @@ final class Router: Sendable {
     }
 
     private func record(_ request: Interaction.Request, body: Data?, exchange: Exchange) {
-        let ticket = recorder.begin()
+        let task = exchange.channel.task
+        let ticket = recorder.begin(session: TaskInternals.session(of: task).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
         let recordedAt = Date()
         var outgoing = exchange.request.value
         if outgoing.httpBody == nil, let body {

@@ -1,0 +1,64 @@
+// A child process for the data-safety tests: it records into a cassette so that the test can
+// kill it at any moment, or run several at once against one cassette.
+//
+// USAGE:
+//   CassetteSaveCheck loop CASSETTE_FILE [SAVES]
+//     Records set A (3 interactions, 300,000-byte bodies), then set B (4 interactions, 200,000-byte
+//     bodies), and so on, in record mode `all`: every save replaces the whole cassette. Prints
+//     "saved N" after each save. Stops after SAVES saves (forever without).
+//   CassetteSaveCheck append CASSETTE_FILE TAG COUNT
+//     Records COUNT requests `/status/200?tag=TAG&i=I` in record mode `newEpisodes`, then saves.
+// Exits 0, or 1 with the error on standard error.
+import Foundation
+import Cassette
+import CassetteTestSupport
+
+struct UnexpectedAnswer: Error {
+    var text: String
+}
+
+/// Unbuffered, so a parent that kills this process has seen every line printed before.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: CassetteSaveCheck loop FILE [SAVES] | append FILE TAG COUNT\n".utf8))
+    exit(2)
+}
+let file = URL(fileURLWithPath: arguments[2])
+
+do {
+    let server = try LoopbackServer()
+    switch arguments[1] {
+    case "loop":
+        let saves = arguments.count > 3 ? Int(arguments[3]) ?? 0 : Int.max
+        var saved = 0
+        while saved < saves {
+            let (set, count, size) = saved % 2 == 0 ? ("A", 3, 300_000) : ("B", 4, 200_000)
+            let tape = try Tape(file: file, mode: .all, environment: [:])
+            for i in 0..<count {
+                let fetched = await Fetch.get(server.baseURL + "/bytes/\(size)?set=\(set)&i=\(i)", on: tape.session)
+                guard fetched.body.count == size else { throw UnexpectedAnswer(text: "\(fetched)") }
+            }
+            try tape.eject()
+            saved += 1
+            say("saved \(saved)")
+        }
+    case "append" where arguments.count == 5:
+        let tape = try Tape(file: file, mode: .newEpisodes, environment: [:])
+        for i in 0..<(Int(arguments[4]) ?? 0) {
+            _ = await Fetch.get(server.baseURL + "/status/200?tag=\(arguments[3])&i=\(i)", on: tape.session)
+        }
+        try tape.eject()
+        say("saved")
+    default:
+        FileHandle.standardError.write(Data("unknown scenario \(arguments[1])\n".utf8))
+        exit(2)
+    }
+    server.stop()
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}

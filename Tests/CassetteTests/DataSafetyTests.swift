@@ -1,0 +1,217 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import Cassette
+import CassetteTestSupport
+
+/// Cassette never loses or corrupts a recording: appends keep what was there, saves are in start
+/// order, atomic even under SIGKILL, refused without damage, and safe across processes.
+@Suite(.timingIsolated) struct DataSafetyTests {
+    /// The child executable, built next to the test bundle (`Tests/CassetteSaveCheck`).
+    static var child: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("CassetteSaveCheck")
+    }
+
+    static func launch(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = child
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs blocking work (waiting for child processes) off Swift's cooperative pool.
+    static func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result(catching: work)) }
+        }
+    }
+
+    static func queryValue(_ name: String, of url: String) -> String? {
+        URLComponents(string: url)?.queryItems?.first { $0.name == name }?.value
+    }
+
+    /// Kill test: a child recording into a cassette is killed with SIGKILL at random moments,
+    /// 100 times. Every time, the file is a valid cassette holding one whole recording (set A:
+    /// 3 interactions, or set B: 4), never a mix or a partial write; and the temporary files of
+    /// interrupted saves are cleaned up by the next save.
+    @Test func killedWhileSavingTheCassetteIsAlwaysTheOldOrTheNewOne() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("kill.json")
+        let (problems, interrupted, leftoversAfterCleanSave) = try await Self.offThePool { () throws -> ([String], Int, [String]) in
+            var problems: [String] = []
+            var interrupted = 0
+            for round in 0..<100 {
+                let process = try Self.launch(["loop", file.path])
+                if round == 0 {
+                    // The first save, so that there is always an old cassette.
+                    let deadline = Date().addingTimeInterval(30)
+                    while !FileManager.default.fileExists(atPath: file.path), Date() < deadline { usleep(2_000) }
+                }
+                usleep(UInt32.random(in: 0...250_000))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: scratch.url.path)) ?? []
+                if names.contains(where: { $0.hasPrefix(".kill.json.") && $0.hasSuffix(".tmp") }) { interrupted += 1 }
+                do {
+                    let interactions = try JSONCassetteCodec.decode(try Data(contentsOf: file), file: file.path).interactions
+                    let sets = Set(interactions.compactMap { Self.queryValue("set", of: $0.request.url) })
+                    let sizes = interactions.map { $0.response?.body.data.count ?? -1 }
+                    if !(sets == ["A"] && sizes == [300_000, 300_000, 300_000]) && !(sets == ["B"] && sizes == [200_000, 200_000, 200_000, 200_000]) {
+                        problems.append("round \(round): sets \(sets.sorted()), body sizes \(sizes)")
+                    }
+                } catch {
+                    problems.append("round \(round): \(error)")
+                }
+            }
+            // A save that runs to the end removes what killed saves left behind.
+            let clean = try Self.launch(["loop", file.path, "1"])
+            clean.waitUntilExit()
+            if clean.terminationStatus != 0 { problems.append("the last save exited \(clean.terminationStatus)") }
+            let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: scratch.url.path)) ?? []).filter { $0 != "kill.json" }
+            return (problems, interrupted, leftovers)
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        // The kills did land in the middle of writes, and those left only their temporary files.
+        #expect(interrupted > 0, "no kill interrupted a save; the test proved nothing")
+        #expect(leftoversAfterCleanSave.isEmpty, "\(leftoversAfterCleanSave)")
+    }
+
+    /// Four processes add to one cassette at the same time (mode `newEpisodes`): the lock makes
+    /// their saves take turns and each re-reads the file, so nothing anyone recorded is lost.
+    @Test func processesRecordingIntoOneCassetteAllKeepTheirRecordings() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("shared.json")
+        let seed = CassetteDocument(interactions: [
+            Interaction(request: .init(url: "https://example.com/seed"), response: .init(status: 200, body: .init(text: "seed"))),
+        ])
+        try JSONCassetteCodec.encode(seed).write(to: file)
+        let tags = ["p1", "p2", "p3", "p4"]
+        let statuses = try await Self.offThePool { () throws -> [Int32] in
+            let processes = try tags.map { try Self.launch(["append", file.path, $0, "5"]) }
+            processes.forEach { $0.waitUntilExit() }
+            return processes.map(\.terminationStatus)
+        }
+        #expect(statuses == [0, 0, 0, 0])
+        let interactions = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
+        #expect(interactions.first?.request.url == "https://example.com/seed")
+        let recorded = interactions.dropFirst().map { "\(Self.queryValue("tag", of: $0.request.url) ?? "?")#\(Self.queryValue("i", of: $0.request.url) ?? "?")" }
+        #expect(recorded.sorted() == tags.flatMap { tag in (0..<5).map { "\(tag)#\($0)" } }.sorted())
+        // Each process's recordings stay together, in the order its requests started.
+        for tag in tags {
+            #expect(recorded.filter { $0.hasPrefix(tag) } == (0..<5).map { "\(tag)#\($0)" })
+        }
+    }
+
+    /// 200 requests in flight at once finish in random order; the cassette lists them in the
+    /// order they started, the same in every run.
+    @Test func concurrentRecordingsAreSavedInTheOrderTheirRequestsStarted() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        var orders: [[Int]] = []
+        for run in 0..<2 {
+            let file = scratch.file("concurrent-\(run).json")
+            let tape = try Tape(file: file, mode: .once, environment: [:])
+            let finished = Locked<[Int]>([])
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let group = DispatchGroup()
+                for i in 0..<200 {
+                    let delay = Int.random(in: 0...60)
+                    group.enter()
+                    tape.session.dataTask(with: URL(string: server.baseURL + "/delay/\(delay)?i=\(i)")!) { _, _, _ in
+                        finished.withLock { $0.append(i) }
+                        group.leave()
+                    }.resume()
+                }
+                group.notify(queue: .global()) { continuation.resume() }
+            }
+            #expect(finished.current != Array(0..<200), "the requests finished in start order; the test proved nothing")
+            try tape.eject()
+            let saved = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
+            orders.append(saved.compactMap { Self.queryValue("i", of: $0.request.url).flatMap(Int.init) })
+        }
+        #expect(orders[0] == Array(0..<200))
+        #expect(orders[1] == orders[0])
+    }
+
+    /// `newEpisodes` appends: every interaction already there stays, unused or hand-edited, byte
+    /// for byte, and the new one comes after them.
+    @Test func newEpisodesKeepsEverythingThatWasThere() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let file = scratch.file("episodes.json")
+        let before = """
+        {
+          "version": 1,
+          "recordedWith": "by hand",
+          "interactions": [
+            {
+              "request": { "method": "GET", "url": "\(server.baseURL)/status/200" },
+              "response": { "status": 503, "headers": { "Retry-After": "30" }, "body": "edited by hand" },
+              "latency": { "firstByte": 0, "duration": 0 }
+            },
+            {
+              "request": { "method": "GET", "url": "https://unused.example/never-requested" },
+              "error": { "code": "timedOut" }
+            }
+          ]
+        }
+
+        """
+        try Data(before.utf8).write(to: file)
+        let tape = try Tape(file: file, mode: .newEpisodes, environment: [:])
+        #expect(await Fetch.get(server.baseURL + "/status/200", on: tape.session).status == 503)
+        #expect(await Fetch.get(server.baseURL + "/status/201", on: tape.session).status == 201)
+        try tape.eject()
+        let old = try JSONCassetteCodec.decode(Data(before.utf8)).interactions
+        let now = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
+        #expect(Array(now.prefix(2)) == old)
+        #expect(now.count == 3)
+        #expect(now.last?.request.url == server.baseURL + "/status/201")
+    }
+
+    /// A recording that cannot be written as a valid cassette: the save is refused, says why, and
+    /// the file on disk keeps every byte.
+    @Test func aSaveThatCannotBeWrittenLeavesTheOldFileUntouched() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let file = scratch.file("keep.json")
+        let before = try JSONCassetteCodec.encode(CassetteDocument(interactions: [
+            Interaction(request: .init(url: "https://example.com/kept"), response: .init(status: 200)),
+        ]))
+        try before.write(to: file)
+        // A hook that breaks the recording: a status HTTP does not have.
+        let options = Tape.Options(beforeRecord: { interaction in
+            var interaction = interaction
+            interaction.response?.status = 1000
+            return interaction
+        })
+        let tape = try Tape(file: file, mode: .newEpisodes, options: options, environment: [:])
+        #expect(await Fetch.get(server.baseURL + "/status/201", on: tape.session).status == 201)
+        #expect {
+            try tape.eject()
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("could not save cassette \(file.path): the recording cannot be written as a valid cassette: ")
+                && text.contains("status")
+                && text.hasSuffix("The previous file, if any, is unchanged; check that the folder exists and is writable.")
+        }
+        #expect(try Data(contentsOf: file) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == ["keep.json"])
+    }
+}
