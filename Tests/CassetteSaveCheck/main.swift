@@ -3,9 +3,9 @@
 //
 // USAGE:
 //   CassetteSaveCheck loop CASSETTE_FILE [SAVES]
-//     Records set A (3 interactions, 300,000-byte bodies), then set B (4 interactions, 200,000-byte
+//     Records set A (3 interactions, 200,000-byte bodies), then set B (4 interactions, 100,000-byte
 //     bodies), and so on, in record mode `all`: every save replaces the whole cassette. Prints
-//     "saved N" after each save. Stops after SAVES saves (forever without).
+//     "saving N" before each save and "saved N" after it. Stops after SAVES saves (forever without).
 //   CassetteSaveCheck append CASSETTE_FILE TAG COUNT
 //     Records COUNT requests `/status/200?tag=TAG&i=I` in record mode `newEpisodes`, then saves.
 // Exits 0, or 1 with the error on standard error.
@@ -36,12 +36,13 @@ do {
         let saves = arguments.count > 3 ? Int(arguments[3]) ?? 0 : Int.max
         var saved = 0
         while saved < saves {
-            let (set, count, size) = saved % 2 == 0 ? ("A", 3, 300_000) : ("B", 4, 200_000)
+            let (set, count, size) = saved % 2 == 0 ? ("A", 3, 200_000) : ("B", 4, 100_000)
             let tape = try Tape(file: file, mode: .all, environment: [:])
             for i in 0..<count {
                 let fetched = await Fetch.get(server.baseURL + "/bytes/\(size)?set=\(set)&i=\(i)", on: tape.session)
                 guard fetched.body.count == size else { throw UnexpectedAnswer(text: "\(fetched)") }
             }
+            say("saving \(saved + 1)")
             try tape.eject()
             saved += 1
             say("saved \(saved)")
