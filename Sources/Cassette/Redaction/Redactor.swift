@@ -17,7 +17,9 @@ final class Redactor: @unchecked Sendable {
     private let jsonPaths: [JSONPathPattern]
     /// `NSRegularExpression` is immutable and documented as safe to share between threads.
     private let patterns: [NSRegularExpression]
-    private let placeholders: [Redaction.Placeholder]
+    /// Secrets to their placeholders, and back; built once, since every request goes through them.
+    private let placing: SecretScrubber
+    private let restoring: SecretScrubber
     private let beforeRecord: (@Sendable (Interaction) -> Interaction?)?
     private let beforePlayback: (@Sendable (Interaction) -> Interaction)?
 
@@ -42,7 +44,9 @@ final class Redactor: @unchecked Sendable {
             }
         }
         self.patterns = patterns
-        placeholders = redaction.placeholders.filter { !$0.secret.isEmpty }
+        let placeholders = redaction.placeholders.filter { !$0.secret.isEmpty }
+        placing = SecretScrubber(pairs: placeholders.map { ($0.secret, $0.placeholder) })
+        restoring = SecretScrubber(pairs: placeholders.map { ($0.placeholder, $0.secret) })
         self.beforeRecord = beforeRecord
         self.beforePlayback = beforePlayback
     }
@@ -59,9 +63,7 @@ final class Redactor: @unchecked Sendable {
             redact(&response, secrets: &secrets)
             interaction.response = response
         }
-        let scrubber = echoScrubber(secrets)
-        let placing = placeholderScrubber(restoring: false)
-        for scrubber in [scrubber, placing] where !scrubber.isEmpty {
+        for scrubber in [echoScrubber(secrets), placing] where !scrubber.isEmpty {
             scrub(&interaction.request, with: scrubber)
             if var response = interaction.response {
                 scrub(&response, with: scrubber)
@@ -77,7 +79,7 @@ final class Redactor: @unchecked Sendable {
         var request = request
         var secrets = Set<String>()
         redact(&request, secrets: &secrets)
-        for scrubber in [echoScrubber(secrets), placeholderScrubber(restoring: false)] where !scrubber.isEmpty {
+        for scrubber in [echoScrubber(secrets), placing] where !scrubber.isEmpty {
             scrub(&request, with: scrubber)
         }
         return request
@@ -87,7 +89,6 @@ final class Redactor: @unchecked Sendable {
     /// `beforePlayback` hook.
     func forPlayback(_ interaction: Interaction) -> Interaction {
         var interaction = interaction
-        let restoring = placeholderScrubber(restoring: true)
         if !restoring.isEmpty, var response = interaction.response {
             scrub(&response, with: restoring)
             interaction.response = response
@@ -196,10 +197,6 @@ final class Redactor: @unchecked Sendable {
         SecretScrubber(
             secrets: secrets.filter { $0.count >= redaction.minimumEchoLength && $0 != Redaction.replacement },
             with: Redaction.replacement)
-    }
-
-    private func placeholderScrubber(restoring: Bool) -> SecretScrubber {
-        SecretScrubber(pairs: placeholders.map { restoring ? ($0.placeholder, $0.secret) : ($0.secret, $0.placeholder) })
     }
 
     private func scrub(_ request: inout Interaction.Request, with scrubber: SecretScrubber) {
