@@ -135,10 +135,7 @@ struct JSONCassetteReader {
             if let code = Interaction.TransportError.Code(name: name) {
                 return code
             }
-            let names = Interaction.TransportError.Code.allNames
-            let hint = Self.closest(to: name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
-            report("unknown error code \(CassetteRules.quoted(name))\(hint); expected a URLError.Code name or number. Names: \(names.joined(separator: ", "))",
-                   at: codePath, offset: codeNode.offset)
+            report(CassetteRules.unknownErrorCodeProblem(name), at: codePath, offset: codeNode.offset)
             return nil
         case .number:
             return readInteger(codeNode, at: codePath, expected: "a URLError.Code name or number")

@@ -115,6 +115,13 @@ package enum CassetteRules {
         return nil
     }
 
+    /// What is wrong with an error code written as `name`: it names no `URLError.Code`.
+    package static func unknownErrorCodeProblem(_ name: String) -> String {
+        let names = Interaction.TransportError.Code.allNames
+        let hint = JSONCassetteReader.closest(to: name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+        return "unknown error code \(quoted(name))\(hint); expected a URLError.Code name or number. Names: \(names.joined(separator: ", "))"
+    }
+
     /// `"text"`, shortened to 60 characters, for messages.
     package static func quoted(_ text: String) -> String {
         var out: [UInt8] = []

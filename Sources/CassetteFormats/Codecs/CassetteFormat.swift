@@ -1,0 +1,71 @@
+import Foundation
+
+/// The file formats a cassette can be kept in, chosen by the file's extension wherever a cassette
+/// is opened, recorded, linted or converted.
+///
+/// | extension | format | codec |
+/// | --- | --- | --- |
+/// | `.json` (and any other) | Cassette's JSON, the default | ``JSONCassetteCodec`` |
+/// | `.http` | raw HTTP messages | ``HTTPMessageCassetteCodec`` |
+/// | `.har` | HAR 1.2 | ``HARCassetteCodec`` |
+///
+/// ```swift
+/// let format = CassetteFormat(path: "Cassettes/login.http")          // .httpMessages
+/// let document = try format.decode(data, file: "Cassettes/login.http")
+/// let har = try CassetteFormat.har.encode(document)
+/// ```
+public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Cassette's JSON format (`.json`).
+    case json
+    /// Raw HTTP messages (`.http`).
+    case httpMessages = "http"
+    /// HAR 1.2 (`.har`).
+    case har
+
+    /// The format of a file with this extension (without the dot, any case), or nil for an
+    /// extension that names none.
+    public init?(fileExtension: String) {
+        self.init(rawValue: fileExtension.lowercased())
+    }
+
+    /// The format of the file at `path`: by its extension, and JSON for any other extension.
+    public init(path: String) {
+        self = CassetteFormat(fileExtension: (path as NSString).pathExtension) ?? .json
+    }
+
+    /// The extension files of this format get, without the dot.
+    public var fileExtension: String { rawValue }
+
+    /// The extensions that name a format: `json`, `http`, `har`.
+    public static var fileExtensions: [String] { allCases.map(\.fileExtension) }
+
+    public var description: String {
+        switch self {
+        case .json: return "JSON"
+        case .httpMessages: return "HTTP messages"
+        case .har: return "HAR"
+        }
+    }
+
+    /// Decodes a cassette in this format.
+    ///
+    /// - Throws: ``CassetteFormatError`` naming `file` and every problem's place.
+    public func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
+        switch self {
+        case .json: return try JSONCassetteCodec.decode(data, file: file)
+        case .httpMessages: return try HTTPMessageCassetteCodec.decode(data, file: file)
+        case .har: return try HARCassetteCodec.decode(data, file: file)
+        }
+    }
+
+    /// Encodes a cassette in this format.
+    ///
+    /// - Throws: ``CassetteFormatError`` when a value could not be read back.
+    public func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
+        switch self {
+        case .json: return try JSONCassetteCodec.encode(document)
+        case .httpMessages: return try HTTPMessageCassetteCodec.encode(document)
+        case .har: return try HARCassetteCodec.encode(document)
+        }
+    }
+}

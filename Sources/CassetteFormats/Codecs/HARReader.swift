@@ -1,0 +1,381 @@
+import Foundation
+
+/// Turns a parsed HAR 1.2 tree into a ``CassetteDocument``.
+///
+/// HAR files come from many tools, each adding fields of its own, so only the fields an
+/// interaction needs are read and everything else is ignored. What is read must be right, and
+/// every problem is collected with its path and byte offset. The `_cassette` object, which only
+/// Cassette writes, is read strictly: an unknown key there is a typo.
+struct HARReader {
+    private(set) var problems: [(path: JSONPath, offset: Int, message: String)] = []
+
+    mutating func readDocument(_ root: JSONNode) -> CassetteDocument {
+        var document = CassetteDocument()
+        guard let log = requiredObject("log", in: root, at: .root, expecting: "the HAR \"log\" object") else { return document }
+        let logPath = JSONPath.root.appending("log")
+        if let creator = log.memberValue("creator"), case .string(let name)? = creator.memberValue("name")?.value {
+            let version: String
+            if case .string(let text)? = creator.memberValue("version")?.value { version = text } else { version = "" }
+            document.recordedWith = HARCassetteCodec.recordedWith(name: name, version: version)
+        }
+        guard let entriesNode = required("entries", in: log, at: logPath, expecting: "an array of entries"),
+              let entries = array(entriesNode, at: logPath.appending("entries"), expected: "an array of entries")
+        else { return document }
+        for (i, entry) in entries.enumerated() {
+            if let interaction = readEntry(entry, at: logPath.appending("entries").appending(i)) {
+                document.interactions.append(interaction)
+            }
+        }
+        return document
+    }
+
+    // MARK: Entry
+
+    private mutating func readEntry(_ node: JSONNode, at path: JSONPath) -> Interaction? {
+        guard isObject(node, at: path, expected: "an entry object") else { return nil }
+        let problemsBefore = problems.count
+        let extras = readExtras(node.memberValue("_cassette"), at: path.appending("_cassette"))
+
+        var recordedAt: Date?
+        if !extras.undated, let stamp = required("startedDateTime", in: node, at: path, expecting: "an ISO 8601 time"),
+           let text = string(stamp, at: path.appending("startedDateTime"), expected: "an ISO 8601 time") {
+            switch Timestamp.parse(text) {
+            case .success(let date): recordedAt = date
+            case .failure(let error): report(error.message, at: path.appending("startedDateTime"), offset: stamp.offset)
+            }
+        }
+        let request = requiredObject("request", in: node, at: path, expecting: "the request object")
+            .flatMap { readRequest($0, at: path.appending("request")) }
+        var response = requiredObject("response", in: node, at: path, expecting: "the response object")
+            .flatMap { readResponse($0, at: path.appending("response")) }
+
+        var error = extras.error
+        if case .some(nil) = response {
+            // Status 0: the request got no response, the way browsers export a failed request.
+            error = error ?? Interaction.TransportError(code: Self.browserErrorCode(node.memberValue("_error")))
+        }
+        if let url = extras.responseURL {
+            if case .some(.some(var found)) = response {
+                found.url = url
+                response = found
+            } else {
+                report("responseURL needs a response with a status", at: path.appending("_cassette").appending("responseURL"), offset: node.offset)
+            }
+        }
+        let finalResponse = response.flatMap { $0 }
+        if let afterBytes = error?.afterBytes, let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: finalResponse?.body.data.count) {
+            report(problem, at: path.appending("_cassette").appending("error").appending("afterBytes"), offset: node.offset)
+        }
+
+        var timing: Interaction.Timing?
+        if !extras.untimed, let timingsNode = node.memberValue("timings") {
+            timing = readTimings(timingsNode, at: path.appending("timings"))
+            if let exact = extras.timing, let derived = timing,
+               abs(exact.firstByte - derived.firstByte) < 0.001, abs(exact.duration - derived.duration) < 0.001 {
+                timing = exact  // Cassette's own value, which milliseconds would have rounded
+            }
+        }
+        guard problems.count == problemsBefore, let request else { return nil }
+        return Interaction(recordedAt: recordedAt, request: request, response: finalResponse, error: error,
+                           timing: timing, latency: extras.latency)
+    }
+
+    // MARK: Request and response
+
+    private mutating func readRequest(_ node: JSONNode, at path: JSONPath) -> Interaction.Request? {
+        let method = required("method", in: node, at: path, expecting: "an HTTP method")
+            .flatMap { checked($0, at: path.appending("method"), expected: "an HTTP method", rule: CassetteRules.methodProblem) }
+        let url = required("url", in: node, at: path, expecting: "an absolute URL")
+            .flatMap { checked($0, at: path.appending("url"), expected: "an absolute URL", rule: CassetteRules.urlProblem) }
+        let headers = readHeaders(node.memberValue("headers"), at: path.appending("headers"))
+        var body = Interaction.Body.empty
+        if let postData = node.memberValue("postData") {
+            body = readPostData(postData, contentType: headers?["Content-Type"], at: path.appending("postData")) ?? .empty
+        }
+        guard let method, let url, let headers else { return nil }
+        return Interaction.Request(method: method, url: url, headers: headers, body: body)
+    }
+
+    /// The response; `.some(nil)` for status 0 (no response); nil when it cannot be read.
+    private mutating func readResponse(_ node: JSONNode, at path: JSONPath) -> Interaction.Response?? {
+        guard let statusNode = required("status", in: node, at: path, expecting: "an HTTP status"),
+              let status = integer(statusNode, at: path.appending("status"), expected: "an HTTP status")
+        else { return nil }
+        if status == 0 { return .some(nil) }
+        if let problem = CassetteRules.statusProblem(status) {
+            report(problem, at: path.appending("status"), offset: statusNode.offset)
+            return nil
+        }
+        guard let headers = readHeaders(node.memberValue("headers"), at: path.appending("headers")) else { return nil }
+        var body = Interaction.Body.empty
+        if let content = node.memberValue("content") {
+            guard let read = readContent(content, contentType: headers["Content-Type"], at: path.appending("content")) else { return nil }
+            body = read
+        }
+        return .some(Interaction.Response(status: status, headers: headers, body: body))
+    }
+
+    /// `[{ "name": …, "value": … }]`, leaving out HTTP/2 pseudo-headers (`:authority`), which
+    /// are not headers a URLSession caller sees.
+    private mutating func readHeaders(_ node: JSONNode?, at path: JSONPath) -> Interaction.Headers? {
+        guard let node else { return Interaction.Headers() }
+        guard let elements = array(node, at: path, expected: "an array of { \"name\", \"value\" } objects") else { return nil }
+        var headers = Interaction.Headers()
+        var valid = true
+        for (i, element) in elements.enumerated() {
+            let elementPath = path.appending(i)
+            guard isObject(element, at: elementPath, expected: "a { \"name\", \"value\" } object"),
+                  let nameNode = required("name", in: element, at: elementPath, expecting: "the header name"),
+                  let name = string(nameNode, at: elementPath.appending("name"), expected: "the header name"),
+                  let valueNode = required("value", in: element, at: elementPath, expecting: "the header value"),
+                  let value = string(valueNode, at: elementPath.appending("value"), expected: "the header value")
+            else { valid = false; continue }
+            if name.hasPrefix(":") { continue }
+            if let problem = CassetteRules.headerNameProblem(name) {
+                report(problem, at: elementPath.appending("name"), offset: nameNode.offset)
+                valid = false
+            } else if let problem = CassetteRules.headerValueProblem(name: name, value: value) {
+                report(problem, at: elementPath.appending("value"), offset: valueNode.offset)
+                valid = false
+            } else {
+                headers.add(name, value)
+            }
+        }
+        return valid ? headers : nil
+    }
+
+    private mutating func readPostData(_ node: JSONNode, contentType: String?, at path: JSONPath) -> Interaction.Body? {
+        guard isObject(node, at: path, expected: "a postData object") else { return nil }
+        if let textNode = node.memberValue("text") {
+            let encoding = node.memberValue("_encoding") ?? node.memberValue("encoding")
+            return readText(textNode, encoding: encoding, contentType: contentType, at: path)
+        }
+        // Some tools give only the form fields: rebuild the urlencoded body.
+        guard let paramsNode = node.memberValue("params") else { return .empty }
+        guard let params = array(paramsNode, at: path.appending("params"), expected: "an array of { \"name\", \"value\" } objects") else { return nil }
+        var fields: [String] = []
+        for (i, param) in params.enumerated() {
+            let paramPath = path.appending("params").appending(i)
+            guard let nameNode = required("name", in: param, at: paramPath, expecting: "the field name"),
+                  let name = string(nameNode, at: paramPath.appending("name"), expected: "the field name")
+            else { return nil }
+            var value = ""
+            if let valueNode = param.memberValue("value") {
+                guard let text = string(valueNode, at: paramPath.appending("value"), expected: "the field value") else { return nil }
+                value = text
+            }
+            fields.append(Self.formEncoded(name) + "=" + Self.formEncoded(value))
+        }
+        return Interaction.Body(Data(fields.joined(separator: "&").utf8), contentType: contentType)
+    }
+
+    private mutating func readContent(_ node: JSONNode, contentType: String?, at path: JSONPath) -> Interaction.Body? {
+        guard isObject(node, at: path, expected: "a content object") else { return nil }
+        // A tool that did not keep the body leaves "text" out; the body is then empty.
+        guard let textNode = node.memberValue("text") else { return .empty }
+        return readText(textNode, encoding: node.memberValue("encoding"), contentType: contentType, at: path)
+    }
+
+    /// `text`, base64-decoded when `encoding` is "base64".
+    private mutating func readText(_ textNode: JSONNode, encoding: JSONNode?, contentType: String?, at path: JSONPath) -> Interaction.Body? {
+        guard let text = string(textNode, at: path.appending("text"), expected: "the body as text") else { return nil }
+        guard let encoding else { return Interaction.Body(Data(text.utf8), contentType: contentType) }
+        guard case .string(let name) = encoding.value, name == "base64" else {
+            report("expected the encoding \"base64\" (or no encoding for text), found \(JSONCassetteReader.describe(encoding.value))",
+                   at: path.appending("encoding"), offset: encoding.offset)
+            return nil
+        }
+        let compact = text.filter { !$0.isWhitespace }
+        guard let data = Data(base64Encoded: compact) else {
+            report(JSONCassetteReader.base64Problem(compact), at: path.appending("text"), offset: textNode.offset)
+            return nil
+        }
+        return Interaction.Body(unchecked: data, form: .base64)
+    }
+
+    /// First byte: `blocked + dns + connect + send + wait`, those that are not -1 (`ssl` is part
+    /// of `connect`); duration: that `+ receive`.
+    private mutating func readTimings(_ node: JSONNode, at path: JSONPath) -> Interaction.Timing? {
+        guard isObject(node, at: path, expected: "a timings object") else { return nil }
+        var beforeFirstByte = 0.0, receive = 0.0
+        for key in ["blocked", "dns", "connect", "send", "wait", "receive"] {
+            guard let valueNode = node.memberValue(key) else { continue }
+            guard case .number(let literal) = valueNode.value, let ms = Double(literal), ms.isFinite else {
+                report("expected a number of milliseconds (or -1 for not applicable), found \(JSONCassetteReader.describe(valueNode.value))",
+                       at: path.appending(key), offset: valueNode.offset)
+                return nil
+            }
+            guard ms >= 0 else { continue }
+            if key == "receive" { receive = ms } else { beforeFirstByte += ms }
+        }
+        return HARCassetteCodec.timing(beforeFirstByte: beforeFirstByte, receive: receive)
+    }
+
+    // MARK: Cassette's own fields
+
+    private struct Extras {
+        var error: Interaction.TransportError?
+        var latency: Latency?
+        var responseURL: String?
+        var timing: Interaction.Timing?
+        var undated = false
+        var untimed = false
+    }
+
+    private mutating func readExtras(_ node: JSONNode?, at path: JSONPath) -> Extras {
+        var extras = Extras()
+        guard let node else { return extras }
+        guard case .object(let members) = node.value else {
+            report("expected Cassette's object of extra fields, found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
+            return extras
+        }
+        let known = ["error", "latency", "responseURL", "timing", "undated", "untimed"]
+        for member in members {
+            let memberPath = path.appending(member.key)
+            let value = member.value
+            switch member.key {
+            case "error":
+                extras.error = readError(value, at: memberPath)
+            case "latency":
+                guard let text = string(value, at: memberPath, expected: "a latency") else { continue }
+                guard let latency = Latency(parsing: text) else {
+                    report("expected a latency (\(Latency.textForms)), found \(CassetteRules.quoted(text))", at: memberPath, offset: value.offset)
+                    continue
+                }
+                extras.latency = latency
+            case "responseURL":
+                extras.responseURL = checked(value, at: memberPath, expected: "an absolute URL", rule: CassetteRules.urlProblem)
+            case "timing":
+                guard let firstByte = value.memberValue("firstByte").flatMap({ seconds($0, at: memberPath.appending("firstByte")) }),
+                      let duration = value.memberValue("duration").flatMap({ seconds($0, at: memberPath.appending("duration")) })
+                else {
+                    report("expected { \"firstByte\": SECONDS, \"duration\": SECONDS }", at: memberPath, offset: value.offset)
+                    continue
+                }
+                extras.timing = Interaction.Timing(firstByte: firstByte, duration: duration)
+            case "undated", "untimed":
+                guard case .bool(let flag) = value.value else {
+                    report("expected true or false, found \(JSONCassetteReader.describe(value.value))", at: memberPath, offset: value.offset)
+                    continue
+                }
+                if member.key == "undated" { extras.undated = flag } else { extras.untimed = flag }
+            default:
+                let guess = JSONCassetteReader.closest(to: member.key, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+                report("unknown field \(CassetteRules.quoted(member.key))\(guess) in Cassette's fields; expected one of \(known.joined(separator: ", "))",
+                       at: memberPath, offset: member.keyOffset)
+            }
+        }
+        return extras
+    }
+
+    private mutating func readError(_ node: JSONNode, at path: JSONPath) -> Interaction.TransportError? {
+        guard let codeNode = required("code", in: node, at: path, expecting: "a URLError.Code name like \"timedOut\"") else { return nil }
+        let code: Interaction.TransportError.Code
+        switch codeNode.value {
+        case .string(let name):
+            guard let named = Interaction.TransportError.Code(name: name) else {
+                report(CassetteRules.unknownErrorCodeProblem(name), at: path.appending("code"), offset: codeNode.offset)
+                return nil
+            }
+            code = named
+        default:
+            guard let number = integer(codeNode, at: path.appending("code"), expected: "a URLError.Code name or number") else { return nil }
+            code = .init(rawValue: number)
+        }
+        var afterBytes: Int?
+        if let afterBytesNode = node.memberValue("afterBytes") {
+            guard let count = integer(afterBytesNode, at: path.appending("afterBytes"), expected: "a number of bytes"), count >= 0 else {
+                report("expected afterBytes to be a number of bytes, zero or more", at: path.appending("afterBytes"), offset: afterBytesNode.offset)
+                return nil
+            }
+            afterBytes = count
+        }
+        return .init(code: code, afterBytes: afterBytes)
+    }
+
+    /// The code for a browser's `_error` text (Chrome: `net::ERR_CONNECTION_REFUSED`), or unknown.
+    private static func browserErrorCode(_ node: JSONNode?) -> Interaction.TransportError.Code {
+        guard case .string(let text)? = node?.value else { return .init(rawValue: -1) }
+        let table: [(String, Interaction.TransportError.Code)] = [
+            ("CONNECTION_REFUSED", .cannotConnectToHost), ("NAME_NOT_RESOLVED", .cannotFindHost),
+            ("INTERNET_DISCONNECTED", .notConnectedToInternet), ("TIMED_OUT", .timedOut),
+            ("CONNECTION_RESET", .networkConnectionLost), ("CONNECTION_CLOSED", .networkConnectionLost),
+            ("ABORTED", .cancelled), ("CERT_", .secureConnectionFailed), ("SSL_", .secureConnectionFailed),
+        ]
+        return table.first { text.contains($0.0) }?.1 ?? .init(rawValue: -1)
+    }
+
+    private static func formEncoded(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    // MARK: Values
+
+    private mutating func seconds(_ node: JSONNode, at path: JSONPath) -> Double? {
+        guard case .number(let literal) = node.value, let value = Double(literal), value.isFinite, value >= 0 else {
+            report("expected a number of seconds, zero or more, found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
+            return nil
+        }
+        return value
+    }
+
+    private mutating func string(_ node: JSONNode, at path: JSONPath, expected: String) -> String? {
+        guard case .string(let text) = node.value else {
+            report("expected \(expected) (a string), found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
+            return nil
+        }
+        return text
+    }
+
+    private mutating func checked(_ node: JSONNode, at path: JSONPath, expected: String, rule: (String) -> String?) -> String? {
+        guard let text = string(node, at: path, expected: expected) else { return nil }
+        if let problem = rule(text) {
+            report(problem, at: path, offset: node.offset)
+            return nil
+        }
+        return text
+    }
+
+    private mutating func integer(_ node: JSONNode, at path: JSONPath, expected: String) -> Int? {
+        guard case .number(let literal) = node.value, let value = Int(literal) else {
+            report("expected \(expected) (a whole number), found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
+            return nil
+        }
+        return value
+    }
+
+    private mutating func array(_ node: JSONNode, at path: JSONPath, expected: String) -> [JSONNode]? {
+        guard case .array(let elements) = node.value else {
+            report("expected \(expected), found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
+            return nil
+        }
+        return elements
+    }
+
+    private mutating func isObject(_ node: JSONNode, at path: JSONPath, expected: String) -> Bool {
+        guard case .object = node.value else {
+            report("expected \(expected), found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
+            return false
+        }
+        return true
+    }
+
+    private mutating func required(_ key: String, in node: JSONNode, at path: JSONPath, expecting: String) -> JSONNode? {
+        if let value = node.memberValue(key) { return value }
+        report("missing required field \"\(key)\" (expected \(expecting))", at: path, offset: node.offset)
+        return nil
+    }
+
+    private mutating func requiredObject(_ key: String, in node: JSONNode, at path: JSONPath, expecting: String) -> JSONNode? {
+        guard isObject(node, at: path, expected: "an object"), let value = required(key, in: node, at: path, expecting: expecting),
+              isObject(value, at: path.appending(key), expected: expecting)
+        else { return nil }
+        return value
+    }
+
+    private mutating func report(_ message: String, at path: JSONPath, offset: Int) {
+        problems.append((path, offset, message))
+    }
+}

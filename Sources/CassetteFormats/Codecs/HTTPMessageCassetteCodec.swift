@@ -1,0 +1,148 @@
+import Foundation
+
+/// Reads and writes cassettes as raw HTTP messages (`.http` files): each interaction a request
+/// and a response as they travel on the wire, after a `###` line carrying what the wire does not
+/// (when it was recorded, its timing, a transport error). `docs/HTTPMessageFormat.md` is the
+/// reference; in short:
+///
+/// ```http
+/// # version: 1
+///
+/// ### recordedAt=2026-11-20T10:15:30.123Z firstByte=0.084 duration=0.112
+/// GET https://api.example.com/users/42 HTTP/1.1
+/// Accept: application/json
+///
+/// HTTP/1.1 200 OK
+/// Content-Type: application/json
+///
+/// {"id":42,"name":"Ada"}
+///
+/// ### error=timedOut
+/// GET https://api.example.com/slow HTTP/1.1
+///
+/// ```
+///
+/// Made for hand editing: a body ends where the next message or `###` line begins, so it can be
+/// changed without touching `Content-Length`; a response pasted from `curl -i` reads as it is
+/// (CRLF line ends, `HTTP/2 200`, an interim `100 Continue`); a body that is not text, or that
+/// holds a line this format would take for a boundary, is written as base64 and marked
+/// `requestBody=base64` / `responseBody=base64` on the `###` line.
+///
+/// Lossless: reading back what was written gives the same interactions, bytes of bodies,
+/// headers (spelling, order, repeats and spaces in values), timing, latency and errors.
+public enum HTTPMessageCassetteCodec {
+    /// The format versions this codec reads (`# version: 1`; a file without the line is version 1).
+    public static let supportedVersions = [HTTPMessageSyntax.formatVersion]
+
+    /// Decodes a cassette.
+    ///
+    /// - Parameters:
+    ///   - data: the file's bytes (UTF-8; a byte order mark is skipped).
+    ///   - file: the file's name or path, used only in error messages.
+    /// - Throws: ``CassetteFormatError`` listing every problem, each with its line and column and
+    ///   the place in the cassette it belongs to (`interactions[2].response.headers`).
+    public static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
+        var reader = HTTPMessageReader(data)
+        let document = reader.readDocument()
+        guard reader.problems.isEmpty else { throw CassetteFormatError(file: file, problems: reader.problems) }
+        return document
+    }
+
+    /// Encodes a cassette as HTTP messages, ending in a newline. The same document always gives
+    /// the same bytes.
+    ///
+    /// - Throws: ``CassetteFormatError`` when a value could not be read back (see
+    ///   ``CassetteDocument/problems()``), or when `recordedWith` holds a line break.
+    public static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
+        var problems = document.problems()
+        if let recordedWith = document.recordedWith, recordedWith.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            problems.append(.init(path: JSONPath.root.appending("recordedWith"), message: "recordedWith cannot hold a line break in an HTTP-message cassette"))
+        }
+        guard problems.isEmpty else { throw CassetteFormatError(file: nil, problems: problems) }
+        var out: [UInt8] = []
+        out += Array("# version: \(HTTPMessageSyntax.formatVersion)\n".utf8)
+        if let recordedWith = document.recordedWith { out += Array("# recordedWith: \(recordedWith)\n".utf8) }
+        // Every interaction ends with a blank line (the end of a head, or after a body), which
+        // also sets it apart from the next one.
+        out.append(HTTPMessageSyntax.newline)
+        for interaction in document.interactions {
+            write(interaction, to: &out)
+        }
+        return Data(out)
+    }
+
+    // MARK: Writing
+
+    private static func write(_ interaction: Interaction, to out: inout [UInt8]) {
+        let request = interaction.request
+        let response = interaction.response
+        let requestBase64 = !request.body.isEmpty && !isWritableRaw(request.body.data, endsAtStatusLines: true)
+        let responseBase64 = response.map { !$0.body.isEmpty && !isWritableRaw($0.body.data, endsAtStatusLines: (100...199).contains($0.status)) } ?? false
+
+        var fields: [String] = []
+        typealias Field = HTTPMessageSyntax.Field
+        func add(_ field: Field, _ value: String) { fields.append("\(field.rawValue)=\(value)") }
+        if let recordedAt = interaction.recordedAt, let text = Timestamp.format(recordedAt) { add(.recordedAt, text) }
+        if let timing = interaction.timing {
+            add(.firstByte, JSONCassetteCodec.formatSeconds(timing.firstByte))
+            add(.duration, JSONCassetteCodec.formatSeconds(timing.duration))
+        }
+        if let error = interaction.error {
+            add(.error, error.code.name ?? String(error.code.rawValue))
+            if let afterBytes = error.afterBytes { add(.afterBytes, String(afterBytes)) }
+        }
+        if let latency = interaction.latency { add(.latency, latency.description) }
+        if let url = response?.url { add(.responseURL, url) }
+        if requestBase64 { add(.requestBody, HTTPMessageSyntax.base64Marker) }
+        if responseBase64 { add(.responseBody, HTTPMessageSyntax.base64Marker) }
+        out += Array((["###"] + fields).joined(separator: " ").utf8)
+        out.append(HTTPMessageSyntax.newline)
+
+        line("\(request.method) \(request.url) HTTP/1.1", to: &out)
+        write(request.headers, body: request.body, base64: requestBase64, to: &out)
+        if let response {
+            let reason = ReasonPhrase.of(response.status)
+            line("HTTP/1.1 \(response.status)" + (reason.isEmpty ? "" : " \(reason)"), to: &out)
+            write(response.headers, body: response.body, base64: responseBase64, to: &out)
+        }
+    }
+
+    /// Header lines, the blank line, and the body followed by a blank line when there is one.
+    private static func write(_ headers: Interaction.Headers, body: Interaction.Body, base64: Bool, to out: inout [UInt8]) {
+        for (name, value) in headers { line("\(name): \(value)", to: &out) }
+        out.append(HTTPMessageSyntax.newline)
+        guard !body.isEmpty else { return }
+        if base64 {
+            let encoded = Array(body.data.base64EncodedString().utf8)
+            for start in stride(from: 0, to: encoded.count, by: 76) {
+                out += encoded[start..<min(start + 76, encoded.count)]
+                out.append(HTTPMessageSyntax.newline)
+            }
+        } else {
+            out += body.data
+            out.append(HTTPMessageSyntax.newline)
+        }
+        // The reader takes up to two line breaks off the end of a body: this one and the one above.
+        out.append(HTTPMessageSyntax.newline)
+    }
+
+    private static func line(_ text: String, to out: inout [UInt8]) {
+        out += Array(text.utf8)
+        out.append(HTTPMessageSyntax.newline)
+    }
+
+    /// Whether `data` can be written as it is and read back as the same bytes: text (see
+    /// ``Interaction/Body``), not ending in `\r` (the reader takes `\r\n` off the end), and with no
+    /// line the reader would take for the end of the body: a `###` line, or, where a response
+    /// may follow, a status line.
+    static func isWritableRaw(_ data: Data, endsAtStatusLines: Bool) -> Bool {
+        guard Interaction.Body.isWritableAsText(data), data.last != HTTPMessageSyntax.carriageReturn else { return false }
+        let bytes = Array(data)
+        for range in HTTPMessageSyntax.lines(of: bytes) {
+            let line = bytes[range]
+            if HTTPMessageSyntax.isSeparator(line) { return false }
+            if endsAtStatusLines, HTTPMessageSyntax.isStatusLine(line) { return false }
+        }
+        return true
+    }
+}

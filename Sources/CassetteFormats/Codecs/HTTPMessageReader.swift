@@ -1,0 +1,397 @@
+import Foundation
+
+/// Parses an HTTP-message cassette (`docs/HTTPMessageFormat.md`) into a ``CassetteDocument``,
+/// collecting every problem with its line, column and place in the cassette instead of stopping
+/// at the first one.
+struct HTTPMessageReader {
+    private(set) var problems: [CassetteFormatError.Problem] = []
+    private let bytes: [UInt8]
+    private let lines: [Range<Int>]
+    private var index = 0
+
+    private typealias Syntax = HTTPMessageSyntax
+
+    init(_ data: Data) {
+        var bytes = Array(data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        self.bytes = bytes
+        self.lines = HTTPMessageSyntax.lines(of: bytes)
+    }
+
+    mutating func readDocument() -> CassetteDocument {
+        var document = CassetteDocument()
+        // The preamble: blank lines and comments, some of which say something.
+        while index < lines.count, !Syntax.isSeparator(line(index)) {
+            let text = string(line(index))
+            if text.trimmingCharacters(in: .whitespaces).isEmpty {
+                index += 1
+                continue
+            }
+            guard Syntax.isComment(line(index)) else { break }  // a file may start with its first request
+            readPreambleComment(text, into: &document)
+            index += 1
+        }
+        while index < lines.count {
+            let path = JSONPath([.key("interactions"), .index(document.interactions.count)])
+            if let interaction = readInteraction(at: path) {
+                document.interactions.append(interaction)
+            } else {
+                // Go on after the interaction that could not be read, to report the next ones too.
+                while index < lines.count, !Syntax.isSeparator(line(index)) { index += 1 }
+            }
+        }
+        return document
+    }
+
+    private mutating func readPreambleComment(_ text: String, into document: inout CassetteDocument) {
+        let body = text.dropFirst().trimmingCharacters(in: .whitespaces)
+        if let value = value(of: "version", in: body) {
+            if Int(value).map(HTTPMessageCassetteCodec.supportedVersions.contains) != true {
+                let supported = HTTPMessageCassetteCodec.supportedVersions.map(String.init).joined(separator: ", ")
+                report("unsupported format version \(CassetteRules.quoted(value)); this version of Cassette reads version \(supported). A newer Cassette may read it.",
+                       at: .root.appending("version"), line: index, column: text.utf8.count - value.utf8.count)
+            }
+        } else if let value = value(of: "recordedWith", in: body) {
+            document.recordedWith = value
+        }
+    }
+
+    /// `VALUE` from `key: VALUE`.
+    private func value(of key: String, in comment: String) -> String? {
+        guard comment.hasPrefix(key + ":") else { return nil }
+        return comment.dropFirst(key.utf8.count + 1).trimmingCharacters(in: .whitespaces)
+    }
+
+    // MARK: Interaction
+
+    private mutating func readInteraction(at path: JSONPath) -> Interaction? {
+        let problemsBefore = problems.count
+        var fields = SeparatorFields()
+        var separatorLine: Int?
+        if Syntax.isSeparator(line(index)) {
+            separatorLine = index
+            fields = readSeparator(at: path)
+            index += 1
+        }
+        while index < lines.count, Syntax.isBlank(line(index)) || Syntax.isComment(line(index)) { index += 1 }
+        guard index < lines.count, !Syntax.isSeparator(line(index)) else {
+            report("expected a request line like \"GET https://api.example.com/users HTTP/1.1\" after \"###\"",
+                   at: path.appending("request"), line: separatorLine ?? max(0, index - 1), column: 0)
+            return nil
+        }
+
+        // Request
+        let requestPath = path.appending("request")
+        let requestLine = readRequestLine(at: requestPath)
+        index += 1
+        let requestHeaders = readHeaders(at: requestPath.appending("headers"))
+        var requestBody = Interaction.Body.empty
+        if index < lines.count, Syntax.isBlank(line(index)) {
+            index += 1
+            requestBody = readBody(until: { Syntax.isSeparator($0) || Syntax.isStatusLine($0) },
+                                   base64: fields.requestBase64, contentType: requestHeaders["Content-Type"],
+                                   at: requestPath.appending("body"))
+        }
+
+        // Response
+        var response: Interaction.Response?
+        if index < lines.count, Syntax.isStatusLine(line(index)) {
+            response = readResponse(base64: fields.responseBase64, at: path.appending("response"))
+            response?.url = fields.responseURL
+        }
+        while index < lines.count, !Syntax.isSeparator(line(index)) {
+            // Only a body or a blank line can end a message, so this is text after a complete one.
+            if !Syntax.isBlank(line(index)) {
+                report("unexpected text after the response; start the next interaction with a \"###\" line",
+                       at: path, line: index, column: 0)
+                index += 1
+                return nil
+            }
+            index += 1
+        }
+
+        let at = separatorLine ?? index
+        if response == nil {
+            if fields.error == nil {
+                report("expected a response (a status line like \"HTTP/1.1 200 OK\") or an error=… on the \"###\" line, or both",
+                       at: path, line: at, column: 0)
+            }
+            if fields.responseURL != nil {
+                report("responseURL needs a response", at: path.appending("response").appending("url"), line: at, column: 0)
+            }
+            if fields.responseBase64 {
+                report("responseBody=base64 needs a response", at: path.appending("response").appending("body"), line: at, column: 0)
+            }
+        }
+        if let afterBytes = fields.error?.afterBytes,
+           let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: response?.body.data.count) {
+            report(problem, at: path.appending("error").appending("afterBytes"), line: at, column: 0)
+        }
+        guard problems.count == problemsBefore, let requestLine else { return nil }
+        return Interaction(
+            recordedAt: fields.recordedAt,
+            request: .init(method: requestLine.method, url: requestLine.url, headers: requestHeaders, body: requestBody),
+            response: response, error: fields.error, timing: fields.timing, latency: fields.latency)
+    }
+
+    // MARK: Separator
+
+    private struct SeparatorFields {
+        var recordedAt: Date?
+        var timing: Interaction.Timing?
+        var error: Interaction.TransportError?
+        var latency: Latency?
+        var responseURL: String?
+        var requestBase64 = false
+        var responseBase64 = false
+    }
+
+    private mutating func readSeparator(at path: JSONPath) -> SeparatorFields {
+        typealias Field = HTTPMessageSyntax.Field
+        var fields = SeparatorFields()
+        var seen: [Field: Int] = [:]
+        var firstByte: Double?, duration: Double?, afterBytes: Int?
+        var errorCode: Interaction.TransportError.Code?
+        let text = Syntax.withoutCarriageReturn(line(index))
+        for (word, column) in words(in: text, from: 3) {
+            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = String(parts[0])
+            guard parts.count == 2, let field = Field(rawValue: key) else {
+                let known = Field.allCases.map(\.rawValue)
+                let guess = JSONCassetteReader.closest(to: key, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+                let what = parts.count == 2 ? "unknown field \(CassetteRules.quoted(key))\(guess)" : "expected key=value, found \(CassetteRules.quoted(word))"
+                report("\(what) on the \"###\" line; known fields: \(known.joined(separator: ", "))", at: path, line: index, column: column)
+                continue
+            }
+            let value = String(parts[1])
+            let fieldPath = Self.path(of: field, in: path)
+            if seen[field] != nil {
+                report("\(key) appears twice on the \"###\" line", at: fieldPath, line: index, column: column)
+                continue
+            }
+            seen[field] = column
+            let valueColumn = column + key.utf8.count + 1
+            func bad(_ message: String) { report(message, at: fieldPath, line: index, column: valueColumn) }
+            switch field {
+            case .recordedAt:
+                switch Timestamp.parse(value) {
+                case .success(let date): fields.recordedAt = date
+                case .failure(let error): bad(error.message)
+                }
+            case .firstByte, .duration:
+                guard let seconds = Double(value), seconds.isFinite, seconds >= 0 else {
+                    bad("expected \(key) to be a number of seconds, zero or more, found \(CassetteRules.quoted(value))")
+                    continue
+                }
+                if field == .firstByte { firstByte = seconds } else { duration = seconds }
+            case .error:
+                if let code = Interaction.TransportError.Code(name: value) {
+                    errorCode = code
+                } else if let number = Int(value) {
+                    errorCode = .init(rawValue: number)
+                } else {
+                    bad(CassetteRules.unknownErrorCodeProblem(value))
+                }
+            case .afterBytes:
+                guard let count = Int(value), count >= 0 else {
+                    bad("expected afterBytes to be a number of bytes, zero or more, found \(CassetteRules.quoted(value))")
+                    continue
+                }
+                afterBytes = count
+            case .latency:
+                guard let latency = Latency(parsing: value) else {
+                    bad("expected a latency (\(Latency.textForms)), found \(CassetteRules.quoted(value))")
+                    continue
+                }
+                fields.latency = latency
+            case .responseURL:
+                if let problem = CassetteRules.urlProblem(value) { bad(problem) } else { fields.responseURL = value }
+            case .requestBody, .responseBody:
+                guard value == HTTPMessageSyntax.base64Marker else {
+                    bad("the only body marker is \(key)=base64, found \(key)=\(value)")
+                    continue
+                }
+                if field == .requestBody { fields.requestBase64 = true } else { fields.responseBase64 = true }
+            }
+        }
+        switch (firstByte, duration) {
+        case let (firstByte?, duration?):
+            let timing = Interaction.Timing(firstByte: firstByte, duration: duration)
+            if let problem = CassetteRules.timingProblem(timing) {
+                report(problem, at: path.appending("timing"), line: index, column: seen[.firstByte] ?? 0)
+            } else {
+                fields.timing = timing
+            }
+        case (nil, nil):
+            break
+        default:
+            let (given, missing) = firstByte == nil ? ("duration", "firstByte") : ("firstByte", "duration")
+            report("\(given) needs \(missing) too: a timing is both", at: path.appending("timing"), line: index,
+                   column: seen[firstByte == nil ? .duration : .firstByte] ?? 0)
+        }
+        if let errorCode {
+            fields.error = .init(code: errorCode, afterBytes: afterBytes)
+        } else if afterBytes != nil, seen[.error] == nil {
+            report("afterBytes needs error=… too: it says after how many bytes the error cuts the response",
+                   at: path.appending("error").appending("afterBytes"), line: index, column: seen[.afterBytes] ?? 0)
+        }
+        return fields
+    }
+
+    private static func path(of field: HTTPMessageSyntax.Field, in path: JSONPath) -> JSONPath {
+        switch field {
+        case .recordedAt: return path.appending("recordedAt")
+        case .firstByte: return path.appending("timing").appending("firstByte")
+        case .duration: return path.appending("timing").appending("duration")
+        case .error: return path.appending("error").appending("code")
+        case .afterBytes: return path.appending("error").appending("afterBytes")
+        case .latency: return path.appending("latency")
+        case .responseURL: return path.appending("response").appending("url")
+        case .requestBody: return path.appending("request").appending("body")
+        case .responseBody: return path.appending("response").appending("body")
+        }
+    }
+
+    // MARK: Messages
+
+    private mutating func readRequestLine(at path: JSONPath) -> (method: String, url: String)? {
+        let text = Syntax.withoutCarriageReturn(line(index))
+        let parts = words(in: text, from: 0)
+        let example = "like \"GET https://api.example.com/users HTTP/1.1\""
+        guard parts.count == 2 || parts.count == 3 else {
+            report("expected a request line \(example), found \(CassetteRules.quoted(string(text)))", at: path, line: index, column: 0)
+            return nil
+        }
+        let method = parts[0].word, url = parts[1].word
+        var valid = true
+        if let problem = CassetteRules.methodProblem(method) {
+            report(problem, at: path.appending("method"), line: index, column: parts[0].column)
+            valid = false
+        }
+        if url.hasPrefix("/") {
+            report("expected an absolute URL (https://host/path) after the method, found \(CassetteRules.quoted(url)); the file "
+                   + "cannot guess the scheme and host of a path alone", at: path.appending("url"), line: index, column: parts[1].column)
+            valid = false
+        } else if let problem = CassetteRules.urlProblem(url) {
+            report(problem, at: path.appending("url"), line: index, column: parts[1].column)
+            valid = false
+        }
+        if parts.count == 3, !parts[2].word.hasPrefix("HTTP/") {
+            report("expected the HTTP version (\"HTTP/1.1\") or nothing after the URL, found \(CassetteRules.quoted(parts[2].word))",
+                   at: path, line: index, column: parts[2].column)
+            valid = false
+        }
+        return valid ? (method, url) : nil
+    }
+
+    private mutating func readResponse(base64: Bool, at path: JSONPath) -> Interaction.Response? {
+        var status = Syntax.status(ofStatusLine: line(index)) ?? 0
+        index += 1
+        var headers = readHeaders(at: path.appending("headers"))
+        // `curl -i` prints an interim "HTTP/1.1 100 Continue" head before the response itself.
+        while status == 100, index + 1 < lines.count, Syntax.isBlank(line(index)), let next = Syntax.status(ofStatusLine: line(index + 1)) {
+            status = next
+            index += 2
+            headers = readHeaders(at: path.appending("headers"))
+        }
+        if let problem = CassetteRules.statusProblem(status) {
+            report(problem, at: path.appending("status"), line: index - 1, column: 0)
+        }
+        var body = Interaction.Body.empty
+        if index < lines.count, Syntax.isBlank(line(index)) {
+            index += 1
+            body = readBody(until: Syntax.isSeparator, base64: base64, contentType: headers["Content-Type"], at: path.appending("body"))
+        }
+        return Interaction.Response(status: status, headers: headers, body: body)
+    }
+
+    /// Header lines up to a blank line, a status line, a `###` line or the end (none consumed).
+    private mutating func readHeaders(at path: JSONPath) -> Interaction.Headers {
+        var headers = Interaction.Headers()
+        while index < lines.count {
+            let text = Syntax.withoutCarriageReturn(line(index))
+            if text.isEmpty || Syntax.isSeparator(text) || Syntax.isStatusLine(text) { break }
+            defer { index += 1 }
+            guard let colon = text.firstIndex(of: UInt8(ascii: ":")), colon > text.startIndex else {
+                report("expected a header line \"Name: value\", or a blank line before the body, found \(CassetteRules.quoted(string(text)))",
+                       at: path, line: index, column: 0)
+                continue
+            }
+            let name = string(text[..<colon])
+            var valueStart = colon + 1
+            // One space (or tab) after the colon belongs to the format; the rest is the value, exactly.
+            if valueStart < text.endIndex, text[valueStart] == Syntax.space || text[valueStart] == Syntax.tab { valueStart += 1 }
+            let value = string(text[valueStart...])
+            if let problem = CassetteRules.headerNameProblem(name) {
+                report(problem, at: path.appending(name), line: index, column: 0)
+            } else if let problem = CassetteRules.headerValueProblem(name: name, value: value) {
+                report(problem, at: path.appending(name), line: index, column: valueStart - text.startIndex)
+            } else if !UTF8Validation.isValid(Array(text)) {
+                report("the header line is not valid UTF-8", at: path.appending(name), line: index, column: 0)
+            } else {
+                headers.add(name, value)
+            }
+        }
+        return headers
+    }
+
+    /// The bytes from this line up to the first line where `ends` holds (or the end of the file),
+    /// less up to two line breaks at their end: the writer's end of body and blank line.
+    private mutating func readBody(until ends: (ArraySlice<UInt8>) -> Bool, base64: Bool, contentType: String?, at path: JSONPath) -> Interaction.Body {
+        let firstLine = index
+        while index < lines.count, !ends(line(index)) { index += 1 }
+        let start = firstLine < lines.count ? lines[firstLine].lowerBound : bytes.count
+        var end = index < lines.count ? lines[index].lowerBound : bytes.count
+        end = max(start, end)
+        for _ in 0..<2 where end > start && bytes[end - 1] == Syntax.newline {
+            end -= 1
+            if end > start, bytes[end - 1] == Syntax.carriageReturn { end -= 1 }
+        }
+        let content = bytes[start..<end]
+        guard base64 else { return Interaction.Body(Data(content), contentType: contentType) }
+        let encoded = content.filter { $0 != Syntax.newline && $0 != Syntax.carriageReturn && $0 != Syntax.space && $0 != Syntax.tab }
+        guard let data = Data(base64Encoded: Data(encoded)) else {
+            report("the body is marked base64 on the \"###\" line but is not valid base64: "
+                   + JSONCassetteReader.base64Problem(String(decoding: encoded, as: UTF8.self)).replacingOccurrences(of: ", on one line", with: ""),
+                   at: path, line: firstLine, column: 0)
+            return .empty
+        }
+        return Interaction.Body(unchecked: data, form: .base64)
+    }
+
+    // MARK: Helpers
+
+    private func line(_ i: Int) -> ArraySlice<UInt8> {
+        bytes[lines[i]]
+    }
+
+    private func string(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The words of `text` separated by spaces or tabs, from byte `start`, each with its 0-based
+    /// byte column.
+    private func words(in text: ArraySlice<UInt8>, from start: Int) -> [(word: String, column: Int)] {
+        var words: [(String, Int)] = []
+        var i = text.startIndex + min(start, text.count)
+        while i < text.endIndex {
+            while i < text.endIndex, text[i] == Syntax.space || text[i] == Syntax.tab { i += 1 }
+            let wordStart = i
+            while i < text.endIndex, text[i] != Syntax.space, text[i] != Syntax.tab { i += 1 }
+            if i > wordStart { words.append((string(text[wordStart..<i]), wordStart - text.startIndex)) }
+        }
+        return words
+    }
+
+    /// Reports `message` at 0-based `line` and byte `column` of that line (shown 1-based, the
+    /// column counted in Unicode scalars).
+    private mutating func report(_ message: String, at path: JSONPath, line: Int, column: Int) {
+        var scalarColumn = 1
+        if line < lines.count {
+            let range = lines[line]
+            let end = min(range.lowerBound + column, range.upperBound)
+            for i in range.lowerBound..<end where bytes[i] & 0xC0 != 0x80 { scalarColumn += 1 }
+        }
+        problems.append(.init(path: path, line: line + 1, column: scalarColumn, message: message))
+    }
+}
