@@ -144,7 +144,9 @@ public final class Tape: Sendable {
     /// Opens the cassette `name` in the package's `Cassettes/` folder.
     ///
     /// - Parameters:
-    ///   - name: A relative path without extension; `"Users/fetch"` is `Cassettes/Users/fetch.json`.
+    ///   - name: A relative path; `"Users/fetch"` is `Cassettes/Users/fetch.json`. End it in
+    ///     `.http` or `.har` to keep the cassette as HTTP messages or HAR (``CassetteFormat``):
+    ///     `"Users/fetch.http"` is `Cassettes/Users/fetch.http`.
     ///   - folder: The folder holding cassettes. `nil`: `Cassettes/` in the package whose
     ///     `Package.swift` is found above `filePath`.
     ///   - filePath: The source file asking, to find the package; leave the default.
@@ -168,7 +170,8 @@ public final class Tape: Sendable {
         try self.init(file: file, mode: mode, matching: matching, options: options, environment: environment)
     }
 
-    /// Opens the cassette at `file`.
+    /// Opens the cassette at `file`, in the format its extension names (`.json`, `.http`, `.har`;
+    /// JSON for any other).
     ///
     /// - Throws: as ``init(named:in:filePath:mode:matching:options:environment:)``.
     public init(

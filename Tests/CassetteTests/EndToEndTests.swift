@@ -7,7 +7,8 @@ import Cassette
 import CassetteTestSupport
 
 /// Record against the loopback server, stop it, replay offline: the caller must receive the same
-/// status, headers and bytes, through every way of sending a request.
+/// status, headers and bytes, through every way of sending a request, whatever the cassette's
+/// format (chosen by the file's extension).
 @Suite struct EndToEndTests {
     /// Requests covering the server's behaviours: plain, binary, compressed, chunked, redirected,
     /// repeated header fields, slow, and bodies from `httpBody` and `httpBodyStream`.
@@ -27,11 +28,11 @@ import CassetteTestSupport
         return requests
     }
 
-    @Test(arguments: FetchStyle.allCases)
-    func recordThenReplayOfflineGivesTheSameResults(style: FetchStyle) async throws {
+    @Test(arguments: FetchStyle.allCases, CassetteFormat.allCases)
+    func recordThenReplayOfflineGivesTheSameResults(style: FetchStyle, format: CassetteFormat) async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let file = scratch.file("end-to-end.json")
+        let file = scratch.file("end-to-end.\(format.fileExtension)")
         let server = try LoopbackServer()
 
         // Redaction off: this compares every byte of what was recorded with what replays
@@ -63,7 +64,8 @@ import CassetteTestSupport
         #expect(server.received.first { $0.method == "POST" }?.body == Data(#"{"name":"Ada","tags":["a","b"]}"#.utf8))
         #expect(server.received.first { $0.method == "PUT" }?.body == Data("streamed body".utf8))
         // Recorded request bodies are written in their readable form.
-        let saved = try JSONCassetteCodec.decode(Data(contentsOf: file), file: file.path)
+        let saved = try format.decode(Data(contentsOf: file), file: file.path)
+        #expect(saved.interactions.count == live.count)
         #expect(saved.interactions.first { $0.request.method == "POST" }?.request.body.form == .json)
         #expect(saved.interactions.first { $0.request.method == "PUT" }?.request.body.form == .text)
 
@@ -172,11 +174,11 @@ import CassetteTestSupport
     }
 
     /// Connection failures are recorded as `error` entries and replay as the same `URLError`.
-    @Test(arguments: FetchStyle.allCases)
-    func transportErrorsReplayAsTheSameURLError(style: FetchStyle) async throws {
+    @Test(arguments: FetchStyle.allCases, CassetteFormat.allCases)
+    func transportErrorsReplayAsTheSameURLError(style: FetchStyle, format: CassetteFormat) async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let file = scratch.file("errors.json")
+        let file = scratch.file("errors.\(format.fileExtension)")
         let server = try LoopbackServer()
         let closed = try LoopbackServer()
         closed.stop()
@@ -194,7 +196,7 @@ import CassetteTestSupport
         #expect(live[1].errorCode == .badServerResponse || live[1].errorCode == .unknown)
         #expect(live[2].errorCode == .cannotConnectToHost)
 
-        let saved = try JSONCassetteCodec.decode(Data(contentsOf: file), file: file.path)
+        let saved = try format.decode(Data(contentsOf: file), file: file.path)
         #expect(saved.interactions.map { $0.error.map { $0.code.rawValue } } == live.map { $0.errorCode?.rawValue })
         #expect(saved.interactions[0].response == nil)
         #expect(saved.interactions[1].response?.status == 200, "the head arrived before the connection dropped")

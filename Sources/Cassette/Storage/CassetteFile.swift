@@ -7,7 +7,7 @@ import Musl
 import Darwin
 #endif
 
-/// Reading and saving cassette files.
+/// Reading and saving cassette files, each in the format its extension names (``CassetteFormat``).
 enum CassetteFile {
     /// Reads and decodes the cassette at `file`.
     ///
@@ -20,7 +20,7 @@ enum CassetteFile {
         } catch {
             throw CassetteError.unreadableCassette(file: file.path, reason: (error as NSError).localizedDescription)
         }
-        return try JSONCassetteCodec.decode(data, file: file.path)
+        return try CassetteFormat(path: file.path).decode(data, file: file.path)
     }
 
     /// Saves what a tape recorded into `file`, safely when several processes record into the
@@ -59,7 +59,7 @@ enum CassetteFile {
     static func write(_ document: CassetteDocument, to file: URL) throws(CassetteError) {
         let data: Data
         do {
-            data = try JSONCassetteCodec.encode(document)
+            data = try CassetteFormat(path: file.path).encode(document)
         } catch {
             throw .saveFailed(file: file.path, reason: "the recording cannot be written as a valid cassette: \(error.description)")
         }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where a cassette named in a test lives: `Cassettes/<name>.json` at the root of the package
-/// that holds the test's source file.
+/// that holds the test's source file. A name ending in `.json`, `.http` or `.har` keeps its
+/// extension, and the cassette is kept in that format.
 enum CassetteLocation {
     /// The file for cassette `name` in `folder`, or in the package's `Cassettes/` folder.
     static func file(named name: String, in folder: URL?, filePath: String) throws(CassetteError) -> URL {
@@ -15,7 +16,7 @@ enum CassetteLocation {
         } else {
             base = try packageRoot(above: filePath).appendingPathComponent("Cassettes", isDirectory: true)
         }
-        let hasExtension = ["json"].contains((name as NSString).pathExtension.lowercased())
+        let hasExtension = CassetteFormat(fileExtension: (name as NSString).pathExtension) != nil
         return base.appendingPathComponent(hasExtension ? name : name + ".json")
     }
 
