@@ -112,7 +112,7 @@ struct HTTPMessageReader {
 
         let at = separatorLine ?? index
         if response == nil {
-            if fields.error == nil {
+            if fields.error == nil, !fields.errorWritten {  // a wrong error=… is reported already
                 report("expected a response (a status line like \"HTTP/1.1 200 OK\") or an error=… on the \"###\" line, or both",
                        at: path, line: at, column: 0)
             }
@@ -144,6 +144,8 @@ struct HTTPMessageReader {
         var responseURL: String?
         var requestBase64 = false
         var responseBase64 = false
+        /// Whether the line has an `error=…`, valid or not.
+        var errorWritten = false
     }
 
     private mutating func readSeparator(at path: JSONPath) -> SeparatorFields {
@@ -229,6 +231,7 @@ struct HTTPMessageReader {
             report("\(given) needs \(missing) too: a timing is both", at: path.appending("timing"), line: index,
                    column: seen[firstByte == nil ? .duration : .firstByte] ?? 0)
         }
+        fields.errorWritten = seen[.error] != nil
         if let errorCode {
             fields.error = .init(code: errorCode, afterBytes: afterBytes)
         } else if afterBytes != nil, seen[.error] == nil {
