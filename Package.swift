@@ -24,7 +24,7 @@ let package = Package(
         // A child process for the data-safety tests: killed while saving, or run several at once.
         .executableTarget(name: "CassetteSaveCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/CassetteSaveCheck"),
         .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats", "CassetteTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck"]),
+        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck"], exclude: ["Fixtures"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
