@@ -43,7 +43,9 @@ public enum HARCassetteCodec {
         let document = reader.readDocument(root)
         guard !reader.problems.isEmpty else { return document }
         let positions = SourcePositions(data)
-        throw CassetteFormatError(file: file, problems: reader.problems.map { problem in
+        // In document order, whatever order the reader found them in.
+        let found = reader.problems.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
+        throw CassetteFormatError(file: file, problems: found.map { problem in
             let position = positions.position(of: problem.offset)
             return .init(path: problem.path, line: position.line, column: position.column, message: problem.message)
         })
