@@ -175,6 +175,40 @@ import CassetteTestSupport
         #expect(try replaying.eject().unmatched.isEmpty)
     }
 
+    /// A placeholder wins over a rule that covers the same place: the default rules redact
+    /// `Authorization`, but a token with a placeholder is written as `Bearer <TOKEN>` and replays
+    /// as the token itself.
+    @Test func aPlaceholderWinsOverTheRuleForTheSameField() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("placeholder-token.json")
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let token = "T0KEN-WITH-A-PLACEHOLDER"
+        let options = Tape.Options(redaction: .default.replacing(token, with: "<TOKEN>"))
+        func request() throws -> URLRequest {
+            var request = URLRequest(url: try #require(URL(string: server.baseURL + "/bearer")))
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            return request
+        }
+        let matching = RequestMatching.default.includingHeaders("Authorization")
+        let recording = try Tape(file: file, mode: .once, matching: matching, options: options, environment: [:])
+        let live = await Fetch.run(try request(), on: recording.session, style: .async)
+        #expect(live.text == #"{"authenticated":true,"token":"\#(token)"}"#)
+        try recording.eject()
+        let bytes = try Data(contentsOf: file)
+        #expect(bytes.range(of: Data(token.utf8)) == nil)
+        let stored = try #require(try JSONCassetteCodec.decode(bytes).interactions.first)
+        #expect(stored.request.headers["Authorization"] == "Bearer <TOKEN>")
+        #expect(stored.response?.body.text == #"{"authenticated":true,"token":"<TOKEN>"}"#)
+        server.stop()
+
+        let replaying = try Tape(file: file, mode: .none, matching: matching, options: options, environment: [:])
+        let replayed = await Fetch.run(try request(), on: replaying.session, style: .async)
+        #expect(replayed.body == live.body)
+        #expect(try replaying.eject().unmatched.isEmpty)
+    }
+
     @Test func hooksRewriteWhatIsRecordedAndWhatIsReplayed() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }

@@ -20,6 +20,9 @@ final class Redactor: @unchecked Sendable {
     /// Secrets to their placeholders, and back; built once, since every request goes through them.
     private let placing: SecretScrubber
     private let restoring: SecretScrubber
+    /// Texts the rules leave alone: `[REDACTED]`, and the placeholders, which stand for secrets
+    /// already taken out.
+    private let keptTexts: Set<String>
     private let beforeRecord: (@Sendable (Interaction) -> Interaction?)?
     private let beforePlayback: (@Sendable (Interaction) -> Interaction)?
 
@@ -47,6 +50,7 @@ final class Redactor: @unchecked Sendable {
         let placeholders = redaction.placeholders.filter { !$0.secret.isEmpty }
         placing = SecretScrubber(pairs: placeholders.map { ($0.secret, $0.placeholder) })
         restoring = SecretScrubber(pairs: placeholders.map { ($0.placeholder, $0.secret) })
+        keptTexts = Set([Redaction.replacement] + placeholders.map(\.placeholder))
         self.beforeRecord = beforeRecord
         self.beforePlayback = beforePlayback
     }
@@ -54,22 +58,18 @@ final class Redactor: @unchecked Sendable {
     // MARK: The three points
 
     /// `interaction` as it may be stored: the `beforeRecord` hook first (nil: not recorded), then
-    /// every rule, then every secret found removed from the whole interaction, then placeholders.
+    /// placeholders, then every rule (which leaves placeholders alone, so `Bearer <TOKEN>` stays),
+    /// then every secret the rules found removed from the whole interaction.
     func forRecording(_ interaction: Interaction) -> Interaction? {
         guard var interaction = beforeRecord.map({ $0(interaction) }) ?? interaction else { return nil }
+        scrub(&interaction, with: placing)
         var secrets = Set<String>()
         redact(&interaction.request, secrets: &secrets)
         if var response = interaction.response {
             redact(&response, secrets: &secrets)
             interaction.response = response
         }
-        for scrubber in [echoScrubber(secrets), placing] where !scrubber.isEmpty {
-            scrub(&interaction.request, with: scrubber)
-            if var response = interaction.response {
-                scrub(&response, with: scrubber)
-                interaction.response = response
-            }
-        }
+        scrub(&interaction, with: echoScrubber(secrets))
         return interaction
     }
 
@@ -77,11 +77,11 @@ final class Redactor: @unchecked Sendable {
     /// (without the hook), so that a live request and its recording compare equal.
     func forMatching(_ request: Interaction.Request) -> Interaction.Request {
         var request = request
+        if !placing.isEmpty { scrub(&request, with: placing) }
         var secrets = Set<String>()
         redact(&request, secrets: &secrets)
-        for scrubber in [echoScrubber(secrets), placing] where !scrubber.isEmpty {
-            scrub(&request, with: scrubber)
-        }
+        let echo = echoScrubber(secrets)
+        if !echo.isEmpty { scrub(&request, with: echo) }
         return request
     }
 
@@ -115,6 +115,7 @@ final class Redactor: @unchecked Sendable {
         headers.transformValues { name, value in
             guard headerNames.contains(name.lowercased()) else { return value }
             let (redacted, found) = CredentialFields.redact(value, ofField: name, replacement: Redaction.replacement)
+            if !found.isEmpty, found.allSatisfy(keptTexts.contains) { return value }
             secrets.formUnion(found)
             return redacted
         }
@@ -133,7 +134,7 @@ final class Redactor: @unchecked Sendable {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let field = FormFields.parse(String(pair), plusIsSpace: plusIsSpace).first
-            guard let field, names.contains(field.name), !field.value.isEmpty, field.value != Redaction.replacement else {
+            guard let field, names.contains(field.name), !field.value.isEmpty, !keptTexts.contains(field.value) else {
                 return String(pair)
             }
             secrets.insert(field.value)
@@ -151,7 +152,7 @@ final class Redactor: @unchecked Sendable {
             var changed = false
             let redacted = JSONPathPattern.replacing(in: node.value, at: jsonPaths) { found in
                 let values = Self.scalars(in: found)
-                if values == [Redaction.replacement] { return found }
+                if !values.isEmpty, values.allSatisfy(keptTexts.contains) { return found }
                 secrets.formUnion(values)
                 changed = true
                 return .string(Redaction.replacement)
@@ -170,7 +171,7 @@ final class Redactor: @unchecked Sendable {
                     let group = match.numberOfRanges > 1 && match.range(at: 1).location != NSNotFound ? 1 : 0
                     guard let range = Range(match.range(at: group), in: text), !range.isEmpty else { continue }
                     let secret = String(text[range])
-                    if secret == Redaction.replacement { continue }
+                    if keptTexts.contains(secret) { continue }
                     secrets.insert(secret)
                     text.replaceSubrange(range, with: Redaction.replacement)
                 }
@@ -195,8 +196,17 @@ final class Redactor: @unchecked Sendable {
 
     private func echoScrubber(_ secrets: Set<String>) -> SecretScrubber {
         SecretScrubber(
-            secrets: secrets.filter { $0.count >= redaction.minimumEchoLength && $0 != Redaction.replacement },
+            secrets: secrets.filter { $0.count >= redaction.minimumEchoLength && !keptTexts.contains($0) },
             with: Redaction.replacement)
+    }
+
+    private func scrub(_ interaction: inout Interaction, with scrubber: SecretScrubber) {
+        guard !scrubber.isEmpty else { return }
+        scrub(&interaction.request, with: scrubber)
+        if var response = interaction.response {
+            scrub(&response, with: scrubber)
+            interaction.response = response
+        }
     }
 
     private func scrub(_ request: inout Interaction.Request, with scrubber: SecretScrubber) {
