@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// Finds the cassette files a command was pointed at.
@@ -6,7 +7,8 @@ enum CassetteFiles {
         var message: String
     }
 
-    /// `path` itself when it is a file; every `*.json` below it, sorted, when it is a folder
+    /// `path` itself when it is a file; every cassette (`*.json`, `*.http`, `*.har`) below it,
+    /// sorted, when it is a folder
     /// (skipping folders whose names start with "."); an error when it does not exist or a
     /// folder holds no cassettes. Nothing is skipped silently: a `*.json` entry that cannot be
     /// examined (a dangling link) is still returned, so reading it reports why, and a sub-folder
@@ -20,7 +22,7 @@ enum CassetteFiles {
         var found: [String] = []
         collect(in: path, into: &found)
         guard !found.isEmpty else {
-            return .failure(NotFound(message: "no *.json cassettes in this folder"))
+            return .failure(NotFound(message: "no cassettes (*.json, *.http, *.har) in this folder"))
         }
         return .success(found.sorted())
     }
@@ -36,9 +38,21 @@ enum CassetteFiles {
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             if exists, isDirectory.boolValue {
                 collect(in: path, into: &found)
-            } else if name.hasSuffix(".json") {
+            } else if CassetteFormat(fileExtension: (name as NSString).pathExtension) != nil {
                 found.append(path)
             }
         }
+    }
+
+    /// The cassette in `file`, read in the format its extension names, or why it cannot be read
+    /// (the file itself, or every problem in it).
+    static func read(_ file: String) -> Result<CassetteDocument, CassetteFormatError> {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            return .failure(CassetteFormatError(file: file, problems: [.init(path: nil, message: "cannot read the file: \(error.localizedDescription)")]))
+        }
+        return Result { () throws(CassetteFormatError) in try CassetteFormat(path: file).decode(data, file: file) }
     }
 }

@@ -9,19 +9,28 @@ enum CassetteTool {
         This tool works with cassette files.
 
         COMMANDS:
-          lint PATH...    Check cassette files (or folders of *.json) and report every problem.
+          lint PATH...    Check cassettes (files, or folders of them) and report every problem.
+          show FILE       One row per interaction: method, URL, status or error, body size, timing.
+          convert IN OUT  Rewrite a cassette in another format (.json, .http, .har), losslessly.
+          redact FILE...  Remove secrets from recorded cassettes, in place.
+          check-secrets PATH...
+                          Find secret-shaped values (tokens, keys, passwords); exit 1 when any.
           record --cassette FILE URL
                           Send a request live and append it to a cassette; print the body.
           play --cassette FILE URL
                           Replay a request from a cassette, offline; print the body.
           help [COMMAND]  Show this help, or a command's help.
 
+        A cassette's format follows its extension: .json (Cassette's JSON, the default), .http
+        (HTTP messages) or .har (HAR 1.2).
+
         OPTIONS:
           -h, --help      Show this help.
           --version       Show the version.
 
-        EXIT STATUS: 0 success, 1 a problem was found, 2 the command line was wrong,
-        3 (record, play) the answer was a transport error.
+        EXIT STATUS: 0 success, 1 a problem was found (an invalid cassette, a secret, a file that
+        cannot be read or written), 2 the command line was wrong, 3 (record, play) the answer was a
+        transport error.
         Run 'cassette <command> --help' for a command's options.
         """
 
@@ -40,6 +49,10 @@ enum CassetteTool {
             switch rest.first {
             case nil: output.line(usage)
             case "lint": output.line(LintCommand.usage)
+            case "show": output.line(ShowCommand.usage)
+            case "convert": output.line(ConvertCommand.usage)
+            case "redact": output.line(RedactCommand.usage)
+            case "check-secrets": output.line(CheckSecretsCommand.usage)
             case "record": output.line(ExchangeCommand.usage(.record))
             case "play": output.line(ExchangeCommand.usage(.play))
             case let other?:
@@ -52,6 +65,14 @@ enum CassetteTool {
             return ExitCode.success
         case "lint":
             return LintCommand.run(rest, output: output)
+        case "show":
+            return ShowCommand.run(rest, output: output)
+        case "convert":
+            return ConvertCommand.run(rest, output: output)
+        case "redact":
+            return RedactCommand.run(rest, output: output)
+        case "check-secrets":
+            return CheckSecretsCommand.run(rest, output: output)
         case "record":
             return ExchangeCommand.run(.record, rest, output: output)
         case "play":

@@ -6,12 +6,14 @@ enum LintCommand {
     static let usage = """
         USAGE: cassette lint PATH...
 
-        Checks cassette files and reports every problem: JSON syntax, unknown or misspelt fields,
-        wrong types, values out of range. A folder is searched recursively for *.json files
-        (folders whose names start with '.' are skipped); a file named explicitly is always checked.
+        Checks cassette files and reports every problem: syntax, unknown or misspelt fields, wrong
+        types, values out of range. The format follows the extension: .json (and any other), .http
+        (HTTP messages) or .har (HAR 1.2). A folder is searched recursively for *.json, *.http and
+        *.har files (folders whose names start with '.' are skipped); a file named explicitly is
+        always checked.
 
         OUTPUT (standard output), one line per problem:
-          FILE:LINE:COLUMN: error: JSON.PATH: MESSAGE   when the place in the file is known
+          FILE:LINE:COLUMN: error: PATH: MESSAGE        when the place in the file is known
           FILE: error: MESSAGE                          otherwise
         then a summary: 'N cassettes, M interactions, K errors'.
 
@@ -70,13 +72,7 @@ enum LintCommand {
 
     /// The number of interactions in a valid cassette, or its problems.
     private static func lint(_ file: String) -> Result<Int, CassetteFormatError> {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            return .failure(CassetteFormatError(file: file, problems: [.init(path: nil, message: "cannot read the file: \(error.localizedDescription)")]))
-        }
-        return Result { () throws(CassetteFormatError) in try JSONCassetteCodec.decode(data, file: file).interactions.count }
+        CassetteFiles.read(file).map(\.interactions.count)
     }
 
     private static func count(_ n: Int, _ noun: String) -> String {

@@ -226,3 +226,15 @@ final class Redactor: @unchecked Sendable {
         return Interaction.Body(data, contentType: contentType)
     }
 }
+
+extension Redaction {
+    /// `interactions` as a tape with these rules would have recorded them: for `cassette redact`,
+    /// which applies rules to cassettes recorded before the rules existed.
+    ///
+    /// - Throws: ``CassetteError/invalidRedactionPattern(_:reason:)`` for a body pattern that is
+    ///   not a regular expression.
+    package func redacting(_ interactions: [Interaction]) throws(CassetteError) -> [Interaction] {
+        let redactor = try Redactor(self)
+        return interactions.compactMap(redactor.forRecording)
+    }
+}

@@ -8,12 +8,12 @@ import Darwin
 #endif
 
 /// Reading and saving cassette files, each in the format its extension names (``CassetteFormat``).
-enum CassetteFile {
+package enum CassetteFile {
     /// Reads and decodes the cassette at `file`.
     ///
     /// - Throws: ``CassetteFormatError`` for a malformed file, ``CassetteError/unreadableCassette(file:reason:)``
     ///   when it cannot be read.
-    static func read(_ file: URL) throws -> CassetteDocument {
+    package static func read(_ file: URL) throws -> CassetteDocument {
         let data: Data
         do {
             data = try Data(contentsOf: file)
@@ -56,7 +56,7 @@ enum CassetteFile {
 
     /// Writes `document` to `file` atomically: into a temporary file in the same folder, then
     /// renamed over `file`. On any failure the temporary file is removed and `file` is untouched.
-    static func write(_ document: CassetteDocument, to file: URL) throws(CassetteError) {
+    package static func write(_ document: CassetteDocument, to file: URL) throws(CassetteError) {
         let data: Data
         do {
             data = try CassetteFormat(path: file.path).encode(document)

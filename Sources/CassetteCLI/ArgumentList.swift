@@ -1,0 +1,60 @@
+/// The arguments of a subcommand after its name: options that take a value (repeatable), flags,
+/// and operands (files). `--name=value` and `--name value` both work; `--` ends the options.
+struct ArgumentList {
+    /// Values of each option, by its canonical name, in the order given.
+    var values: [String: [String]] = [:]
+    /// The flags given, by canonical name.
+    var flags: Set<String> = []
+    /// Everything else, in order.
+    var operands: [String] = []
+
+    /// The arguments read against the options and flags a command knows (each spelling mapped to
+    /// a canonical name: `["-H": "header", "--header": "header"]`), or the message for a wrong
+    /// command line.
+    static func parse(_ arguments: [String], options: [String: String], flags: [String: String]) -> Result<ArgumentList, UsageProblem> {
+        var list = ArgumentList()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
+                list.operands.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            if let flag = flags[argument] {
+                list.flags.insert(flag)
+            } else if let option = options[parts[0]] {
+                if parts.count == 2 {
+                    list.values[option, default: []].append(parts[1])
+                } else if index < arguments.count {
+                    list.values[option, default: []].append(arguments[index])
+                    index += 1
+                } else {
+                    return .failure(UsageProblem(message: "option '\(parts[0])' needs a value"))
+                }
+            } else {
+                return .failure(UsageProblem(message: "unknown option '\(parts[0])'"))
+            }
+        }
+        return .success(list)
+    }
+}
+
+/// What is wrong with a command line, said as "error: MESSAGE. Run 'cassette COMMAND --help'."
+struct UsageProblem: Error {
+    var message: String
+}
+
+extension ConsoleOutput {
+    /// Reports a wrong command line on standard error and returns the usage exit status.
+    func usageError(_ message: String, command: String) -> Int32 {
+        errorLine("error: \(message). Run 'cassette \(command) --help'.")
+        return ExitCode.usage
+    }
+}

@@ -1,0 +1,104 @@
+import Cassette
+import Foundation
+
+/// `cassette check-secrets PATH...`: fails when a cassette (or any file named) holds something
+/// that looks like a secret. For CI and pre-commit hooks.
+enum CheckSecretsCommand {
+    static let usage = """
+        USAGE: cassette check-secrets PATH...
+
+        Looks for secret-shaped values and exits 1 when it finds any: bearer tokens and Basic
+        credentials, JWTs, AWS, Google, GitHub, Slack and Stripe keys, private keys, and long random
+        strings in auth-like fields (X-Api-Key, access_token, password, a session cookie…).
+        [REDACTED] and placeholders like <TOKEN> are not secrets.
+
+        Cassettes (.json, .http, .har) are checked field by field: headers, cookies, query
+        parameters, JSON and form fields, text bodies. Any other file named is checked line by line.
+        A folder is searched for cassettes.
+
+        OUTPUT (standard output), one line per finding, the value shortened:
+          FILE:LINE:COLUMN: secret: KIND in PLACE: "abcd…" (N characters)
+        then 'N secrets in M files' or 'no secrets in M files'.
+
+        EXIT STATUS: 0 nothing found, 1 a secret was found or a file cannot be read,
+        2 the command line was wrong.
+        """
+
+    static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
+        let list: ArgumentList
+        switch ArgumentList.parse(arguments, options: [:], flags: ["-h": "help", "--help": "help"]) {
+        case .success(let parsed): list = parsed
+        case .failure(let problem): return output.usageError(problem.message, command: "check-secrets")
+        }
+        if list.flags.contains("help") {
+            output.line(usage)
+            return ExitCode.success
+        }
+        guard !list.operands.isEmpty else {
+            return output.usageError("'cassette check-secrets' needs at least one file or folder", command: "check-secrets")
+        }
+        let scanner: SecretScanner
+        do {
+            scanner = try SecretScanner()
+        } catch {
+            output.errorLine("error: a secret pattern does not compile: \(error)")
+            return ExitCode.failure
+        }
+        var files = 0, secrets = 0, failed = false
+        for operand in list.operands {
+            switch CassetteFiles.find(at: operand) {
+            case .failure(let problem):
+                output.errorLine("\(operand): error: \(problem.message)")
+                failed = true
+            case .success(let found):
+                for file in found {
+                    files += 1
+                    guard let findings = check(file, with: scanner, output: output) else {
+                        failed = true
+                        continue
+                    }
+                    secrets += findings
+                }
+            }
+        }
+        output.line(secrets == 0 ? "no secrets in \(files) file\(files == 1 ? "" : "s")"
+                                 : "\(secrets) secret\(secrets == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s")")
+        return secrets > 0 || failed ? ExitCode.failure : ExitCode.success
+    }
+
+    /// Prints the findings in `file` and returns how many; nil when it cannot be read.
+    private static func check(_ file: String, with scanner: SecretScanner, output: ConsoleOutput) -> Int? {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            output.errorLine("\(file): error: cannot read the file")
+            return nil
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        var findings: [SecretScanner.Finding]
+        if CassetteFormat(fileExtension: (file as NSString).pathExtension) != nil {
+            switch CassetteFiles.read(file) {
+            case .success(let document):
+                findings = scanner.findings(in: document)
+            case .failure(let error):
+                output.errorLine("\(file): note: not a valid cassette (\(error.problems.first?.description ?? "")); checked line by line")
+                findings = scanner.findings(inText: text)
+            }
+        } else {
+            findings = scanner.findings(inText: text)
+        }
+        for finding in findings {
+            let location = position(of: finding.value, in: text).map { "\(file):\($0.line):\($0.column)" } ?? file
+            let shown = String(finding.value.prefix(4)) + "…"
+            output.line("\(location): secret: \(finding.kind) in \(finding.place): \"\(shown)\" (\(finding.value.count) characters)")
+        }
+        return findings.count
+    }
+
+    /// The 1-based line and column of the first occurrence of `value` in `text`.
+    private static func position(of value: String, in text: String) -> (line: Int, column: Int)? {
+        guard let range = text.range(of: value) else { return nil }
+        let before = text[..<range.lowerBound]
+        let line = before.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        let lineStart = before.lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+        return (line, text[lineStart..<range.lowerBound].unicodeScalars.count + 1)
+    }
+}

@@ -1,0 +1,227 @@
+import Cassette
+import Foundation
+
+/// Finds values that look like secrets: in a cassette, field by field (headers, cookies, query
+/// parameters, JSON and form fields, text bodies); in any other file, line by line.
+///
+/// Two kinds of evidence:
+/// - **a known shape**, wherever it is: JWTs, AWS, Google, GitHub, Slack and Stripe keys, private
+///   key blocks, and the credentials after `Bearer` or `Basic`;
+/// - **a long random string in an auth-like field**: a field whose name speaks of tokens, secrets,
+///   passwords, keys, sessions or signatures (`X-Api-Key`, `access_token`, a `sid` cookie), holding
+///   16 or more token characters that mix letters and digits with high entropy.
+///
+/// `[REDACTED]` and placeholders like `<TOKEN>` are not secrets.
+struct SecretScanner {
+    /// One secret-shaped value.
+    struct Finding: Equatable {
+        /// What it looks like: "JWT", "bearer token", "AWS access key ID", "random string in an auth-like field"…
+        var kind: String
+        /// Where: `interactions[0].request.headers.Authorization`, or `line 12` in a file that is not a cassette.
+        var place: String
+        /// The value itself (never printed whole).
+        var value: String
+    }
+
+    private struct Shape {
+        var kind: String
+        var pattern: NSRegularExpression
+    }
+
+    private let shapes: [Shape]
+    private let assignment: NSRegularExpression
+
+    private static let shapePatterns: [(kind: String, pattern: String)] = [
+        ("private key", "-----BEGIN [A-Z ]*PRIVATE KEY-----"),
+        ("JWT", #"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}"#),
+        ("AWS access key ID", #"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"#),
+        ("Google API key", #"AIza[0-9A-Za-z_-]{35}"#),
+        ("GitHub token", #"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"#),
+        ("Slack token", #"\bxox[abposr]-[A-Za-z0-9-]{10,}"#),
+        ("Stripe secret key", #"\b(?:sk|rk)_live_[0-9A-Za-z]{16,}"#),
+        ("bearer token", #"(?i)\bbearer\s+([A-Za-z0-9._~+/-]{8,}=*)"#),
+        ("Basic credentials", #"(?i)\bbasic\s+([A-Za-z0-9+/]{8,}=*)"#),
+    ]
+    private static let assignmentPattern = #"([A-Za-z0-9_.-]+)["']?\s*[:=]\s*["']?([A-Za-z0-9+/=_.~-]{16,})"#
+
+    /// - Throws: when one of the patterns above does not compile (a test catches that).
+    init() throws {
+        shapes = try Self.shapePatterns.map { Shape(kind: $0.kind, pattern: try NSRegularExpression(pattern: $0.pattern)) }
+        assignment = try NSRegularExpression(pattern: Self.assignmentPattern)
+    }
+
+    // MARK: Cassettes
+
+    /// The secrets in a cassette's interactions, each place once.
+    func findings(in document: CassetteDocument) -> [Finding] {
+        var findings: [Finding] = []
+        for (i, interaction) in document.interactions.enumerated() {
+            let base = "interactions[\(i)]"
+            let request = interaction.request
+            scanMessage(url: request.url, headers: request.headers, body: request.body, at: base + ".request", into: &findings)
+            if let response = interaction.response {
+                if let url = response.url { scanURL(url, at: base + ".response.url", into: &findings) }
+                scanMessage(url: nil, headers: response.headers, body: response.body, at: base + ".response", into: &findings)
+            }
+        }
+        return findings
+    }
+
+    private func scanMessage(url: String?, headers: Interaction.Headers, body: Interaction.Body, at place: String, into findings: inout [Finding]) {
+        if let url { scanURL(url, at: place + ".url", into: &findings) }
+        for (name, value) in headers {
+            let fieldPlace = place + ".headers." + name
+            let lowered = name.lowercased()
+            if lowered == "cookie" || lowered == "set-cookie" {
+                for (cookie, cookieValue) in Self.cookies(in: value, setCookie: lowered == "set-cookie") {
+                    scanField(name: cookie, value: cookieValue, at: fieldPlace + " (cookie \(cookie))", into: &findings)
+                }
+            } else {
+                scanField(name: name, value: value, at: fieldPlace, into: &findings)
+            }
+        }
+        guard let text = body.text, !text.isEmpty else { return }
+        if let json = try? JSONSerialization.jsonObject(with: body.data, options: [.fragmentsAllowed]) {
+            for (path, key, value) in Self.strings(in: json, path: "") {
+                scanField(name: key, value: value, at: place + ".body" + path, into: &findings)
+            }
+        } else if text.contains("="), !text.contains(" "), !text.contains("\n") {
+            for (name, value) in Self.pairs(text, separator: "&") {
+                scanField(name: name, value: value, at: place + ".body." + name, into: &findings)
+            }
+        } else {
+            scanText(text, at: place + ".body", into: &findings)
+        }
+    }
+
+    private func scanURL(_ url: String, at place: String, into findings: inout [Finding]) {
+        guard let question = url.firstIndex(of: "?") else { return }
+        let query = url[url.index(after: question)...].prefix { $0 != "#" }
+        for (name, value) in Self.pairs(String(query), separator: "&") {
+            scanField(name: name, value: value, at: place + " (query \(name))", into: &findings)
+        }
+    }
+
+    /// A named value: a known shape anywhere in it, or a random string when the name is auth-like.
+    private func scanField(name: String?, value: String, at place: String, into findings: inout [Finding]) {
+        let before = findings.count
+        scanText(value, at: place, into: &findings)
+        guard findings.count == before, let name, Self.isAuthLike(name) else { return }
+        var candidate = value
+        for scheme in ["Bearer ", "Basic ", "Token ", "token "] where candidate.hasPrefix(scheme) {
+            candidate = String(candidate.dropFirst(scheme.count))
+        }
+        if Self.looksRandom(candidate) {
+            findings.append(Finding(kind: "random string in an auth-like field", place: place, value: candidate))
+        }
+    }
+
+    /// Known shapes in free text; each value reported once per place.
+    private func scanText(_ text: String, at place: String, into findings: inout [Finding]) {
+        var found: [String] = []
+        for shape in shapes {
+            for match in shape.pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                let group = match.numberOfRanges > 1 ? 1 : 0
+                guard let range = Range(match.range(at: group), in: text) else { continue }
+                let value = String(text[range])
+                if Self.isRedacted(value) || found.contains(where: { $0.contains(value) || value.contains($0) }) { continue }
+                found.append(value)
+                findings.append(Finding(kind: shape.kind, place: place, value: value))
+            }
+        }
+    }
+
+    // MARK: Other files
+
+    /// The secrets in a file that is not a cassette, line by line: known shapes, and
+    /// `name: value` / `name=value` assignments of random strings to auth-like names.
+    func findings(inText text: String) -> [Finding] {
+        var findings: [Finding] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(line)
+            let place = "line \(index + 1)"
+            let before = findings.count
+            scanText(line, at: place, into: &findings)
+            guard findings.count == before else { continue }
+            for match in assignment.matches(in: line, range: NSRange(line.startIndex..., in: line)) {
+                guard let nameRange = Range(match.range(at: 1), in: line), let valueRange = Range(match.range(at: 2), in: line) else { continue }
+                let name = String(line[nameRange]), value = String(line[valueRange])
+                if Self.isAuthLike(name), Self.looksRandom(value) {
+                    findings.append(Finding(kind: "random string in an auth-like field", place: place, value: value))
+                }
+            }
+        }
+        return findings
+    }
+
+    // MARK: Judging values
+
+    /// Names that speak of credentials: `Authorization`, `X-Api-Key`, `access_token`, `client_secret`, `sid`…
+    static func isAuthLike(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        let fragments = ["auth", "token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "access_key",
+                         "access-key", "accesskey", "session", "signature", "credential", "private"]
+        if fragments.contains(where: lowered.contains) { return true }
+        let words = lowered.split { !$0.isLetter && !$0.isNumber }
+        return words.contains { ["key", "sid", "pwd", "jwt", "sig"].contains($0) }
+    }
+
+    /// 16 or more token characters, letters mixed with digits (or both cases and a symbol),
+    /// with at least 3 bits of entropy per character: not a word, a date or a number.
+    static func looksRandom(_ value: String) -> Bool {
+        guard value.count >= 16, !isRedacted(value) else { return false }
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_.~-")
+        guard value.allSatisfy(allowed.contains) else { return false }
+        let hasDigit = value.contains(where: \.isNumber), hasUpper = value.contains(where: \.isUppercase)
+        let hasLower = value.contains(where: \.isLowercase)
+        guard [hasDigit, hasUpper, hasLower].filter({ $0 }).count >= 2 else { return false }
+        var counts: [Character: Int] = [:]
+        for character in value { counts[character, default: 0] += 1 }
+        let length = Double(value.count)
+        let entropy = counts.values.reduce(0.0) { sum, count in
+            let p = Double(count) / length
+            return sum - p * log2(p)
+        }
+        return entropy >= 3.0
+    }
+
+    static func isRedacted(_ value: String) -> Bool {
+        value.contains(Redaction.replacement) || (value.hasPrefix("<") && value.hasSuffix(">"))
+    }
+
+    // MARK: Taking values apart
+
+    private static func pairs(_ text: String, separator: Character) -> [(String, String)] {
+        text.split(separator: separator).map { item in
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let decode: (String) -> String = { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? $0 }
+            return (decode(parts[0]), parts.count == 2 ? decode(parts[1]) : "")
+        }
+    }
+
+    /// `a=1; b=2` → (a, 1), (b, 2); a `Set-Cookie` value gives its cookie (joined ones too), not its attributes.
+    private static func cookies(in value: String, setCookie: Bool) -> [(String, String)] {
+        let attributes: Set<String> = ["path", "domain", "expires", "max-age", "samesite", "secure", "httponly", "priority", "partitioned"]
+        return value.split(whereSeparator: { $0 == ";" || (setCookie && $0 == ",") }).compactMap { part in
+            let pair = part.trimmingCharacters(in: .whitespaces)
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            let name = String(pair[..<equals])
+            if setCookie, attributes.contains(name.lowercased()) { return nil }
+            return (name, String(pair[pair.index(after: equals)...]))
+        }
+    }
+
+    /// Every string in a JSON value with its path (`.user.token`, `[0].key`) and its key.
+    private static func strings(in value: Any, path: String) -> [(String, String?, String)] {
+        switch value {
+        case let text as String:
+            return [(path, path.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) }, text)]
+        case let array as [Any]:
+            return array.enumerated().flatMap { strings(in: $1, path: path + "[\($0)]") }
+        case let object as [String: Any]:
+            return object.keys.sorted().flatMap { key in strings(in: object[key] ?? NSNull(), path: path + "." + key) }
+        default:
+            return []
+        }
+    }
+}

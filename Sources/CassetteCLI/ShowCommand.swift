@@ -1,0 +1,79 @@
+import Cassette
+import Foundation
+
+/// `cassette show FILE`: one row per interaction, to see what a cassette holds at a glance.
+enum ShowCommand {
+    static let usage = """
+        USAGE: cassette show FILE
+
+        Prints one row per interaction of a cassette (.json, .http or .har):
+
+          #     its index, as in the paths of error messages (interactions[3])
+          METHOD, URL
+          STATUS  the response status, the transport error, or both ("200, then networkConnectionLost")
+          BODY    the size of the response body in bytes
+          TIMING  first byte / total, in milliseconds, as recorded ("-" when not recorded)
+
+        EXIT STATUS: 0 the cassette was shown, 1 it cannot be read (the reason on standard error),
+        2 the command line was wrong.
+        """
+
+    static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
+        let list: ArgumentList
+        switch ArgumentList.parse(arguments, options: [:], flags: ["-h": "help", "--help": "help"]) {
+        case .success(let parsed): list = parsed
+        case .failure(let problem): return output.usageError(problem.message, command: "show")
+        }
+        if list.flags.contains("help") {
+            output.line(usage)
+            return ExitCode.success
+        }
+        guard list.operands.count == 1, let file = list.operands.first else {
+            return output.usageError("'cassette show' takes one cassette file", command: "show")
+        }
+        switch CassetteFiles.read(file) {
+        case .failure(let error):
+            output.errorLine(error.description)
+            return ExitCode.failure
+        case .success(let document):
+            for line in table(document) { output.line(line) }
+            let count = document.interactions.count
+            output.line("\(count) interaction\(count == 1 ? "" : "s") in \(file) (\(CassetteFormat(path: file)))")
+            return ExitCode.success
+        }
+    }
+
+    /// The rows, header first, columns padded to line up.
+    static func table(_ document: CassetteDocument) -> [String] {
+        var rows = [["#", "METHOD", "URL", "STATUS", "BODY", "TIMING"]]
+        for (index, interaction) in document.interactions.enumerated() {
+            rows.append([
+                String(index), interaction.request.method, interaction.request.url, outcome(of: interaction),
+                interaction.response.map { String($0.body.data.count) } ?? "-",
+                interaction.timing.map { "\(milliseconds($0.firstByte)) / \(milliseconds($0.duration)) ms" } ?? "-",
+            ])
+        }
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+    }
+
+    private static func outcome(of interaction: Interaction) -> String {
+        let error = interaction.error.map { error in
+            (error.code.name ?? String(error.code.rawValue)) + (error.afterBytes.map { " after \($0) bytes" } ?? "")
+        }
+        switch (interaction.response, error) {
+        case let (response?, error?): return "\(response.status), then \(error)"
+        case let (response?, nil): return String(response.status)
+        case let (nil, error?): return error
+        case (nil, nil): return "-"
+        }
+    }
+
+    private static func milliseconds(_ seconds: TimeInterval) -> String {
+        String(Int((seconds * 1000).rounded()))
+    }
+}
