@@ -25,7 +25,7 @@ let package = Package(
         .executableTarget(name: "CassetteSaveCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/CassetteSaveCheck"),
         .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats", "CassetteTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck"], exclude: ["Fixtures"]),
-        .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"]),
+        .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

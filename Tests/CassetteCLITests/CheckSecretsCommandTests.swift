@@ -1,0 +1,70 @@
+import Cassette
+@testable import CassetteCLI
+import Foundation
+import Testing
+
+/// `cassette check-secrets`: every secret planted in the fixtures is found, in its place, and
+/// nothing else; the redacted example cassettes are clean.
+@Suite struct CheckSecretsCommandTests {
+    static let fixtures = Locations.packageRoot.appendingPathComponent("Tests/CassetteCLITests/Fixtures/Secrets").path
+
+    @Test func everyPlantedSecretIsFoundAndNothingElse() {
+        let result = Captured.run(["check-secrets", Self.fixtures, Self.fixtures + "/notes.txt"])
+        let f = Self.fixtures
+        #expect(result.out.components(separatedBy: "\n") == [
+            #"\#(f)/planted.har:11:56: secret: Google API key in interactions[0].request.url (query key): "AIza…" (39 characters)"#,
+            #"\#(f)/planted.har:14:60: secret: Slack token in interactions[0].request.headers.X-Slack-Token: "xoxb…" (30 characters)"#,
+            #"\#(f)/planted.har:25:101: secret: Stripe secret key in interactions[0].response.body.billing.key: "sk_l…" (32 characters)"#,
+            #"\#(f)/planted.http:5:23: secret: JWT in interactions[0].request.headers.Authorization: "eyJh…" (125 characters)"#,
+            #"\#(f)/planted.http:6:28: secret: Basic credentials in interactions[0].request.headers.Proxy-Authorization: "YWRh…" (28 characters)"#,
+            #"\#(f)/planted.http:11:13: secret: GitHub token in interactions[0].response.body: "ghp_…" (40 characters)"#,
+            #"\#(f)/planted.json:7:60: secret: random string in an auth-like field in interactions[0].request.url (query access_token): "q8Zt…" (20 characters)"#,
+            #"\#(f)/planted.json:9:36: secret: bearer token in interactions[0].request.headers.Authorization: "Xk29…" (24 characters)"#,
+            #"\#(f)/planted.json:10:25: secret: random string in an auth-like field in interactions[0].request.headers.X-Api-Key: "kJ8n…" (24 characters)"#,
+            #"\#(f)/planted.json:14:57: secret: random string in an auth-like field in interactions[0].request.body.password: "Tr0u…" (25 characters)"#,
+            #"\#(f)/planted.json:20:30: secret: random string in an auth-like field in interactions[0].response.headers.Set-Cookie (cookie sid): "Zq7R…" (24 characters)"#,
+            #"\#(f)/planted.json:22:53: secret: AWS access key ID in interactions[0].response.body: "AKIA…" (20 characters)"#,
+            #"\#(f)/notes.txt:2:12: secret: random string in an auth-like field in line 2: "Vb7N…" (24 characters)"#,
+            #"\#(f)/notes.txt:3:1: secret: private key in line 3: "----…" (31 characters)"#,
+            "14 secrets in 4 files",
+            "",
+        ])
+        #expect(result.status == 1)
+        #expect(result.error == "")
+        // The whole value is never printed.
+        #expect(!result.out.contains("Xk29dLq8ZpR3mN7vT4wY6sB1"))
+    }
+
+    @Test func theRedactedExampleCassettesAreClean() {
+        let result = Captured.run(["check-secrets", Locations.packageRoot.appendingPathComponent("Cassettes").path])
+        #expect(result.out == "no secrets in 6 files\n")
+        #expect(result.status == 0)
+    }
+
+    /// Values that are long, or random, or in an auth-like field, but not all three, are left alone.
+    @Test(arguments: [
+        ("ETag", #""33a64df551425fcc55e4d42a148795d9f25f89d4""#),
+        ("X-Request-ID", "123e4567-e89b-12d3-a456-426614174000"),
+        ("Authorization", "Bearer [REDACTED]"),
+        ("X-Api-Key", "<API_KEY>"),
+        ("X-Api-Key", "short-Key-1"),
+        ("Session-Name", "the-afternoon-workshop-session"),
+        ("Accept", "application/vnd.example.v3+json"),
+    ])
+    func lookAlikesAreNotSecrets(name: String, value: String) throws {
+        let scanner = try SecretScanner()
+        let document = CassetteDocument(interactions: [
+            Interaction(request: .init(url: "https://a.example/", headers: [name: value]), response: .init(status: 204)),
+        ])
+        #expect(scanner.findings(in: document) == [])
+    }
+
+    @Test func aFolderWithoutCassettesAndAMissingFileAreErrors() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let result = Captured.run(["check-secrets", scratch.path, scratch.path + "/missing.json"])
+        #expect(result.status == 1)
+        #expect(result.error == "\(scratch.path): error: no cassettes (*.json, *.http, *.har) in this folder\n\(scratch.path)/missing.json: error: no such file or folder\n")
+        #expect(Captured.run(["check-secrets"]).status == 2)
+    }
+}
