@@ -70,7 +70,7 @@ enum Locations {
         #expect(lines[4] == "1 cassette, 0 interactions, 4 errors")
     }
 
-    @Test func foldersAreSearchedRecursivelyForJSONOnly() throws {
+    @Test func foldersAreSearchedRecursivelyForCassettesOnly() throws {
         let folder = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let nested = folder.appendingPathComponent("Users/fetch")
@@ -113,7 +113,7 @@ enum Locations {
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = Captured.run(["lint", folder.path])
         #expect(result.status == 1)
-        #expect(result.out.hasPrefix("\(folder.path): error: no *.json cassettes in this folder\n"))
+        #expect(result.out.hasPrefix("\(folder.path): error: no cassettes (*.json, *.http, *.har) in this folder\n"))
     }
 
     @Test func theWholeMalformedCorpusFails() {
@@ -145,11 +145,18 @@ enum Locations {
         let help = Captured.run(["--help"])
         #expect(help.status == 0)
         #expect(help.out.contains("lint PATH..."))
-        #expect(help.out.contains("EXIT STATUS: 0 success, 1 a problem was found, 2 the command line was wrong,\n3 (record, play) the answer was a transport error."))
+        #expect(help.out.contains("EXIT STATUS: 0 success, 1 a problem was found (an invalid cassette, a secret, a file that\ncannot be read or written), 2 the command line was wrong, 3 (record, play) the answer was a\ntransport error."))
+        for command in ["show", "convert", "redact", "check-secrets"] {
+            let commandHelp = Captured.run([command, "--help"])
+            #expect(commandHelp.status == 0)
+            #expect(commandHelp.out.hasPrefix("USAGE: cassette \(command) "))
+            #expect(commandHelp.out.contains("EXIT STATUS: 0 "))
+            #expect(Captured.run(["help", command]).out == commandHelp.out)
+        }
         let lintHelp = Captured.run(["lint", "--help"])
         #expect(lintHelp.status == 0)
         #expect(lintHelp.out.hasPrefix("USAGE: cassette lint PATH..."))
-        #expect(lintHelp.out.contains("FILE:LINE:COLUMN: error: JSON.PATH: MESSAGE"))
+        #expect(lintHelp.out.contains("FILE:LINE:COLUMN: error: PATH: MESSAGE"))
         #expect(Captured.run(["help", "lint"]).out == lintHelp.out)
     }
 

@@ -37,7 +37,8 @@ struct HARReader {
         let extras = readExtras(node.memberValue("_cassette"), at: path.appending("_cassette"))
 
         var recordedAt: Date?
-        if !extras.undated, let stamp = required("startedDateTime", in: node, at: path, expecting: "an ISO 8601 time"),
+        // Required by HAR, but an interaction does without: a hand-written entry may leave it out.
+        if !extras.undated, let stamp = node.memberValue("startedDateTime"),
            let text = string(stamp, at: path.appending("startedDateTime"), expected: "an ISO 8601 time") {
             switch Timestamp.parse(text) {
             case .success(let date): recordedAt = date
