@@ -42,6 +42,8 @@ import Foundation
 /// **Placeholders** (VCR's `filter_sensitive_data`): ``replacing(_:with:)`` writes the placeholder
 /// instead of the secret everywhere in the file, and puts the secret back into replayed responses,
 /// so the code under test sees the real value while the file holds only the placeholder.
+/// Placeholders go in before the rules run, and rules leave them alone: a token with a placeholder
+/// is stored as `Authorization: Bearer <API_TOKEN>`, not `Bearer [REDACTED]`, and replays as the token.
 ///
 /// A body rewritten by a JSON path or form field rule is written compactly; bodies otherwise keep
 /// their bytes except where a secret was replaced. `Content-Length` stays as recorded.
