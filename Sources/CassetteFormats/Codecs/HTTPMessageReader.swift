@@ -392,7 +392,7 @@ struct HTTPMessageReader {
         var scalarColumn = 1
         if line < lines.count {
             let range = lines[line]
-            let end = min(range.lowerBound + column, range.upperBound)
+            let end = min(range.lowerBound + max(0, column), range.upperBound)
             for i in range.lowerBound..<end where bytes[i] & 0xC0 != 0x80 { scalarColumn += 1 }
         }
         problems.append(.init(path: path, line: line + 1, column: scalarColumn, message: message))
