@@ -134,6 +134,13 @@ public final class Tape: Sendable {
     public let session: URLSession
     /// The options the tape was opened with.
     public let options: Options
+    /// Stubs for this tape's sessions, asked before the cassette: a request a stub answers is
+    /// neither replayed nor recorded.
+    ///
+    /// ```swift
+    /// tape.stubs.add(.path("/feed")) { _ in .error(.timedOut) }   // the rest replays from the cassette
+    /// ```
+    public let stubs = Stubs()
 
     let router: Router
     private let protocolClass: CassetteURLProtocol.Type
@@ -214,7 +221,8 @@ public final class Tape: Sendable {
                 latency: latency
             ),
             redactor: redactor,
-            playback: PlaybackQueue(existing, rules: matching, allowsRepeats: options.allowsPlaybackRepeats, redactor: redactor)
+            playback: PlaybackQueue(existing, rules: matching, allowsRepeats: options.allowsPlaybackRepeats, redactor: redactor),
+            stubs: stubs
         )
         protocolClass = RouteTable.shared.attach(router)
         let configuration = URLSessionConfiguration.ephemeral

@@ -60,6 +60,25 @@ struct DeliveryPlan: Equatable {
     }
 
     /// The events up to the first wait longer than `timeout`, then `timedOut` at that moment.
+    /// A body sent in given pieces: the head at `firstByte`, piece `i` at `firstByte + i × delay`,
+    /// the end with the last piece. `inPieces` false (not delegate-driven): the whole body at that end.
+    init(chunkSizes: [Int], firstByte: TimeInterval, delay: TimeInterval, inPieces: Bool, timeout: TimeInterval?) {
+        var events = [Event(at: firstByte, step: .head)]
+        let end = firstByte + delay * Double(max(0, chunkSizes.count - 1))
+        let total = chunkSizes.reduce(0, +)
+        if inPieces {
+            var start = 0
+            for (index, size) in chunkSizes.enumerated() where size > 0 {
+                events.append(Event(at: firstByte + delay * Double(index), step: .body(start..<(start + size))))
+                start += size
+            }
+        } else if total > 0 {
+            events.append(Event(at: end, step: .body(0..<total)))
+        }
+        events.append(Event(at: end, step: .finish))
+        self.events = Self.cut(events, timeout: timeout)
+    }
+
     private static func cut(_ events: [Event], timeout: TimeInterval?) -> [Event] {
         guard let timeout, timeout > 0 else { return events }
         var lastArrival: TimeInterval = 0

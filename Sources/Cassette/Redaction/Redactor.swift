@@ -28,16 +28,11 @@ final class Redactor: @unchecked Sendable {
 
     /// - Throws: ``CassetteError/invalidRedactionPattern(_:reason:)`` for a body pattern that is not
     ///   a regular expression.
-    init(
+    convenience init(
         _ redaction: Redaction,
         beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
         beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil
     ) throws(CassetteError) {
-        self.redaction = redaction
-        headerNames = Set(redaction.headers.map { $0.lowercased() })
-        queryNames = Set(redaction.queryParameters)
-        formNames = Set(redaction.formFields)
-        jsonPaths = redaction.jsonPaths.map(JSONPathPattern.init)
         var patterns: [NSRegularExpression] = []
         for pattern in redaction.bodyPatterns {
             do {
@@ -46,6 +41,25 @@ final class Redactor: @unchecked Sendable {
                 throw .invalidRedactionPattern(pattern, reason: (error as NSError).localizedDescription)
             }
         }
+        self.init(redaction, patterns: patterns, beforeRecord: beforeRecord, beforePlayback: beforePlayback)
+    }
+
+    /// A redactor that changes nothing: for sessions that only stub.
+    static func none() -> Redactor {
+        Redactor(.none, patterns: [], beforeRecord: nil, beforePlayback: nil)
+    }
+
+    private init(
+        _ redaction: Redaction,
+        patterns: [NSRegularExpression],
+        beforeRecord: (@Sendable (Interaction) -> Interaction?)?,
+        beforePlayback: (@Sendable (Interaction) -> Interaction)?
+    ) {
+        self.redaction = redaction
+        headerNames = Set(redaction.headers.map { $0.lowercased() })
+        queryNames = Set(redaction.queryParameters)
+        formNames = Set(redaction.formFields)
+        jsonPaths = redaction.jsonPaths.map(JSONPathPattern.init)
         self.patterns = patterns
         let placeholders = redaction.placeholders.filter { !$0.secret.isEmpty }
         placing = SecretScrubber(pairs: placeholders.map { ($0.secret, $0.placeholder) })

@@ -3,12 +3,14 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Decides, for each request of a cassette's sessions, who answers: the cassette's recording,
-/// the live network (recording what comes back), or nobody (a clear error). DESIGN §3.
+/// Decides, for each request of a tape's or stub session's sessions, who answers: a stub, the
+/// cassette's recording, the live network (recording what comes back), or nobody (a clear
+/// error). DESIGN §3.
 final class Router: Sendable {
-    /// How the router was set up by its ``Tape``.
+    /// How the router was set up by its ``Tape`` or ``StubSession``.
     struct Setup: Sendable {
-        var file: URL
+        /// The cassette, or nil for a session that only stubs.
+        var file: URL?
         var mode: RecordMode
         /// Whether requests without a recorded match may go to the network.
         var recordsNewRequests: Bool
@@ -27,20 +29,29 @@ final class Router: Sendable {
     let setup: Setup
     let redactor: Redactor
     let playback: PlaybackQueue
+    /// Asked first, before `Stubs.global` and the cassette.
+    let stubs: Stubs
     let recorder = Recorder()
     private let forwarder = Locked<LiveForwarder?>(nil)
     let log = Locked(Log())
 
-    init(setup: Setup, redactor: Redactor, playback: PlaybackQueue) {
+    init(setup: Setup, redactor: Redactor, playback: PlaybackQueue, stubs: Stubs) {
         self.setup = setup
         self.redactor = redactor
         self.playback = playback
+        self.stubs = stubs
     }
 
     /// Answers `exchange`. Runs inside `startLoading`: never blocks.
     func start(_ exchange: Exchange) {
         let urlRequest = exchange.request.value
         let (request, body) = Interaction.Request.capturing(urlRequest)
+        // Stubs first: a stubbed request is neither replayed nor recorded.
+        let stubRequest = StubRequest(urlRequest, captured: request)
+        if let (_, response) = stubs.answer(stubRequest) ?? Stubs.global.answer(stubRequest) {
+            answer(with: response, to: exchange.channel, for: urlRequest)
+            return
+        }
         // Compared, and shown in errors, as it would be stored: never with its secrets.
         let redacted = redactor.forMatching(request)
         var usedUp = 0
@@ -73,6 +84,34 @@ final class Router: Sendable {
 
     // MARK: Playback
 
+    private func answer(with stub: StubResponse, to channel: ClientChannel, for urlRequest: URLRequest) {
+        let url = urlRequest.url ?? URL(fileURLWithPath: "/")
+        var head: HTTPURLResponse?
+        var endCode = stub.error
+        var description = stub.failureDescription
+        if stub.error == nil {
+            head = Interaction.Response(status: stub.status, headers: stub.headers).urlResponse(for: url)
+            if head == nil {
+                endCode = .badServerResponse
+                description = "Cassette stub: cannot build a response with status \(stub.status)"
+            }
+        }
+        let body = head == nil ? Data() : stub.body
+        let delayed = stub.requestTime > 0 || stub.bodySeconds > 0
+        let timeout = delayed ? Self.timeout(of: urlRequest, task: channel.task) : nil
+        let inPieces = head != nil && stub.bodySeconds > 0 && TaskInternals.deliversEveryChunk(channel.task)
+        let plan: DeliveryPlan
+        if let sizes = stub.chunkSizes, head != nil {
+            plan = DeliveryPlan(chunkSizes: sizes, firstByte: stub.requestTime, delay: stub.chunkDelay, inPieces: inPieces, timeout: timeout)
+        } else {
+            let end = stub.requestTime + (head == nil ? 0 : stub.bodySeconds)
+            plan = DeliveryPlan(hasHead: head != nil, bodySize: body.count, error: endCode,
+                                timing: Interaction.Timing(firstByte: stub.requestTime, duration: end), inPieces: inPieces, timeout: timeout)
+        }
+        play(plan, head: head, body: body, endCode: endCode, description: description, timeout: timeout,
+             waiting: "the stub's response", on: channel, for: urlRequest)
+    }
+
     private func replay(_ interaction: Interaction, to channel: ClientChannel, for urlRequest: URLRequest) {
         let url = urlRequest.url ?? URL(fileURLWithPath: "/")
         let latency = interaction.latency ?? setup.latency
@@ -99,14 +138,22 @@ final class Router: Sendable {
             hasHead: head != nil, bodySize: body.count, error: endCode, timing: timing,
             inPieces: delayed && timing.duration > timing.firstByte && TaskInternals.deliversEveryChunk(channel.task),
             timeout: timeout)
+        play(plan, head: head, body: body, endCode: endCode, description: description, timeout: timeout,
+             waiting: "its replay (latency \(latency))", on: channel, for: urlRequest)
+    }
+
+    /// Runs `plan` on `channel`. A timeout the plan cut in (not a recorded or stubbed one) gets a
+    /// description saying what waited too long.
+    private func play(_ plan: DeliveryPlan, head: HTTPURLResponse?, body: Data, endCode: URLError.Code?, description: String?,
+                      timeout: TimeInterval?, waiting what: String, on channel: ClientChannel, for urlRequest: URLRequest) {
+        let url = urlRequest.url ?? URL(fileURLWithPath: "/")
         let method = urlRequest.httpMethod ?? "GET"
-        let (recordedCode, recordedDescription) = (endCode, description)
         channel.play(plan, head: head, body: body) { code in
-            if code == .timedOut, code != recordedCode, let timeout {
-                return Self.urlError(.timedOut, url: url, "Cassette: \(method) \(url.absoluteString) timed out: its replay "
-                    + "(latency \(latency)) waits longer than the request's timeout of \(JSONCassetteCodec.formatSeconds(timeout)) s")
+            if code == .timedOut, code != endCode, let timeout {
+                return Self.urlError(.timedOut, url: url, "Cassette: \(method) \(url.absoluteString) timed out: \(what) "
+                    + "waits longer than the request's timeout of \(JSONCassetteCodec.formatSeconds(timeout)) s")
             }
-            return Self.urlError(code, url: url, recordedDescription)
+            return Self.urlError(code, url: url, description)
         }
     }
 
@@ -123,8 +170,18 @@ final class Router: Sendable {
     }
 
     private func refuse(_ request: Interaction.Request, usedUp: Int, channel: ClientChannel, url: URL?) {
+        stubs.noteUnanswered(request)
+        guard let file = setup.file else {
+            let installed = stubs.all.count
+            let message = "Cassette: no stub matches \(request.method) \(request.url) (\(installed) stub\(installed == 1 ? "" : "s") "
+                + "installed). Add a stub whose condition this request meets, or create the StubSession with unmatched: .passThrough "
+                + "to let such requests reach the network."
+            log.withLock { $0.unmatched.append(message) }
+            channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: url, message))
+            return
+        }
         let message = UnmatchedRequestReport(
-            request: request, file: setup.file, mode: setup.mode, rules: playback.rules,
+            request: request, file: file, mode: setup.mode, rules: playback.rules,
             recorded: playback.recordings, usedUp: usedUp
         ).text
         log.withLock { $0.unmatched.append(message) }

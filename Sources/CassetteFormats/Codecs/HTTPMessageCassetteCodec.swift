@@ -48,6 +48,19 @@ public enum HTTPMessageCassetteCodec {
         return document
     }
 
+    /// Decodes a file that holds one HTTP response and nothing else, such as the output of
+    /// `curl -i URL`: status line, header fields, a blank line, and the body, which is every byte
+    /// after the blank line (no line breaks are taken off it; `Content-Length` plays no part).
+    /// CRLF line ends and an interim `100 Continue` are accepted.
+    ///
+    /// - Throws: ``CassetteFormatError`` with the line and column of each problem.
+    public static func decodeResponse(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> Interaction.Response {
+        var reader = HTTPMessageReader(data)
+        let response = reader.readLoneResponse()
+        guard reader.problems.isEmpty, let response else { throw CassetteFormatError(file: file, problems: reader.problems) }
+        return response
+    }
+
     /// Encodes a cassette as HTTP messages, ending in a newline. The same document always gives
     /// the same bytes.
     ///

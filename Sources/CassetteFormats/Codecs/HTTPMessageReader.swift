@@ -287,7 +287,18 @@ struct HTTPMessageReader {
         return valid ? (method, url) : nil
     }
 
-    private mutating func readResponse(base64: Bool, at path: JSONPath) -> Interaction.Response? {
+    /// A file holding one response and nothing else (`curl -i URL > response.http`): its body is
+    /// every byte after the blank line, to the end of the file.
+    mutating func readLoneResponse() -> Interaction.Response? {
+        while index < lines.count, Syntax.isBlank(line(index)) { index += 1 }
+        guard index < lines.count, Syntax.isStatusLine(line(index)) else {
+            report("expected a status line like \"HTTP/1.1 200 OK\"", at: .root.appending("status"), line: min(index, max(0, lines.count - 1)), column: 0)
+            return nil
+        }
+        return readResponse(base64: false, trimsBody: false, at: .root)
+    }
+
+    private mutating func readResponse(base64: Bool, trimsBody: Bool = true, at path: JSONPath) -> Interaction.Response? {
         var status = Syntax.status(ofStatusLine: line(index)) ?? 0
         index += 1
         var headers = readHeaders(at: path.appending("headers"))
@@ -303,7 +314,13 @@ struct HTTPMessageReader {
         var body = Interaction.Body.empty
         if index < lines.count, Syntax.isBlank(line(index)) {
             index += 1
-            body = readBody(until: Syntax.isSeparator, base64: base64, contentType: headers["Content-Type"], at: path.appending("body"))
+            if trimsBody {
+                body = readBody(until: Syntax.isSeparator, base64: base64, contentType: headers["Content-Type"], at: path.appending("body"))
+            } else {
+                let start = index < lines.count ? lines[index].lowerBound : bytes.count
+                body = Interaction.Body(Data(bytes[start...]), contentType: headers["Content-Type"])
+                index = lines.count
+            }
         }
         return Interaction.Response(status: status, headers: headers, body: body)
     }

@@ -1,0 +1,120 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `URLSession` whose requests only stubs answer: OHHTTPStubs and URLMock without a cassette.
+///
+/// ```swift
+/// let stubbed = StubSession()
+/// stubbed.stubs.add(.host("api.example.com") && .path("/users/:id")) { request in
+///     .json(User(id: Int(request.parameters["id"] ?? "") ?? 0, name: "Ada"))
+/// }
+/// let user = try await APIClient(session: stubbed.session).user(id: 42)
+/// try stubbed.verify()        // expectations met, no unexpected request
+/// stubbed.invalidate()
+/// ```
+///
+/// In tests, the `.stubs` trait and `withStubSession(_:)` make one, verify it and invalidate it
+/// for you. A request no stub answers fails with `URLError(.resourceUnavailable)` saying so, or,
+/// with `unmatched: .passThrough`, goes to the network (OHHTTPStubs' default). Stubs in
+/// ``Stubs/global`` answer here too, after the session's own.
+public final class StubSession: Sendable {
+    /// What happens to a request no stub answers.
+    public enum Unmatched: Sendable {
+        /// It fails with `URLError(.resourceUnavailable)` whose description says no stub matched,
+        /// and ``verify()`` reports it.
+        case fail
+        /// It goes to the network, as without Cassette.
+        case passThrough
+    }
+
+    /// The stub session of the current test, set by the `.stubs` trait and `withStubSession(_:)`.
+    @TaskLocal public static var current: StubSession?
+
+    /// The stubs that answer this session's requests.
+    public let stubs: Stubs
+    /// A session whose requests go through the stubs (an ephemeral configuration).
+    public let session: URLSession
+    /// What happens to a request no stub answers.
+    public let unmatched: Unmatched
+
+    let router: Router
+    private let protocolClass: CassetteURLProtocol.Type
+    private let invalidated = Locked(false)
+
+    /// A session answered by stubs.
+    public init(unmatched: Unmatched = .fail) {
+        self.unmatched = unmatched
+        let stubs = Stubs()
+        self.stubs = stubs
+        router = Router(
+            setup: Router.Setup(file: nil, mode: .none, recordsNewRequests: unmatched == .passThrough, replays: false, latency: .instant),
+            redactor: .none(), playback: PlaybackQueue([], rules: .default, allowsRepeats: false, redactor: .none()), stubs: stubs)
+        protocolClass = RouteTable.shared.attach(router)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [protocolClass] + (configuration.protocolClasses ?? [])
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Routes the sessions made from `configuration` through these stubs. Call before creating the session.
+    public func configure(_ configuration: URLSessionConfiguration) {
+        let others = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
+        configuration.protocolClasses = [protocolClass] + others
+    }
+
+    /// Checks that every expectation was met and every request answered (``Stubs/verify()``).
+    public func verify() throws(StubVerificationError) {
+        try stubs.verify()
+    }
+
+    /// Ends the session: later requests through it fail, and its protocol is free for reuse.
+    /// Calling it again does nothing.
+    public func invalidate() {
+        let first = invalidated.withLock { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        RouteTable.shared.detach(protocolClass)
+        router.shutDown()
+        session.invalidateAndCancel()
+    }
+}
+
+/// Runs `body` with a ``StubSession`` (as ``StubSession/current`` too), then verifies it and
+/// invalidates it: for XCTest, or any code. When `body` throws, its error is the one thrown;
+/// otherwise a failed verification throws ``StubVerificationError``.
+///
+/// ```swift
+/// func testShowsOfflineBanner() async throws {
+///     try await withStubSession { stubbed in
+///         stubbed.stubs.add(.path("/feed"), response: .error(.notConnectedToInternet))
+///         let model = FeedModel(session: stubbed.session)
+///         await model.load()
+///         XCTAssertTrue(model.isOffline)
+///     }
+/// }
+/// ```
+public func withStubSession<Result>(
+    unmatched: StubSession.Unmatched = .fail,
+    _ body: (StubSession) async throws -> Result
+) async throws -> Result {
+    let stubbed = StubSession(unmatched: unmatched)
+    defer { stubbed.invalidate() }
+    let result = try await StubSession.$current.withValue(stubbed) { try await body(stubbed) }
+    try stubbed.verify()
+    return result
+}
+
+/// The synchronous form of `withStubSession(unmatched:_:)`.
+public func withStubSession<Result>(
+    unmatched: StubSession.Unmatched = .fail,
+    _ body: (StubSession) throws -> Result
+) throws -> Result {
+    let stubbed = StubSession(unmatched: unmatched)
+    defer { stubbed.invalidate() }
+    let result = try StubSession.$current.withValue(stubbed) { try body(stubbed) }
+    try stubbed.verify()
+    return result
+}
