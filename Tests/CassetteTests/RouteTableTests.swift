@@ -6,7 +6,7 @@ import Testing
     static func router() throws -> Router {
         let redactor = try Redactor(.default)
         return Router(setup: .init(file: URL(fileURLWithPath: "/tmp/x.json"), mode: .none, recordsNewRequests: false, replays: true, latency: .instant),
-                      redactor: redactor, playback: PlaybackQueue([], rules: .default, allowsRepeats: false, redactor: redactor))
+                      redactor: redactor, playback: PlaybackQueue([], rules: .default, allowsRepeats: false, redactor: redactor), stubs: Stubs())
     }
 
     @Test func eachAttachedRouterHasItsOwnClassAndEjectedClassesAreReused() throws {

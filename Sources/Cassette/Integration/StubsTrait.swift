@@ -28,6 +28,12 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Installs the test's stubs before it runs.
     public var install: @Sendable (Stubs) -> Void
 
+    /// A trait from its parts; `.stubs` and `.stubs(unmatched:_:)` read better.
+    public init(unmatched: StubSession.Unmatched, install: @escaping @Sendable (Stubs) -> Void) {
+        self.unmatched = unmatched
+        self.install = install
+    }
+
     /// Applies to every test of a suite.
     public var isRecursive: Bool { true }
 

@@ -68,8 +68,9 @@ public final class StubSession: Sendable {
         try stubs.verify()
     }
 
-    /// Ends the session: later requests through it fail, and its protocol is free for reuse.
-    /// Calling it again does nothing.
+    /// Ends the session: requests in flight are cancelled, and its protocol is free for reuse.
+    /// Calling it again does nothing. As with any invalidated `URLSession`, creating a task on
+    /// ``session`` afterwards is a programming error (FoundationNetworking stops the process).
     public func invalidate() {
         let first = invalidated.withLock { done -> Bool in
             defer { done = true }

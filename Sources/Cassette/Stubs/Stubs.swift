@@ -166,6 +166,12 @@ public struct StubVerificationError: Error, Sendable, Equatable, CustomStringCon
     /// The requests no stub (and no cassette) answered: `GET https://…`.
     public var unexpected: [String]
 
+    /// A verification error from its parts.
+    public init(unmet: [String], unexpected: [String]) {
+        self.unmet = unmet
+        self.unexpected = unexpected
+    }
+
     public var description: String {
         var lines = ["Cassette stubs: verification failed."]
         if !unmet.isEmpty {
