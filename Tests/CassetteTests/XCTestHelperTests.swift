@@ -36,6 +36,26 @@ final class XCTestHelperTests: XCTestCase {
         let saved = try JSONCassetteCodec.decode(Data(contentsOf: scratch.file("sync.json")), file: "sync.json")
         XCTAssertEqual(saved.interactions.map { $0.response?.status }, [201])
     }
+
+    /// `withStubSession` as XCTest users write it: stubs for the test, verified at its end.
+    func testWithStubSessionAnswersWithStubsAndVerifies() async throws {
+        let fetched = try await withStubSession { stubbed -> Fetched in
+            stubbed.stubs.expect(.method("GET") && .path("/users/:id"), response: .json(["id": 42]))
+            return await Fetch.get("https://api.example.com/users/42", on: stubbed.session)
+        }
+        XCTAssertEqual(fetched.status, 200)
+        XCTAssertEqual(fetched.text, #"{"id":42}"#)
+        do {
+            try await withStubSession { stubbed in
+                stubbed.stubs.expect(.path("/never"), name: "never", response: .text(""))
+                _ = await Fetch.get("https://api.example.com/other", on: stubbed.session)
+            }
+            XCTFail("verification passed")
+        } catch let error as StubVerificationError {
+            XCTAssertEqual(error.unmet, [#"expected request "never" (path /never)"#])
+            XCTAssertEqual(error.unexpected, ["GET https://api.example.com/other"])
+        }
+    }
 }
 
 private final class ResultBox: @unchecked Sendable {
