@@ -92,6 +92,16 @@ public struct StubResponse: Sendable {
         return StubResponse(status: status, headers: headers.adding("Content-Type", "application/json"), body: data)
     }
 
+    /// Form fields as an `application/x-www-form-urlencoded` body (URLMock's parameter
+    /// dictionaries), in name order.
+    public static func form(_ fields: [String: String], status: Int = 200, headers: Interaction.Headers = [:]) -> StubResponse {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text }
+        let body = fields.sorted { $0.key < $1.key }.map { encode($0.key) + "=" + encode($0.value) }.joined(separator: "&")
+        return StubResponse(status: status, headers: headers.adding("Content-Type", "application/x-www-form-urlencoded"), body: Data(body.utf8))
+    }
+
     /// A file's bytes. A file that cannot be read gives a transport error (`fileDoesNotExist`)
     /// naming it, so the test fails with the reason.
     public static func file(_ url: URL, status: Int = 200, headers: Interaction.Headers = [:]) -> StubResponse {
