@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Cassette", targets: ["Cassette"]),
         .library(name: "CassetteFormats", targets: ["CassetteFormats"]),
         .executable(name: "cassette", targets: ["CassetteCLI"]),
+        .executable(name: "cassette-bench", targets: ["CassetteBench"]),
     ],
     targets: [
         // The cassette as data: value types and codecs. Foundation only.
@@ -17,6 +18,8 @@ let package = Package(
         .target(name: "Cassette", dependencies: ["CassetteFormats"]),
         // The `cassette` command-line tool.
         .executableTarget(name: "CassetteCLI", dependencies: ["Cassette"]),
+        // The benchmarks: `swift run -c release cassette-bench` (ratios against the platform floor).
+        .executableTarget(name: "CassetteBench", dependencies: ["Cassette", "CassetteTestSupport"], path: "Benchmarks"),
         // Test-only support: an in-process loopback HTTP server, so tests record without network.
         .target(name: "CassetteTestSupport", dependencies: ["Cassette"], path: "Tests/CassetteTestSupport"),
         // A child process for the URLSession.shared tests, which each need a fresh process.

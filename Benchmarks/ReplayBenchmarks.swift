@@ -1,0 +1,72 @@
+import Cassette
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Replay against the floor, and replay with a big cassette against a small one.
+enum ReplayBenchmarks {
+    /// A 1 KB JSON body, as an API would send it.
+    static let body: Data = {
+        let items = (0..<13).map { #"{"id":\#($0),"name":"Item number \#($0)","ok":true}"# }.joined(separator: ",")
+        var text = #"{"items":[\#(items)],"page":1}"#
+        while text.utf8.count < 1024 { text += " " }
+        return Data(text.utf8.prefix(1024))
+    }()
+
+    static let headers = ["Content-Type": "application/json", "Cache-Control": "no-store"]
+
+    static func interaction(_ url: String) -> Interaction {
+        Interaction(request: .init(url: url),
+                    response: .init(status: 200, headers: Interaction.Headers(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+                                    body: .init(body, contentType: "application/json")))
+    }
+
+    /// A tape in mode `none` over `document`, each interaction answering as often as asked.
+    static func tape(_ document: CassetteDocument, in folder: URL, name: String) throws -> Tape {
+        let file = folder.appendingPathComponent(name)
+        try JSONCassetteCodec.encode(document).write(to: file)
+        return try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+    }
+
+    /// `replay_vs_floor` (`inFlight` 1) and `replay_vs_floor_64`.
+    static func versusFloor(inFlight: Int, requests: Int, folder: URL) throws -> Harness.Pair {
+        FloorProtocol.body = body
+        FloorProtocol.headers = headers
+        let url = "https://bench.example/items?page=1"
+        let tape = try tape(CassetteDocument(interactions: [interaction(url)]), in: folder, name: "replay-\(inFlight).json")
+        let floor = FloorProtocol.session()
+        let urls = Array(repeating: URL(string: url) ?? URL(fileURLWithPath: "/"), count: requests)
+        func send(_ session: URLSession) async throws -> Double {
+            try await Harness.secondsPerOperation(requests) {
+                if inFlight == 1 {
+                    try await Requests.sequential(urls, on: session, bodySize: body.count)
+                } else {
+                    try await Requests.concurrent(urls, inFlight: inFlight, on: session, bodySize: body.count)
+                }
+            }
+        }
+        return Harness.Pair(
+            name: inFlight == 1 ? "replay_vs_floor" : "replay_vs_floor_\(inFlight)",
+            what: "replay of a 1 KB JSON response, \(inFlight) in flight, \(requests) requests per run",
+            aLabel: "Tape replay", bLabel: "URLProtocol from memory", unit: "s/op", goal: 1.10,
+            a: { try await send(tape.session) }, b: { try await send(floor) })
+    }
+
+    /// `match_scaling`: the same replays from a cassette of `large` distinct interactions and from one of 10.
+    static func matchScaling(large: Int, requests: Int, folder: URL) throws -> Harness.Pair {
+        func document(_ count: Int) -> CassetteDocument {
+            CassetteDocument(interactions: (0..<count).map { interaction("https://bench.example/items/\($0)?v=\($0 % 7)") })
+        }
+        let big = try tape(document(large), in: folder, name: "match-\(large).json")
+        let small = try tape(document(10), in: folder, name: "match-10.json")
+        // Spread over the whole cassette, in an order unrelated to the file's.
+        let bigURLs = (0..<requests).compactMap { URL(string: "https://bench.example/items/\(($0 * 7919) % large)?v=\((($0 * 7919) % large) % 7)") }
+        let smallURLs = (0..<requests).compactMap { URL(string: "https://bench.example/items/\($0 % 10)?v=\(($0 % 10) % 7)") }
+        return Harness.Pair(
+            name: "match_scaling", what: "replay from \(large) interactions vs from 10, \(requests) requests per run",
+            aLabel: "\(large) interactions", bLabel: "10 interactions", unit: "s/op", goal: 1.20,
+            a: { try await Harness.secondsPerOperation(requests) { try await Requests.sequential(bigURLs, on: big.session, bodySize: body.count) } },
+            b: { try await Harness.secondsPerOperation(requests) { try await Requests.sequential(smallURLs, on: small.session, bodySize: body.count) } })
+    }
+}

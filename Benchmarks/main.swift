@@ -1,0 +1,102 @@
+import Cassette
+import CassetteTestSupport
+import Foundation
+
+// cassette-bench: Cassette's costs as ratios against the platform floor, measured side by side
+// (A B A B …) in one run. CONTRIBUTING.md, "Benchmarks", says what each one compares.
+//
+//   swift run -c release cassette-bench            full run (several minutes)
+//   swift run -c release cassette-bench --quick    small sizes, few runs: CI checks it still works
+//   swift run -c release cassette-bench --only replay_vs_floor,match_scaling
+
+let usage = """
+    USAGE: cassette-bench [--quick] [--only NAME[,NAME...]]
+
+    Runs each benchmark's pair interleaved, prints a table, then one line per benchmark:
+    BENCH name=<name> ratio=<median A/B> a_median=<…> b_median=<…> unit=<…> n=<runs>
+    """
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--child" {
+    do {
+        try await MemoryBenchmarks.child(Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("child: \(error)\n".utf8))
+        exit(1)
+    }
+}
+var quick = false
+var only: Set<String>?
+while let argument = arguments.first {
+    arguments.removeFirst()
+    switch argument {
+    case "--quick": quick = true
+    case "--only":
+        guard let names = arguments.first else {
+            FileHandle.standardError.write(Data("error: --only needs benchmark names\n\(usage)\n".utf8))
+            exit(2)
+        }
+        arguments.removeFirst()
+        only = Set(names.split(separator: ",").map(String.init))
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n\(usage)\n".utf8))
+        exit(2)
+    }
+}
+
+@MainActor func wanted(_ name: String) -> Bool { only.map { $0.contains(name) } ?? true }
+
+let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("cassette-bench-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+let server = try LoopbackServer()
+defer { server.stop() }
+
+let harness = Harness(runs: quick ? 3 : 15)
+let slowHarness = Harness(runs: quick ? 1 : 5, warmUp: quick ? 0 : 1)
+var results: [Harness.Result] = []
+@MainActor func run(_ pair: @autoclosure () throws -> Harness.Pair, with harness: Harness = harness) async throws {
+    let pair = try pair()
+    print("running \(pair.name): \(pair.what)…")
+    results.append(try await harness.run(pair))
+}
+
+do {
+    if wanted("replay_vs_floor") {
+        try await run(try ReplayBenchmarks.versusFloor(inFlight: 1, requests: quick ? 100 : 1000, folder: folder))
+    }
+    if wanted("replay_vs_floor_64") {
+        try await run(try ReplayBenchmarks.versusFloor(inFlight: 64, requests: quick ? 256 : 4096, folder: folder))
+    }
+    if wanted("match_scaling") {
+        try await run(try ReplayBenchmarks.matchScaling(large: quick ? 10_000 : 100_000, requests: quick ? 200 : 2000, folder: folder))
+    }
+    let codecNames = ["json_decode_vs_floor", "json_encode_vs_floor", "http_decode_vs_json", "http_encode_vs_json", "har_decode_vs_json", "har_encode_vs_json"]
+    if codecNames.contains(where: wanted) {
+        for pair in try CodecBenchmarks.pairs(megabytes: quick ? 5 : 50) where wanted(pair.name) {
+            try await run(pair, with: Harness(runs: quick ? 1 : 7, warmUp: quick ? 0 : 1))
+        }
+    }
+    if wanted("record_vs_direct") {
+        try await run(RecordBenchmark.pair(server: server, requests: quick ? 100 : 500, folder: folder))
+    }
+    let bigBody = (quick ? 10 : 100) * 1_048_576
+    if wanted("memory_replay_100mb") {
+        try await run(try MemoryBenchmarks.replayPair(size: bigBody, folder: folder, runs: 1), with: slowHarness)
+    }
+    if wanted("memory_record_100mb") {
+        try await run(MemoryBenchmarks.recordPair(url: server.baseURL + "/bytes/\(bigBody)", size: bigBody, folder: folder), with: slowHarness)
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
+
+print("")
+print(Report.table(results))
+print("")
+for result in results { print(Report.benchLine(result)) }
