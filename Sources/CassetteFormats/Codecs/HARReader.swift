@@ -186,8 +186,9 @@ struct HARReader {
                    at: path.appending("encoding"), offset: encoding.offset)
             return nil
         }
-        let compact = text.filter { !$0.isWhitespace }
-        guard let data = Data(base64Encoded: compact) else {
+        // Some tools wrap base64 in lines: white space is skipped.
+        guard let data = Base64.decode(text.utf8, allowingWhitespace: true) else {
+            let compact = String(decoding: text.utf8.filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }, as: UTF8.self)
             report(JSONCassetteReader.base64Problem(compact), at: path.appending("text"), offset: textNode.offset)
             return nil
         }

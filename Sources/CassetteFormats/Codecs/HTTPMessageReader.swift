@@ -369,8 +369,8 @@ struct HTTPMessageReader {
         }
         let content = bytes[start..<end]
         guard base64 else { return Interaction.Body(Data(content), contentType: contentType) }
-        let encoded = content.filter { $0 != Syntax.newline && $0 != Syntax.carriageReturn && $0 != Syntax.space && $0 != Syntax.tab }
-        guard let data = Data(base64Encoded: Data(encoded)) else {
+        guard let data = Base64.decode(content, allowingWhitespace: true) else {
+            let encoded = content.filter { $0 != Syntax.newline && $0 != Syntax.carriageReturn && $0 != Syntax.space && $0 != Syntax.tab }
             report("the body is marked base64 on the \"###\" line but is not valid base64: "
                    + JSONCassetteReader.base64Problem(String(decoding: encoded, as: UTF8.self)).replacingOccurrences(of: ", on one line", with: ""),
                    at: path, line: firstLine, column: 0)

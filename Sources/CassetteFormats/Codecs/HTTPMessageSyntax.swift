@@ -27,6 +27,8 @@ enum HTTPMessageSyntax {
     /// `HTTP/1.1 200 OK`, `HTTP/2 404`, `HTTP/1.0 503 Service Unavailable`: the line that starts a
     /// response. Its status is the three digits.
     static func status(ofStatusLine line: ArraySlice<UInt8>) -> Int? {
+        // Every body line is asked; most answer at the first byte, without a copy.
+        guard line.first == UInt8(ascii: "H") else { return nil }
         let b = Array(withoutCarriageReturn(line))
         let prefix = Array("HTTP/".utf8)
         guard b.count >= prefix.count + 5, Array(b[0..<prefix.count]) == prefix else { return nil }

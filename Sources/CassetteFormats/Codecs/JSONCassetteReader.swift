@@ -352,7 +352,7 @@ struct JSONCassetteReader {
                 report("expected base64 text (a string), found \(Self.describe(value.value))", at: formPath, offset: value.offset)
                 return nil
             }
-            guard let data = Data(base64Encoded: encoded) else {
+            guard let data = Base64.decode(encoded.utf8, allowingWhitespace: false) else {
                 report(Self.base64Problem(encoded), at: formPath, offset: value.offset)
                 return nil
             }

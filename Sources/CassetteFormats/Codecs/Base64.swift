@@ -1,0 +1,100 @@
+import Foundation
+
+/// Standard base64 (RFC 4648, with `=` padding) decoding straight from bytes, optionally skipping
+/// white space, into one buffer: no intermediate string or filtered copy, which for bodies of
+/// tens of megabytes is most of the time and memory a codec spends.
+package enum Base64 {
+    private static let invalid: UInt8 = 0xFF
+    private static let skip: UInt8 = 0xFE
+
+    private static let table: [UInt8] = {
+        var table = [UInt8](repeating: invalid, count: 256)
+        for (index, byte) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            table[Int(byte)] = UInt8(index)
+        }
+        for byte in [0x20, 0x09, 0x0A, 0x0D] as [UInt8] { table[Int(byte)] = skip }
+        return table
+    }()
+
+    /// The bytes `text` encodes, or nil when it is not base64: a byte outside the alphabet (or
+    /// white space when `allowingWhitespace` is false), a length that is not a multiple of 4, or
+    /// `=` anywhere but the last one or two places.
+    package static func decode(_ text: some Collection<UInt8>, allowingWhitespace: Bool) -> Data? {
+        let decoded: Data?? = text.withContiguousStorageIfAvailable { decode($0, allowingWhitespace: allowingWhitespace) }
+        if let decoded { return decoded }
+        return Array(text).withUnsafeBufferPointer { decode($0, allowingWhitespace: allowingWhitespace) }
+    }
+
+    private static func decode(_ input: UnsafeBufferPointer<UInt8>, allowingWhitespace: Bool) -> Data? {
+        var output = Data(count: input.count / 4 * 3 + 3)
+        let written = output.withUnsafeMutableBytes { raw -> Int? in
+            guard let out = raw.bindMemory(to: UInt8.self).baseAddress else { return input.isEmpty ? 0 : nil }
+            return table.withUnsafeBufferPointer { table in decode(input, into: out, table: table, allowingWhitespace: allowingWhitespace) }
+        }
+        guard let written else { return nil }
+        output.count = written
+        return output
+    }
+
+    /// Decodes into `out`, which has room for `input.count / 4 * 3 + 3` bytes; returns how many
+    /// were written, or nil for invalid input.
+    private static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
+                               table: UnsafeBufferPointer<UInt8>, allowingWhitespace: Bool) -> Int? {
+        var written = 0
+        var quad: UInt32 = 0
+        var filled = 0
+        var padding = 0
+        var ended = false  // a quad with padding was completed: only white space may follow
+        var i = 0
+        let count = input.count
+        while i < count {
+            // Fast path: four alphabet characters make three bytes.
+            if filled == 0, i + 4 <= count {
+                let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
+                if a | b | c | d < 64 {
+                    guard !ended else { return nil }
+                    out[written] = a << 2 | b >> 4
+                    out[written + 1] = b << 4 | c >> 2
+                    out[written + 2] = c << 6 | d
+                    written += 3
+                    i += 4
+                    continue
+                }
+            }
+            let byte = input[i]
+            i += 1
+            let value = table[Int(byte)]
+            if value == skip {
+                guard allowingWhitespace else { return nil }
+                continue
+            }
+            guard !ended else { return nil }
+            if byte == UInt8(ascii: "=") {
+                // Padding fills the last one or two places of a quad.
+                guard filled >= 2 else { return nil }
+                padding += 1
+                quad <<= 6
+            } else {
+                guard value != invalid, padding == 0 else { return nil }
+                quad = quad << 6 | UInt32(value)
+            }
+            filled += 1
+            if filled == 4 {
+                out[written] = UInt8(truncatingIfNeeded: quad >> 16)
+                written += 1
+                if padding < 2 {
+                    out[written] = UInt8(truncatingIfNeeded: quad >> 8)
+                    written += 1
+                }
+                if padding < 1 {
+                    out[written] = UInt8(truncatingIfNeeded: quad)
+                    written += 1
+                }
+                ended = padding > 0
+                quad = 0
+                filled = 0
+            }
+        }
+        return filled == 0 ? written : nil
+    }
+}

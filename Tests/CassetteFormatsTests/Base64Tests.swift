@@ -1,0 +1,37 @@
+import CassetteFormats
+import Foundation
+import Testing
+
+/// The base64 decoder the codecs use agrees with Foundation's, byte for byte and on what it refuses.
+@Suite struct Base64Tests {
+    @Test func itDecodesWhatFoundationEncodes() {
+        var rng = SeededGenerator(seed: 64)
+        for length in Array(0...40) + [1000, 65_537] {
+            let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) })
+            let encoded = bytes.base64EncodedString()
+            #expect(Base64.decode(encoded.utf8, allowingWhitespace: false) == bytes, "length \(length)")
+            let wrapped = bytes.base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed])
+            #expect(Base64.decode(wrapped.utf8, allowingWhitespace: true) == bytes, "wrapped, length \(length)")
+        }
+    }
+
+    @Test(arguments: ["A", "AB", "ABC", "A===", "AB==C", "AB==AB==", "AB*D", "AB D", "AB\nCD", "ABC=D"])
+    func itRefusesWhatFoundationRefuses(text: String) {
+        #expect(Data(base64Encoded: text) == nil, "Foundation accepts \(text.debugDescription)")
+        #expect(Base64.decode(text.utf8, allowingWhitespace: false) == nil)
+    }
+
+    /// Padding in the middle of a quad, or a quad of padding alone: FoundationNetworking's decoder
+    /// accepts these; RFC 4648 does not, and neither does Cassette.
+    @Test(arguments: ["AB=C", "===="])
+    func itRefusesMisplacedPaddingThatCorelibsAccepts(text: String) {
+        #expect(Base64.decode(text.utf8, allowingWhitespace: false) == nil)
+    }
+
+    @Test func whiteSpaceIsSkippedOnlyWhenAllowed() {
+        #expect(Base64.decode(" aGVs\nbG8=\r\n".utf8, allowingWhitespace: true) == Data("hello".utf8))
+        #expect(Base64.decode("aGVs bG8=".utf8, allowingWhitespace: false) == nil)
+        #expect(Base64.decode("aGVsbG8=\n".utf8, allowingWhitespace: true) == Data("hello".utf8))
+        #expect(Base64.decode("".utf8, allowingWhitespace: false) == Data())
+    }
+}
