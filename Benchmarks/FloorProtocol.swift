@@ -30,7 +30,7 @@ final class FloorProtocol: URLProtocol {
     /// An ephemeral session answered by this protocol.
     static func session() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [FloorProtocol.self]
+        configuration.protocolClasses = [FloorProtocol.self] + (configuration.protocolClasses ?? [])
         return URLSession(configuration: configuration)
     }
 }

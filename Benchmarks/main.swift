@@ -53,8 +53,10 @@ while let argument = arguments.first {
 let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("cassette-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
-let server = try LoopbackServer()
-defer { server.stop() }
+// Started only for the benchmarks that need a server.
+let needsServer = ["record_vs_direct", "memory_record_100mb"].contains(where: wanted)
+let server = needsServer ? try LoopbackServer() : nil
+defer { server?.stop() }
 
 let harness = Harness(runs: quick ? 3 : 15)
 let slowHarness = Harness(runs: quick ? 1 : 5, warmUp: quick ? 0 : 1)
@@ -81,14 +83,14 @@ do {
             try await run(pair, with: Harness(runs: quick ? 1 : 7, warmUp: quick ? 0 : 1))
         }
     }
-    if wanted("record_vs_direct") {
+    if wanted("record_vs_direct"), let server {
         try await run(RecordBenchmark.pair(server: server, requests: quick ? 100 : 500, folder: folder))
     }
     let bigBody = (quick ? 10 : 100) * 1_048_576
     if wanted("memory_replay_100mb") {
         try await run(try MemoryBenchmarks.replayPair(size: bigBody, folder: folder, runs: 1), with: slowHarness)
     }
-    if wanted("memory_record_100mb") {
+    if wanted("memory_record_100mb"), let server {
         try await run(MemoryBenchmarks.recordPair(url: server.baseURL + "/bytes/\(bigBody)", size: bigBody, folder: folder), with: slowHarness)
     }
 } catch {

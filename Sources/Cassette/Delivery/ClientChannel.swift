@@ -60,7 +60,9 @@ final class ClientChannel: @unchecked Sendable {
         let run: @Sendable (DeliveryPlan.Step) -> Void = { [self] step in
             switch step {
             case .head: if let head { deliverHead(head) }
-            case .body(let range): deliverData(body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)))
+            case .body(let range):
+                // The whole body goes as it is: a copy of a 100 MB body would double the memory.
+                deliverData(range == 0..<body.count ? body : body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)))
             case .finish: finish(error: nil)
             case .fail(let code): finish(error: error(code))
             }

@@ -107,7 +107,10 @@ struct FormFields {
         text.split(separator: "&", omittingEmptySubsequences: true).map { part in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func decode(_ s: Substring) -> String {
-                let spaced = plusIsSpace ? s.replacingOccurrences(of: "+", with: " ") : String(s)
+                // Most names and values need no decoding; Foundation's is slow on every request.
+                let hasPlus = plusIsSpace && s.utf8.contains(UInt8(ascii: "+"))
+                guard hasPlus || s.utf8.contains(UInt8(ascii: "%")) else { return String(s) }
+                let spaced = hasPlus ? s.replacingOccurrences(of: "+", with: " ") : String(s)
                 return spaced.removingPercentEncoding ?? spaced
             }
             return Field(name: decode(pieces[0]), value: pieces.count > 1 ? decode(pieces[1]) : "")
