@@ -180,8 +180,8 @@ import CassetteTestSupport
         defer { scratch.remove() }
         let file = scratch.file("errors.\(format.fileExtension)")
         let server = try LoopbackServer()
-        let closed = try LoopbackServer()
-        closed.stop()
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }  // the port stays taken until the test ends
         let urls = [server.baseURL + "/drop", server.baseURL + "/drop-mid-body", closed.baseURL + "/refused"]
 
         let recording = try Tape(file: file, mode: .once, environment: [:])

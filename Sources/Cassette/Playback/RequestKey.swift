@@ -62,28 +62,50 @@ struct RequestKey: Hashable, Sendable {
 /// of repeated names) and percent-decoded, the fragment dropped.
 enum CanonicalURL {
     static func text(_ url: String, ignoringQuery ignored: Set<String> = []) -> String {
+        // Delimiters are found in the UTF-8 view: this runs for every request, and Character and
+        // Foundation searches cost more than the rest of matching together (cassette-bench).
         var rest = Substring(url)
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
         var query: Substring?
-        if let mark = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: mark)...]
+        if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = rest[rest.utf8.index(after: mark)...]
             rest = rest[..<mark]
         }
-        guard let schemeEnd = rest.range(of: "://") else { return String(rest) + canonicalQuery(query, ignored) }
-        let scheme = rest[..<schemeEnd.lowerBound].lowercased()
-        let afterScheme = rest[schemeEnd.upperBound...]
-        let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+        guard let schemeEnd = schemeSeparator(in: rest) else { return String(rest) + canonicalQuery(query, ignored) }
+        let scheme = lowercased(rest[..<schemeEnd])
+        let afterScheme = rest[rest.utf8.index(schemeEnd, offsetBy: 3)...]
+        let authorityEnd = afterScheme.utf8.firstIndex(of: UInt8(ascii: "/")) ?? afterScheme.endIndex
         var authority = afterScheme[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var host = authority.lowercased()
-        if let colon = host.lastIndex(of: ":"), !host[colon...].contains("]") {
-            let port = host[host.index(after: colon)...]
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.utf8.index(after: at)...] }
+        var host = lowercased(authority)
+        if let colon = host.utf8.lastIndex(of: UInt8(ascii: ":")), !host[colon...].utf8.contains(UInt8(ascii: "]")) {
+            let port = host[host.utf8.index(after: colon)...]
             if port.isEmpty || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
                 host = String(host[..<colon])
             }
         }
         let path = afterScheme[authorityEnd...]
-        return "\(scheme)://\(host)\(path.isEmpty ? "/" : String(path))" + canonicalQuery(query, ignored)
+        return scheme + "://" + host + (path.isEmpty ? "/" : String(path)) + canonicalQuery(query, ignored)
+    }
+
+    /// Where `://` starts.
+    private static func schemeSeparator(in text: Substring) -> Substring.Index? {
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while let colon = utf8[index...].firstIndex(of: UInt8(ascii: ":")) {
+            let first = utf8.index(after: colon)
+            if first < utf8.endIndex, utf8[first] == UInt8(ascii: "/") {
+                let second = utf8.index(after: first)
+                if second < utf8.endIndex, utf8[second] == UInt8(ascii: "/") { return colon }
+            }
+            index = first
+        }
+        return nil
+    }
+
+    /// Lower-cased; without allocating a new form when it is lower-case ASCII already.
+    private static func lowercased(_ text: Substring) -> String {
+        text.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) ? String(text) : text.lowercased()
     }
 
     private static func canonicalQuery(_ query: Substring?, _ ignored: Set<String>) -> String {

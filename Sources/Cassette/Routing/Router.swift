@@ -47,8 +47,7 @@ final class Router: Sendable {
         let urlRequest = exchange.request.value
         let (request, body) = Interaction.Request.capturing(urlRequest)
         // Stubs first: a stubbed request is neither replayed nor recorded.
-        let stubRequest = StubRequest(urlRequest, captured: request)
-        if let (_, response) = stubs.answer(stubRequest) ?? Stubs.global.answer(stubRequest) {
+        if let (_, response) = stubs.answer(urlRequest, captured: request) ?? Stubs.global.answer(urlRequest, captured: request) {
             answer(with: response, to: exchange.channel, for: urlRequest)
             return
         }

@@ -32,7 +32,8 @@ public final class Stubs: Sendable {
         var unanswered: [String] = []
     }
 
-    private let state = Locked(State())
+    /// Read on every request of every session (mostly to learn there are no stubs), changed rarely.
+    private let state = ReadWriteLocked(State())
 
     /// A stack of stubs. Tapes and stub sessions make their own; you rarely need this.
     public init() {}
@@ -56,7 +57,7 @@ public final class Stubs: Sendable {
     @discardableResult
     public func add(_ condition: StubCondition, name: String? = nil, respond: @escaping @Sendable (StubRequest) -> StubResponse) -> Stub {
         let stub = Stub(name: name, condition: condition, respond: respond)
-        state.withLock { $0.stubs.append(stub) }
+        state.write { $0.stubs.append(stub) }
         return stub
     }
 
@@ -69,7 +70,7 @@ public final class Stubs: Sendable {
     /// Removes `stub`; false when it was not installed here (any more).
     @discardableResult
     public func remove(_ stub: Stub) -> Bool {
-        state.withLock { state in
+        state.write { state in
             guard let index = state.stubs.firstIndex(where: { $0 === stub }) else { return false }
             state.stubs.remove(at: index)
             return true
@@ -79,17 +80,17 @@ public final class Stubs: Sendable {
     /// Removes the stub added last, and returns it.
     @discardableResult
     public func removeLast() -> Stub? {
-        state.withLock { $0.stubs.popLast() }
+        state.write { $0.stubs.popLast() }
     }
 
     /// Removes every stub and expectation, and forgets what ``verify()`` would report.
     public func removeAll() {
-        state.withLock { $0 = State(activation: $0.activation) }
+        state.write { $0 = State(activation: $0.activation) }
     }
 
     /// The installed stubs, in the order they were added (the last is asked first).
     public var all: [Stub] {
-        state.withLock { $0.stubs }
+        state.read { $0.stubs }
     }
 
     /// Calls `callback` with each request a stub answers, and the stub, before the answer is
@@ -99,7 +100,7 @@ public final class Stubs: Sendable {
     /// tape.stubs.onActivation { request, stub in print("\(request.url!) stubbed by \(stub)") }
     /// ```
     public func onActivation(_ callback: (@Sendable (URLRequest, Stub) -> Void)?) {
-        state.withLock { $0.activation = callback }
+        state.write { $0.activation = callback }
     }
 
     // MARK: Expectations
@@ -111,7 +112,7 @@ public final class Stubs: Sendable {
     public func expect(_ condition: StubCondition, name: String? = nil, headers: Interaction.Headers? = nil,
                        respond: @escaping @Sendable (StubRequest) -> StubResponse) -> Stub {
         let stub = Stub(name: name, condition: condition, isExpectation: true, requiredHeaders: headers, respond: respond)
-        state.withLock { $0.stubs.append(stub) }
+        state.write { $0.stubs.append(stub) }
         return stub
     }
 
@@ -126,7 +127,7 @@ public final class Stubs: Sendable {
     /// - Throws: ``StubVerificationError``, whose description lists, in one message, the
     ///   expectations never met and the requests nobody expected.
     public func verify() throws(StubVerificationError) {
-        let (unmet, unanswered) = state.withLock { state in
+        let (unmet, unanswered) = state.read { state in
             (state.stubs.filter { $0.isExpectation && !state.met.contains(ObjectIdentifier($0)) }.map(\.description), state.unanswered)
         }
         guard unmet.isEmpty, unanswered.isEmpty else { throw StubVerificationError(unmet: unmet, unexpected: unanswered) }
@@ -134,9 +135,16 @@ public final class Stubs: Sendable {
 
     // MARK: Answering
 
+    /// The stub that answers `urlRequest` (whose body was read into `captured`), and its
+    /// response; nil when none does. Without stubs, this is one shared read of the state.
+    func answer(_ urlRequest: URLRequest, captured: Interaction.Request) -> (stub: Stub, response: StubResponse)? {
+        guard !state.read({ $0.stubs.isEmpty }) else { return nil }
+        return answer(StubRequest(urlRequest, captured: captured))
+    }
+
     /// The stub that answers `request`, and its response; nil when none does.
     func answer(_ request: StubRequest) -> (stub: Stub, response: StubResponse)? {
-        let found = state.withLock { state -> (Stub, [String: String], (@Sendable (URLRequest, Stub) -> Void)?)? in
+        let found = state.write { state -> (Stub, [String: String], (@Sendable (URLRequest, Stub) -> Void)?)? in
             for stub in state.stubs.reversed() {
                 if stub.isExpectation, state.met.contains(ObjectIdentifier(stub)) { continue }
                 guard let parameters = stub.match(request) else { continue }
@@ -155,7 +163,7 @@ public final class Stubs: Sendable {
 
     /// Notes a request that reached these stubs and that nothing answered, for ``verify()``.
     func noteUnanswered(_ request: Interaction.Request) {
-        state.withLock { $0.unanswered.append("\(request.method) \(request.url)") }
+        state.write { $0.unanswered.append("\(request.method) \(request.url)") }
     }
 }
 
