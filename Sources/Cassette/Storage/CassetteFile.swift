@@ -57,9 +57,9 @@ package enum CassetteFile {
     /// Writes `document` to `file` atomically: into a temporary file in the same folder, then
     /// renamed over `file`. On any failure the temporary file is removed and `file` is untouched.
     package static func write(_ document: CassetteDocument, to file: URL) throws(CassetteError) {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try CassetteFormat(path: file.path).encode(document)
+            bytes = try CassetteFormat(path: file.path).encodedBytes(document)
         } catch {
             throw .saveFailed(file: file.path, reason: "the recording cannot be written as a valid cassette: \(error.description)")
         }
@@ -71,7 +71,11 @@ package enum CassetteFile {
         }
         let temporary = folder.appendingPathComponent(temporaryPrefix(of: file) + UUID().uuidString + ".tmp")
         do {
-            try data.write(to: temporary)
+            // Written from the encoder's own buffer: no copy of a cassette that may be hundreds of MB.
+            try bytes.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return try Data().write(to: temporary) }
+                try Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none).write(to: temporary)
+            }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw .saveFailed(file: file.path, reason: "cannot write \(temporary.path): \((error as NSError).localizedDescription)")

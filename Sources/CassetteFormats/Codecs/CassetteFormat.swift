@@ -58,6 +58,15 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
         }
     }
 
+    /// ``encode(_:)``'s bytes before they are copied into a `Data`, for saving large cassettes.
+    package func encodedBytes(_ document: CassetteDocument) throws(CassetteFormatError) -> [UInt8] {
+        switch self {
+        case .json: return try JSONCassetteCodec.encodedBytes(document)
+        case .httpMessages: return try HTTPMessageCassetteCodec.encodedBytes(document)
+        case .har: return try HARCassetteCodec.encodedBytes(document)
+        }
+    }
+
     /// Encodes a cassette in this format.
     ///
     /// - Throws: ``CassetteFormatError`` when a value could not be read back.

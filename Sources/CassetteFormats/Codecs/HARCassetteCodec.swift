@@ -55,6 +55,11 @@ public enum HARCassetteCodec {
     ///
     /// - Throws: ``CassetteFormatError`` when a value could not be read back (see ``CassetteDocument/problems()``).
     public static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
+        Data(try encodedBytes(document))
+    }
+
+    /// ``encode(_:)``'s bytes, before they are copied into a `Data` (see `JSONCassetteCodec.encodedBytes`).
+    package static func encodedBytes(_ document: CassetteDocument) throws(CassetteFormatError) -> [UInt8] {
         let problems = document.problems()
         guard problems.isEmpty else { throw CassetteFormatError(file: nil, problems: problems) }
         let (name, version) = creator(of: document.recordedWith)
@@ -63,7 +68,7 @@ public enum HARCassetteCodec {
             member("creator", .object([member("name", .string(name)), member("version", .string(version))])),
             member("entries", .array(document.interactions.map { JSONNode(entry(for: $0)) })),
         ])
-        return Data(JSONPrettyPrinter(lineWidth: 100, multilineDepth: 4).print(.object([member("log", log)])))
+        return JSONPrettyPrinter(lineWidth: 100, multilineDepth: 4).print(.object([member("log", log)]))
     }
 
     // MARK: Writing

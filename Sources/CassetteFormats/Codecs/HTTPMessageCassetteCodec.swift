@@ -67,6 +67,11 @@ public enum HTTPMessageCassetteCodec {
     /// - Throws: ``CassetteFormatError`` when a value could not be read back (see
     ///   ``CassetteDocument/problems()``), or when `recordedWith` holds a line break.
     public static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
+        Data(try encodedBytes(document))
+    }
+
+    /// ``encode(_:)``'s bytes, before they are copied into a `Data` (see `JSONCassetteCodec.encodedBytes`).
+    package static func encodedBytes(_ document: CassetteDocument) throws(CassetteFormatError) -> [UInt8] {
         var problems = document.problems()
         if let recordedWith = document.recordedWith, recordedWith.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
             problems.append(.init(path: JSONPath.root.appending("recordedWith"), message: "recordedWith cannot hold a line break in an HTTP-message cassette"))
@@ -81,7 +86,7 @@ public enum HTTPMessageCassetteCodec {
         for interaction in document.interactions {
             write(interaction, to: &out)
         }
-        return Data(out)
+        return out
     }
 
     // MARK: Writing

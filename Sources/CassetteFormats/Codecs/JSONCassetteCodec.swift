@@ -55,13 +55,19 @@ public enum JSONCassetteCodec {
     /// - Throws: ``CassetteFormatError`` when a value could not be read back (a status of 0, a
     ///   relative URL, a negative duration…), so no file is ever written that this codec rejects.
     public static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
+        Data(try encodedBytes(document))
+    }
+
+    /// ``encode(_:)``'s bytes, before they are copied into a `Data`: saving writes these directly,
+    /// which for a cassette of hundreds of megabytes saves a copy of it in memory.
+    package static func encodedBytes(_ document: CassetteDocument) throws(CassetteFormatError) -> [UInt8] {
         let problems = document.problems()
         guard problems.isEmpty else { throw CassetteFormatError(file: nil, problems: problems) }
         var root: [JSONMember] = [member("version", .number(String(CassetteDocument.formatVersion)))]
         if let recordedWith = document.recordedWith { root.append(member("recordedWith", .string(recordedWith))) }
         root.append(member("interactions", .array(document.interactions.map { JSONNode(tree(for: $0)) })))
         // Root, interaction list and interactions always span lines; anything deeper is inlined when it fits.
-        return Data(JSONPrettyPrinter(lineWidth: 100, multilineDepth: 3).print(.object(root)))
+        return JSONPrettyPrinter(lineWidth: 100, multilineDepth: 3).print(.object(root))
     }
 
     // MARK: Writing
