@@ -1,11 +1,12 @@
 import Cassette
+import CassetteTestSupport
 import Foundation
 
 /// The codecs on a big cassette: JSON against `JSONSerialization`, HTTP messages and HAR against JSON.
 enum CodecBenchmarks {
     /// A cassette of about `megabytes` MB as JSON: a third each of JSON, text and binary bodies.
     static func document(megabytes: Int) -> CassetteDocument {
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         var interactions: [Interaction] = []
         var size = 0
         let target = megabytes * 1_048_576
@@ -83,15 +84,3 @@ enum CodecBenchmarks {
     }
 }
 
-/// SplitMix64, so every run builds the same cassette.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

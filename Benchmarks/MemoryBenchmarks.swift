@@ -1,4 +1,5 @@
 import Cassette
+import CassetteTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -36,7 +37,7 @@ enum MemoryBenchmarks {
     static func replayPair(size: Int, folder: URL, runs: Int) throws -> Harness.Pair {
         let file = folder.appendingPathComponent("memory-replay.json")
         var bytes = [UInt8](repeating: 0, count: size)
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for i in stride(from: 0, to: size - 7, by: 8) { withUnsafeBytes(of: generator.next()) { for j in 0..<8 { bytes[i + j] = $0[j] } } }
         let document = CassetteDocument(interactions: [
             Interaction(request: .init(url: "https://bench.example/big"),

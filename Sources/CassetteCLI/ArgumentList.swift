@@ -46,6 +46,31 @@ struct ArgumentList {
     }
 }
 
+extension ArgumentList {
+    /// What a command does after reading its command line.
+    enum Outcome {
+        /// Run with these arguments.
+        case run(ArgumentList)
+        /// Stop with this status: `--help` printed the usage (0), or the command line was wrong (2).
+        case exit(Int32)
+    }
+
+    /// The arguments of `cassette COMMAND`, with `-h`/`--help` handled: the usage on standard output,
+    /// or a wrong command line reported on standard error.
+    static func read(_ arguments: [String], command: String, usage: String, options: [String: String] = [:],
+                     flags: [String: String] = [:], output: ConsoleOutput) -> Outcome {
+        switch parse(arguments, options: options, flags: flags.merging(["-h": "help", "--help": "help"]) { $1 }) {
+        case .failure(let problem):
+            return .exit(output.usageError(problem.message, command: command))
+        case .success(let list) where list.flags.contains("help"):
+            output.line(usage)
+            return .exit(ExitCode.success)
+        case .success(let list):
+            return .run(list)
+        }
+    }
+}
+
 /// What is wrong with a command line, said as "error: MESSAGE. Run 'cassette COMMAND --help'."
 struct UsageProblem: Error {
     var message: String

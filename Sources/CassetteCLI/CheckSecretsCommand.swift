@@ -26,13 +26,9 @@ enum CheckSecretsCommand {
 
     static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
         let list: ArgumentList
-        switch ArgumentList.parse(arguments, options: [:], flags: ["-h": "help", "--help": "help"]) {
-        case .success(let parsed): list = parsed
-        case .failure(let problem): return output.usageError(problem.message, command: "check-secrets")
-        }
-        if list.flags.contains("help") {
-            output.line(usage)
-            return ExitCode.success
+        switch ArgumentList.read(arguments, command: "check-secrets", usage: usage, output: output) {
+        case .run(let parsed): list = parsed
+        case .exit(let status): return status
         }
         guard !list.operands.isEmpty else {
             return output.usageError("'cassette check-secrets' needs at least one file or folder", command: "check-secrets")

@@ -17,13 +17,9 @@ enum ConvertCommand {
 
     static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
         let list: ArgumentList
-        switch ArgumentList.parse(arguments, options: [:], flags: ["-h": "help", "--help": "help"]) {
-        case .success(let parsed): list = parsed
-        case .failure(let problem): return output.usageError(problem.message, command: "convert")
-        }
-        if list.flags.contains("help") {
-            output.line(usage)
-            return ExitCode.success
+        switch ArgumentList.read(arguments, command: "convert", usage: usage, output: output) {
+        case .run(let parsed): list = parsed
+        case .exit(let status): return status
         }
         guard list.operands.count == 2 else {
             return output.usageError("'cassette convert' takes two files, IN and OUT", command: "convert")

@@ -31,15 +31,11 @@ enum RedactCommand {
 
     static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
         let list: ArgumentList
-        switch ArgumentList.parse(arguments,
-                                  options: ["--header": "header", "--query": "query", "--json-path": "json-path"],
-                                  flags: ["-h": "help", "--help": "help", "--no-defaults": "no-defaults"]) {
-        case .success(let parsed): list = parsed
-        case .failure(let problem): return output.usageError(problem.message, command: "redact")
-        }
-        if list.flags.contains("help") {
-            output.line(usage)
-            return ExitCode.success
+        switch ArgumentList.read(arguments, command: "redact", usage: usage,
+                                 options: ["--header": "header", "--query": "query", "--json-path": "json-path"],
+                                 flags: ["--no-defaults": "no-defaults"], output: output) {
+        case .run(let parsed): list = parsed
+        case .exit(let status): return status
         }
         guard !list.operands.isEmpty else {
             return output.usageError("'cassette redact' needs at least one cassette file", command: "redact")

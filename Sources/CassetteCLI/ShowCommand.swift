@@ -20,13 +20,9 @@ enum ShowCommand {
 
     static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
         let list: ArgumentList
-        switch ArgumentList.parse(arguments, options: [:], flags: ["-h": "help", "--help": "help"]) {
-        case .success(let parsed): list = parsed
-        case .failure(let problem): return output.usageError(problem.message, command: "show")
-        }
-        if list.flags.contains("help") {
-            output.line(usage)
-            return ExitCode.success
+        switch ArgumentList.read(arguments, command: "show", usage: usage, output: output) {
+        case .run(let parsed): list = parsed
+        case .exit(let status): return status
         }
         guard list.operands.count == 1, let file = list.operands.first else {
             return output.usageError("'cassette show' takes one cassette file", command: "show")

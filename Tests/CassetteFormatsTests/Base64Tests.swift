@@ -1,4 +1,5 @@
 import CassetteFormats
+import CassetteTestSupport
 import Foundation
 import Testing
 

@@ -13,25 +13,7 @@ public final class ClosedPort: @unchecked Sendable {
     private let socketDescriptor: Int32
 
     public init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw ServerError("socket() failed: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else {
-            close(descriptor)
-            throw ServerError("bind on 127.0.0.1 failed: \(errno)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        socketDescriptor = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (socketDescriptor, port) = try LoopbackSocket.bound(reusingAddress: false)
     }
 
     /// `http://127.0.0.1:PORT`.

@@ -48,27 +48,13 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// Starts listening on a free port.
     public init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try LoopbackSocket.bound(reusingAddress: true)
         self.listener = listener
-        guard listener >= 0 else { throw ServerError("socket() failed: \(errno)") }
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 128) == 0 else {
+        guard listen(listener, 128) == 0 else {
             close(listener)
-            throw ServerError("bind/listen on 127.0.0.1 failed: \(errno)")
+            throw ServerError("listen on 127.0.0.1 failed: \(errno)")
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "LoopbackServer.accept"
         thread.start()

@@ -32,23 +32,11 @@ public enum HARCassetteCodec {
     ///
     /// - Throws: ``CassetteFormatError`` listing every problem, each with its JSON path, line and column.
     public static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(data)
-        } catch {
-            let position = SourcePositions(data).position(of: error.offset)
-            throw CassetteFormatError(file: file, problems: [.init(path: nil, line: position.line, column: position.column, message: error.message)])
-        }
+        let root = try JSONCassetteCodec.parse(data, file: file)
         var reader = HARReader()
         let document = reader.readDocument(root)
         guard !reader.problems.isEmpty else { return document }
-        let positions = SourcePositions(data)
-        // In document order, whatever order the reader found them in.
-        let found = reader.problems.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
-        throw CassetteFormatError(file: file, problems: found.map { problem in
-            let position = positions.position(of: problem.offset)
-            return .init(path: problem.path, line: position.line, column: position.column, message: problem.message)
-        })
+        throw JSONCassetteCodec.error(reader.problems, in: data, file: file)
     }
 
     /// Encodes a cassette as a HAR 1.2 file: deterministic, two-space indentation, ending in a newline.

@@ -25,29 +25,38 @@ public enum JSONCassetteCodec {
     /// - Throws: ``CassetteFormatError`` listing every problem found: one for a syntax error,
     ///   or every invalid value in a well-formed document.
     public static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
-        let root: JSONNode
+        let root = try parse(data, file: file)
+        var reader = JSONCassetteReader()
+        let document = reader.readDocument(root)
+        if let document, reader.problems.isEmpty { return document }
+        guard !reader.problems.isEmpty else {  // not reachable: the reader reports why it returns nil
+            throw CassetteFormatError(file: file, problems: [.init(path: .root, message: "the cassette could not be read")])
+        }
+        throw error(reader.problems, in: data, file: file)
+    }
+
+    /// `data` parsed as JSON; a syntax error becomes a ``CassetteFormatError`` with its line and
+    /// column. Shared by the codecs whose files are JSON.
+    package static func parse(_ data: Data, file: String?) throws(CassetteFormatError) -> JSONNode {
         do {
-            root = try JSONParser.parse(data)
+            return try JSONParser.parse(data)
         } catch {
             let position = SourcePositions(data).position(of: error.offset)
             throw CassetteFormatError(file: file, problems: [
                 .init(path: nil, line: position.line, column: position.column, message: error.message),
             ])
         }
-        var reader = JSONCassetteReader()
-        let document = reader.readDocument(root)
-        if let document, reader.problems.isEmpty { return document }
+    }
+
+    /// A reader's problems, found at byte offsets of `data`, as an error in document order (a
+    /// missing field is found after the unknown field that was meant to be it).
+    package static func error(_ found: [(path: JSONPath, offset: Int, message: String)], in data: Data, file: String?) -> CassetteFormatError {
         let positions = SourcePositions(data)
-        // Document order: a missing field is found after the unknown field that was meant to be it.
-        let found = reader.problems.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
-        var problems = found.map { problem in
+        let ordered = found.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
+        return CassetteFormatError(file: file, problems: ordered.map { problem in
             let position = positions.position(of: problem.offset)
-            return CassetteFormatError.Problem(path: problem.path, line: position.line, column: position.column, message: problem.message)
-        }
-        if problems.isEmpty {  // not reachable: the reader reports why it returns nil
-            problems = [.init(path: .root, message: "the cassette could not be read")]
-        }
-        throw CassetteFormatError(file: file, problems: problems)
+            return .init(path: problem.path, line: position.line, column: position.column, message: problem.message)
+        })
     }
 
     /// Encodes a cassette as pretty-printed, deterministic JSON ending in a newline.
