@@ -169,8 +169,9 @@ final class Router: Sendable {
     }
 
     private func refuse(_ request: Interaction.Request, usedUp: Int, channel: ClientChannel, url: URL?) {
-        stubs.noteUnanswered(request)
         guard let file = setup.file else {
+            // A stub session's verify() lists it; a tape's unmatched report already says it once.
+            stubs.noteUnanswered(request)
             let installed = stubs.all.count
             let message = "Cassette: no stub matches \(request.method) \(request.url) (\(installed) stub\(installed == 1 ? "" : "s") "
                 + "installed). Add a stub whose condition this request meets, or create the StubSession with unmatched: .passThrough "
