@@ -122,7 +122,8 @@ public final class Stubs: Sendable {
         expect(condition, name: name, headers: headers) { _ in response }
     }
 
-    /// Checks that every expectation was met and that every request was answered.
+    /// Checks that every expectation was met and, for a ``StubSession``'s stubs, that every request
+    /// was answered. (A tape's unanswered requests are in its own unmatched report, said once.)
     ///
     /// - Throws: ``StubVerificationError``, whose description lists, in one message, the
     ///   expectations never met and the requests nobody expected.
@@ -171,7 +172,7 @@ public final class Stubs: Sendable {
 public struct StubVerificationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The expectations that answered no request.
     public var unmet: [String]
-    /// The requests no stub (and no cassette) answered: `GET https://…`.
+    /// The requests of a ``StubSession`` that no stub answered: `GET https://…`.
     public var unexpected: [String]
 
     /// A verification error from its parts.
