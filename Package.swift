@@ -21,13 +21,17 @@ let package = Package(
         // The benchmarks: `swift run -c release cassette-bench` (ratios against the platform floor).
         .executableTarget(name: "CassetteBench", dependencies: ["Cassette", "CassetteTestSupport"], path: "Benchmarks"),
         // Test-only support: an in-process loopback HTTP server, so tests record without network.
-        .target(name: "CassetteTestSupport", dependencies: ["Cassette"], path: "Tests/CassetteTestSupport"),
+        .target(name: "CassetteTestSupport", dependencies: ["Cassette", "CHeapUsage"], path: "Tests/CassetteTestSupport"),
+        // Test-only: the heap in use (mallinfo2, which the Glibc module does not export), for the memory tests.
+        .target(name: "CHeapUsage", path: "Tests/CHeapUsage"),
         // A child process for the URLSession.shared tests, which each need a fresh process.
         .executableTarget(name: "SharedSessionCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/SharedSessionCheck"),
         // A child process for the data-safety tests: killed while saving, or run several at once.
         .executableTarget(name: "CassetteSaveCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/CassetteSaveCheck"),
+        // A child process for the memory tests: replays or records many requests and prints the heap in use.
+        .executableTarget(name: "CassetteMemoryCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/CassetteMemoryCheck"),
         .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats", "CassetteTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck"], exclude: ["Fixtures"]),
+        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck", "CassetteMemoryCheck"], exclude: ["Fixtures"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,8 +18,13 @@ import FoundationNetworking
 ///   protocol's response is not stored by FoundationNetworking, so the channel does it.
 ///
 /// On Apple platforms there is no such work queue; later calls then run on a private serial queue.
+///
+/// The protocol owns its exchange and the exchange this channel, so the channel lets go of the
+/// protocol when it closes: held longer, the three would keep each other — and the task, its
+/// request and its body — alive forever.
 final class ClientChannel: @unchecked Sendable {
-    private let urlProtocol: URLProtocol
+    /// The protocol being answered, until the channel closes.
+    private var urlProtocol: URLProtocol?
     /// When the request started (the channel is made in `startLoading`); plans count from here.
     private let startedAt = DispatchTime.now()
     /// Recursive: corelibs may call `stopLoading` from inside a client call on the same thread.
@@ -32,14 +37,19 @@ final class ClientChannel: @unchecked Sendable {
         self.urlProtocol = urlProtocol
     }
 
-    /// The task being answered.
-    var task: URLSessionTask? { urlProtocol.task }
+    /// The task being answered; nil once the channel closed.
+    var task: URLSessionTask? {
+        lock.lock()
+        defer { lock.unlock() }
+        return urlProtocol?.task
+    }
 
     /// Closes the channel: nothing reaches the client afterwards, and a scheduled delivery is
     /// cancelled. Called from `stopLoading`.
     func close() {
         lock.lock()
         isOpen = false
+        urlProtocol = nil
         let timer = self.timer
         self.timer = nil
         lock.unlock()
@@ -148,7 +158,7 @@ final class ClientChannel: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let laterQueue { return laterQueue }
-        let queue = TaskInternals.workQueue(of: urlProtocol.task) ?? DispatchQueue(label: "Cassette.ClientChannel")
+        let queue = TaskInternals.workQueue(of: urlProtocol?.task) ?? DispatchQueue(label: "Cassette.ClientChannel")
         laterQueue = queue
         return queue
     }
@@ -156,9 +166,10 @@ final class ClientChannel: @unchecked Sendable {
     private func send(closing: Bool = false, _ call: (URLProtocolClient, URLProtocol) -> Void) {
         lock.lock()
         defer { lock.unlock() }
-        guard isOpen, let client = urlProtocol.client else { return }
+        guard isOpen, let urlProtocol, let client = urlProtocol.client else { return }
         if closing {
             isOpen = false
+            self.urlProtocol = nil
             timer?.cancel()
             timer = nil
         }
