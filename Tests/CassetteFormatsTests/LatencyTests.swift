@@ -47,15 +47,20 @@ import Testing
     @Test(arguments: [
         "", "Recorded", "instant:1", "scaled", "scaled:", "scaled:-1", "scaled:fast", "fixed:1", "fixed:2,1",
         "fixed:1,2,3", "speed:4g", "speed:0", "speed:edge,-1", "speed:edge,1,2", "scaled:nan", "scaled:inf",
+        "fixed:0,1e300", "fixed:86401,86401", "speed:1e-300", "speed:0.5", "scaled:1001",
     ])
     func invalidTextFormsAreRejected(text: String) {
         #expect(Latency(parsing: text) == nil)
     }
 
     @Test func problemsNameTheValue() {
-        #expect(Latency.scaled(-1).problem == "the scale factor must be zero or more, found -1.0")
+        #expect(Latency.scaled(-1).problem == "the scale factor must be from 0 to 1000, found -1")
+        #expect(Latency.scaled(1e300).problem == "the scale factor must be from 0 to 1000, found 1e+300")
         #expect(Latency.fixed(firstByte: 2, duration: 1).problem?.hasPrefix("duration (1) cannot be less than firstByte (2)") == true)
-        #expect(Latency.downloadSpeed(.init(bytesPerSecond: 0)).problem == "expected bytesPerSecond to be more than zero, found 0")
+        #expect(Latency.downloadSpeed(.init(bytesPerSecond: 0)).problem == "expected bytesPerSecond to be at least 1 (a finite number), found 0")
+        #expect(Latency.downloadSpeed(.init(bytesPerSecond: 1e-300)).problem == "expected bytesPerSecond to be at least 1 (a finite number), found 1e-300")
+        #expect(Latency.fixed(firstByte: 0, duration: 1e300).problem
+            == "duration (1e+300 s) is longer than a day (86400 s); to simulate a server that never answers, use the error \"timedOut\"")
         #expect(Latency.recorded.problem == nil)
     }
 

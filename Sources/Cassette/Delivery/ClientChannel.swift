@@ -206,6 +206,7 @@ private final class PlanSchedule: @unchecked Sendable {
     }
 
     private func deadline(of event: DeliveryPlan.Event) -> DispatchTime {
-        startedAt + .nanoseconds(Int(event.at * 1_000_000_000))
+        // Plans hold times from zero to a day (DeliveryPlan.schedulable): the conversion cannot trap.
+        startedAt + .nanoseconds(Int(DeliveryPlan.schedulable(event.at) * 1_000_000_000))
     }
 }

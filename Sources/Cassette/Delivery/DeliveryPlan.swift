@@ -27,6 +27,16 @@ struct DeliveryPlan: Equatable {
 
     /// How often a body delivered in pieces gets one: 20 pieces a second.
     static let pieceInterval: TimeInterval = 0.05
+    /// At most this many pieces, however long the body takes: a day-long replay gets longer gaps.
+    static let mostPieces = 10_000
+
+    /// `seconds` as a time the plan can schedule: from zero to a day (the longest a cassette may
+    /// ask for). Cassettes are checked when read, but stubs and latencies come from code, and a
+    /// huge or non-finite number must never reach an integer conversion: it would trap.
+    static func schedulable(_ seconds: TimeInterval) -> TimeInterval {
+        guard !seconds.isNaN else { return 0 }
+        return min(max(seconds, 0), CassetteRules.longestSeconds)
+    }
 
     /// - Parameters:
     ///   - hasHead: whether there is a response (false for an error instead of a response).
@@ -38,13 +48,13 @@ struct DeliveryPlan: Equatable {
     ///   - timeout: the longest wait for the head or for more data; nil for none.
     init(hasHead: Bool, bodySize: Int, error: URLError.Code?, timing: Interaction.Timing, inPieces: Bool, timeout: TimeInterval?) {
         var events: [Event] = []
-        let firstByte = timing.firstByte
-        let duration = max(timing.duration, firstByte)
+        let firstByte = Self.schedulable(timing.firstByte)
+        let duration = max(Self.schedulable(timing.duration), firstByte)
         if hasHead {
             events.append(Event(at: firstByte, step: .head))
             if bodySize > 0 {
                 let span = duration - firstByte
-                let pieces = inPieces ? max(1, min(bodySize, Int((span / Self.pieceInterval).rounded(.up)))) : 1
+                let pieces = inPieces ? max(1, min(bodySize, Self.mostPieces, Int((span / Self.pieceInterval).rounded(.up)))) : 1
                 var start = 0
                 for piece in 1...pieces {
                     let end = bodySize * piece / pieces
@@ -63,13 +73,15 @@ struct DeliveryPlan: Equatable {
     /// A body sent in given pieces: the head at `firstByte`, piece `i` at `firstByte + i × delay`,
     /// the end with the last piece. `inPieces` false (not delegate-driven): the whole body at that end.
     init(chunkSizes: [Int], firstByte: TimeInterval, delay: TimeInterval, inPieces: Bool, timeout: TimeInterval?) {
+        let firstByte = Self.schedulable(firstByte)
+        let delay = Self.schedulable(delay)
         var events = [Event(at: firstByte, step: .head)]
-        let end = firstByte + delay * Double(max(0, chunkSizes.count - 1))
+        let end = Self.schedulable(firstByte + delay * Double(max(0, chunkSizes.count - 1)))
         let total = chunkSizes.reduce(0, +)
         if inPieces {
             var start = 0
             for (index, size) in chunkSizes.enumerated() where size > 0 {
-                events.append(Event(at: firstByte + delay * Double(index), step: .body(start..<(start + size))))
+                events.append(Event(at: Self.schedulable(firstByte + delay * Double(index)), step: .body(start..<(start + size))))
                 start += size
             }
         } else if total > 0 {
@@ -80,7 +92,7 @@ struct DeliveryPlan: Equatable {
     }
 
     private static func cut(_ events: [Event], timeout: TimeInterval?) -> [Event] {
-        guard let timeout, timeout > 0 else { return events }
+        guard let timeout, timeout > 0, timeout < CassetteRules.longestSeconds else { return events }
         var lastArrival: TimeInterval = 0
         for (index, event) in events.enumerated() {
             if event.at - lastArrival > timeout {

@@ -76,6 +76,7 @@ final class Redactor: @unchecked Sendable {
     /// then every secret the rules found removed from the whole interaction.
     func forRecording(_ interaction: Interaction) -> Interaction? {
         guard var interaction = beforeRecord.map({ $0(interaction) }) ?? interaction else { return nil }
+        let sentLength = interaction.response?.body.data.count
         scrub(&interaction, with: placing)
         var secrets = Set<String>()
         redact(&interaction.request, secrets: &secrets)
@@ -84,6 +85,7 @@ final class Redactor: @unchecked Sendable {
             interaction.response = response
         }
         scrub(&interaction, with: echoScrubber(secrets))
+        Self.keepContentLength(of: &interaction.response, truthfulFor: sentLength)
         return interaction
     }
 
@@ -104,10 +106,21 @@ final class Redactor: @unchecked Sendable {
     func forPlayback(_ interaction: Interaction) -> Interaction {
         var interaction = interaction
         if !restoring.isEmpty, var response = interaction.response {
+            let storedLength = response.body.data.count
             scrub(&response, with: restoring)
             interaction.response = response
+            Self.keepContentLength(of: &interaction.response, truthfulFor: storedLength)
         }
         return beforePlayback.map { $0(interaction) } ?? interaction
+    }
+
+    /// A `Content-Length` that was true for a body of `length` bytes follows the body when
+    /// redaction changes its length, so that a replay (which keeps that promise as the wire
+    /// would: ``Interaction/Response/declaredBodyLength``) delivers the whole redacted body.
+    private static func keepContentLength(of response: inout Interaction.Response?, truthfulFor length: Int?) {
+        guard let length, var changed = response, changed.body.data.count != length, changed.declaredBodyLength == length else { return }
+        changed.headers["Content-Length"] = String(changed.body.data.count)
+        response = changed
     }
 
     // MARK: Rules

@@ -125,7 +125,19 @@ final class Router: Sendable {
                 description = "Cassette could not build a response for status \(response.status)"
             } else {
                 body = response.body.data
-                if let afterBytes = interaction.error?.afterBytes { body = body.prefix(max(0, afterBytes)) }
+                if let afterBytes = interaction.error?.afterBytes {
+                    body = body.prefix(max(0, afterBytes))
+                } else if interaction.error == nil, urlRequest.httpMethod != "HEAD", let declared = response.declaredBodyLength {
+                    // Kept as the wire would keep it (see Interaction.Response.declaredBodyLength).
+                    if declared < body.count {
+                        body = body.prefix(declared)
+                    } else if declared > body.count {
+                        endCode = .networkConnectionLost
+                        description = "Cassette: the recorded response to \(urlRequest.httpMethod ?? "GET") \(url.absoluteString) declares "
+                            + "Content-Length \(declared) but its body holds \(body.count) bytes, so the connection is lost after them, as it "
+                            + "would be live. If the body was edited, correct or remove its Content-Length in \(setup.file?.path ?? "the cassette")."
+                    }
+                }
             }
         } else if endCode == nil {
             endCode = .badServerResponse

@@ -14,11 +14,16 @@ package enum CassetteFile {
     /// - Throws: ``CassetteFormatError`` for a malformed file, ``CassetteError/unreadableCassette(file:reason:)``
     ///   when it cannot be read.
     package static func read(_ file: URL) throws -> CassetteDocument {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw CassetteError.unreadableCassette(file: file.path, reason: "it is a folder, not a file; give the path of a cassette "
+                + "file in it, such as \(file.appendingPathComponent("name.json").path)")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw CassetteError.unreadableCassette(file: file.path, reason: (error as NSError).localizedDescription)
+            throw CassetteError.unreadableCassette(file: file.path, reason: reason(error))
         }
         return try CassetteFormat(path: file.path).decode(data, file: file.path)
     }
@@ -85,6 +90,17 @@ package enum CassetteFile {
             try? FileManager.default.removeItem(at: temporary)
             throw .saveFailed(file: file.path, reason: "cannot rename the temporary file over it: \(reason)")
         }
+    }
+
+    /// What the system said, in its own words ("Permission denied"), rather than Foundation's
+    /// "The operation could not be completed (NSCocoaErrorDomain error 257)".
+    static func reason(_ error: Error) -> String {
+        let error = error as NSError
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+        return error.localizedDescription
     }
 
     /// Temporary files of `file` are `.NAME.UUID.tmp` next to it.

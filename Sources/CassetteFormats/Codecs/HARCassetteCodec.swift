@@ -18,11 +18,14 @@ import Foundation
 /// | `response.status`, `headers`, `content.text` (`encoding: "base64"` for bytes that are not UTF-8) | the response, its body decoded as the caller received it |
 /// | `timings`: `blocked + dns + connect + send + wait` (those not -1), then `+ receive` | `timing.firstByte`, `timing.duration` |
 /// | `_cassette` on the entry | what HAR cannot say: `error`, `latency`, `responseURL`, `undated`, `untimed`, and the exact `timing` when milliseconds would round it |
+/// | `log.creator`, or `log._cassette.recordedWith` when the creator's name and version cannot say it | `recordedWith` |
 ///
 /// Export writes every field HAR 1.2 requires, with `time` the sum of the non-negative timings.
 /// An interaction that got no response is exported with status 0, as browsers export a failed
 /// request. Import is lenient with files from other tools: fields it does not use, including other
-/// tools' `_` fields, are ignored; an entry with status 0 and no `_cassette.error` becomes a
+/// tools' `_` fields, are ignored; a missing `log.version` is taken as 1.1 (as the spec says of an
+/// empty one), but a version other than 1.1 or 1.2 is an error; keys may not repeat; timings are
+/// milliseconds, zero or more, or -1 for "not applicable"; an entry with status 0 and no `_cassette.error` becomes a
 /// transport error (a browser's `_error` such as `net::ERR_CONNECTION_REFUSED` picks its code).
 public enum HARCassetteCodec {
     /// The HAR version written.
@@ -34,7 +37,16 @@ public enum HARCassetteCodec {
     public static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
         let root = try JSONCassetteCodec.parse(data, file: file)
         var reader = HARReader()
-        let document = reader.readDocument(root)
+        var document = reader.readDocument(root)
+        // HAR is JSON, read as strictly as a JSON cassette: a repeated key is a hand edit gone wrong.
+        if let duplicate = root.value.firstDuplicateKey() {
+            let key = duplicate.path.components.last.map { component -> String in
+                if case .key(let name) = component { return name }
+                return ""
+            } ?? ""
+            reader.report("duplicate key \(CassetteRules.quoted(key)); each key may appear once", at: duplicate.path, offset: duplicate.offset)
+            document = CassetteDocument()
+        }
         guard !reader.problems.isEmpty else { return document }
         throw JSONCassetteCodec.error(reader.problems, in: data, file: file)
     }
@@ -51,12 +63,15 @@ public enum HARCassetteCodec {
         let problems = document.problems()
         guard problems.isEmpty else { throw CassetteFormatError(file: nil, problems: problems) }
         let (name, version) = creator(of: document.recordedWith)
-        let log: JSONValue = .object([
+        var log: [JSONMember] = [
             member("version", .string(harVersion)),
             member("creator", .object([member("name", .string(name)), member("version", .string(version))])),
-            member("entries", .array(document.interactions.map { JSONNode(entry(for: $0)) })),
-        ])
-        return JSONPrettyPrinter(lineWidth: 100, multilineDepth: 4).print(.object([member("log", log)]))
+        ]
+        if let recordedWith = document.recordedWith, self.recordedWith(name: name, version: version) != recordedWith {
+            log.append(member("_cassette", .object([member("recordedWith", .string(recordedWith))])))
+        }
+        log.append(member("entries", .array(document.interactions.map { JSONNode(entry(for: $0)) })))
+        return JSONPrettyPrinter(lineWidth: 100, multilineDepth: 4).print(.object([member("log", .object(log))]))
     }
 
     // MARK: Writing
@@ -195,10 +210,14 @@ public enum HARCassetteCodec {
         Interaction.Timing(firstByte: beforeFirstByte / 1000, duration: (beforeFirstByte + receive) / 1000)
     }
 
-    /// `log.creator` for a `recordedWith` ("Cassette 0.1.0" → Cassette, 0.1.0), and back.
+    /// `log.creator` for a `recordedWith` ("Cassette 0.1.0" → Cassette, 0.1.0), and back. A
+    /// `recordedWith` that does not split into a name and a version this way ("Cassette" alone,
+    /// a trailing space) is also written whole in `log._cassette.recordedWith`, which wins on reading.
     static func creator(of recordedWith: String?) -> (name: String, version: String) {
         guard let recordedWith else { return ("Cassette", "") }
-        guard let space = recordedWith.lastIndex(of: " ") else { return (recordedWith, "") }
+        guard let space = recordedWith.lastIndex(of: " "), space > recordedWith.startIndex,
+              recordedWith.index(after: space) < recordedWith.endIndex
+        else { return (recordedWith, "") }
         return (String(recordedWith[..<space]), String(recordedWith[recordedWith.index(after: space)...]))
     }
 

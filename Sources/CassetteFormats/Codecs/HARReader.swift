@@ -13,10 +13,34 @@ struct HARReader {
         var document = CassetteDocument()
         guard let log = requiredObject("log", in: root, at: .root, expecting: "the HAR \"log\" object") else { return document }
         let logPath = JSONPath.root.appending("log")
+        if let versionNode = log.memberValue("version") {
+            var version: String?
+            if case .string(let text) = versionNode.value { version = text }
+            if !["", "1.1", "1.2"].contains(version ?? "?") {
+                report("unsupported HAR version \(JSONCassetteReader.describe(versionNode.value)); Cassette reads HAR 1.1 and 1.2",
+                       at: logPath.appending("version"), offset: versionNode.offset)
+            }
+        }
         if let creator = log.memberValue("creator"), case .string(let name)? = creator.memberValue("name")?.value {
             let version: String
             if case .string(let text)? = creator.memberValue("version")?.value { version = text } else { version = "" }
             document.recordedWith = HARCassetteCodec.recordedWith(name: name, version: version)
+        }
+        if let extras = log.memberValue("_cassette") {
+            let path = logPath.appending("_cassette")
+            if case .object(let members) = extras.value {
+                for member in members {
+                    if member.key == "recordedWith", case .string(let text) = member.value.value {
+                        document.recordedWith = text
+                    } else {
+                        report(member.key == "recordedWith" ? "expected recordedWith to be a string, found \(JSONCassetteReader.describe(member.value.value))"
+                               : "unknown field \(CassetteRules.quoted(member.key)) in Cassette's fields of the log; expected recordedWith",
+                               at: path.appending(member.key), offset: member.keyOffset)
+                    }
+                }
+            } else {
+                report("expected Cassette's object of extra fields, found \(JSONCassetteReader.describe(extras.value))", at: path, offset: extras.offset)
+            }
         }
         guard let entriesNode = required("entries", in: log, at: logPath, expecting: "an array of entries"),
               let entries = array(entriesNode, at: logPath.appending("entries"), expected: "an array of entries")
@@ -207,10 +231,20 @@ struct HARReader {
                        at: path.appending(key), offset: valueNode.offset)
                 return nil
             }
-            guard ms >= 0 else { continue }
+            if ms == -1 { continue }  // HAR's "not applicable"
+            guard ms >= 0 else {
+                report("expected a number of milliseconds, zero or more, or -1 for not applicable, found \(literal)",
+                       at: path.appending(key), offset: valueNode.offset)
+                return nil
+            }
             if key == "receive" { receive = ms } else { beforeFirstByte += ms }
         }
-        return HARCassetteCodec.timing(beforeFirstByte: beforeFirstByte, receive: receive)
+        let timing = HARCassetteCodec.timing(beforeFirstByte: beforeFirstByte, receive: receive)
+        if let problem = CassetteRules.timingProblem(timing) {
+            report(problem, at: path, offset: node.offset)
+            return nil
+        }
+        return timing
     }
 
     // MARK: Cassette's own fields
@@ -254,7 +288,12 @@ struct HARReader {
                     report("expected { \"firstByte\": SECONDS, \"duration\": SECONDS }", at: memberPath, offset: value.offset)
                     continue
                 }
-                extras.timing = Interaction.Timing(firstByte: firstByte, duration: duration)
+                let timing = Interaction.Timing(firstByte: firstByte, duration: duration)
+                if let problem = CassetteRules.timingProblem(timing) {
+                    report(problem, at: memberPath, offset: value.offset)
+                    continue
+                }
+                extras.timing = timing
             case "undated", "untimed":
                 guard case .bool(let flag) = value.value else {
                     report("expected true or false, found \(JSONCassetteReader.describe(value.value))", at: memberPath, offset: value.offset)
@@ -377,7 +416,7 @@ struct HARReader {
         return value
     }
 
-    private mutating func report(_ message: String, at path: JSONPath, offset: Int) {
+    mutating func report(_ message: String, at path: JSONPath, offset: Int) {
         problems.append((path, offset, message))
     }
 }

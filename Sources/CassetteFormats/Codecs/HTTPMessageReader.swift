@@ -14,15 +14,45 @@ struct HTTPMessageReader {
     init(_ data: Data) {
         var bytes = Array(data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        // A file whose every line ends in CRLF was converted whole (a Windows checkout with
+        // autocrlf): it reads as the LF file it was written as, bodies included. A file with some
+        // CRLF lines (a pasted `curl -i`) keeps its bytes: there the `\r`s are the message's own.
+        if Self.endsEveryLineWithCRLF(bytes) {
+            bytes = Self.withoutCRBeforeLF(bytes)
+        }
         self.bytes = bytes
         self.lines = HTTPMessageSyntax.lines(of: bytes)
     }
 
+    private static func endsEveryLineWithCRLF(_ bytes: [UInt8]) -> Bool {
+        var sawLineBreak = false
+        for i in bytes.indices where bytes[i] == Syntax.newline {
+            guard i > 0, bytes[i - 1] == Syntax.carriageReturn else { return false }
+            sawLineBreak = true
+        }
+        return sawLineBreak
+    }
+
+    private static func withoutCRBeforeLF(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        for i in bytes.indices where !(bytes[i] == Syntax.carriageReturn && i + 1 < bytes.count && bytes[i + 1] == Syntax.newline) {
+            out.append(bytes[i])
+        }
+        return out
+    }
+
     mutating func readDocument() -> CassetteDocument {
         var document = CassetteDocument()
+        if lines.allSatisfy({ Syntax.isBlank(line(range: $0)) || string(line(range: $0)).allSatisfy(\.isWhitespace) }) {
+            // As for JSON: an empty file is more likely a failed save or a wrong path than a cassette.
+            report("the file is empty; expected \"# version: 1\" or a request line like \"GET https://api.example.com/users HTTP/1.1\"",
+                   at: .root, line: 0, column: 0)
+            return document
+        }
         // The preamble: blank lines and comments, some of which say something.
         while index < lines.count, !Syntax.isSeparator(line(index)) {
-            let text = string(line(index))
+            let text = string(Syntax.withoutCarriageReturn(line(index)))
             if text.trimmingCharacters(in: .whitespaces).isEmpty {
                 index += 1
                 continue
@@ -383,6 +413,10 @@ struct HTTPMessageReader {
 
     private func line(_ i: Int) -> ArraySlice<UInt8> {
         bytes[lines[i]]
+    }
+
+    private func line(range: Range<Int>) -> ArraySlice<UInt8> {
+        bytes[range]
     }
 
     private func string(_ bytes: ArraySlice<UInt8>) -> String {

@@ -224,8 +224,8 @@ struct JSONCassetteReader {
         guard let bytesPerSecond = readSeconds(node, at: path, expected: "a number of bytes per second or one of \(names.joined(separator: ", "))") else {
             return nil
         }
-        guard bytesPerSecond > 0 else {
-            report("expected bytesPerSecond to be more than zero, found \(JSONCassetteCodec.formatSeconds(bytesPerSecond))", at: path, offset: node.offset)
+        if let problem = CassetteRules.speedProblem(bytesPerSecond) {
+            report(problem, at: path, offset: node.offset)
             return nil
         }
         return DownloadSpeed(bytesPerSecond: bytesPerSecond)
@@ -261,7 +261,7 @@ struct JSONCassetteReader {
                 valid = false
                 continue
             }
-            if let earlier = headers.fields.first(where: { asciiCaseInsensitiveEquals($0.name, field.key) }) {
+            if let earlier = headers.field(named: field.key) {
                 let message = earlier.name == field.key
                     ? "duplicate key \(CassetteRules.quoted(field.key)); write repeated values as an array: [\"a\", \"b\"]"
                     : "header \(CassetteRules.quoted(field.key)) repeats \(CassetteRules.quoted(earlier.name)) (names ignore case); write repeated values as one array"

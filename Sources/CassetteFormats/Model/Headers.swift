@@ -28,6 +28,10 @@ extension Interaction {
         /// The fields grouped by name, in first-appearance order.
         public private(set) var fields: [Field] = []
 
+        /// Where each name's field is in ``fields``, by its ASCII-lowercased name: finding a field
+        /// takes constant time, so a message with thousands of fields reads in linear time.
+        private var positions: [String: Int] = [:]
+
         /// No fields.
         public init() {}
 
@@ -75,7 +79,7 @@ extension Interaction {
             if let i = indexOfField(named: name) {
                 fields[i].values.append(value)
             } else {
-                fields.append(Field(name: name, values: [value]))
+                append(Field(name: name, values: [value]))
             }
         }
 
@@ -84,7 +88,7 @@ extension Interaction {
             if let i = indexOfField(named: name) {
                 fields[i].values = [value]
             } else {
-                fields.append(Field(name: name, values: [value]))
+                append(Field(name: name, values: [value]))
             }
         }
 
@@ -103,7 +107,15 @@ extension Interaction {
 
         /// Removes the field named `name` (any case) and all its values.
         public mutating func remove(_ name: String) {
-            fields.removeAll { asciiCaseInsensitiveEquals($0.name, name) }
+            guard let i = indexOfField(named: name) else { return }
+            fields.remove(at: i)
+            positions = [:]
+            for (position, field) in fields.enumerated() { positions[Self.key(field.name)] = position }
+        }
+
+        /// The field named `name` (any case), with the spelling it was first given; nil when absent.
+        public func field(named name: String) -> Field? {
+            indexOfField(named: name).map { fields[$0] }
         }
 
         /// Every name–value pair, grouped by name in first-appearance order.
@@ -115,8 +127,28 @@ extension Interaction {
             fields.map { "\($0.name): \($0.values.joined(separator: ", "))" }.joined(separator: "\n")
         }
 
+        /// Equal when the fields are: the same names as spelled, the same values in order.
+        public static func == (lhs: Headers, rhs: Headers) -> Bool {
+            lhs.fields == rhs.fields
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(fields)
+        }
+
+        private mutating func append(_ field: Field) {
+            positions[Self.key(field.name)] = fields.count
+            fields.append(field)
+        }
+
         private func indexOfField(named name: String) -> Int? {
-            fields.firstIndex { asciiCaseInsensitiveEquals($0.name, name) }
+            positions[Self.key(name)]
+        }
+
+        /// `name` with ASCII letters lowercased (HTTP compares field names ignoring ASCII case only).
+        private static func key(_ name: String) -> String {
+            guard name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return name }
+            return String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
     }
 }

@@ -74,22 +74,22 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Why this latency cannot be used (a negative time, a duration before the first byte, a
-    /// speed of zero), or nil.
+    /// Why this latency cannot be used (a negative time or one longer than a day, a duration
+    /// before the first byte, a scale above 1,000, a speed under one byte per second), or nil.
     public var problem: String? {
         switch kind {
         case .instant, .recorded:
             return nil
         case .scaled(let factor):
-            return factor.isFinite && factor >= 0 ? nil : "the scale factor must be zero or more, found \(factor)"
+            return factor.isFinite && factor >= 0 && factor <= CassetteRules.largestScale
+                ? nil : "the scale factor must be from 0 to \(Int(CassetteRules.largestScale)), found \(JSONCassetteCodec.formatSeconds(factor))"
         case .fixed(let firstByte, let duration):
             return CassetteRules.timingProblem(Interaction.Timing(firstByte: firstByte, duration: duration))
         case .downloadSpeed(let speed, let firstByte):
             if let problem = CassetteRules.timingProblem(Interaction.Timing(firstByte: firstByte, duration: firstByte)) {
                 return problem
             }
-            return speed.bytesPerSecond.isFinite && speed.bytesPerSecond > 0
-                ? nil : "expected bytesPerSecond to be more than zero, found \(speed)"
+            return CassetteRules.speedProblem(speed.bytesPerSecond)
         }
     }
 

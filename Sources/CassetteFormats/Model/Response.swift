@@ -21,5 +21,23 @@ extension Interaction {
             self.headers = headers
             self.body = body
         }
+
+        /// How many body bytes the headers promise: `Content-Length` when it is a plain number
+        /// and the body is stored as it was sent (no `Content-Encoding`: a decoded body is longer
+        /// than the compressed length, as it is for a live caller). Nil when nothing is promised,
+        /// or for a status that has no body (1xx, 204, 304).
+        ///
+        /// A replay keeps this promise as the wire would: a longer stored body is cut to it, and
+        /// a shorter one ends with `networkConnectionLost` after its last byte, which is what a
+        /// live client sees when a server closes early. `afterBytes` and errors written in the
+        /// cassette still win.
+        public var declaredBodyLength: Int? {
+            guard status >= 200, status != 204, status != 304,
+                  !headers.contains("Content-Encoding"),
+                  let text = headers["Content-Length"], !text.isEmpty, text.utf8.count <= 18,
+                  text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+            else { return nil }
+            return Int(text)
+        }
     }
 }

@@ -14,8 +14,11 @@ package enum CassetteRules {
         }
     }
 
+    /// An RFC 9110 token that does not start with `#`: no server uses such a method, and in an
+    /// HTTP-message cassette a line starting with `#` is a comment.
     package static func methodProblem(_ method: String) -> String? {
-        isToken(method) ? nil : "expected an HTTP method like \"GET\", found \(quoted(method))"
+        guard isToken(method) else { return "expected an HTTP method like \"GET\", found \(quoted(method))" }
+        return method.hasPrefix("#") ? "an HTTP method cannot start with '#', found \(quoted(method))" : nil
     }
 
     package static func statusProblem(_ status: Int) -> String? {
@@ -33,10 +36,38 @@ package enum CassetteRules {
         return nil
     }
 
-    package static func timingProblem(_ timing: Interaction.Timing) -> String? {
-        for (name, value) in [("firstByte", timing.firstByte), ("duration", timing.duration)]
-        where !value.isFinite || value < 0 {
+    /// The longest wait a cassette may ask for, in seconds: one day. A replay waiting longer is
+    /// a hang, which a test simulates with the error `timedOut` instead.
+    package static let longestSeconds: TimeInterval = 86_400
+
+    /// The largest factor of a `scaled` latency: recorded timings are seconds, so a thousand
+    /// times slower is already minutes per request.
+    package static let largestScale: Double = 1_000
+
+    /// The slowest download speed: one byte per second.
+    package static let slowestBytesPerSecond: Double = 1
+
+    /// A number of seconds a cassette holds (`name` for the message): zero to ``longestSeconds``.
+    package static func secondsProblem(_ name: String, _ value: Double) -> String? {
+        guard value.isFinite, value >= 0 else {
             return "expected \(name) to be a number of seconds, zero or more, found \(JSONCassetteCodec.formatSeconds(value))"
+        }
+        guard value <= longestSeconds else {
+            return "\(name) (\(JSONCassetteCodec.formatSeconds(value)) s) is longer than a day (\(Int(longestSeconds)) s); "
+                + "to simulate a server that never answers, use the error \"timedOut\""
+        }
+        return nil
+    }
+
+    /// A download speed in bytes per second: at least ``slowestBytesPerSecond``, and finite.
+    package static func speedProblem(_ bytesPerSecond: Double) -> String? {
+        bytesPerSecond.isFinite && bytesPerSecond >= slowestBytesPerSecond ? nil
+            : "expected bytesPerSecond to be at least \(Int(slowestBytesPerSecond)) (a finite number), found \(JSONCassetteCodec.formatSeconds(bytesPerSecond))"
+    }
+
+    package static func timingProblem(_ timing: Interaction.Timing) -> String? {
+        for (name, value) in [("firstByte", timing.firstByte), ("duration", timing.duration)] {
+            if let problem = secondsProblem(name, value) { return problem }
         }
         if timing.duration < timing.firstByte {
             return "duration (\(JSONCassetteCodec.formatSeconds(timing.duration))) cannot be less than firstByte (\(JSONCassetteCodec.formatSeconds(timing.firstByte))): both count from the start of the request"
