@@ -52,3 +52,20 @@ import Testing
         #expect(late.events == [Event(at: 1, step: .fail(.timedOut))])
     }
 }
+
+/// Numbers no cassette may hold but code can give: the plan clamps them instead of trapping.
+@Suite struct DeliveryPlanBoundsTests {
+    @Test(arguments: [1e300, .infinity, .nan, -5])
+    func everyTimeIsScheduledWithinADay(_ seconds: Double) {
+        let plans = [
+            DeliveryPlan(hasHead: true, bodySize: 1_000_000, error: nil, timing: .init(firstByte: 0, duration: seconds), inPieces: true, timeout: nil),
+            DeliveryPlan(hasHead: true, bodySize: 10, error: .timedOut, timing: .init(firstByte: seconds, duration: seconds), inPieces: false, timeout: seconds),
+            DeliveryPlan(chunkSizes: [1, 2, 3], firstByte: seconds, delay: seconds, inPieces: true, timeout: nil),
+        ]
+        for plan in plans {
+            #expect(plan.events.allSatisfy { $0.at >= 0 && $0.at <= 86_400 }, "\(plan.events.map(\.at))")
+            #expect(plan.events.count <= DeliveryPlan.mostPieces + 2)
+            #expect(zip(plan.events, plan.events.dropFirst()).allSatisfy { $0.at <= $1.at })
+        }
+    }
+}

@@ -274,11 +274,10 @@ struct HARReader {
                 extras.error = readError(value, at: memberPath)
             case "latency":
                 guard let text = string(value, at: memberPath, expected: "a latency") else { continue }
-                guard let latency = Latency(parsing: text) else {
-                    report("expected a latency (\(Latency.textForms)), found \(CassetteRules.quoted(text))", at: memberPath, offset: value.offset)
-                    continue
+                switch Latency.read(text) {
+                case .success(let latency): extras.latency = latency
+                case .failure(let error): report(error.message, at: memberPath, offset: value.offset)
                 }
-                extras.latency = latency
             case "responseURL":
                 extras.responseURL = checked(value, at: memberPath, expected: "an absolute URL", rule: CassetteRules.urlProblem)
             case "timing":

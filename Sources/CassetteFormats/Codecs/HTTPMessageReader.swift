@@ -74,6 +74,12 @@ struct HTTPMessageReader {
     }
 
     private mutating func readPreambleComment(_ text: String, into document: inout CassetteDocument) {
+        // As the writer writes it, the value is exact (spaces kept); other spellings are trimmed.
+        let written = "# recordedWith: "
+        if text.hasPrefix(written) {
+            document.recordedWith = String(text.dropFirst(written.count))
+            return
+        }
         let body = text.dropFirst().trimmingCharacters(in: .whitespaces)
         if let value = value(of: "version", in: body) {
             if Int(value).map(HTTPMessageCassetteCodec.supportedVersions.contains) != true {
@@ -231,11 +237,10 @@ struct HTTPMessageReader {
                 }
                 afterBytes = count
             case .latency:
-                guard let latency = Latency(parsing: value) else {
-                    bad("expected a latency (\(Latency.textForms)), found \(CassetteRules.quoted(value))")
-                    continue
+                switch Latency.read(value) {
+                case .success(let latency): fields.latency = latency
+                case .failure(let error): bad(error.message)
                 }
-                fields.latency = latency
             case .responseURL:
                 if let problem = CassetteRules.urlProblem(value) { bad(problem) } else { fields.responseURL = value }
             case .requestBody, .responseBody:

@@ -103,6 +103,27 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
     /// `fixed:0.3,0.6`, `speed:edge` or `speed:16384,0.1`. Nil when `text` is none of these
     /// or describes an invalid latency (see ``problem``).
     public init?(parsing text: String) {
+        guard case .success(let latency) = Self.read(text) else { return nil }
+        self = latency
+    }
+
+    /// ``init(parsing:)`` with the reason a text is refused: a form it is not, or the
+    /// ``problem`` of the latency it describes. The codecs report this reason.
+    package static func read(_ text: String) -> Result<Latency, LatencyTextError> {
+        guard let latency = form(of: text) else {
+            return .failure(LatencyTextError(message: "expected a latency (\(textForms)), found \(CassetteRules.quoted(text))"))
+        }
+        if let problem = latency.problem { return .failure(LatencyTextError(message: problem)) }
+        return .success(latency)
+    }
+
+    /// Why a latency's text form was refused.
+    package struct LatencyTextError: Error {
+        package var message: String
+    }
+
+    /// The latency `text` spells, valid or not; nil when it is none of the forms.
+    private static func form(of text: String) -> Latency? {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         let arguments = parts.count == 2 ? parts[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init) : []
         func number(_ text: String) -> Double? { Double(text).flatMap { $0.isFinite ? $0 : nil } }
@@ -126,8 +147,7 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
         default:
             return nil
         }
-        guard latency.problem == nil else { return nil }
-        self = latency
+        return latency
     }
 
     /// The text form ``init(parsing:)`` reads back.
