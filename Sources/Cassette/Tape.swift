@@ -60,6 +60,14 @@ public final class Tape: Sendable {
         /// What happens when the cassette holds interactions older than an age; `nil`, the
         /// default: nothing.
         public var staleness: Staleness?
+        /// Whether a request that could not reach its server at all while recording
+        /// (`cannotConnectToHost`, `cannotFindHost`, `notConnectedToInternet`, `dnsLookupFailed`)
+        /// is saved as a recorded outage. Default `false`: the caller gets the error as live, but
+        /// the cassette does not keep it, and the report (and standard error) say so — a recording
+        /// made while offline must not become the truth every later run replays. Set `true` to
+        /// capture an outage on purpose. Errors after the server answered (a timeout, a lost
+        /// connection) are always saved.
+        public var savesConnectionFailures: Bool
 
         /// Options with their defaults.
         public init(
@@ -69,7 +77,8 @@ public final class Tape: Sendable {
             beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
             beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil,
             unusedInteractions: UnusedInteractions = .ignore,
-            staleness: Staleness? = nil
+            staleness: Staleness? = nil,
+            savesConnectionFailures: Bool = false
         ) {
             self.allowsPlaybackRepeats = allowsPlaybackRepeats
             self.latency = latency
@@ -78,6 +87,7 @@ public final class Tape: Sendable {
             self.beforePlayback = beforePlayback
             self.unusedInteractions = unusedInteractions
             self.staleness = staleness
+            self.savesConnectionFailures = savesConnectionFailures
         }
     }
 
@@ -102,6 +112,9 @@ public final class Tape: Sendable {
         public var stale: Stale?
         /// Whether the file was written.
         public var saved: Bool
+        /// What the tape noticed that needs a look but fails nothing: requests that could not
+        /// connect while recording and were not saved (see ``Options/savesConnectionFailures``).
+        public var warnings: [String] = []
 
         /// A stale cassette: what to say, and whether it fails the test.
         public struct Stale: Sendable, Equatable {
@@ -218,7 +231,8 @@ public final class Tape: Sendable {
                 file: file, mode: mode,
                 recordsNewRequests: mode == .newEpisodes || mode == .all || (mode == .once && !exists),
                 replays: mode != .all,
-                latency: latency
+                latency: latency,
+                savesConnectionFailures: options.savesConnectionFailures
             ),
             redactor: redactor,
             playback: PlaybackQueue(existing, rules: matching, allowsRepeats: options.allowsPlaybackRepeats, redactor: redactor),
@@ -271,17 +285,26 @@ public final class Tape: Sendable {
         session.invalidateAndCancel()
 
         let recorded = router.recorder.interactions
+        let log = router.log.current
         let recordingMode = mode != .none && !(mode == .once && fileExisted)
-        let mustSave = recordingMode && (!recorded.isEmpty || !fileExisted || mode == .all)
+        // A request that could not connect was not recorded: the recording is incomplete, so it
+        // neither replaces a cassette (mode all) nor creates an empty one that would replay nothing.
+        let incomplete = log.connectionFailures > 0 && (mode == .all || recorded.isEmpty)
+        let mustSave = recordingMode && !incomplete && (!recorded.isEmpty || !fileExisted || mode == .all)
         if mustSave {
             try CassetteFile.save(recorded, replacing: mode == .all, to: file)
         }
-        let log = router.log.current
+        var warnings = log.warnings
+        if incomplete, recordingMode {
+            warnings.append("cassette \(file.path) was not saved: \(log.connectionFailures) request\(log.connectionFailures == 1 ? "" : "s") "
+                + "could not connect, so the recording is incomplete" + (fileExisted ? "; the file is unchanged" : "")
+                + ". Record again when the servers can be reached.")
+        }
         let unused = router.playback.recordings.enumerated().filter { !$0.element.used }.map { index, recording in
             "#\(index + 1) \(recording.request.method) \(recording.request.url)"
         }
         return Report(file: file, mode: mode, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
-                      unused: unused.count, unusedInteractions: unused, stale: stale, saved: mustSave)
+                      unused: unused.count, unusedInteractions: unused, stale: stale, saved: mustSave, warnings: warnings)
     }
 
     /// Also routes `URLSession.shared` through this tape until it is ejected.

@@ -32,7 +32,7 @@ struct ExchangeCommand {
             touching the network, and writes the response body to standard output.
             """
         return """
-            USAGE: cassette \(kind.rawValue) --cassette FILE [--method M] [--header "K: V"]... [--data BODY] [--include] URL
+            USAGE: cassette \(kind.rawValue) --cassette FILE [--method M] [--header "K: V"]... [--data BODY] [--include]\(kind == .record ? " [--save-connection-failures]" : "") URL
 
             \(summary)
 
@@ -42,7 +42,13 @@ struct ExchangeCommand {
               -H, --header "K: V"
                                  A request header field; repeat for more.
               -d, --data BODY    The request body; @PATH reads it from a file.
-              -i, --include      Print the status line and header fields before the body.
+              -i, --include      Print the status line and header fields before the body.\(kind == .record ? """
+
+              --save-connection-failures
+                                 Save a request that cannot reach its server (refused, unknown
+                                 host, offline) as a recorded error. Without it such a request
+                                 fails as live but is not saved, with a warning on standard error.
+            """ : "")
 
             EXIT STATUS: 0 success; 1 no recorded interaction matches, or the cassette cannot be
             read or saved (the reason on standard error); 2 the command line was wrong; 3 the answer
@@ -56,6 +62,7 @@ struct ExchangeCommand {
     var headers: [(String, String)] = []
     var data: Data?
     var include = false
+    var savesConnectionFailures = false
     var url: String?
 
     static func run(_ kind: Kind, _ arguments: [String], output: ConsoleOutput) -> Int32 {
@@ -108,6 +115,8 @@ struct ExchangeCommand {
                 }
             case "-i", "--include":
                 include = true
+            case "--save-connection-failures" where kind == .record:
+                savesConnectionFailures = true
             default:
                 if argument.hasPrefix("-"), argument != "-" { return usageError("unknown option '\(argument)' for '\(name)'") }
                 guard url == nil else { return usageError("one URL only; found '\(url ?? "")' and '\(argument)'") }
@@ -132,7 +141,8 @@ struct ExchangeCommand {
 
         let tape: Tape
         do {
-            tape = try Tape(file: URL(fileURLWithPath: cassette), mode: kind.mode, environment: [:])
+            tape = try Tape(file: URL(fileURLWithPath: cassette), mode: kind.mode,
+                            options: .init(savesConnectionFailures: savesConnectionFailures), environment: [:])
         } catch let error as CassetteFormatError {
             output.errorLine(error.description)
             return ExitCode.failure

@@ -72,7 +72,7 @@ import CassetteTestSupport
         #expect(result.error.hasPrefix("error: URLError -1009 (notConnectedToInternet)"))
     }
 
-    @Test func recordingAConnectionFailureStoresTheErrorAndExitsThree() throws {
+    @Test func recordingAConnectionFailureSavesTheErrorOnlyWhenAskedAndExitsThree() throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let file = scratch.file("refused.json").path
@@ -80,7 +80,16 @@ import CassetteTestSupport
         let url = server.baseURL + "/nothing"
         server.stop()   // the port is now closed
 
-        let recorded = Captured.run(["record", "--cassette", file, url])
+        // By default the failure reaches the caller but is not saved, and stderr says why.
+        // (The built tool, so that what the library writes to standard error is seen too.)
+        let unsaved = try ChildProcess.run("cassette", ["record", "--cassette", file, url])
+        #expect(unsaved.status == 3)
+        #expect(unsaved.output.hasPrefix("Cassette warning: GET \(url) could not connect (cannotConnectToHost (-1004)) while recording \(file); "
+            + "the caller got the error, but it was not saved"), "\(unsaved.output)")
+        #expect(unsaved.output.contains("error: URLError -1004 (cannotConnectToHost)"))
+        #expect(!FileManager.default.fileExists(atPath: file))
+
+        let recorded = Captured.run(["record", "--cassette", file, "--save-connection-failures", url])
         #expect(recorded.status == 3)
         #expect(recorded.error.hasPrefix("error: URLError -1004 (cannotConnectToHost)"))
         let replayed = Captured.run(["play", "--cassette", file, url])

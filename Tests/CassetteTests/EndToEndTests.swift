@@ -173,7 +173,8 @@ import CassetteTestSupport
         _ = try tape.eject()
     }
 
-    /// Connection failures are recorded as `error` entries and replay as the same `URLError`.
+    /// Transport errors are recorded as `error` entries (connection failures when asked to) and
+    /// replay as the same `URLError`.
     @Test(arguments: FetchStyle.allCases, CassetteFormat.allCases)
     func transportErrorsReplayAsTheSameURLError(style: FetchStyle, format: CassetteFormat) async throws {
         let scratch = try ScratchFolder()
@@ -184,7 +185,7 @@ import CassetteTestSupport
         defer { withExtendedLifetime(closed) {} }  // the port stays taken until the test ends
         let urls = [server.baseURL + "/drop", server.baseURL + "/drop-mid-body", closed.baseURL + "/refused"]
 
-        let recording = try Tape(file: file, mode: .once, environment: [:])
+        let recording = try Tape(file: file, mode: .once, options: .init(savesConnectionFailures: true), environment: [:])
         let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
         var live: [Fetched] = []
         for url in urls { live.append(await Fetch.get(url, on: liveSession, style: style)) }

@@ -18,13 +18,22 @@ final class Router: Sendable {
         var replays: Bool
         /// How replays are timed when an interaction does not say.
         var latency: Latency
+        /// Whether requests that could not connect while recording are saved.
+        var savesConnectionFailures = false
     }
 
     /// What happened to the requests so far.
     struct Log: Sendable {
         var replayed = 0
         var unmatched: [String] = []
+        /// Requests that could not connect while recording and were not saved.
+        var connectionFailures = 0
+        var warnings: [String] = []
     }
+
+    /// Errors that mean the request never reached a server: while recording they say more about
+    /// the machine than about the API (see ``Tape/Options/savesConnectionFailures``).
+    static let connectionFailureCodes: Set<URLError.Code> = [.cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .dnsLookupFailed]
 
     let setup: Setup
     let redactor: Redactor
@@ -243,6 +252,9 @@ final class Router: Sendable {
         let recorder = self.recorder
         let redactor = self.redactor
         let channel = exchange.channel
+        let log = self.log
+        let file = setup.file
+        let savesConnectionFailures = setup.savesConnectionFailures
         // Off URLSession's shared queue: creating another session's task from it crashes.
         DispatchQueue.global().async {
             if exchange.isStopped {
@@ -261,6 +273,19 @@ final class Router: Sendable {
                 )
                 if exchange.isStopped, outcome.error?.code == .cancelled {
                     recorder.abandon(ticket)
+                } else if !savesConnectionFailures, outcome.response == nil, let code = outcome.error?.code,
+                          Self.connectionFailureCodes.contains(code) {
+                    recorder.abandon(ticket)
+                    let shown = redactor.forMatching(request)
+                    let warning = "\(shown.method) \(shown.url) could not connect (\(Interaction.TransportError.Code(rawValue: code.rawValue))) "
+                        + "while recording \(file?.path ?? "the cassette"); the caller got the error, but it was not saved, so that "
+                        + "a recording made offline does not replay the outage. Record again when the server can be reached, or set "
+                        + "Tape.Options(savesConnectionFailures: true) to keep such errors."
+                    log.withLock {
+                        $0.connectionFailures += 1
+                        $0.warnings.append(warning)
+                    }
+                    FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
                 } else if let stored = redactor.forRecording(interaction) {
                     recorder.finish(ticket, with: stored)
                 } else {
