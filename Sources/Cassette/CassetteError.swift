@@ -19,6 +19,10 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     case unreadableCassette(file: String, reason: String)
     /// The cassette could not be saved. The file on disk, if any, was left as it was.
     case saveFailed(file: String, reason: String)
+    /// What was recorded still looks like it holds secrets after redaction, and the tape's
+    /// ``SecretCheck`` is ``SecretCheck/failSave``: nothing was saved. One line per finding, each
+    /// naming the request, the place and the kind (never the value).
+    case suspectedSecrets(file: String, findings: [String])
     /// No `Package.swift` was found above a test file, so the default cassette folder is unknown.
     case packageRootNotFound(from: String)
     /// A cassette name that cannot be a relative file path (empty, absolute, or containing `..`).
@@ -55,6 +59,9 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
         case .saveFailed(let file, let reason):
             return "could not save cassette \(file): \(reason). The previous file, if any, is unchanged; "
                 + "check that the folder exists and is writable."
+        case .suspectedSecrets(let file, let findings):
+            return "did not save cassette \(file): what was recorded still looks like it holds secrets after redaction:\n  "
+                + findings.joined(separator: "\n  ") + "\nThe previous file, if any, is unchanged. " + SecretCheck.advice
         case .packageRootNotFound(let path):
             return "no Package.swift found in any folder above \(path), so the default Cassettes/ folder is unknown; "
                 + "open the cassette with an explicit folder or file URL instead"

@@ -68,6 +68,9 @@ public final class Tape: Sendable {
         /// capture an outage on purpose. Errors after the server answered (a timeout, a lost
         /// connection) are always saved.
         public var savesConnectionFailures: Bool
+        /// What happens when what is about to be saved still looks like it holds a secret after
+        /// redaction (see ``SecretCheck``). Default ``SecretCheck/warn``.
+        public var secretCheck: SecretCheck
 
         /// Options with their defaults.
         public init(
@@ -78,7 +81,8 @@ public final class Tape: Sendable {
             beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil,
             unusedInteractions: UnusedInteractions = .ignore,
             staleness: Staleness? = nil,
-            savesConnectionFailures: Bool = false
+            savesConnectionFailures: Bool = false,
+            secretCheck: SecretCheck = .warn
         ) {
             self.allowsPlaybackRepeats = allowsPlaybackRepeats
             self.latency = latency
@@ -88,6 +92,7 @@ public final class Tape: Sendable {
             self.unusedInteractions = unusedInteractions
             self.staleness = staleness
             self.savesConnectionFailures = savesConnectionFailures
+            self.secretCheck = secretCheck
         }
     }
 
@@ -113,7 +118,9 @@ public final class Tape: Sendable {
         /// Whether the file was written.
         public var saved: Bool
         /// What the tape noticed that needs a look but fails nothing: requests that could not
-        /// connect while recording and were not saved (see ``Options/savesConnectionFailures``).
+        /// connect while recording and were not saved (see ``Options/savesConnectionFailures``),
+        /// and values saved that still look like secrets (see ``Options/secretCheck``). Each is
+        /// also written to standard error when it happens.
         public var warnings: [String] = []
 
         /// A stale cassette: what to say, and whether it fails the test.
@@ -291,10 +298,21 @@ public final class Tape: Sendable {
         // neither replaces a cassette (mode all) nor creates an empty one that would replay nothing.
         let incomplete = log.connectionFailures > 0 && (mode == .all || recorded.isEmpty)
         let mustSave = recordingMode && !incomplete && (!recorded.isEmpty || !fileExisted || mode == .all)
+        var warnings = log.warnings
+        if mustSave, options.secretCheck != .off {
+            let findings = SecretCheck.findings(in: recorded)
+            if !findings.isEmpty, options.secretCheck == .failSave {
+                throw CassetteError.suspectedSecrets(file: file.path, findings: findings)
+            }
+            for finding in findings {
+                let warning = "\(file.path): possible secret, saved: \(finding). \(SecretCheck.advice)"
+                warnings.append(warning)
+                FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
+            }
+        }
         if mustSave {
             try CassetteFile.save(recorded, replacing: mode == .all, to: file)
         }
-        var warnings = log.warnings
         if incomplete, recordingMode {
             warnings.append("cassette \(file.path) was not saved: \(log.connectionFailures) request\(log.connectionFailures == 1 ? "" : "s") "
                 + "could not connect, so the recording is incomplete" + (fileExisted ? "; the file is unchanged" : "")

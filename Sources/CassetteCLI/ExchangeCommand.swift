@@ -42,7 +42,17 @@ struct ExchangeCommand {
               -H, --header "K: V"
                                  A request header field; repeat for more.
               -d, --data BODY    The request body; @PATH reads it from a file.
-              -i, --include      Print the status line and header fields before the body.\(kind == .record ? """
+              -i, --include      Print the status line and header fields before the body.
+
+            REDACTION (as a tape's Redaction: what is removed before anything is saved or shown):
+              --redact-header NAME      Also redact this header's value; repeat for more.
+              --redact-query NAME       Also redact this query parameter.
+              --redact-json-key NAME    Also redact this key anywhere in JSON bodies.
+              --redact-json-path PATH   Also redact this place in JSON bodies: user.token, items[*].secret.
+              --redact-field NAME       Also redact this form field.
+              --no-default-redaction    Apply only the rules given here, not the default credential rules.
+              A request is redacted the same way before it is matched, so give 'play' the rules
+              'record' had.\(kind == .record ? """
 
               --save-connection-failures
                                  Save a request that cannot reach its server (refused, unknown
@@ -63,6 +73,8 @@ struct ExchangeCommand {
     var data: Data?
     var include = false
     var savesConnectionFailures = false
+    var redaction = Redaction.default
+    var redactionRules: [(option: String, value: String)] = []
     var url: String?
 
     static func run(_ kind: Kind, _ arguments: [String], output: ConsoleOutput) -> Int32 {
@@ -117,12 +129,26 @@ struct ExchangeCommand {
                 include = true
             case "--save-connection-failures" where kind == .record:
                 savesConnectionFailures = true
+            case "--redact-header", "--redact-query", "--redact-json-key", "--redact-json-path", "--redact-field":
+                guard let rule = value(for: argument), !rule.isEmpty else { return usageError("\(argument) needs a name") }
+                redactionRules.append((argument, rule))
+            case "--no-default-redaction":
+                redaction = .none
             default:
                 if argument.hasPrefix("-"), argument != "-" { return usageError("unknown option '\(argument)' for '\(name)'") }
                 guard url == nil else { return usageError("one URL only; found '\(url ?? "")' and '\(argument)'") }
                 url = argument
             }
             index += 1
+        }
+        for (option, rule) in redactionRules {
+            switch option {
+            case "--redact-header": redaction.headers.append(rule)
+            case "--redact-query": redaction.queryParameters.append(rule)
+            case "--redact-json-key": redaction.jsonKeys.append(rule)
+            case "--redact-json-path": redaction.jsonPaths.append(rule)
+            default: redaction.formFields.append(rule)
+            }
         }
         guard cassette != nil else { return usageError("'\(name)' needs --cassette FILE") }
         guard let url else { return usageError("'\(name)' needs a URL") }
@@ -142,7 +168,7 @@ struct ExchangeCommand {
         let tape: Tape
         do {
             tape = try Tape(file: URL(fileURLWithPath: cassette), mode: kind.mode,
-                            options: .init(savesConnectionFailures: savesConnectionFailures), environment: [:])
+                            options: .init(redaction: redaction, savesConnectionFailures: savesConnectionFailures), environment: [:])
         } catch let error as CassetteFormatError {
             output.errorLine(error.description)
             return ExitCode.failure

@@ -3,15 +3,31 @@ import Foundation
 /// What a tape removes from interactions before they are stored, so that secrets never reach a
 /// cassette file, a report or an error message.
 ///
-/// By default the values of `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are
-/// replaced with ``replacement`` — keeping what a reader needs and no more:
+/// By default (``default``) the well-known places of credentials are replaced with
+/// ``replacement``, keeping what a reader needs and no more:
 ///
-/// | header | recorded as |
-/// | --- | --- |
-/// | `Authorization: Bearer eyJhbGci…` | `Authorization: Bearer [REDACTED]` (the scheme stays) |
-/// | `Cookie: session=9f2c…; theme=dark` | `Cookie: session=[REDACTED]; theme=[REDACTED]` (names stay) |
-/// | `Set-Cookie: session=9f2c…; Path=/; HttpOnly` | `Set-Cookie: session=[REDACTED]; Path=/; HttpOnly` (attributes stay) |
-/// | any other header you name | `X-Api-Key: [REDACTED]` |
+/// | where | by default | recorded as |
+/// | --- | --- | --- |
+/// | `Authorization`, `Proxy-Authorization` | always | `Authorization: Bearer [REDACTED]` (the scheme stays) |
+/// | `Cookie` | always | `Cookie: session=[REDACTED]; theme=[REDACTED]` (names stay) |
+/// | `Set-Cookie` | always | `Set-Cookie: session=[REDACTED]; Path=/; HttpOnly` (attributes stay) |
+/// | other headers | ``credentialHeaders``: `X-Api-Key`, `Api-Key`, `X-Auth-Token`, … | `X-Api-Key: [REDACTED]` |
+/// | query parameters, request and response URLs | ``credentialQueryParameters``: `api_key`, `access_token`, `key`, `sig`, … | `?api_key=[REDACTED]` |
+/// | JSON bodies, at any depth | ``credentialFields`` as keys: `access_token`, `id_token`, `password`, … | `{"access_token": "[REDACTED]"}` |
+/// | form bodies | ``credentialFields`` as field names | `password=[REDACTED]` |
+///
+/// Query parameter, form field and JSON key names compare ignoring case, `_` and `-`:
+/// `access_token` also covers `accessToken`, `Access-Token` and `ACCESS_TOKEN`.
+///
+/// **What the defaults change on replay.** Requests still match (the live request is redacted the
+/// same way first). A replayed response has `[REDACTED]` where the server sent a credential:
+/// in `Set-Cookie` values, in JSON keys such as `access_token` or `id_token` (strings, so a
+/// `Codable` client decoding a `String` still decodes them; a number becomes a string), in form
+/// fields and in response URLs. An empty value is left as it is. `Content-Length`
+/// follows a body whose length changed. To replay a credential as it was, give it a placeholder
+/// (``replacing(_:with:)``), which puts it back on replay; to keep the old behaviour, start from
+/// ``init(headers:queryParameters:jsonPaths:jsonKeys:formFields:bodyPatterns:placeholders:minimumEchoLength:)``
+/// with the four credential headers only.
 ///
 /// Add more places, and placeholders for secrets you know:
 ///
@@ -45,8 +61,13 @@ import Foundation
 /// Placeholders go in before the rules run, and rules leave them alone: a token with a placeholder
 /// is stored as `Authorization: Bearer <API_TOKEN>`, not `Bearer [REDACTED]`, and replays as the token.
 ///
-/// A body rewritten by a JSON path or form field rule is written compactly; bodies otherwise keep
-/// their bytes except where a secret was replaced. `Content-Length` stays as recorded.
+/// **Echoes are found in every encoding**: as written, percent-encoded (upper- or lower-case hex,
+/// `+` or `%20` for a space, unreserved characters encoded or not), JSON-escaped, and, for Basic
+/// credentials, base64 and decoded.
+///
+/// A body rewritten by a JSON path, JSON key or form field rule is written compactly; bodies
+/// otherwise keep their bytes except where a secret was replaced. A `Content-Length` that was true
+/// of the body is kept true of the redacted one.
 public struct Redaction: Sendable {
     /// What replaces a removed value: `[REDACTED]`.
     public static let replacement = "[REDACTED]"
@@ -69,12 +90,17 @@ public struct Redaction: Sendable {
     /// `Proxy-Authorization` keep their scheme; `Cookie` and `Set-Cookie` keep cookie names and
     /// attributes.
     public var headers: [String]
-    /// Query parameter names whose values are removed from request and response URLs.
+    /// Query parameter names whose values are removed from request and response URLs (compared
+    /// ignoring case, `_` and `-`).
     public var queryParameters: [String]
     /// Paths in JSON bodies (request and response) whose values are removed, in the syntax of
     /// ``RequestMatching/ignoredJSONPaths``: `access_token`, `user.ssn`, `items[*].card`.
     public var jsonPaths: [String]
-    /// Field names of `application/x-www-form-urlencoded` bodies whose values are removed.
+    /// Keys whose values are removed wherever they appear in a JSON body, at any depth (names
+    /// compared ignoring case, `_` and `-`).
+    public var jsonKeys: [String]
+    /// Field names of `application/x-www-form-urlencoded` bodies whose values are removed
+    /// (compared ignoring case, `_` and `-`).
     public var formFields: [String]
     /// Regular expressions (`NSRegularExpression` syntax) searched for in text bodies. A match is
     /// removed; when the pattern has a capture group, only the first group's text is.
@@ -85,17 +111,46 @@ public struct Redaction: Sendable {
     /// the interaction. Default 6.
     public var minimumEchoLength: Int
 
-    /// The four credential headers, and nothing else.
-    public static let `default` = Redaction(headers: ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"])
+    /// Headers that carry credentials: the four standard ones and the common API-key and token
+    /// headers.
+    public static let credentialHeaders = [
+        "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie",
+        "X-Api-Key", "Api-Key", "X-Auth-Token", "X-Access-Token", "X-Goog-Api-Key", "X-Amz-Security-Token",
+        "Private-Token", "X-Vault-Token", "X-Client-Secret",
+    ]
+
+    /// Names that hold credentials as JSON keys and form fields.
+    public static let credentialFields = [
+        "api_key", "apikey", "access_token", "refresh_token", "id_token", "auth_token", "token", "session_token",
+        "security_token", "client_secret", "secret_key", "private_key", "password", "passwd", "passphrase",
+    ]
+
+    /// Names that hold credentials as query parameters: ``credentialFields``, and the short or
+    /// signing names URLs use (`key`, `sig`, `signature`, AWS's presigned `X-Amz-*`).
+    public static let credentialQueryParameters = credentialFields + [
+        "key", "secret", "sig", "signature", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
+    ]
+
+    /// Credentials out by default: ``credentialHeaders`` in headers,
+    /// ``credentialQueryParameters`` in URLs, ``credentialFields`` as JSON keys and form fields,
+    /// and every echo of what they held.
+    public static let `default` = Redaction(
+        headers: credentialHeaders, queryParameters: credentialQueryParameters, jsonKeys: credentialFields, formFields: credentialFields)
 
     /// Nothing is removed. Use only for traffic without credentials.
     public static let none = Redaction(headers: [])
+
+    /// `name` as names are compared: lowercased, without `_` and `-`.
+    static func comparable(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
+    }
 
     /// A redaction from its parts; see the properties.
     public init(
         headers: [String],
         queryParameters: [String] = [],
         jsonPaths: [String] = [],
+        jsonKeys: [String] = [],
         formFields: [String] = [],
         bodyPatterns: [String] = [],
         placeholders: [Placeholder] = [],
@@ -104,6 +159,7 @@ public struct Redaction: Sendable {
         self.headers = headers
         self.queryParameters = queryParameters
         self.jsonPaths = jsonPaths
+        self.jsonKeys = jsonKeys
         self.formFields = formFields
         self.bodyPatterns = bodyPatterns
         self.placeholders = placeholders
@@ -128,6 +184,13 @@ public struct Redaction: Sendable {
     public func redactingJSONPaths(_ paths: String...) -> Redaction {
         var copy = self
         copy.jsonPaths += paths
+        return copy
+    }
+
+    /// The values of these keys are removed wherever they appear in JSON bodies.
+    public func redactingJSONKeys(_ keys: String...) -> Redaction {
+        var copy = self
+        copy.jsonKeys += keys
         return copy
     }
 

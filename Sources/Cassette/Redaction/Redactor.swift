@@ -14,6 +14,7 @@ final class Redactor: @unchecked Sendable {
     private let headerNames: Set<String>
     private let queryNames: Set<String>
     private let formNames: Set<String>
+    private let jsonKeys: Set<String>
     private let jsonPaths: [JSONPathPattern]
     /// `NSRegularExpression` is immutable and documented as safe to share between threads.
     private let patterns: [NSRegularExpression]
@@ -57,8 +58,9 @@ final class Redactor: @unchecked Sendable {
     ) {
         self.redaction = redaction
         headerNames = Set(redaction.headers.map { $0.lowercased() })
-        queryNames = Set(redaction.queryParameters)
-        formNames = Set(redaction.formFields)
+        queryNames = Set(redaction.queryParameters.map(Redaction.comparable))
+        formNames = Set(redaction.formFields.map(Redaction.comparable))
+        jsonKeys = Set(redaction.jsonKeys.map(Redaction.comparable))
         jsonPaths = redaction.jsonPaths.map(JSONPathPattern.init)
         self.patterns = patterns
         let placeholders = redaction.placeholders.filter { !$0.secret.isEmpty }
@@ -127,7 +129,7 @@ final class Redactor: @unchecked Sendable {
 
     private func redact(_ request: inout Interaction.Request, secrets: inout Set<String>) {
         redact(&request.headers, secrets: &secrets)
-        request.url = redactQuery(of: request.url, secrets: &secrets)
+        request.url = redactUserInfo(of: redactQuery(of: request.url, secrets: &secrets), secrets: &secrets)
         request.body = redact(request.body, contentType: request.headers["Content-Type"], secrets: &secrets)
     }
 
@@ -148,6 +150,20 @@ final class Redactor: @unchecked Sendable {
         }
     }
 
+    /// `https://ada:s3cret@host/` → `https://ada:[REDACTED]@host/`: a password in the URL is a
+    /// credential wherever the rules are (unless redaction is off).
+    private func redactUserInfo(of url: String, secrets: inout Set<String>) -> String {
+        guard !headerNames.isEmpty || !queryNames.isEmpty, let scheme = url.range(of: "://") else { return url }
+        let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        let authority = url[scheme.upperBound..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+        let password = String(authority[authority.index(after: colon)..<at])
+        guard !password.isEmpty, !keptTexts.contains(password) else { return url }
+        secrets.insert(password)
+        if let decoded = password.removingPercentEncoding { secrets.insert(decoded) }
+        return url[..<authority.index(after: colon)] + Redaction.replacement + url[at...]
+    }
+
     private func redactQuery(of url: String, secrets: inout Set<String>) -> String {
         guard !queryNames.isEmpty, let mark = url.firstIndex(of: "?") else { return url }
         let queryStart = url.index(after: mark)
@@ -161,7 +177,7 @@ final class Redactor: @unchecked Sendable {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let field = FormFields.parse(String(pair), plusIsSpace: plusIsSpace).first
-            guard let field, names.contains(field.name), !field.value.isEmpty, !keptTexts.contains(field.value) else {
+            guard let field, names.contains(Redaction.comparable(field.name)), !field.value.isEmpty, !keptTexts.contains(field.value) else {
                 return String(pair)
             }
             secrets.insert(field.value)
@@ -171,19 +187,22 @@ final class Redactor: @unchecked Sendable {
     }
 
     private func redact(_ body: Interaction.Body, contentType: String?, secrets: inout Set<String>) -> Interaction.Body {
-        guard !body.isEmpty, !jsonPaths.isEmpty || !formNames.isEmpty || !patterns.isEmpty else { return body }
+        guard !body.isEmpty, !jsonPaths.isEmpty || !jsonKeys.isEmpty || !formNames.isEmpty || !patterns.isEmpty else { return body }
         var data = body.data
         let mediaType = contentType.map(Interaction.Body.mediaType(of:)) ?? ""
-        if !jsonPaths.isEmpty, mediaType.isEmpty || Interaction.Body.isJSONMediaType(mediaType),
+        if !jsonPaths.isEmpty || !jsonKeys.isEmpty, mediaType.isEmpty || Interaction.Body.isJSONMediaType(mediaType),
+           data.first.map({ $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") || $0 <= 0x20 }) == true,
            let node = try? JSONParser.parse(data) {
             var changed = false
-            let redacted = JSONPathPattern.replacing(in: node.value, at: jsonPaths) { found in
+            let replace: (JSONValue) -> JSONValue = { found in
                 let values = Self.scalars(in: found)
-                if !values.isEmpty, values.allSatisfy(keptTexts.contains) { return found }
+                if values.allSatisfy({ $0.isEmpty || self.keptTexts.contains($0) }) { return found }
                 secrets.formUnion(values)
                 changed = true
                 return .string(Redaction.replacement)
             }
+            var redacted = JSONPathPattern.replacing(in: node.value, at: jsonPaths, with: replace)
+            if !jsonKeys.isEmpty { redacted = replacingKeys(in: redacted, with: replace) }
             if changed { data = Data(JSONWriter.compact(redacted)) }
         }
         if !formNames.isEmpty, mediaType == "application/x-www-form-urlencoded", let text = String(data: data, encoding: .utf8) {
@@ -206,6 +225,24 @@ final class Redactor: @unchecked Sendable {
             data = Data(text.utf8)
         }
         return data == body.data ? body : Interaction.Body(data, contentType: contentType)
+    }
+
+    /// `value` with the value of every member whose key is one of ``jsonKeys`` replaced, at any depth.
+    private func replacingKeys(in value: JSONValue, with replace: (JSONValue) -> JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(members.map { member in
+                var member = member
+                let replaced = jsonKeys.contains(Redaction.comparable(member.key))
+                    ? replace(member.value.value) : replacingKeys(in: member.value.value, with: replace)
+                member.value = JSONNode(replaced)
+                return member
+            })
+        case .array(let elements):
+            return .array(elements.map { JSONNode(replacingKeys(in: $0.value, with: replace)) })
+        case .null, .bool, .number, .string:
+            return value
+        }
     }
 
     /// The strings and number literals in a JSON value.

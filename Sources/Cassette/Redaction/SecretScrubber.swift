@@ -68,12 +68,20 @@ struct SecretScrubber {
     }
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let alphanumerics = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
+    /// The spellings a secret takes in a message: as written; percent-encoded, with unreserved
+    /// characters left alone or encoded too, in upper- or lower-case hex, a space as `%20` or
+    /// `+`; and JSON-escaped.
     private static func variants(of secret: String) -> [String] {
         var variants = [secret]
-        if let encoded = secret.addingPercentEncoding(withAllowedCharacters: unreserved) {
-            variants.append(encoded)
-            variants.append(encoded.replacingOccurrences(of: "%20", with: "+"))
+        for allowed in [unreserved, alphanumerics] {
+            guard let upper = secret.addingPercentEncoding(withAllowedCharacters: allowed) else { continue }
+            let lower = lowercasingPercentEscapes(upper)
+            for encoded in [upper, lower] {
+                variants.append(encoded)
+                variants.append(encoded.replacingOccurrences(of: "%20", with: "+"))
+            }
         }
         var escaped = ""
         for scalar in secret.unicodeScalars {
@@ -86,5 +94,23 @@ struct SecretScrubber {
         }
         variants.append(escaped)
         return variants
+    }
+
+    /// `%5F%2B` → `%5f%2b`: the two hex digits after each `%` in lower case.
+    private static func lowercasingPercentEscapes(_ text: String) -> String {
+        var out = ""
+        var pending = 0
+        for character in text {
+            if character == "%" {
+                pending = 2
+                out.append(character)
+            } else if pending > 0 {
+                pending -= 1
+                out.append(contentsOf: character.lowercased())
+            } else {
+                out.append(character)
+            }
+        }
+        return out
     }
 }

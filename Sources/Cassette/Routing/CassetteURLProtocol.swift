@@ -32,8 +32,13 @@ class CassetteURLProtocol: URLProtocol {
         let exchange = Exchange(request: request, channel: channel)
         self.exchange = exchange
         guard let router = Self.router else {
+            // No cassette, so no redaction rules: the URL is shown without its query and user info.
+            var shown = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
+            shown?.query = nil
+            shown?.user = nil
+            shown?.password = nil
             channel.finish(error: URLError(.resourceUnavailable, userInfo: [
-                NSLocalizedDescriptionKey: "Cassette: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") "
+                NSLocalizedDescriptionKey: "Cassette: \(request.httpMethod ?? "GET") \(shown?.string ?? "") "
                     + "was made through the session of a cassette that was already ejected; use a session of a cassette in use",
             ]))
             return

@@ -57,7 +57,8 @@ final class Router: Sendable {
         let (request, body) = Interaction.Request.capturing(urlRequest)
         // Stubs first: a stubbed request is neither replayed nor recorded.
         if let (_, response) = stubs.answer(urlRequest, captured: request) ?? Stubs.global.answer(urlRequest, captured: request) {
-            answer(with: response, to: exchange.channel, for: urlRequest)
+            let redactor = self.redactor
+            answer(with: response, to: exchange.channel, for: urlRequest, shownAs: { redactor.forMatching(request) })
             return
         }
         // Compared, and shown in errors, as it would be stored: never with its secrets.
@@ -67,7 +68,7 @@ final class Router: Sendable {
             switch playback.take(redacted) {
             case .found(_, let interaction):
                 log.withLock { $0.replayed += 1 }
-                replay(redactor.forPlayback(interaction), to: exchange.channel, for: urlRequest)
+                replay(redactor.forPlayback(interaction), to: exchange.channel, for: urlRequest, shownAs: { redacted })
                 return
             case .usedUp(let count):
                 usedUp = count
@@ -79,7 +80,7 @@ final class Router: Sendable {
             record(request.withReadableBody(), body: body, exchange: exchange)
             return
         }
-        refuse(redacted, usedUp: usedUp, channel: exchange.channel, url: urlRequest.url)
+        refuse(redacted, usedUp: usedUp, channel: exchange.channel)
     }
 
     /// Stops recording: cancels live requests still running.
@@ -92,7 +93,10 @@ final class Router: Sendable {
 
     // MARK: Playback
 
-    private func answer(with stub: StubResponse, to channel: ClientChannel, for urlRequest: URLRequest) {
+    /// The request as errors show it: redacted (computed only when an error needs it).
+    typealias Shown = @Sendable () -> Interaction.Request
+
+    private func answer(with stub: StubResponse, to channel: ClientChannel, for urlRequest: URLRequest, shownAs shown: @escaping Shown) {
         let url = urlRequest.url ?? URL(fileURLWithPath: "/")
         var head: HTTPURLResponse?
         var endCode = stub.error
@@ -117,10 +121,10 @@ final class Router: Sendable {
                                 timing: Interaction.Timing(firstByte: stub.requestTime, duration: end), inPieces: inPieces, timeout: timeout)
         }
         play(plan, head: head, body: body, endCode: endCode, description: description, timeout: timeout,
-             waiting: "the stub's response", on: channel, for: urlRequest)
+             waiting: "the stub's response", on: channel, shownAs: shown)
     }
 
-    private func replay(_ interaction: Interaction, to channel: ClientChannel, for urlRequest: URLRequest) {
+    private func replay(_ interaction: Interaction, to channel: ClientChannel, for urlRequest: URLRequest, shownAs shown: @escaping Shown) {
         let url = urlRequest.url ?? URL(fileURLWithPath: "/")
         let latency = interaction.latency ?? setup.latency
         var head: HTTPURLResponse?
@@ -142,7 +146,7 @@ final class Router: Sendable {
                         body = body.prefix(declared)
                     } else if declared > body.count {
                         endCode = .networkConnectionLost
-                        description = "Cassette: the recorded response to \(urlRequest.httpMethod ?? "GET") \(url.absoluteString) declares "
+                        description = "Cassette: the recorded response to \(shown().method) \(shown().url) declares "
                             + "Content-Length \(declared) but its body holds \(body.count) bytes, so the connection is lost after them, as it "
                             + "would be live. If the body was edited, correct or remove its Content-Length in \(setup.file?.path ?? "the cassette")."
                     }
@@ -159,21 +163,20 @@ final class Router: Sendable {
             inPieces: delayed && timing.duration > timing.firstByte && TaskInternals.deliversEveryChunk(channel.task),
             timeout: timeout)
         play(plan, head: head, body: body, endCode: endCode, description: description, timeout: timeout,
-             waiting: "its replay (latency \(latency))", on: channel, for: urlRequest)
+             waiting: "its replay (latency \(latency))", on: channel, shownAs: shown)
     }
 
     /// Runs `plan` on `channel`. A timeout the plan cut in (not a recorded or stubbed one) gets a
-    /// description saying what waited too long.
+    /// description saying what waited too long. Errors name the request as `shown`: redacted.
     private func play(_ plan: DeliveryPlan, head: HTTPURLResponse?, body: Data, endCode: URLError.Code?, description: String?,
-                      timeout: TimeInterval?, waiting what: String, on channel: ClientChannel, for urlRequest: URLRequest) {
-        let url = urlRequest.url ?? URL(fileURLWithPath: "/")
-        let method = urlRequest.httpMethod ?? "GET"
+                      timeout: TimeInterval?, waiting what: String, on channel: ClientChannel, shownAs shown: @escaping Shown) {
         channel.play(plan, head: head, body: body) { code in
+            let request = shown()
             if code == .timedOut, code != endCode, let timeout {
-                return Self.urlError(.timedOut, url: url, "Cassette: \(method) \(url.absoluteString) timed out: \(what) "
+                return Self.urlError(.timedOut, url: request.url, "Cassette: \(request.method) \(request.url) timed out: \(what) "
                     + "waits longer than the request's timeout of \(JSONCassetteCodec.formatSeconds(timeout)) s")
             }
-            return Self.urlError(code, url: url, description)
+            return Self.urlError(code, url: request.url, description)
         }
     }
 
@@ -189,7 +192,7 @@ final class Router: Sendable {
         return timeout > 0 && timeout.isFinite ? timeout : nil
     }
 
-    private func refuse(_ request: Interaction.Request, usedUp: Int, channel: ClientChannel, url: URL?) {
+    private func refuse(_ request: Interaction.Request, usedUp: Int, channel: ClientChannel) {
         guard let file = setup.file else {
             // A stub session's verify() lists it; a tape's unmatched report already says it once.
             stubs.noteUnanswered(request)
@@ -198,7 +201,7 @@ final class Router: Sendable {
                 + "installed). Add a stub whose condition this request meets, or create the StubSession with unmatched: .passThrough "
                 + "to let such requests reach the network."
             log.withLock { $0.unmatched.append(message) }
-            channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: url, message))
+            channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: request.url, message))
             return
         }
         let message = UnmatchedRequestReport(
@@ -206,12 +209,14 @@ final class Router: Sendable {
             recorded: playback.recordings, usedUp: usedUp
         ).text
         log.withLock { $0.unmatched.append(message) }
-        channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: url, message))
+        channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: request.url, message))
     }
 
-    static func urlError(_ code: URLError.Code, url: URL?, _ description: String? = nil) -> URLError {
+    /// An error for the caller. `url` is the request's URL as the cassette would hold it
+    /// (redacted): printing the error must not show a secret.
+    static func urlError(_ code: URLError.Code, url: String, _ description: String? = nil) -> URLError {
         var info: [String: Any] = [:]
-        if let url {
+        if let url = URL(string: url) {
             info[NSURLErrorFailingURLErrorKey] = url
         }
         if let description { info[NSLocalizedDescriptionKey] = description }

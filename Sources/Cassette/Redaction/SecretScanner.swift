@@ -1,4 +1,3 @@
-import Cassette
 import Foundation
 
 /// Finds values that look like secrets: in a cassette, field by field (headers, cookies, query
@@ -12,19 +11,19 @@ import Foundation
 ///   16 or more token characters that mix letters and digits with high entropy.
 ///
 /// `[REDACTED]` and placeholders like `<TOKEN>` are not secrets.
-struct SecretScanner {
+package struct SecretScanner {
     /// One secret-shaped value.
-    struct Finding: Equatable {
+    package struct Finding: Equatable, Sendable {
         /// What it looks like: "JWT", "bearer token", "AWS access key ID", "random string in an auth-like field"…
-        var kind: String
+        package var kind: String
         /// Where: `interactions[0].request.headers.Authorization`, or `line 12` in a file that is not a cassette.
-        var place: String
+        package var place: String
         /// The value itself (never printed whole).
-        var value: String
+        package var value: String
     }
 
     private struct Shape {
-        var kind: String
+        package var kind: String
         var pattern: NSRegularExpression
     }
 
@@ -45,7 +44,7 @@ struct SecretScanner {
     private static let assignmentPattern = #"([A-Za-z0-9_.-]+)["']?\s*[:=]\s*["']?([A-Za-z0-9+/=_.~-]{16,})"#
 
     /// - Throws: when one of the patterns above does not compile (a test catches that).
-    init() throws {
+    package init() throws {
         shapes = try Self.shapePatterns.map { Shape(kind: $0.kind, pattern: try NSRegularExpression(pattern: $0.pattern)) }
         assignment = try NSRegularExpression(pattern: Self.assignmentPattern)
     }
@@ -53,7 +52,7 @@ struct SecretScanner {
     // MARK: Cassettes
 
     /// The secrets in a cassette's interactions, each place once.
-    func findings(in document: CassetteDocument) -> [Finding] {
+    package func findings(in document: CassetteDocument) -> [Finding] {
         var findings: [Finding] = []
         for (i, interaction) in document.interactions.enumerated() {
             let base = "interactions[\(i)]"
@@ -135,7 +134,7 @@ struct SecretScanner {
 
     /// The secrets in a file that is not a cassette, line by line: known shapes, and
     /// `name: value` / `name=value` assignments of random strings to auth-like names.
-    func findings(inText text: String) -> [Finding] {
+    package func findings(inText text: String) -> [Finding] {
         var findings: [Finding] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = String(line)
@@ -157,7 +156,7 @@ struct SecretScanner {
     // MARK: Judging values
 
     /// Names that speak of credentials: `Authorization`, `X-Api-Key`, `access_token`, `client_secret`, `sid`…
-    static func isAuthLike(_ name: String) -> Bool {
+    package static func isAuthLike(_ name: String) -> Bool {
         let lowered = name.lowercased()
         let fragments = ["auth", "token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "access_key",
                          "access-key", "accesskey", "session", "signature", "credential", "private"]
@@ -168,7 +167,7 @@ struct SecretScanner {
 
     /// 16 or more token characters, letters mixed with digits (or both cases and a symbol),
     /// with at least 3 bits of entropy per character: not a word, a date or a number.
-    static func looksRandom(_ value: String) -> Bool {
+    package static func looksRandom(_ value: String) -> Bool {
         guard value.count >= 16, !isRedacted(value) else { return false }
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_.~-")
         guard value.allSatisfy(allowed.contains) else { return false }
@@ -185,7 +184,7 @@ struct SecretScanner {
         return entropy >= 3.0
     }
 
-    static func isRedacted(_ value: String) -> Bool {
+    package static func isRedacted(_ value: String) -> Bool {
         value.contains(Redaction.replacement) || (value.hasPrefix("<") && value.hasSuffix(">"))
     }
 

@@ -1,0 +1,54 @@
+import Foundation
+
+/// What a tape does when an interaction it is about to save still looks like it holds a secret
+/// after redaction — a token in a header no rule names, a key-shaped value in a body.
+///
+/// The check is the one `cassette check-secrets` runs (``SecretScanner``): known shapes (JWTs,
+/// bearer tokens, AWS, Google, GitHub, Slack and Stripe keys, private keys) anywhere, and long
+/// random strings in auth-like fields. Each finding names the interaction and the place, never
+/// the value.
+///
+/// ```swift
+/// // CI refuses to write a cassette that may leak a credential:
+/// Tape.Options(secretCheck: .failSave)
+/// ```
+public enum SecretCheck: Sendable, Equatable {
+    /// Save, and warn in the report (``Tape/Report/warnings``) and on standard error. The default.
+    case warn
+    /// Do not save: ejecting throws ``CassetteError/suspectedSecrets(file:findings:)`` listing
+    /// the findings, and the file on disk stays as it was.
+    case failSave
+    /// Do not look.
+    case off
+
+    /// Text bodies larger than this are checked in their first part only (4 MB), so that saving
+    /// a huge recording stays fast.
+    static let largestCheckedBody = 4 * 1024 * 1024
+
+    /// One line per finding in `interactions` (what a tape is about to save), each naming the
+    /// request, the place and the kind of secret, never the value.
+    static func findings(in interactions: [Interaction]) -> [String] {
+        guard let scanner = try? SecretScanner() else { return [] }
+        var lines: [String] = []
+        for interaction in interactions {
+            var checked = interaction
+            checked.request.body = checkedPart(of: checked.request.body)
+            checked.response?.body = checkedPart(of: interaction.response?.body ?? .empty)
+            for finding in scanner.findings(in: CassetteDocument(interactions: [checked])) {
+                let place = finding.place.hasPrefix("interactions[0].") ? String(finding.place.dropFirst("interactions[0].".count)) : finding.place
+                lines.append("\(interaction.request.method) \(interaction.request.url): \(finding.kind) in \(place) "
+                    + "(\(finding.value.count) characters)")
+            }
+        }
+        return lines
+    }
+
+    private static func checkedPart(of body: Interaction.Body) -> Interaction.Body {
+        body.data.count <= largestCheckedBody ? body : Interaction.Body(Data(body.data.prefix(largestCheckedBody)), contentType: nil)
+    }
+
+    /// What to do next, after the findings.
+    static let advice = "Add a redaction rule for each place (Redaction.default.redactingHeaders(…), .redactingQueryParameters(…), "
+        + ".redactingJSONKeys(…)) or a placeholder (.replacing(secret, with: \"<NAME>\")), then record again; if a value is not "
+        + "a secret, Tape.Options(secretCheck: .off) silences the check."
+}
