@@ -132,6 +132,21 @@ public enum LoopbackRoutes {
             return Reply(status: 200, headers: [
                 ("Content-Type", "text/plain"), ("Set-Cookie", "sid=\(sessionSecret); Path=/; HttpOnly"),
             ], body: .whole(Data("your session is \(sessionSecret)".utf8)))
+        case ("reencode", 1):
+            // Each query value sent back percent-encoded another way: every character but letters
+            // and digits, in lower-case hex in a header and in upper-case hex in the body.
+            let values = (URLComponents(string: request.target)?.queryItems ?? []).compactMap(\.value)
+            let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+            let upper = values.map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0 }
+            let lower = upper.map { encoded in
+                var out = "", pending = 0
+                for character in encoded {
+                    if character == "%" { pending = 2; out.append(character) } else if pending > 0 { pending -= 1; out += character.lowercased() } else { out.append(character) }
+                }
+                return out
+            }
+            return Reply(status: 200, headers: [("Content-Type", "text/plain"), ("X-Next", "/callback?v=" + lower.joined(separator: ","))],
+                         body: .whole(Data(upper.joined(separator: "\n").utf8)))
         case ("drop", 1):
             return Reply(status: 0, headers: [], body: .drop)
         case ("drop-mid-body", 1):

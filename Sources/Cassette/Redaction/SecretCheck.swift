@@ -47,8 +47,8 @@ public enum SecretCheck: Sendable, Equatable {
         body.data.count <= largestCheckedBody ? body : Interaction.Body(Data(body.data.prefix(largestCheckedBody)), contentType: nil)
     }
 
-    /// What to do next, after the findings.
-    static let advice = "Add a redaction rule for each place (Redaction.default.redactingHeaders(…), .redactingQueryParameters(…), "
+    /// What to do about a finding: the sentence that ends each warning and error.
+    public static let advice = "Add a redaction rule for each place (Redaction.default.redactingHeaders(…), .redactingQueryParameters(…), "
         + ".redactingJSONKeys(…)) or a placeholder (.replacing(secret, with: \"<NAME>\")), then record again; if a value is not "
         + "a secret, Tape.Options(secretCheck: .off) silences the check."
 }
