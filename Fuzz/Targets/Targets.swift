@@ -1,0 +1,34 @@
+import Foundation
+
+// The fuzz targets, one executable for all (Fuzz/run builds it once): CASSETTE_FUZZ_TARGET picks
+// the target. libFuzzer calls LLVMFuzzerTestOneInput with each input; a trap is a bug found.
+
+/// Each target: decode or throw, never crash; what decodes must round-trip (FuzzCheck.swift).
+let targets: [String: (Data) -> Void] = [
+    "decode_json": { fuzzDecode($0, as: .json) },
+    "decode_http": { data in
+        fuzzDecode(data, as: .httpMessages)
+        _ = try? HTTPMessageCassetteCodec.decodeResponse(data)  // Stubs' `.httpMessage` reader
+    },
+    "decode_har": { fuzzDecode($0, as: .har) },
+    // The first byte picks the format (0 JSON, 1 HTTP messages, 2 HAR), the rest is decoded as it.
+    "round_trip": { data in
+        guard let first = data.first else { return }
+        let formats = CassetteFormat.allCases
+        fuzzDecode(data.dropFirst(), as: formats[Int(first) % formats.count])
+    },
+]
+
+let target: (Data) -> Void = {
+    let name = ProcessInfo.processInfo.environment["CASSETTE_FUZZ_TARGET"] ?? ""
+    guard let target = targets[name] else {
+        preconditionFailure("set CASSETTE_FUZZ_TARGET to one of \(targets.keys.sorted().joined(separator: ", ")), not \"\(name)\"")
+    }
+    return target
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    target(Data(bytes: bytes, count: count))
+    return 0
+}
