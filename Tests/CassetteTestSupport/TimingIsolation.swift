@@ -13,6 +13,14 @@ import Foundation
 public enum TimingIsolation {
     private static let gate = AsyncGate()
 
+    /// What the upper bounds of timing assertions are multiplied by: `CASSETTE_TIMING_SCALE`, 1
+    /// when unset. `Sanitizers/run` sets 4, since sanitized code runs several times slower; lower
+    /// bounds (a replay must wait at least its latency) never change.
+    public static let scale: Double = {
+        guard let text = ProcessInfo.processInfo.environment["CASSETTE_TIMING_SCALE"], let value = Double(text), value >= 1 else { return 1 }
+        return value
+    }()
+
     /// Runs `body` while no other test that went through here is running.
     public static func run<Result>(_ body: () async throws -> Result) async rethrows -> Result {
         await gate.acquire()

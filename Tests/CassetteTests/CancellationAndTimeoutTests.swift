@@ -53,7 +53,7 @@ import Testing
                 #expect(results.count == 200)
                 #expect(results.allSatisfy { $0.code == .cancelled && !$0.hadResponse }, "repetition \(repetition)")
                 let slowest = results.map(\.lateBy).max() ?? 0
-                #expect(slowest < 0.1, "repetition \(repetition): the slowest cancellation took \(slowest) s")
+                #expect(slowest < 0.1 * TimingIsolation.scale, "repetition \(repetition): the slowest cancellation took \(slowest) s")
                 _ = try tape.eject()
             }
             // Past the replays' 2 s, a timer that survived a cancel would call the client now and crash.
@@ -77,7 +77,7 @@ import Testing
             let seconds = Date().timeIntervalSince(start)
             #expect(fetched.errorCode == .timedOut)
             #expect(fetched.status == nil)
-            #expect(seconds >= 0.45 && seconds <= 1.2, "took \(seconds) s")
+            #expect(seconds >= 0.45 && seconds <= 1.2 * TimingIsolation.scale, "took \(seconds) s")
             #expect(fetched.errorDescription?.contains("waits longer than the request's timeout of 0.5 s") == true, "\(fetched)")
             _ = try tape.eject()
         }
@@ -99,7 +99,7 @@ import Testing
             let fetched = await Fetch.get(Self.url, on: URLSession(configuration: configuration))
             let seconds = Date().timeIntervalSince(start)
             #expect(fetched.errorCode == .timedOut)
-            #expect(seconds >= 0.55 && seconds <= 1.3, "took \(seconds) s")
+            #expect(seconds >= 0.55 && seconds <= 1.3 * TimingIsolation.scale, "took \(seconds) s")
             _ = try tape.eject()
         }
     }

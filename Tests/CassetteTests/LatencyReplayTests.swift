@@ -59,7 +59,7 @@ import Testing
         let (seconds, fetched) = try await Self.timedFetch(Self.slowURL, latency: .recorded, style: style)
         #expect(fetched.status == 200)
         #expect(fetched.body == Self.body1K)
-        #expect(seconds >= 0.55 && seconds <= 1.2, "took \(seconds) s")
+        #expect(seconds >= 0.55 && seconds <= 1.2 * TimingIsolation.scale, "took \(seconds) s")
         if style == .delegate {
             let head = try #require(fetched.headAfter)
             #expect(head >= 0.25 && head <= 0.9, "head after \(head) s")
@@ -72,26 +72,26 @@ import Testing
     @Test func instantIsTheDefault() async throws {
         let (seconds, fetched) = try await Self.timedFetch(Self.slowURL, latency: nil)
         #expect(fetched.body == Self.body1K)
-        #expect(seconds < 0.1, "took \(seconds) s")
+        #expect(seconds < 0.1 * TimingIsolation.scale, "took \(seconds) s")
     }
 
     @Test func scaledHalvesTheRecordedTiming() async throws {
         let (seconds, fetched) = try await Self.timedFetch(Self.slowURL, latency: .scaled(0.5))
         #expect(fetched.body == Self.body1K)
-        #expect(seconds >= 0.27 && seconds <= 0.6, "took \(seconds) s")
+        #expect(seconds >= 0.27 && seconds <= 0.6 * TimingIsolation.scale, "took \(seconds) s")
     }
 
     @Test func fixedGivesEveryResponseTheSameTiming() async throws {
         let (seconds, fetched) = try await Self.timedFetch(Self.largeURL, latency: .fixed(firstByte: 0.1, duration: 0.4))
         #expect(fetched.body == Self.body32K)
-        #expect(seconds >= 0.37 && seconds <= 1.0, "took \(seconds) s")
+        #expect(seconds >= 0.37 && seconds <= 1.0 * TimingIsolation.scale, "took \(seconds) s")
     }
 
     @Test(arguments: FetchStyle.allCases)
     func thirtyTwoKilobytesAtEDGESpeedTakeAboutTwoSeconds(style: FetchStyle) async throws {
         let (seconds, fetched) = try await Self.timedFetch(Self.largeURL, latency: .downloadSpeed(.edge), style: style)
         #expect(fetched.body == Self.body32K)
-        #expect(seconds >= 1.9 && seconds <= 3.5, "took \(seconds) s")
+        #expect(seconds >= 1.9 && seconds <= 3.5 * TimingIsolation.scale, "took \(seconds) s")
         if style == .delegate {
             #expect(fetched.pieces.count >= 20, "\(fetched.pieces.count) pieces")
         }
@@ -101,15 +101,15 @@ import Testing
         for latency in [nil, Latency.instant, .scaled(10)] {
             let (seconds, fetched) = try await Self.timedFetch(Self.overriddenURL, latency: latency)
             #expect(fetched.body == Self.body1K)
-            #expect(seconds >= 0.47 && seconds <= 1.1, "\(latency.map(String.init(describing:)) ?? "default"): took \(seconds) s")
+            #expect(seconds >= 0.47 && seconds <= 1.1 * TimingIsolation.scale, "\(latency.map(String.init(describing:)) ?? "default"): took \(seconds) s")
         }
     }
 
     @Test func theEnvironmentSetsTheLatencyWhenTheCodeDoesNot() async throws {
         let fromEnvironment = try await Self.timedFetch(Self.slowURL, latency: nil, environment: ["CASSETTE_LATENCY": "recorded"])
-        #expect(fromEnvironment.seconds >= 0.55 && fromEnvironment.seconds <= 1.2, "took \(fromEnvironment.seconds) s")
+        #expect(fromEnvironment.seconds >= 0.55 && fromEnvironment.seconds <= 1.2 * TimingIsolation.scale, "took \(fromEnvironment.seconds) s")
         let codeWins = try await Self.timedFetch(Self.slowURL, latency: .instant, environment: ["CASSETTE_LATENCY": "recorded"])
-        #expect(codeWins.seconds < 0.1, "took \(codeWins.seconds) s")
+        #expect(codeWins.seconds < 0.1 * TimingIsolation.scale, "took \(codeWins.seconds) s")
     }
 
     @Test func anUnreadableLatencyInTheEnvironmentStopsTheTapeFromOpening() throws {

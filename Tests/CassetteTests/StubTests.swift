@@ -141,10 +141,10 @@ import CassetteTestSupport
         let fetched = await Fetch.run(Self.request("https://a.example/slow"), on: session, style: style)
         let elapsed = Date().timeIntervalSince(started)
         #expect(fetched.body == body)
-        #expect(elapsed >= 0.65 && elapsed < 1.6, "took \(elapsed) s")
+        #expect(elapsed >= 0.65 && elapsed < 1.6 * TimingIsolation.scale, "took \(elapsed) s")
         if style == .delegate {
             let head = try #require(fetched.headAfter)
-            #expect(head >= 0.25 && head < 0.65, "head after \(head) s")
+            #expect(head >= 0.25 && head < 0.65 * TimingIsolation.scale, "head after \(head) s")
             #expect(fetched.pieces.count > 1, "the body arrives in pieces: \(fetched.pieces)")
         }
     }
@@ -161,7 +161,7 @@ import CassetteTestSupport
         let fetched = await Fetch.get("https://a.example/edge", on: stubbed.session)
         let elapsed = Date().timeIntervalSince(started)
         #expect(fetched.body.count == 8 * 1024)
-        #expect(elapsed >= 0.45 && elapsed < 1.4, "took \(elapsed) s")
+        #expect(elapsed >= 0.45 && elapsed < 1.4 * TimingIsolation.scale, "took \(elapsed) s")
     }
 
     /// A stub slower than the request's timeout times out, as live.
@@ -175,7 +175,7 @@ import CassetteTestSupport
         let started = Date()
         let fetched = await Fetch.run(request, on: stubbed.session, style: .async)
         #expect(fetched.errorCode == .timedOut)
-        #expect(Date().timeIntervalSince(started) < 1.5)
+        #expect(Date().timeIntervalSince(started) < 1.5 * TimingIsolation.scale)
     }
 
     // MARK: OHHTTPStubs: stacking, removal, names, activation
@@ -407,7 +407,7 @@ import CassetteTestSupport
         let elapsed = Date().timeIntervalSince(started)
         #expect(chunked.text == "one,two,three")
         #expect(chunked.pieces == [4, 4, 5], "each chunk arrives as it is sent")
-        #expect(elapsed >= 0.35 && elapsed < 1.3, "two delays of 0.2 s: \(elapsed) s")
+        #expect(elapsed >= 0.35 && elapsed < 1.3 * TimingIsolation.scale, "two delays of 0.2 s: \(elapsed) s")
         let whole = await Fetch.get("https://a.example/chunks", on: stubbed.session)
         #expect(whole.text == "one,two,three")
         #expect(await Fetch.get("https://a.example/string", on: stubbed.session).text == "a string")
