@@ -83,6 +83,9 @@ do {
             try await run(pair, with: Harness(runs: quick ? 1 : 7, warmUp: quick ? 0 : 1))
         }
     }
+    for pair in try ScalingBenchmarks.pairs() where wanted(pair.name) {
+        try await run(pair, with: Harness(runs: quick ? 3 : 9))
+    }
     if wanted("record_vs_direct"), let server {
         try await run(RecordBenchmark.pair(server: server, requests: quick ? 100 : 500, folder: folder))
     }
