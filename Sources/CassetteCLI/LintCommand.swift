@@ -15,7 +15,9 @@ enum LintCommand {
         OUTPUT (standard output), one line per problem:
           FILE:LINE:COLUMN: error: PATH: MESSAGE        when the place in the file is known
           FILE: error: MESSAGE                          otherwise
-        then a summary: 'N cassettes, M interactions, K errors'.
+        and one per warning (valid, but probably not meant: a Content-Length the body does not keep):
+          FILE: warning: PATH: MESSAGE
+        then a summary: 'N cassettes, M interactions, K errors' (and ', W warnings').
 
         EXIT STATUS: 0 every cassette is valid, 1 a problem was found, 2 the command line was wrong.
         """
@@ -44,7 +46,7 @@ enum LintCommand {
             return ExitCode.usage
         }
 
-        var cassettes = 0, interactions = 0, errors = 0
+        var cassettes = 0, interactions = 0, errors = 0, warnings = 0
         for path in paths {
             let files: [String]
             switch CassetteFiles.find(at: path) {
@@ -57,22 +59,22 @@ enum LintCommand {
             }
             for file in files {
                 cassettes += 1
-                switch lint(file) {
-                case .success(let count):
-                    interactions += count
+                switch CassetteFiles.read(file) {
+                case .success(let document):
+                    interactions += document.interactions.count
+                    for warning in document.warnings() {
+                        output.line("\(file): warning: \(warning.description)")
+                        warnings += 1
+                    }
                 case .failure(let error):
                     for problem in error.problems { output.line(problem.diagnostic(file: file)) }
                     errors += error.problems.count
                 }
             }
         }
-        output.line("\(count(cassettes, "cassette")), \(count(interactions, "interaction")), \(count(errors, "error"))")
+        output.line("\(count(cassettes, "cassette")), \(count(interactions, "interaction")), \(count(errors, "error"))"
+            + (warnings > 0 ? ", \(count(warnings, "warning"))" : ""))
         return errors == 0 ? ExitCode.success : ExitCode.failure
-    }
-
-    /// The number of interactions in a valid cassette, or its problems.
-    private static func lint(_ file: String) -> Result<Int, CassetteFormatError> {
-        CassetteFiles.read(file).map(\.interactions.count)
     }
 
     private static func count(_ n: Int, _ noun: String) -> String {

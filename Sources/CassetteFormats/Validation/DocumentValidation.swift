@@ -50,3 +50,26 @@ extension CassetteDocument {
         return problems
     }
 }
+
+extension CassetteDocument {
+    /// What is valid but probably not meant, with the JSON path of each value: today, a response
+    /// whose `Content-Length` its body does not keep (a body edited by hand). A replay keeps that
+    /// promise as the wire would (``Interaction/Response/declaredBodyLength``), so `cassette lint`
+    /// warns about it; nothing here stops a cassette from being read or written.
+    public func warnings() -> [CassetteFormatError.Problem] {
+        var warnings: [CassetteFormatError.Problem] = []
+        for (i, interaction) in interactions.enumerated() {
+            guard interaction.error == nil, let response = interaction.response, let declared = response.declaredBodyLength else { continue }
+            let size = response.body.data.count
+            guard declared != size else { continue }
+            let replay = declared > size
+                ? "a replay delivers the \(size) bytes, then fails with networkConnectionLost"
+                : "a replay delivers the first \(declared) bytes"
+            let name = response.headers.field(named: "Content-Length")?.name ?? "Content-Length"
+            warnings.append(.init(path: JSONPath([.key("interactions"), .index(i), .key("response"), .key("headers"), .key(name)]),
+                                  message: "Content-Length is \(declared) but the body holds \(size) bytes: \(replay), as live. "
+                                      + "If the body was edited, set Content-Length to \(size) or remove it."))
+        }
+        return warnings
+    }
+}
