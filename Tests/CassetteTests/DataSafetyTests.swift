@@ -13,9 +13,7 @@ import CassetteTestSupport
 /// order, atomic even under SIGKILL, refused without damage, and safe across processes.
 @Suite(.timingIsolated) struct DataSafetyTests {
     /// The child executable, built next to the test bundle (`Tests/CassetteSaveCheck`).
-    static var child: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("CassetteSaveCheck")
-    }
+    static var child: URL { ChildProcess.url(of: "CassetteSaveCheck") }
 
     static func launch(_ arguments: [String], output: Pipe? = nil) throws -> Process {
         let process = Process()

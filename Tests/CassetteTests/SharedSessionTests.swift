@@ -9,22 +9,10 @@ import CassetteTestSupport
 @Suite(.timingIsolated) struct SharedSessionTests {
 
     /// The child executable, built next to the test bundle.
-    static var child: URL {
-        let bundleFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        return bundleFolder.appendingPathComponent("SharedSessionCheck")
-    }
+    static var child: URL { ChildProcess.url(of: "SharedSessionCheck") }
 
     static func run(_ scenario: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = child
-        process.arguments = [scenario, PackagePaths.cassettes.appendingPathComponent("Shared/feed-outage.json").path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        try ChildProcess.run("SharedSessionCheck", [scenario, PackagePaths.cassettes.appendingPathComponent("Shared/feed-outage.json").path])
     }
 
     @Test func theChildProcessIsBuilt() {
