@@ -77,7 +77,7 @@ struct HTTPMessageReader {
         // As the writer writes it, the value is exact (spaces kept); other spellings are trimmed.
         let written = "# recordedWith: "
         if text.hasPrefix(written) {
-            document.recordedWith = String(text.dropFirst(written.count))
+            setRecordedWith(String(text.dropFirst(written.count)), in: &document)
             return
         }
         let body = text.dropFirst().trimmingCharacters(in: .whitespaces)
@@ -88,8 +88,18 @@ struct HTTPMessageReader {
                        at: .root.appending("version"), line: index, column: text.utf8.count - value.utf8.count)
             }
         } else if let value = value(of: "recordedWith", in: body) {
-            document.recordedWith = value
+            setRecordedWith(value, in: &document)
         }
+    }
+
+    private mutating func setRecordedWith(_ value: String, in document: inout CassetteDocument) {
+        guard !value.utf8.contains(Syntax.carriageReturn) else {
+            // What the writer refuses to write, the reader refuses to read.
+            report("recordedWith cannot hold a line break (a carriage return) in an HTTP-message cassette",
+                   at: .root.appending("recordedWith"), line: index, column: 0)
+            return
+        }
+        document.recordedWith = value
     }
 
     /// `VALUE` from `key: VALUE`.
