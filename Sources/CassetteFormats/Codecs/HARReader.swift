@@ -25,6 +25,9 @@ struct HARReader {
             let version: String
             if case .string(let text)? = creator.memberValue("version")?.value { version = text } else { version = "" }
             document.recordedWith = HARCassetteCodec.recordedWith(name: name, version: version)
+            if let text = document.recordedWith, let problem = CassetteRules.recordedWithProblem(text) {
+                report(problem, at: logPath.appending("creator"), offset: creator.offset)
+            }
         }
         if let extras = log.memberValue("_cassette") {
             let path = logPath.appending("_cassette")
@@ -32,6 +35,9 @@ struct HARReader {
                 for member in members {
                     if member.key == "recordedWith", case .string(let text) = member.value.value {
                         document.recordedWith = text
+                        if let problem = CassetteRules.recordedWithProblem(text) {
+                            report(problem, at: path.appending("recordedWith"), offset: member.value.offset)
+                        }
                     } else {
                         report(member.key == "recordedWith" ? "expected recordedWith to be a string, found \(JSONCassetteReader.describe(member.value.value))"
                                : "unknown field \(CassetteRules.quoted(member.key)) in Cassette's fields of the log; expected recordedWith",

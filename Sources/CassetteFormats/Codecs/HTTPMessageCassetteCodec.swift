@@ -65,17 +65,14 @@ public enum HTTPMessageCassetteCodec {
     /// the same bytes.
     ///
     /// - Throws: ``CassetteFormatError`` when a value could not be read back (see
-    ///   ``CassetteDocument/problems()``), or when `recordedWith` holds a line break.
+    ///   ``CassetteDocument/problems()``).
     public static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
         Data(try encodedBytes(document))
     }
 
     /// ``encode(_:)``'s bytes, before they are copied into a `Data` (see `JSONCassetteCodec.encodedBytes`).
     package static func encodedBytes(_ document: CassetteDocument) throws(CassetteFormatError) -> [UInt8] {
-        var problems = document.problems()
-        if let recordedWith = document.recordedWith, recordedWith.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-            problems.append(.init(path: JSONPath.root.appending("recordedWith"), message: "recordedWith cannot hold a line break in an HTTP-message cassette"))
-        }
+        let problems = document.problems()
         guard problems.isEmpty else { throw CassetteFormatError(file: nil, problems: problems) }
         var out: [UInt8] = []
         out += Array("# version: \(HTTPMessageSyntax.formatVersion)\n".utf8)

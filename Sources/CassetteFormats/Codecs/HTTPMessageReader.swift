@@ -93,10 +93,9 @@ struct HTTPMessageReader {
     }
 
     private mutating func setRecordedWith(_ value: String, in document: inout CassetteDocument) {
-        guard !value.utf8.contains(Syntax.carriageReturn) else {
+        if let problem = CassetteRules.recordedWithProblem(value) {
             // What the writer refuses to write, the reader refuses to read.
-            report("recordedWith cannot hold a line break (a carriage return) in an HTTP-message cassette",
-                   at: .root.appending("recordedWith"), line: index, column: 0)
+            report(problem, at: .root.appending("recordedWith"), line: index, column: 0)
             return
         }
         document.recordedWith = value

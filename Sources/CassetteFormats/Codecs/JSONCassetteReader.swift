@@ -30,7 +30,11 @@ struct JSONCassetteReader {
                    at: path.appending("version"), offset: versionNode.offset)
             return nil
         }
-        let recordedWith = fields["recordedWith"].flatMap { readString($0, at: path.appending("recordedWith"), expected: "a string") }
+        var recordedWith = fields["recordedWith"].flatMap { readString($0, at: path.appending("recordedWith"), expected: "a string") }
+        if let text = recordedWith, let node = fields["recordedWith"], let problem = CassetteRules.recordedWithProblem(text) {
+            report(problem, at: path.appending("recordedWith"), offset: node.offset)
+            recordedWith = nil
+        }
         guard let list = required("interactions", in: fields, of: root, at: path, expecting: "an array of interactions"),
               let elements = readArray(list, at: path.appending("interactions"), expected: "an array of interactions")
         else { return nil }

@@ -59,6 +59,13 @@ package enum CassetteRules {
         return nil
     }
 
+    /// `recordedWith` is one line of text in every format (an HTTP-message cassette writes it as
+    /// a comment line), so it cannot hold a line break.
+    package static func recordedWithProblem(_ text: String) -> String? {
+        text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D })
+            ? "recordedWith is one line of text (\(quoted(text))): it cannot hold a line break" : nil
+    }
+
     /// A download speed in bytes per second: at least ``slowestBytesPerSecond``, and finite.
     package static func speedProblem(_ bytesPerSecond: Double) -> String? {
         bytesPerSecond.isFinite && bytesPerSecond >= slowestBytesPerSecond ? nil

@@ -1,6 +1,6 @@
 extension CassetteDocument {
     /// Everything that would stop this document from being written and read back, with the
-    /// JSON path of each value: an interaction with neither response nor error, a status outside
+    /// JSON path of each value: a `recordedWith` with a line break, an interaction with neither response nor error, a status outside
     /// 100–599, a relative URL, a method or header name that is not an HTTP token, a header value
     /// with a line break, a negative or inconsistent timing or latency, an `afterBytes` beyond
     /// the body, a `recordedAt` outside the years 0000–9999.
@@ -18,6 +18,9 @@ extension CassetteDocument {
                     check(CassetteRules.headerValueProblem(name: field.name, value: value), path.appending(field.name))
                 }
             }
+        }
+        if let recordedWith {
+            check(CassetteRules.recordedWithProblem(recordedWith), .root.appending("recordedWith"))
         }
         for (i, interaction) in interactions.enumerated() {
             let path = JSONPath([.key("interactions"), .index(i)])
