@@ -97,6 +97,32 @@ import CassetteTestSupport
         #expect(replayed.error.hasPrefix("error: URLError -1004 (cannotConnectToHost)"))
     }
 
+    @Test func recordAndPlayTakeTheLibrarysRedactionOptions() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("redacted.json").path
+        let server = try LoopbackServer()
+        let tenant = "tenant-7f3a9c2e51", pin = "pin-55193874", ssn = "ssn-078051120"
+        let url = server.baseURL + "/echo?session=\(pin)"
+        let arguments = ["--cassette", file, "-H", "X-Tenant: \(tenant)", "-H", "Content-Type: application/json", "--data", #"{"ssn":"\#(ssn)"}"#,
+                         "--redact-header", "X-Tenant", "--redact-query", "session", "--redact-json-key", "ssn", url]
+        let recorded = Captured.run(["record"] + arguments)
+        #expect(recorded.status == 0, "\(recorded.error)")
+        #expect(recorded.out.contains(tenant), "the live answer echoes the values")
+        server.stop()
+        let saved = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
+        for secret in [tenant, pin, ssn] { #expect(!saved.contains(secret), "\(secret) was saved") }
+        #expect(saved.contains(#""X-Tenant": "[REDACTED]""#))
+
+        // The same rules make the same request match offline; without them it does not.
+        let played = Captured.run(["play"] + arguments)
+        #expect(played.status == 0, "\(played.error)")
+        let unredacted = Captured.run(["play", "--cassette", file, "-H", "X-Tenant: \(tenant)", "-H", "Content-Type: application/json",
+                                       "--data", #"{"ssn":"\#(ssn)"}"#, url])
+        #expect(unredacted.status == 1)
+        #expect(unredacted.error.hasPrefix("error: Cassette: no recorded interaction matches POST \(url)"))
+    }
+
     @Test func usageErrors() {
         let noCassette = Captured.run(["play", "https://example.com/"])
         #expect(noCassette.status == 2)
