@@ -28,9 +28,13 @@ extension Interaction {
         /// The fields grouped by name, in first-appearance order.
         public private(set) var fields: [Field] = []
 
-        /// Where each name's field is in ``fields``, by its ASCII-lowercased name: finding a field
-        /// takes constant time, so a message with thousands of fields reads in linear time.
-        private var positions: [String: Int] = [:]
+        /// Where each name's field is in ``fields``, once there are more than
+        /// ``linearSearchLimit`` of them: finding a field then takes constant time, so a message
+        /// with thousands of fields reads in linear time. Empty below the limit, where a scan of
+        /// a few names is faster than hashing one.
+        private var positions: [FieldName: Int] = [:]
+
+        private static let linearSearchLimit = 16
 
         /// No fields.
         public init() {}
@@ -110,7 +114,9 @@ extension Interaction {
             guard let i = indexOfField(named: name) else { return }
             fields.remove(at: i)
             positions = [:]
-            for (position, field) in fields.enumerated() { positions[Self.key(field.name)] = position }
+            if fields.count > Self.linearSearchLimit {
+                for (position, field) in fields.enumerated() { positions[FieldName(field.name)] = position }
+            }
         }
 
         /// The field named `name` (any case), with the spelling it was first given; nil when absent.
@@ -137,19 +143,37 @@ extension Interaction {
         }
 
         private mutating func append(_ field: Field) {
-            positions[Self.key(field.name)] = fields.count
+            if positions.isEmpty, fields.count >= Self.linearSearchLimit {
+                for (position, existing) in fields.enumerated() { positions[FieldName(existing.name)] = position }
+            }
+            if !positions.isEmpty { positions[FieldName(field.name)] = fields.count }
             fields.append(field)
         }
 
         private func indexOfField(named name: String) -> Int? {
-            positions[Self.key(name)]
+            if positions.isEmpty {
+                return fields.firstIndex { asciiCaseInsensitiveEquals($0.name, name) }
+            }
+            return positions[FieldName(name)]
         }
+    }
+}
 
-        /// `name` with ASCII letters lowercased (HTTP compares field names ignoring ASCII case only).
-        private static func key(_ name: String) -> String {
-            guard name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return name }
-            return String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-        }
+/// A header field name as a dictionary key: equal and hashed ignoring ASCII case, without making
+/// a lowercased copy.
+private struct FieldName: Hashable {
+    let name: String
+
+    init(_ name: String) {
+        self.name = name
+    }
+
+    static func == (lhs: FieldName, rhs: FieldName) -> Bool {
+        asciiCaseInsensitiveEquals(lhs.name, rhs.name)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for byte in name.utf8 { hasher.combine(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
     }
 }
 
