@@ -145,8 +145,9 @@ final class Router: Sendable {
                     if declared < body.count {
                         body = body.prefix(declared)
                     } else if declared > body.count {
+                        let request = shown()
                         endCode = .networkConnectionLost
-                        description = "Cassette: the recorded response to \(shown().method) \(shown().url) declares "
+                        description = "Cassette: the recorded response to \(request.method) \(request.url) declares "
                             + "Content-Length \(declared) but its body holds \(body.count) bytes, so the connection is lost after them, as it "
                             + "would be live. If the body was edited, correct or remove its Content-Length in \(setup.file?.path ?? "the cassette")."
                     }
@@ -242,6 +243,14 @@ final class Router: Sendable {
         return Interaction.Timing(firstByte: min(milliseconds(firstByte ?? duration), end), duration: end)
     }
 
+    /// The warning for a request that could not connect while recording and was not saved.
+    private static func unsavedConnectionFailure(_ request: Interaction.Request, code: URLError.Code, file: URL?) -> String {
+        "\(request.method) \(request.url) could not connect (\(Interaction.TransportError.Code(rawValue: code.rawValue))) "
+            + "while recording \(file?.path ?? "the cassette"); the caller got the error, but it was not saved, so that "
+            + "a recording made offline does not replay the outage. Record again when the server can be reached, or set "
+            + "Tape.Options(savesConnectionFailures: true) to keep such errors."
+    }
+
     private func record(_ request: Interaction.Request, body: Data?, exchange: Exchange) {
         let task = exchange.channel.task
         let ticket = recorder.begin(session: TaskInternals.session(of: task).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
@@ -281,11 +290,7 @@ final class Router: Sendable {
                 } else if !savesConnectionFailures, outcome.response == nil, let code = outcome.error?.code,
                           Self.connectionFailureCodes.contains(code) {
                     recorder.abandon(ticket)
-                    let shown = redactor.forMatching(request)
-                    let warning = "\(shown.method) \(shown.url) could not connect (\(Interaction.TransportError.Code(rawValue: code.rawValue))) "
-                        + "while recording \(file?.path ?? "the cassette"); the caller got the error, but it was not saved, so that "
-                        + "a recording made offline does not replay the outage. Record again when the server can be reached, or set "
-                        + "Tape.Options(savesConnectionFailures: true) to keep such errors."
+                    let warning = Self.unsavedConnectionFailure(redactor.forMatching(request), code: code, file: file)
                     log.withLock {
                         $0.connectionFailures += 1
                         $0.warnings.append(warning)
