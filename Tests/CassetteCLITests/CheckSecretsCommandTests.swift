@@ -62,6 +62,18 @@ import Testing
         #expect(scanner.findings(in: document) == [])
     }
 
+    @Test func aSecretInARedirectTargetIsFoundPercentEncodedOrNot() throws {
+        let scanner = try SecretScanner()
+        for location in ["/get?api_key=Qw7Er9Ty2Ui4Op6As8", "/get?api%5Fkey=Qw7Er9Ty2Ui4Op6As8", "https://b.example/cb?access_token=Qw7Er9Ty2Ui4Op6As8%2D"] {
+            let document = CassetteDocument(interactions: [
+                Interaction(request: .init(url: "https://a.example/login"), response: .init(status: 302, headers: ["Location": location])),
+            ])
+            let findings = scanner.findings(in: document)
+            #expect(findings.map(\.kind) == ["random string in an auth-like field"], "\(location)")
+            #expect(findings.first?.place.hasPrefix("interactions[0].response.headers.Location (query ") == true)
+        }
+    }
+
     @Test func aFolderWithoutCassettesAndAMissingFileAreErrors() throws {
         let scratch = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -76,7 +76,12 @@ package struct SecretScanner {
                     scanField(name: cookie, value: cookieValue, at: fieldPlace + " (cookie \(cookie))", into: &findings)
                 }
             } else {
+                let before = findings.count
                 scanField(name: name, value: value, at: fieldPlace, into: &findings)
+                // A URL in a header (a redirect's Location) carries query parameters of its own.
+                if findings.count == before, value.contains("?") {
+                    scanURL(value, at: fieldPlace, into: &findings)
+                }
             }
         }
         guard let text = body.text, !text.isEmpty else { return }
