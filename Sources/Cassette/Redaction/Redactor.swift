@@ -153,7 +153,9 @@ final class Redactor: @unchecked Sendable {
     /// `https://ada:s3cret@host/` → `https://ada:[REDACTED]@host/`: a password in the URL is a
     /// credential wherever the rules are (unless redaction is off).
     private func redactUserInfo(of url: String, secrets: inout Set<String>) -> String {
-        guard !headerNames.isEmpty || !queryNames.isEmpty, let scheme = url.range(of: "://") else { return url }
+        // Most URLs have no user info: answer those without a search.
+        guard !headerNames.isEmpty || !queryNames.isEmpty, url.utf8.contains(UInt8(ascii: "@")),
+              let scheme = url.range(of: "://") else { return url }
         let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
         let authority = url[scheme.upperBound..<authorityEnd]
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
