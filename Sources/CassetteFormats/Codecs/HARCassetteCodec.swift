@@ -40,11 +40,7 @@ public enum HARCassetteCodec {
         var document = reader.readDocument(root)
         // HAR is JSON, read as strictly as a JSON cassette: a repeated key is a hand edit gone wrong.
         if let duplicate = root.value.firstDuplicateKey() {
-            let key = duplicate.path.components.last.map { component -> String in
-                if case .key(let name) = component { return name }
-                return ""
-            } ?? ""
-            reader.report("duplicate key \(CassetteRules.quoted(key)); each key may appear once", at: duplicate.path, offset: duplicate.offset)
+            reader.report("duplicate key \(CassetteRules.quoted(duplicate.key)); each key may appear once", at: duplicate.path, offset: duplicate.offset)
             document = CassetteDocument()
         }
         guard !reader.problems.isEmpty else { return document }

@@ -44,7 +44,7 @@ struct HTTPMessageReader {
 
     mutating func readDocument() -> CassetteDocument {
         var document = CassetteDocument()
-        if lines.allSatisfy({ Syntax.isBlank(line(range: $0)) || string(line(range: $0)).allSatisfy(\.isWhitespace) }) {
+        if lines.allSatisfy({ string(bytes[$0]).allSatisfy(\.isWhitespace) }) {
             // As for JSON: an empty file is more likely a failed save or a wrong path than a cassette.
             report("the file is empty; expected \"# version: 1\" or a request line like \"GET https://api.example.com/users HTTP/1.1\"",
                    at: .root, line: 0, column: 0)
@@ -427,10 +427,6 @@ struct HTTPMessageReader {
 
     private func line(_ i: Int) -> ArraySlice<UInt8> {
         bytes[lines[i]]
-    }
-
-    private func line(range: Range<Int>) -> ArraySlice<UInt8> {
-        bytes[range]
     }
 
     private func string(_ bytes: ArraySlice<UInt8>) -> String {

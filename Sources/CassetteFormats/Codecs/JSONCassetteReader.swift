@@ -343,10 +343,7 @@ struct JSONCassetteReader {
             }
         case "json":
             if let duplicate = value.value.firstDuplicateKey() {
-                let last = duplicate.path.components.last.map { component -> String in
-                    if case .key(let key) = component { return key } else { return "" }
-                } ?? ""
-                report("duplicate key \(CassetteRules.quoted(last)) in a JSON body",
+                report("duplicate key \(CassetteRules.quoted(duplicate.key)) in a JSON body",
                        at: JSONPath(formPath.components + duplicate.path.components), offset: duplicate.offset)
                 return nil
             }

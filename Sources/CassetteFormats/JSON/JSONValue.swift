@@ -63,14 +63,14 @@ package struct JSONMember: Sendable {
 
 extension JSONValue {
     /// The first key that appears twice in one object, searching depth first in document order:
-    /// its path (relative to this value, ending with the key) and the offset of its second
-    /// occurrence and of the first.
-    package func firstDuplicateKey() -> (path: JSONPath, offset: Int, firstOffset: Int)? {
+    /// the key, its path (relative to this value, ending with the key) and the offset of its
+    /// second occurrence and of the first.
+    package func firstDuplicateKey() -> (key: String, path: JSONPath, offset: Int, firstOffset: Int)? {
         switch self {
         case .array(let elements):
             for (i, element) in elements.enumerated() {
                 if let found = element.value.firstDuplicateKey() {
-                    return (JSONPath([.index(i)] + found.path.components), found.offset, found.firstOffset)
+                    return (found.key, JSONPath([.index(i)] + found.path.components), found.offset, found.firstOffset)
                 }
             }
         case .object(let members):
@@ -78,11 +78,11 @@ extension JSONValue {
             seen.reserveCapacity(members.count)
             for member in members {
                 if let first = seen[member.key] {
-                    return (JSONPath([.key(member.key)]), member.keyOffset, first)
+                    return (member.key, JSONPath([.key(member.key)]), member.keyOffset, first)
                 }
                 seen[member.key] = member.keyOffset
                 if let found = member.value.value.firstDuplicateKey() {
-                    return (JSONPath([.key(member.key)] + found.path.components), found.offset, found.firstOffset)
+                    return (found.key, JSONPath([.key(member.key)] + found.path.components), found.offset, found.firstOffset)
                 }
             }
         case .null, .bool, .number, .string:
