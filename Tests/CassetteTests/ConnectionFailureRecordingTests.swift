@@ -9,14 +9,30 @@ import CassetteTestSupport
 /// A recording made while a server cannot be reached does not silently become the truth: the
 /// caller gets the error as live, the cassette does not keep it, and the report says so.
 @Suite struct ConnectionFailureRecordingTests {
+    /// A scratch folder, a loopback server that answers, and a port that refuses (held until torn down).
+    struct Site {
+        let scratch: ScratchFolder
+        let server: LoopbackServer
+        let closed: ClosedPort
+
+        init() throws {
+            scratch = try ScratchFolder()
+            server = try LoopbackServer()
+            closed = try ClosedPort()
+        }
+
+        func tearDown() {
+            server.stop()
+            scratch.remove()
+            withExtendedLifetime(closed) {}
+        }
+    }
+
     @Test(arguments: FetchStyle.allCases)
     func aRefusedConnectionReachesTheCallerButIsNotSaved(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let closed = try ClosedPort()
-        defer { withExtendedLifetime(closed) {} }
+        let site = try Site()
+        defer { site.tearDown() }
+        let (scratch, server, closed) = (site.scratch, site.server, site.closed)
 
         // A new cassette in mode once, one request answered and one refused: the answered one is saved.
         let file = scratch.file("mixed.json")
@@ -36,10 +52,9 @@ import CassetteTestSupport
     }
 
     @Test func aRecordingThatCouldNotConnectCreatesNoCassette() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let closed = try ClosedPort()
-        defer { withExtendedLifetime(closed) {} }
+        let site = try Site()
+        defer { site.tearDown() }
+        let (scratch, closed) = (site.scratch, site.closed)
         let file = scratch.file("offline.json")
         let tape = try Tape(file: file, mode: .once, environment: [:])
         let refused = await Fetch.get(closed.baseURL + "/feed", on: tape.session)
@@ -51,12 +66,9 @@ import CassetteTestSupport
     }
 
     @Test func reRecordingWhileAServerIsDownLeavesTheCassetteAsItWas() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let closed = try ClosedPort()
-        defer { withExtendedLifetime(closed) {} }
+        let site = try Site()
+        defer { site.tearDown() }
+        let (scratch, server, closed) = (site.scratch, site.server, site.closed)
         let file = scratch.file("kept.json")
         let first = try Tape(file: file, mode: .once, environment: [:])
         _ = await Fetch.get(server.baseURL + "/status/200", on: first.session)
@@ -74,10 +86,9 @@ import CassetteTestSupport
     }
 
     @Test func anOutageIsSavedWhenAskedFor() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let closed = try ClosedPort()
-        defer { withExtendedLifetime(closed) {} }
+        let site = try Site()
+        defer { site.tearDown() }
+        let (scratch, closed) = (site.scratch, site.closed)
         let file = scratch.file("outage.json")
         let tape = try Tape(file: file, mode: .once, options: .init(savesConnectionFailures: true), environment: [:])
         _ = await Fetch.get(closed.baseURL + "/feed", on: tape.session)
