@@ -66,8 +66,8 @@ import CassetteTestSupport
         return error.localizedDescription + " " + error.userInfo.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + " \(error)"
     }
 
-    @Test(arguments: CassetteFormat.allCases)
-    func noCredentialReachesAFileAnErrorOrAReport(format: CassetteFormat) async throws {
+    @Test(arguments: CassetteFormat.allCases, FetchStyle.allCases)
+    func noCredentialReachesAFileAnErrorOrAReport(format: CassetteFormat, style: FetchStyle) async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let server = try LoopbackServer()
@@ -75,9 +75,10 @@ import CassetteTestSupport
         let file = scratch.file("secrets.\(format.fileExtension)")
 
         let recording = try Tape(file: file, mode: .once, environment: [:])
+        let recordingSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
         var live: [Fetched] = []
         for request in Self.requests(server.baseURL) {
-            live.append(await Fetch.run(request, on: recording.session, style: .async))
+            live.append(await Fetch.run(request, on: recordingSession, style: style))
         }
         let recorded = try recording.eject()
         #expect(live.allSatisfy { $0.status == 200 }, "\(live)")
@@ -87,20 +88,41 @@ import CassetteTestSupport
 
         // A deliberate miss: the same credentials on a path that was never recorded.
         let replaying = try Tape(file: file, mode: .none, environment: [:])
+        let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
         var replayed: [Fetched] = []
         for request in Self.requests(server.baseURL) {
-            replayed.append(await Fetch.run(request, on: replaying.session, style: .async))
+            replayed.append(await Fetch.run(request, on: replaySession, style: style))
         }
         var missed = Self.requests(server.baseURL)[0]
         missed.url = URL(string: missed.url!.absoluteString.replacingOccurrences(of: "/echo", with: "/never-recorded"))
+        let missedThroughStyle = await Fetch.run(missed, on: replaySession, style: style)
         var missError: Error?
         do { _ = try await replaying.session.data(for: missed) } catch { missError = error }
         let report = try replaying.eject()
-        #expect(replayed.allSatisfy { $0.status == 200 }, "the redacted recording replays: \(replayed)")
+        // The same status, final URL and header names as live; bodies differ exactly where the
+        // server echoed a credential (the README says what the defaults change on replay).
+        for (index, request) in Self.requests(server.baseURL).enumerated() {
+            #expect(replayed[index].status == live[index].status && replayed[index].url == live[index].url
+                && Set(replayed[index].headers.keys) == Set(live[index].headers.keys),
+                "\(request.url!.path): live \(live[index]), replayed \(replayed[index])")
+        }
         #expect((missError as? URLError)?.code == Tape.unmatchedRequestErrorCode)
+        #expect(missedThroughStyle.errorCode == Tape.unmatchedRequestErrorCode)
+
+        // A replay that times out names the request redacted too.
+        let slow = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .fixed(firstByte: 5, duration: 5)),
+                            environment: [:])
+        var hurried = Self.requests(server.baseURL)[0]
+        hurried.timeoutInterval = 0.2
+        var timeoutError: Error?
+        do { _ = try await slow.session.data(for: hurried) } catch { timeoutError = error }
+        _ = try slow.eject()
+        #expect((timeoutError as? URLError)?.code == .timedOut)
+        #expect(timeoutError?.localizedDescription.contains("/echo?api_key=[REDACTED]&page=2 timed out") == true, "\(Self.errorText(timeoutError))")
 
         let fileText = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-        let produced = [Self.errorText(missError), report.unmatched.joined(separator: "\n"), recorded.warnings.joined(separator: "\n"),
+        let produced = [Self.errorText(missError), Self.errorText(timeoutError), missedThroughStyle.errorDescription ?? "",
+                        report.unmatched.joined(separator: "\n"), recorded.warnings.joined(separator: "\n"),
                         report.warnings.joined(separator: "\n")].joined(separator: "\n")
         #expect(Self.leaks(in: fileText) == [], "in \(file.lastPathComponent)")
         #expect(Self.leaks(in: produced) == [], "in the error and reports: \(produced)")
