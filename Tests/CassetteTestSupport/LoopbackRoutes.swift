@@ -64,7 +64,11 @@ struct Reply {
         case 200: "OK"
         case 201: "Created"
         case 204: "No Content"
+        case 301: "Moved Permanently"
         case 302: "Found"
+        case 303: "See Other"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
         case 304: "Not Modified"
         case 404: "Not Found"
         case 418: "I'm a teapot"
@@ -110,6 +114,14 @@ public enum LoopbackRoutes {
             let remaining = Int(parts[1]) ?? 0
             if remaining <= 0 { return Reply(status: 200, headers: text(""), body: .whole(Data("arrived".utf8))) }
             return Reply(status: 302, headers: [("Location", "/redirect/\(remaining - 1)")], body: .whole(Data()))
+        case ("redirect-to", 1):
+            // As httpbin's /redirect-to: `status_code` (302 by default) to `url`, and a cookie
+            // when `cookie` is given, to show what a client does with the cookies of a hop.
+            let items = URLComponents(string: request.target)?.queryItems ?? []
+            let status = items.first { $0.name == "status_code" }?.value.flatMap(Int.init) ?? 302
+            var headers = [("Location", items.first { $0.name == "url" }?.value ?? "/echo"), ("Content-Type", "text/plain")]
+            if let cookie = items.first(where: { $0.name == "cookie" })?.value { headers.append(("Set-Cookie", cookie + "; Path=/")) }
+            return Reply(status: status, headers: headers, body: .whole(Data("redirecting with \(status)".utf8)))
         case ("bytes", 2):
             let count = Int(parts[1]) ?? 0
             return Reply(status: 200, headers: [("Content-Type", "application/octet-stream")],

@@ -17,6 +17,7 @@ import Darwin
 /// | `/chunked/N`       | 200, `Transfer-Encoding: chunked`, N chunks `chunk i\n`               |
 /// | `/gzip`, `/deflate`| 200, a JSON body compressed ahead of time, with `Content-Encoding`     |
 /// | `/redirect/N`      | 302 to `/redirect/N-1`; `/redirect/0` answers 200 `arrived`            |
+/// | `/redirect-to?status_code=S&url=U[&cookie=C]` | S to U, with `Set-Cookie: C` when given     |
 /// | `/bytes/N`         | 200, N bytes `i % 251`, `application/octet-stream`                     |
 /// | `/headers`         | 200, repeated `Set-Cookie` and `X-Multi` fields, an `ETag`             |
 /// | `/drop`            | closes the connection without answering                                |

@@ -44,7 +44,7 @@ import CassetteTestSupport
             live.append(await Fetch.run(request, on: liveSession, style: style))
         }
         let recordReport = try recording.eject()
-        #expect(recordReport.recorded == live.count)
+        #expect(recordReport.recorded == live.count + 3, "each redirect hop is an interaction")
         #expect(recordReport.saved)
         server.stop()
         // Each request reached the server once; the redirect's three hops add three.
@@ -65,7 +65,7 @@ import CassetteTestSupport
         #expect(server.received.first { $0.method == "PUT" }?.body == Data("streamed body".utf8))
         // Recorded request bodies are written in their readable form.
         let saved = try format.decode(Data(contentsOf: file), file: file.path)
-        #expect(saved.interactions.count == live.count)
+        #expect(saved.interactions.count == live.count + 3)
         #expect(saved.interactions.first { $0.request.method == "POST" }?.request.body.form == .json)
         #expect(saved.interactions.first { $0.request.method == "PUT" }?.request.body.form == .text)
 
@@ -76,7 +76,7 @@ import CassetteTestSupport
             #expect(replayed.sameOutcome(as: live[index]), "request \(index) \(request.url!.path): live \(live[index]), replayed \(replayed)")
         }
         let replayReport = try replaying.eject()
-        #expect(replayReport.replayed == live.count)
+        #expect(replayReport.replayed == live.count + 3)
         #expect(replayReport.unmatched.isEmpty)
         #expect(!replayReport.saved)
     }

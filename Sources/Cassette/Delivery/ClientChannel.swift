@@ -25,13 +25,16 @@ import FoundationNetworking
 final class ClientChannel: @unchecked Sendable {
     /// The protocol being answered, until the channel closes.
     private var urlProtocol: URLProtocol?
-    /// When the request started (the channel is made in `startLoading`); plans count from here.
-    private let startedAt = DispatchTime.now()
+    /// When the request started (the channel is made in `startLoading`), or its latest redirect
+    /// hop did; plans count from here.
+    private var startedAt = DispatchTime.now()
     /// Recursive: corelibs may call `stopLoading` from inside a client call on the same thread.
     private let lock = NSRecursiveLock()
     private var isOpen = true
     private var laterQueue: DispatchQueue?
     private var timer: DispatchSourceTimer?
+    /// The session's `timeoutIntervalForResource`, running from `startLoading`.
+    private var deadline: DispatchSourceTimer?
 
     init(_ urlProtocol: URLProtocol) {
         self.urlProtocol = urlProtocol
@@ -50,10 +53,55 @@ final class ClientChannel: @unchecked Sendable {
         lock.lock()
         isOpen = false
         urlProtocol = nil
-        let timer = self.timer
-        self.timer = nil
+        let timers = [timer, deadline]
+        timer = nil
+        deadline = nil
         lock.unlock()
-        timer?.cancel()
+        for timer in timers { timer?.cancel() }
+    }
+
+    /// Plans and waits count from now on: the next hop of a redirect starts.
+    func restartClock() {
+        lock.lock()
+        startedAt = .now()
+        lock.unlock()
+    }
+
+    /// Runs `work` on the work queue after `seconds`, unless the channel closes first; at once,
+    /// in the caller's context, when `seconds` is not positive.
+    func after(_ seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
+        guard seconds > 0 else { return work() }
+        schedule(in: seconds, into: \.timer) { _ in work() }
+    }
+
+    /// Fails the exchange with `error` when it is still open `seconds` from now: the session's
+    /// `timeoutIntervalForResource`, which bounds the whole task, redirects included.
+    func expire(after seconds: TimeInterval, with error: @escaping @Sendable () -> URLError, then: @escaping @Sendable () -> Void) {
+        schedule(in: seconds, into: \.deadline) { [self] _ in
+            finish(error: error())
+            then()
+        }
+    }
+
+    /// A one-off timer on the work queue, kept in `slot` so that closing cancels it.
+    private func schedule(in seconds: TimeInterval, into slot: ReferenceWritableKeyPath<ClientChannel, DispatchSourceTimer?>,
+                          _ work: @escaping @Sendable (DispatchSourceTimer) -> Void) {
+        let queue = workQueue()
+        lock.lock()
+        // Made only for an open channel: libdispatch traps when a never-activated source is released.
+        guard isOpen else {
+            lock.unlock()
+            return
+        }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        self[keyPath: slot] = timer
+        lock.unlock()
+        timer.setEventHandler {
+            timer.cancel()
+            work(timer)
+        }
+        timer.schedule(deadline: .now() + .nanoseconds(Int(DeliveryPlan.schedulable(seconds) * 1_000_000_000)), leeway: .milliseconds(1))
+        timer.resume()
     }
 
     /// Runs `plan`: inline when everything is due now (call from `startLoading`), otherwise on
@@ -82,9 +130,9 @@ final class ClientChannel: @unchecked Sendable {
             return
         }
         let queue = workQueue()
-        let schedule = PlanSchedule(events: plan.events, startedAt: startedAt)
         // Made only for an open channel: libdispatch traps when a never-activated source is released.
         lock.lock()
+        let schedule = PlanSchedule(events: plan.events, startedAt: startedAt)
         guard isOpen else {
             lock.unlock()
             return
@@ -136,6 +184,19 @@ final class ClientChannel: @unchecked Sendable {
         finish(error: error)
     }
 
+    #if !canImport(FoundationNetworking)
+    /// Hands a redirect to the loading system, which asks the delegate and starts the next hop
+    /// with a new protocol (Apple platforms; on Linux this client call is a fatal error and the
+    /// ``Router`` plays the hops itself). This exchange then ends, as Apple's CustomHTTPProtocol
+    /// sample ends it.
+    func redirect(to next: URLRequest, response: HTTPURLResponse) {
+        send(closing: true) { client, urlProtocol in
+            client.urlProtocol(urlProtocol, wasRedirectedTo: next, redirectResponse: response)
+            client.urlProtocol(urlProtocol, didFailWithError: NSError(domain: NSCocoaErrorDomain, code: NSUserCancelledError))
+        }
+    }
+    #endif
+
     /// Ends the exchange with `error`, or successfully when `nil`, and closes the channel.
     func finish(error: URLError?) {
         send(closing: true) { client, urlProtocol in
@@ -172,6 +233,8 @@ final class ClientChannel: @unchecked Sendable {
             self.urlProtocol = nil
             timer?.cancel()
             timer = nil
+            deadline?.cancel()
+            deadline = nil
         }
         call(client, urlProtocol)
     }

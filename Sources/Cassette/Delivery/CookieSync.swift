@@ -33,4 +33,19 @@ enum CookieSync {
         guard !cookies.isEmpty else { return }
         storage.setCookies(cookies, for: url, mainDocumentURL: request.mainDocumentURL ?? url)
     }
+
+    /// `request` carrying the cookies the session's storage holds for its URL, as a live session
+    /// sends them on the next hop of a redirect: replacing the previous hop's `Cookie` field, under
+    /// the same configuration rules as storing. Unchanged when none apply.
+    static func addingCookies(to request: URLRequest, of task: URLSessionTask?) -> URLRequest {
+        guard request.httpShouldHandleCookies, let url = request.url,
+              let configuration = TaskInternals.configuration(of: task), configuration.httpShouldSetCookies,
+              let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty
+        else { return request }
+        var request = request
+        for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        return request
+    }
 }

@@ -45,16 +45,101 @@ enum TaskInternals {
     /// Call only from `startLoading` or from the task's work queue (see the type's notes).
     static func deliversEveryChunk(_ task: URLSessionTask?) -> Bool {
         #if canImport(FoundationNetworking)
-        guard let task,
-              let session = field("session", of: task) as? URLSession,
-              let registry = field("taskRegistry", of: session),
-              let behaviours = field("behaviours", of: registry) as? [Int: Any],
-              let behaviour = behaviours[task.taskIdentifier]
-        else { return false }
+        guard let task, let behaviour = behaviour(of: task) else { return false }
         return String(describing: behaviour).hasSuffix("callDelegate")
         #else
         return true
         #endif
+    }
+
+    /// The body FoundationNetworking keeps for `task` (its internal `knownBody`): the only place
+    /// the body of `uploadTask(with:from:)` and `uploadTask(with:fromFile:)` can be found on Linux.
+    static func knownBody(of task: URLSessionTask?) -> KnownBody {
+        #if canImport(FoundationNetworking)
+        guard let task else { return .notFound }
+        var mirror: Mirror? = Mirror(reflecting: task)
+        while let current = mirror {
+            if let child = current.children.first(where: { $0.label == "knownBody" }) {
+                guard let body = unwrapped(child.value) else { return .absent }
+                guard let payload = Mirror(reflecting: body).children.first else { return .empty }
+                switch (payload.label, payload.value) {
+                case ("data", let data as DispatchData):
+                    var bytes = Data(count: data.count)
+                    bytes.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in data.copyBytes(to: buffer, count: data.count) }
+                    return .data(bytes)
+                case ("file", let url as URL): return .file(url)
+                case ("stream", let stream as InputStream): return .stream(stream)
+                default: return .notFound
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        return .notFound
+        #else
+        return .notFound
+        #endif
+    }
+
+    /// What ``knownBody(of:)`` found.
+    enum KnownBody {
+        /// Not reachable here (Apple platforms, or a FoundationNetworking that changed).
+        case notFound
+        /// The task has none: a request without a body, or `uploadTask(withStreamedRequest:)`,
+        /// whose body comes from the delegate's `needNewBodyStream`.
+        case absent
+        /// A body of no bytes.
+        case empty
+        case data(Data)
+        case file(URL)
+        case stream(InputStream)
+    }
+
+    /// The delegate FoundationNetworking asks about `task`'s redirects: the task's own delegate
+    /// (`data(for:delegate:)`), else the session's when it is a `URLSessionTaskDelegate` —
+    /// whichever API started the task (measured: a completion-handler task of a session with a
+    /// delegate asks it too). Nil on Apple platforms, where the loading system asks it itself.
+    static func redirectDelegate(of task: URLSessionTask?) -> URLSessionTaskDelegate? {
+        #if canImport(FoundationNetworking)
+        guard let task else { return nil }
+        if let behaviour = behaviour(of: task), let own = delegate(in: behaviour) { return own }
+        return session(of: task)?.delegate as? URLSessionTaskDelegate
+        #else
+        return nil
+        #endif
+    }
+
+    /// The delegate FoundationNetworking tells about `task`'s progress (`didSendBodyData`): only
+    /// for delegate-driven tasks and tasks given their own delegate, never for a completion
+    /// handler alone (measured). Nil on Apple platforms.
+    static func progressDelegate(of task: URLSessionTask?) -> URLSessionTaskDelegate? {
+        #if canImport(FoundationNetworking)
+        guard let task, let behaviour = behaviour(of: task) else { return nil }
+        if String(describing: behaviour).hasSuffix("callDelegate") {
+            return session(of: task)?.delegate as? URLSessionTaskDelegate
+        }
+        return delegate(in: behaviour)
+        #else
+        return nil
+        #endif
+    }
+
+    /// How the session reports `task` to its caller (FoundationNetworking's `_Behaviour`).
+    private static func behaviour(of task: URLSessionTask) -> Any? {
+        guard let session = field("session", of: task) as? URLSession,
+              let registry = field("taskRegistry", of: session),
+              let behaviours = field("behaviours", of: registry) as? [Int: Any]
+        else { return nil }
+        return behaviours[task.taskIdentifier]
+    }
+
+    /// A task delegate held in a behaviour's payload (`…WithTaskDelegate(completion, delegate)`).
+    private static func delegate(in value: Any) -> URLSessionTaskDelegate? {
+        for child in Mirror(reflecting: value).children {
+            guard let inner = unwrapped(child.value) else { continue }
+            if let delegate = inner as? URLSessionTaskDelegate { return delegate }
+            if let found = delegate(in: inner) { return found }
+        }
+        return nil
     }
 
     /// The stored property `label` of `value`, searched up the superclasses.

@@ -6,7 +6,8 @@ import FoundationNetworking
 extension Interaction.Request {
     /// The request as the caller built it: method, URL, header fields (sorted by name, so that
     /// recordings are deterministic) and body, read from `httpBody` or, when that is empty, from
-    /// `httpBodyStream` (where Apple platforms usually put it).
+    /// `httpBodyStream` (where Apple platforms usually put it). The ``Router`` puts the body it
+    /// found (``RequestBody``) into `httpBody` first, so a stream is read only for stubs' requests.
     ///
     /// Returns the body it read so that the request can be sent on without reading a stream twice.
     /// The body's written form is left as base64: choosing the readable form parses JSON, which
@@ -14,7 +15,7 @@ extension Interaction.Request {
     static func capturing(_ request: URLRequest) -> (request: Interaction.Request, body: Data?) {
         var body = request.httpBody
         if body == nil, let stream = request.httpBodyStream {
-            body = InputStreamReader.readAll(stream)
+            body = try? InputStreamReader.readAll(stream)
         }
         var headers = Interaction.Headers()
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
@@ -39,14 +40,19 @@ extension Interaction.Request {
 
 /// Reads an `InputStream` to its end.
 enum InputStreamReader {
-    static func readAll(_ stream: InputStream) -> Data {
+    /// The stream's bytes; throws the stream's error when a read fails, so that a body that
+    /// could not be read is never taken for a shorter one.
+    static func readAll(_ stream: InputStream) throws -> Data {
         var data = Data()
         stream.open()
         defer { stream.close() }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = stream.read(&buffer, maxLength: buffer.count)
-            if count <= 0 { break }
+            if count < 0 {
+                throw stream.streamError ?? CocoaError(.fileReadUnknown)
+            }
+            if count == 0 { break }
             data.append(buffer, count: count)
         }
         return data

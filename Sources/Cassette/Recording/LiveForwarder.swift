@@ -6,9 +6,10 @@ import FoundationNetworking
 /// Sends requests to the real network through an inner `URLSession` that does not contain
 /// Cassette's protocol, reporting the response head as soon as it arrives and the rest at the end.
 ///
-/// The inner session follows redirects, decodes `gzip`/`deflate` like the caller's session would,
-/// and neither stores cookies nor caches: the caller's session already put its cookies into the
-/// request, and recording must see every response.
+/// The inner session does not follow redirects (the ``Router`` plays each hop, so that the
+/// caller's redirect policy decides and every hop is recorded), decodes `gzip`/`deflate` like the
+/// caller's session would, and neither stores cookies nor caches: the caller's session already
+/// put its cookies into the request, and recording must see every response.
 final class LiveForwarder: Sendable {
     /// What came back for one request.
     struct Outcome: Sendable {
@@ -48,15 +49,21 @@ final class LiveForwarder: Sendable {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
+    /// What the live request reports as it goes, besides its end.
+    struct Progress: Sendable {
+        /// The response head, when it arrives.
+        var head: @Sendable (HTTPURLResponse) -> Void = { _ in }
+        /// Each piece of the body, as it arrives.
+        var data: @Sendable (Data) -> Void = { _ in }
+        /// Body bytes sent: this piece, the total so far, the total expected (0 when unknown).
+        var sent: @Sendable (Int64, Int64, Int64) -> Void = { _, _, _ in }
+    }
+
     /// Starts `request`. Must not be called on URLSession's shared queue (from `startLoading`):
     /// creating a task of another session there crashes FoundationNetworking.
-    func forward(
-        _ request: URLRequest,
-        onHead: @escaping @Sendable (HTTPURLResponse) -> Void,
-        onEnd: @escaping @Sendable (Outcome) -> Void
-    ) -> Forwarding {
+    func forward(_ request: URLRequest, progress: Progress, onEnd: @escaping @Sendable (Outcome) -> Void) -> Forwarding {
         let task = session.dataTask(with: request)
-        delegate.register(task.taskIdentifier, ForwardingDelegate.Exchange(start: Date(), onHead: onHead, onEnd: onEnd))
+        delegate.register(task.taskIdentifier, ForwardingDelegate.Exchange(start: Date(), progress: progress, onEnd: onEnd))
         task.resume()
         return Forwarding(task)
     }
@@ -71,15 +78,15 @@ final class LiveForwarder: Sendable {
 private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     struct Exchange {
         var start: Date
-        var onHead: @Sendable (HTTPURLResponse) -> Void
+        var progress: LiveForwarder.Progress
         var onEnd: @Sendable (LiveForwarder.Outcome) -> Void
         var response: HTTPURLResponse?
         var firstByte: TimeInterval?
         var body = Data()
 
-        init(start: Date, onHead: @escaping @Sendable (HTTPURLResponse) -> Void, onEnd: @escaping @Sendable (LiveForwarder.Outcome) -> Void) {
+        init(start: Date, progress: LiveForwarder.Progress, onEnd: @escaping @Sendable (LiveForwarder.Outcome) -> Void) {
             self.start = start
-            self.onHead = onHead
+            self.progress = progress
             self.onEnd = onEnd
         }
     }
@@ -97,25 +104,43 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
             exchange.response = http
             exchange.firstByte = Date().timeIntervalSince(exchange.start)
             exchanges[dataTask.taskIdentifier] = exchange
-            return exchange.onHead
+            return exchange.progress.head
         }
         if let onHead, let http = response as? HTTPURLResponse { onHead(http) }
         completionHandler(onHead == nil ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        exchanges.withLock { $0[dataTask.taskIdentifier]?.body.append(data) }
+        let onData = exchanges.withLock { exchanges -> (@Sendable (Data) -> Void)? in
+            exchanges[dataTask.taskIdentifier]?.body.append(data)
+            return exchanges[dataTask.taskIdentifier]?.progress.data
+        }
+        onData?(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+                    totalBytesExpectedToSend: Int64) {
+        exchanges.withLock { $0[task.taskIdentifier]?.progress.sent }?(bytesSent, totalBytesSent, totalBytesExpectedToSend)
+    }
+
+    /// Never followed here: the redirect response comes back with its body, for the Router to play.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         var urlError = error.map(URLError.init(converting:))
-        if exchange.response == nil, urlError == nil {
+        // A 3xx without a Location never reaches didReceive(response:) in FoundationNetworking;
+        // the task still holds it.
+        let response = exchange.response ?? (error == nil ? task.response as? HTTPURLResponse : nil)
+        if response == nil, urlError == nil {
             urlError = URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "the response was not an HTTP response"])
         }
         exchange.onEnd(LiveForwarder.Outcome(
-            response: exchange.response, body: exchange.body, error: urlError,
-            firstByte: exchange.firstByte, duration: Date().timeIntervalSince(exchange.start)
+            response: response, body: exchange.body, error: urlError,
+            firstByte: exchange.firstByte ?? (response == nil ? nil : Date().timeIntervalSince(exchange.start)), duration: Date().timeIntervalSince(exchange.start)
         ))
     }
 }

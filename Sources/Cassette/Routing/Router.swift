@@ -51,14 +51,67 @@ final class Router: Sendable {
         self.stubs = stubs
     }
 
+    /// One request of an exchange: the caller's, or the next hop of a redirect.
+    struct Hop: @unchecked Sendable {
+        /// As it goes out: the session's additional header fields added, the body in `httpBody`.
+        var request: URLRequest
+        var body: RequestBody
+        /// 0 for the caller's request, n for the request after the n-th redirect.
+        var number = 0
+        /// Whether every `didLoad` reaches the caller (``TaskInternals/deliversEveryChunk(_:)``),
+        /// found in `startLoading`, where it can be.
+        var everyChunk: Bool
+    }
+
     /// Answers `exchange`. Runs inside `startLoading`: never blocks.
     func start(_ exchange: Exchange) {
-        let urlRequest = exchange.request.value
-        let (request, body) = Interaction.Request.capturing(urlRequest)
+        let channel = exchange.channel
+        let task = channel.task
+        let urlRequest = Self.withAdditionalHeaders(exchange.request.value, of: task)
+        #if canImport(FoundationNetworking)
+        if task is URLSessionDownloadTask {
+            channel.finish(error: Self.downloadRefusal(redactor.forMatching(Interaction.Request.capturing(urlRequest).request)))
+            return
+        }
+        #endif
+        if let seconds = TaskInternals.configuration(of: task)?.timeoutIntervalForResource, seconds > 0, seconds < CassetteRules.longestSeconds {
+            let url = redactor.forMatching(Interaction.Request.capturing(urlRequest).request).url
+            channel.expire(after: seconds, with: {
+                Self.urlError(.timedOut, url: url, "Cassette: the request took longer than the session's timeoutIntervalForResource "
+                    + "of \(JSONCassetteCodec.formatSeconds(seconds)) s")
+            }, then: { exchange.stop() })
+        }
+        let everyChunk = TaskInternals.deliversEveryChunk(task)
+        let begin: @Sendable (Result<RequestBody, URLError>) -> Void = { [self] found in
+            switch found {
+            case .failure(let error):
+                channel.finish(error: error)
+            case .success(let body):
+                var request = urlRequest
+                if let data = body.data {
+                    request.httpBodyStream = nil
+                    request.httpBody = data
+                }
+                route(Hop(request: request, body: body, everyChunk: everyChunk), of: exchange)
+            }
+        }
+        if let found = RequestBody.obtain(for: urlRequest, task: task, later: { found in
+            channel.later { if !exchange.isStopped { begin(found) } }
+        }) {
+            begin(found)
+        }
+    }
+
+    /// Decides who answers `hop`: a stub, the recording, the network, or nobody. Runs inside
+    /// `startLoading` or on the channel's work queue, where client calls are safe.
+    private func route(_ hop: Hop, of exchange: Exchange) {
+        let urlRequest = hop.request
+        let (request, _) = Interaction.Request.capturing(urlRequest)
         // Stubs first: a stubbed request is neither replayed nor recorded.
         if let (_, response) = stubs.answer(urlRequest, captured: request) ?? Stubs.global.answer(urlRequest, captured: request) {
             let redactor = self.redactor
-            answer(with: response, to: exchange.channel, for: urlRequest, shownAs: { redactor.forMatching(request) })
+            reportSent(hop, of: exchange)
+            answer(with: response, hop: hop, of: exchange, shownAs: { redactor.forMatching(request) })
             return
         }
         // Compared, and shown in errors, as it would be stored: never with its secrets.
@@ -68,7 +121,8 @@ final class Router: Sendable {
             switch playback.take(redacted) {
             case .found(_, let interaction):
                 log.withLock { $0.replayed += 1 }
-                replay(redactor.forPlayback(interaction), to: exchange.channel, for: urlRequest, shownAs: { redacted })
+                reportSent(hop, of: exchange)
+                replay(redactor.forPlayback(interaction), hop: hop, of: exchange, shownAs: { redacted })
                 return
             case .usedUp(let count):
                 usedUp = count
@@ -77,10 +131,72 @@ final class Router: Sendable {
             }
         }
         if setup.recordsNewRequests {
-            record(request.withReadableBody(), body: body, exchange: exchange)
+            record(request.withReadableBody(), hop: hop, exchange: exchange)
             return
         }
         refuse(redacted, usedUp: usedUp, channel: exchange.channel)
+    }
+
+    /// Tells a progress delegate the body was sent, as a live upload would before its response.
+    private func reportSent(_ hop: Hop, of exchange: Exchange) {
+        guard hop.number == 0, let count = hop.body.data?.count, count > 0 else { return }
+        TaskDelegateCalls.sentBody(of: exchange.channel.task, count: count, expected: hop.body.expectedLength)
+    }
+
+    /// `request` with the session configuration's `httpAdditionalHeaders` under its own fields, as
+    /// a live session sends it: FoundationNetworking adds them only inside its own protocol
+    /// (DESIGN §5). On Apple platforms the request already has them and this changes nothing.
+    static func withAdditionalHeaders(_ request: URLRequest, of task: URLSessionTask?) -> URLRequest {
+        guard let additional = TaskInternals.configuration(of: task)?.httpAdditionalHeaders, !additional.isEmpty else { return request }
+        var request = request
+        for (key, value) in additional {
+            guard let name = key as? String, request.value(forHTTPHeaderField: name) == nil else { continue }
+            request.setValue("\(value)", forHTTPHeaderField: name)
+        }
+        return request
+    }
+
+    /// The error a download task gets on Linux (see the README's table of URLSession APIs).
+    static func downloadRefusal(_ request: Interaction.Request) -> URLError {
+        urlError(.cannotCreateFile, url: request.url, "Cassette cannot complete the download task for \(request.method) \(request.url) on "
+            + "Linux: FoundationNetworking gives a download answered by a URLProtocol no file (it reads a property only its own "
+            + "HTTP protocol can set), so the task would end without a file or crash the process. Nothing was sent or recorded. "
+            + "Use data(for:) or a data task and write the body to a file yourself; on Apple platforms download tasks record and replay.")
+    }
+
+    /// Follows the redirect `head` (with `body`) answering `hop`, once `delay` has passed: stores
+    /// its cookies, asks the caller's delegate (Linux; on Apple platforms the loading system asks
+    /// it), then routes the next hop — or delivers the redirect itself when the delegate says nil.
+    private func follow(_ head: HTTPURLResponse, body: Data, to next: URLRequest, after delay: TimeInterval,
+                        hop: Hop, of exchange: Exchange, shownAs shown: @escaping Shown) {
+        let channel = exchange.channel
+        let shownNext = UncheckedSendable(next)
+        let sendable = UncheckedSendable((head, hop))
+        channel.after(delay) { [self] in
+            let (head, hop) = sendable.value
+            guard !exchange.isStopped else { return }
+            guard hop.number < Redirect.mostHops else { return channel.finish(error: Redirect.tooMany(url: shown().url)) }
+            let task = channel.task
+            CookieSync.store(cookiesOf: head, for: hop.request, of: task)
+            #if canImport(FoundationNetworking)
+            let proposed = CookieSync.addingCookies(to: shownNext.value, of: task)
+            TaskDelegateCalls.redirect(task, response: head, proposing: proposed) { chosen in
+                let chosen = UncheckedSendable(chosen.value)
+                channel.later { [self] in
+                    guard !exchange.isStopped else { return }
+                    channel.restartClock()
+                    guard let request = chosen.value else {
+                        // Refused: the redirect is the response, with its body, as live.
+                        return channel.deliver(head, body: body, error: nil)
+                    }
+                    let body = request.httpBody.map { RequestBody(data: $0, isStream: false, expectedLength: Int64($0.count)) } ?? .none
+                    route(Hop(request: request, body: body, number: hop.number + 1, everyChunk: hop.everyChunk), of: exchange)
+                }
+            }
+            #else
+            channel.redirect(to: shownNext.value, response: head)
+            #endif
+        }
     }
 
     /// Stops recording: cancels live requests still running.
@@ -96,7 +212,9 @@ final class Router: Sendable {
     /// The request as errors show it: redacted (computed only when an error needs it).
     typealias Shown = @Sendable () -> Interaction.Request
 
-    private func answer(with stub: StubResponse, to channel: ClientChannel, for urlRequest: URLRequest, shownAs shown: @escaping Shown) {
+    private func answer(with stub: StubResponse, hop: Hop, of exchange: Exchange, shownAs shown: @escaping Shown) {
+        let channel = exchange.channel
+        let urlRequest = hop.request
         let url = urlRequest.url ?? URL(fileURLWithPath: "/")
         var head: HTTPURLResponse?
         var endCode = stub.error
@@ -109,9 +227,12 @@ final class Router: Sendable {
             }
         }
         let body = head == nil ? Data() : stub.body
+        if let head, endCode == nil, let next = Redirect.nextRequest(after: head, to: urlRequest, body: hop.body.data) {
+            return follow(head, body: body, to: next, after: stub.requestTime + stub.bodySeconds, hop: hop, of: exchange, shownAs: shown)
+        }
         let delayed = stub.requestTime > 0 || stub.bodySeconds > 0
         let timeout = delayed ? Self.timeout(of: urlRequest, task: channel.task) : nil
-        let inPieces = head != nil && stub.bodySeconds > 0 && TaskInternals.deliversEveryChunk(channel.task)
+        let inPieces = head != nil && stub.bodySeconds > 0 && hop.everyChunk
         let plan: DeliveryPlan
         if let sizes = stub.chunkSizes, head != nil {
             plan = DeliveryPlan(chunkSizes: sizes, firstByte: stub.requestTime, delay: stub.chunkDelay, inPieces: inPieces, timeout: timeout)
@@ -124,7 +245,9 @@ final class Router: Sendable {
              waiting: "the stub's response", on: channel, shownAs: shown)
     }
 
-    private func replay(_ interaction: Interaction, to channel: ClientChannel, for urlRequest: URLRequest, shownAs shown: @escaping Shown) {
+    private func replay(_ interaction: Interaction, hop: Hop, of exchange: Exchange, shownAs shown: @escaping Shown) {
+        let channel = exchange.channel
+        let urlRequest = hop.request
         let url = urlRequest.url ?? URL(fileURLWithPath: "/")
         let latency = interaction.latency ?? setup.latency
         var head: HTTPURLResponse?
@@ -157,11 +280,14 @@ final class Router: Sendable {
             endCode = .badServerResponse
         }
         let timing = latency.timing(recorded: interaction.timing, bodySize: body.count)
+        if let head, endCode == nil, let next = Redirect.nextRequest(after: head, to: urlRequest, body: hop.body.data) {
+            return follow(head, body: body, to: next, after: timing.duration, hop: hop, of: exchange, shownAs: shown)
+        }
         let delayed = timing.duration > 0
         let timeout = delayed ? Self.timeout(of: urlRequest, task: channel.task) : nil
         let plan = DeliveryPlan(
             hasHead: head != nil, bodySize: body.count, error: endCode, timing: timing,
-            inPieces: delayed && timing.duration > timing.firstByte && TaskInternals.deliversEveryChunk(channel.task),
+            inPieces: delayed && timing.duration > timing.firstByte && hop.everyChunk,
             timeout: timeout)
         play(plan, head: head, body: body, endCode: endCode, description: description, timeout: timeout,
              waiting: "its replay (latency \(latency))", on: channel, shownAs: shown)
@@ -251,16 +377,18 @@ final class Router: Sendable {
             + "Tape.Options(savesConnectionFailures: true) to keep such errors."
     }
 
-    private func record(_ request: Interaction.Request, body: Data?, exchange: Exchange) {
+    private func record(_ request: Interaction.Request, hop: Hop, exchange: Exchange) {
         let task = exchange.channel.task
         let ticket = recorder.begin(session: TaskInternals.session(of: task).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
         let recordedAt = Date()
-        var outgoing = exchange.request.value
-        if outgoing.httpBody == nil, let body {
-            // The caller's stream was read to record it; send a fresh one, so the request still
-            // goes out as a stream (chunked, as live) rather than with a Content-Length.
+        var outgoing = hop.request
+        if hop.body.isStream, let body = hop.body.data {
+            // Sent as the caller's API sends it: a stream goes out chunked, without a Content-Length.
+            outgoing.httpBody = nil
             outgoing.httpBodyStream = InputStream(data: body)
         }
+        // The session's timeout, which FoundationNetworking does not copy into the request.
+        if let timeout = Self.timeout(of: hop.request, task: task) { outgoing.timeoutInterval = timeout }
         let sendable = UncheckedSendable(outgoing)
         let forwarder = liveForwarder()
         let recorder = self.recorder
@@ -269,15 +397,24 @@ final class Router: Sendable {
         let log = self.log
         let file = setup.file
         let savesConnectionFailures = setup.savesConnectionFailures
+        // Whether the body goes to the caller piece by piece, as it arrives: decided with the head.
+        let streaming = Locked(false)
+        let progress = LiveForwarder.Progress(head: { head in
+            guard Redirect.nextRequest(after: head, to: sendable.value, body: nil) == nil else { return }
+            streaming.withLock { $0 = hop.everyChunk }
+            channel.later { channel.deliverHead(head) }
+        }, data: { data in
+            if streaming.withLock({ $0 }) { channel.later { channel.deliverData(data) } }
+        }, sent: { piece, total, expected in
+            if hop.number == 0 { TaskDelegateCalls.sentBody(of: task, piece: piece, total: total, expected: expected) }
+        })
         // Off URLSession's shared queue: creating another session's task from it crashes.
-        DispatchQueue.global().async {
+        DispatchQueue.global().async { [self] in
             if exchange.isStopped {
                 recorder.abandon(ticket)
                 return
             }
-            let live = forwarder.forward(sendable.value, onHead: { head in
-                channel.later { channel.deliverHead(head) }
-            }, onEnd: { outcome in
+            let live = forwarder.forward(sendable.value, progress: progress, onEnd: { outcome in
                 let interaction = Interaction(
                     recordedAt: recordedAt,
                     request: request,
@@ -301,7 +438,17 @@ final class Router: Sendable {
                 } else {
                     recorder.abandon(ticket)
                 }
-                channel.later { channel.deliverRest(body: outcome.body, error: outcome.error) }
+                if outcome.error == nil, let head = outcome.response,
+                   let next = Redirect.nextRequest(after: head, to: sendable.value, body: hop.body.data) {
+                    let redirect = UncheckedSendable((head, next))
+                    channel.later { [self] in
+                        follow(redirect.value.0, body: outcome.body, to: redirect.value.1, after: 0, hop: hop, of: exchange,
+                               shownAs: { redactor.forMatching(request) })
+                    }
+                    return
+                }
+                let streamed = streaming.withLock { $0 }
+                channel.later { channel.deliverRest(body: streamed ? Data() : outcome.body, error: outcome.error) }
             })
             exchange.attach(live)
         }

@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The calls Cassette makes to the caller's task delegate itself, because FoundationNetworking
+/// makes them only for its own HTTP protocol (DESIGN §5): the body of a streamed upload
+/// (`needNewBodyStream`), upload progress (`didSendBodyData`) and redirects
+/// (`willPerformHTTPRedirection`; `wasRedirectedTo` is a fatal error on Linux).
+///
+/// Each call runs on the session's delegate queue, as the platform's would, so it keeps its
+/// place among the calls the platform makes there (the response, the data, the end). On Apple
+/// platforms the loading system makes these calls and the delegate is not reachable from a
+/// protocol: every method here then answers as if there were no delegate.
+enum TaskDelegateCalls {
+    /// Asks for the body of `uploadTask(withStreamedRequest:)`, as FoundationNetworking does:
+    /// `nil` when the session has no task delegate, or the delegate gives none.
+    static func newBodyStream(for task: URLSessionTask?, _ answer: @escaping @Sendable (UncheckedSendable<InputStream?>) -> Void) {
+        #if canImport(FoundationNetworking)
+        guard let task, let session = TaskInternals.session(of: task),
+              let delegate = session.delegate as? URLSessionTaskDelegate
+        else { return answer(UncheckedSendable(nil)) }
+        let call = UncheckedSendable((session, task, delegate))
+        session.delegateQueue.addOperation {
+            let (session, task, delegate) = call.value
+            delegate.urlSession(session, task: task) { stream in answer(UncheckedSendable(stream)) }
+        }
+        #else
+        answer(UncheckedSendable(nil))
+        #endif
+    }
+
+    /// Tells the task's progress delegate that `count` body bytes were sent, in the pieces a live
+    /// upload reports: libcurl reads a body 64 KiB at a time. `expected` is the body's length when
+    /// it was known up front (data and files), 0 for a stream, as live.
+    static func sentBody(of task: URLSessionTask?, count: Int, expected: Int64) {
+        #if canImport(FoundationNetworking)
+        guard count > 0, let task, let session = TaskInternals.session(of: task),
+              let delegate = TaskInternals.progressDelegate(of: task)
+        else { return }
+        let call = UncheckedSendable((session, task, delegate))
+        session.delegateQueue.addOperation {
+            let (session, task, delegate) = call.value
+            var sent: Int64 = 0
+            while sent < Int64(count) {
+                let piece = min(Int64(uploadPieceSize), Int64(count) - sent)
+                sent += piece
+                delegate.urlSession(session, task: task, didSendBodyData: piece, totalBytesSent: sent, totalBytesExpectedToSend: expected)
+            }
+        }
+        #endif
+    }
+
+    /// Reports bytes a live upload really sent (while recording), piece by piece as they went.
+    static func sentBody(of task: URLSessionTask?, piece: Int64, total: Int64, expected: Int64) {
+        #if canImport(FoundationNetworking)
+        guard let task, let session = TaskInternals.session(of: task),
+              let delegate = TaskInternals.progressDelegate(of: task)
+        else { return }
+        let call = UncheckedSendable((session, task, delegate))
+        session.delegateQueue.addOperation {
+            let (session, task, delegate) = call.value
+            delegate.urlSession(session, task: task, didSendBodyData: piece, totalBytesSent: total, totalBytesExpectedToSend: expected)
+        }
+        #endif
+    }
+
+    /// How much of a body libcurl hands over at a time (its default upload buffer).
+    static let uploadPieceSize = 65_536
+
+    /// Asks the task's delegate whether to follow a redirect, as FoundationNetworking does for
+    /// its own protocol: the answer is the request to send next, or nil to stop and deliver the
+    /// redirect response itself. Without a delegate the redirect is followed as proposed.
+    static func redirect(_ task: URLSessionTask?, response: HTTPURLResponse, proposing next: URLRequest,
+                         _ answer: @escaping @Sendable (UncheckedSendable<URLRequest?>) -> Void) {
+        #if canImport(FoundationNetworking)
+        guard let task, let session = TaskInternals.session(of: task),
+              let delegate = TaskInternals.redirectDelegate(of: task)
+        else { return answer(UncheckedSendable(next)) }
+        let call = UncheckedSendable((session, task, delegate, response, next))
+        session.delegateQueue.addOperation {
+            let (session, task, delegate, response, next) = call.value
+            delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: next) { chosen in
+                answer(UncheckedSendable(chosen))
+            }
+        }
+        #else
+        answer(UncheckedSendable(next))
+        #endif
+    }
+}

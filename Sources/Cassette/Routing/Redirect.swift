@@ -1,0 +1,49 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What URLSession does with a redirect response: which statuses it follows, the request it
+/// sends next, and when it gives up. Cassette plays redirects hop by hop — each hop a request
+/// the ``Router`` answers (stub, recording or the network) — so that the caller's redirect
+/// policy decides, the cookies of every hop are kept, and a cassette shows the whole chain.
+///
+/// The rules are URLSession's, and RFC 9110 §15.4's:
+/// - 301 and 302 turn a `POST` into a `GET` without a body; 303 turns any method into `GET`;
+/// - 305, 307 and 308 (and 301/302 for other methods) keep the method and the body;
+/// - the `Location` may be relative; without one the response is not a redirect;
+/// - after ``mostHops`` redirects the task fails with `httpTooManyRedirects`.
+///
+/// FoundationNetworking's own protocol sends a 307/308 hop without its body and, when a delegate
+/// is asked, without the cookies the previous hop set (measured on Swift 6.3.1). Cassette keeps
+/// both, as Apple platforms and the RFC do, so a recording made on Linux holds what an iPhone
+/// would send.
+enum Redirect {
+    /// Darwin's and FoundationNetworking's limit.
+    static let mostHops = 20
+
+    /// The request that follows `response` to `request`, or nil when `response` is not a redirect
+    /// URLSession follows.
+    static func nextRequest(after response: HTTPURLResponse, to request: URLRequest, body: Data?) -> URLRequest? {
+        guard [301, 302, 303, 305, 307, 308].contains(response.statusCode),
+              let location = response.value(forHTTPHeaderField: "Location"),
+              let target = URL(string: location, relativeTo: request.url)?.absoluteURL
+        else { return nil }
+        var next = request
+        next.url = target
+        next.httpBodyStream = nil
+        let method = request.httpMethod ?? "GET"
+        if response.statusCode == 303 || (response.statusCode <= 302 && method == "POST") {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+        } else {
+            next.httpBody = body
+        }
+        return next
+    }
+
+    /// The error after too many hops, worded as URLSession's.
+    static func tooMany(url: String) -> URLError {
+        Router.urlError(.httpTooManyRedirects, url: url, "too many HTTP redirects (more than \(mostHops)): Cassette stopped following, as URLSession does")
+    }
+}
