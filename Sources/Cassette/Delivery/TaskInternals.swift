@@ -94,15 +94,15 @@ enum TaskInternals {
         case stream(InputStream)
     }
 
-    /// The delegate FoundationNetworking asks about `task`'s redirects: the task's own delegate
-    /// (`data(for:delegate:)`), else the session's when it is a `URLSessionTaskDelegate` —
-    /// whichever API started the task (measured: a completion-handler task of a session with a
-    /// delegate asks it too). Nil on Apple platforms, where the loading system asks it itself.
+    /// The delegate FoundationNetworking asks about `task`'s redirects: the task's `delegate`
+    /// property, else the session's delegate when it is a `URLSessionTaskDelegate` — whichever API
+    /// started the task (measured: a completion-handler task of a session with a delegate asks it
+    /// too; the delegate given to `data(for:delegate:)` is not asked). Nil on Apple platforms,
+    /// where the loading system asks it itself.
     static func redirectDelegate(of task: URLSessionTask?) -> URLSessionTaskDelegate? {
         #if canImport(FoundationNetworking)
         guard let task else { return nil }
-        if let behaviour = behaviour(of: task), let own = delegate(in: behaviour) { return own }
-        return session(of: task)?.delegate as? URLSessionTaskDelegate
+        return task.delegate ?? session(of: task)?.delegate as? URLSessionTaskDelegate
         #else
         return nil
         #endif

@@ -40,6 +40,23 @@ extension Interaction.Request {
 
 /// Reads an `InputStream` to its end.
 enum InputStreamReader {
+    /// A read failed: the stream was already read or closed, or its source failed.
+    struct ReadError: Error, CustomStringConvertible {
+        let description: String
+
+        init(stream: InputStream) {
+            #if canImport(FoundationNetworking)
+            // FoundationNetworking's streamError traps; the status is all it can say safely.
+            let status = stream.streamStatus
+            description = status == .closed || status == .atEnd
+                ? "the stream was already read to its end or closed (a stream can be sent once; give each request its own)"
+                : "the stream failed to read (status \(status.rawValue))"
+            #else
+            description = stream.streamError.map { "the stream failed to read: \($0.localizedDescription)" } ?? "the stream failed to read"
+            #endif
+        }
+    }
+
     /// The stream's bytes; throws the stream's error when a read fails, so that a body that
     /// could not be read is never taken for a shorter one.
     static func readAll(_ stream: InputStream) throws -> Data {
@@ -49,9 +66,7 @@ enum InputStreamReader {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = stream.read(&buffer, maxLength: buffer.count)
-            if count < 0 {
-                throw stream.streamError ?? CocoaError(.fileReadUnknown)
-            }
+            if count < 0 { throw ReadError(stream: stream) }
             if count == 0 { break }
             data.append(buffer, count: count)
         }

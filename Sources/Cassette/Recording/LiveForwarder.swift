@@ -59,11 +59,29 @@ final class LiveForwarder: Sendable {
         var sent: @Sendable (Int64, Int64, Int64) -> Void = { _, _, _ in }
     }
 
-    /// Starts `request`. Must not be called on URLSession's shared queue (from `startLoading`):
-    /// creating a task of another session there crashes FoundationNetworking.
-    func forward(_ request: URLRequest, progress: Progress, onEnd: @escaping @Sendable (Outcome) -> Void) -> Forwarding {
-        let task = session.dataTask(with: request)
-        delegate.register(task.taskIdentifier, ForwardingDelegate.Exchange(start: Date(), progress: progress, onEnd: onEnd))
+    /// Starts `request` with `body`, through the same kind of task the caller used, so that it
+    /// goes on the wire as it would live (see ``RequestBody/Form``). Must not be called on
+    /// URLSession's shared queue (from `startLoading`): creating a task of another session there
+    /// crashes FoundationNetworking.
+    func forward(_ request: URLRequest, body: RequestBody, progress: Progress, onEnd: @escaping @Sendable (Outcome) -> Void) -> Forwarding {
+        var bare = request
+        bare.httpBody = nil
+        bare.httpBodyStream = nil
+        let task: URLSessionDataTask
+        switch (body.form, body.data) {
+        case (.request, _), (_, nil):
+            task = session.dataTask(with: request)
+        case (.requestStream, let data?):
+            bare.httpBodyStream = InputStream(data: data)
+            task = session.dataTask(with: bare)
+        case (.upload, let data?):
+            task = session.uploadTask(with: bare, from: data)
+        case (.uploadStream, _):
+            task = session.uploadTask(withStreamedRequest: bare)
+        }
+        var exchange = ForwardingDelegate.Exchange(start: Date(), progress: progress, onEnd: onEnd)
+        exchange.bodyStream = body.form == .uploadStream ? body.data : nil
+        delegate.register(task.taskIdentifier, exchange)
         task.resume()
         return Forwarding(task)
     }
@@ -83,6 +101,8 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         var response: HTTPURLResponse?
         var firstByte: TimeInterval?
         var body = Data()
+        /// The body a streamed upload's `needNewBodyStream` gives.
+        var bodyStream: Data?
 
         init(start: Date, progress: LiveForwarder.Progress, onEnd: @escaping @Sendable (LiveForwarder.Outcome) -> Void) {
             self.start = start
@@ -121,6 +141,10 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
     func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
                     totalBytesExpectedToSend: Int64) {
         exchanges.withLock { $0[task.taskIdentifier]?.progress.sent }?(bytesSent, totalBytesSent, totalBytesExpectedToSend)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void) {
+        completionHandler(exchanges.withLock { $0[task.taskIdentifier]?.bodyStream }.map { InputStream(data: $0) })
     }
 
     /// Never followed here: the redirect response comes back with its body, for the Router to play.

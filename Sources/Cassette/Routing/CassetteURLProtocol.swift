@@ -55,7 +55,7 @@ class CassetteURLProtocol: URLProtocol {
 final class Exchange: Sendable {
     let request: UncheckedSendable<URLRequest>
     let channel: ClientChannel
-    private let forwarding = Locked<(stopped: Bool, live: LiveForwarder.Forwarding?)>((false, nil))
+    private let forwarding = Locked<(stopped: Bool, expired: Bool, live: LiveForwarder.Forwarding?)>((false, false, nil))
 
     init(request: URLRequest, channel: ClientChannel) {
         self.request = UncheckedSendable(request)
@@ -73,8 +73,18 @@ final class Exchange: Sendable {
         live?.cancel()
     }
 
+    /// The session's `timeoutIntervalForResource` passed: like ``stop()``, and a recording in
+    /// flight is saved as timed out, as the caller saw it.
+    func expire() {
+        forwarding.withLock { $0.expired = true }
+        stop()
+    }
+
     /// Whether ``stop()`` was called.
     var isStopped: Bool { forwarding.withLock { $0.stopped } }
+
+    /// Whether ``expire()`` was called.
+    var isExpired: Bool { forwarding.withLock { $0.expired } }
 
     /// Remembers the live request so that ``stop()`` can cancel it; cancels it at once when the
     /// exchange already stopped.

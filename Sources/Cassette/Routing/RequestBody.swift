@@ -13,14 +13,27 @@ import FoundationNetworking
 /// `httpBodyStream`. A body that cannot be obtained fails the request with a URLError saying so:
 /// never an empty body sent or recorded in its place.
 struct RequestBody {
+    /// How the caller's API hands the body to URLSession, which decides how it goes on the wire
+    /// (libcurl adds a `Content-Type` to a `POST` whose request has a body, sends streams chunked,
+    /// with `Expect: 100-continue` for a delegate's stream): recording sends it the same way.
+    enum Form {
+        /// `httpBody`, or no body.
+        case request
+        /// The request's `httpBodyStream`.
+        case requestStream
+        /// `uploadTask(with:from:)` or `fromFile:`.
+        case upload
+        /// `uploadTask(withStreamedRequest:)`: the delegate's stream.
+        case uploadStream
+    }
+
     /// The bytes; nil for a request without a body.
     var data: Data?
-    /// Whether it goes out as a stream (chunked, no `Content-Length`), as live.
-    var isStream: Bool
+    var form: Form
     /// The length URLSession announces to `didSendBodyData`: known for data and files, 0 for streams.
-    var expectedLength: Int64
+    var expectedLength: Int64 { form == .request || form == .upload ? Int64(data?.count ?? 0) : 0 }
 
-    static let none = RequestBody(data: nil, isStream: false, expectedLength: 0)
+    static let none = RequestBody(data: nil, form: .request)
 
     /// Finds the body of `request`, run by `task`. Returns it for every API but a streamed upload,
     /// whose stream the delegate gives later: then it returns nil and hands the body to `later`,
@@ -29,13 +42,13 @@ struct RequestBody {
                        later done: @escaping @Sendable (Result<RequestBody, URLError>) -> Void) -> Result<RequestBody, URLError>? {
         switch TaskInternals.knownBody(of: task) {
         case .data(let data):
-            return .success(RequestBody(data: data, isStream: false, expectedLength: Int64(data.count)))
+            return .success(RequestBody(data: data, form: task is URLSessionUploadTask ? .upload : .request))
         case .empty:
-            return .success(RequestBody(data: Data(), isStream: false, expectedLength: 0))
+            return .success(RequestBody(data: Data(), form: task is URLSessionUploadTask ? .upload : .request))
         case .file(let url):
             return fromFile(url, request: request)
         case .stream(let stream):
-            return fromStream(stream, request: request, source: "the request's httpBodyStream")
+            return fromStream(stream, request: request, form: .requestStream)
         case .absent:
             guard task is URLSessionUploadTask else { return .success(.none) }
             // uploadTask(withStreamedRequest:): the delegate gives the stream, as live. Read off the
@@ -45,16 +58,16 @@ struct RequestBody {
                 guard let stream = stream.value else { return done(.success(.none)) }
                 let reading = UncheckedSendable(stream)
                 DispatchQueue.global().async {
-                    done(fromStream(reading.value, request: shown.value, source: "the stream the delegate's needNewBodyStream gave"))
+                    done(fromStream(reading.value, request: shown.value, form: .uploadStream))
                 }
             }
             return nil
         case .notFound:
             if let body = request.httpBody {
-                return .success(RequestBody(data: body, isStream: false, expectedLength: Int64(body.count)))
+                return .success(RequestBody(data: body, form: .request))
             }
             if let stream = request.httpBodyStream {
-                return fromStream(stream, request: request, source: "the request's httpBodyStream")
+                return fromStream(stream, request: request, form: .requestStream)
             }
             if task is URLSessionUploadTask, (task?.countOfBytesExpectedToSend ?? 0) > 0 || TaskInternals.session(of: task) != nil {
                 return .failure(unreachable(request))
@@ -66,7 +79,7 @@ struct RequestBody {
     private static func fromFile(_ url: URL, request: URLRequest) -> Result<RequestBody, URLError> {
         do {
             let data = try Data(contentsOf: url)
-            return .success(RequestBody(data: data, isStream: false, expectedLength: Int64(data.count)))
+            return .success(RequestBody(data: data, form: .upload))
         } catch {
             // The codes a live upload from a missing or unreadable file fails with.
             let missing = !FileManager.default.fileExists(atPath: url.path)
@@ -75,13 +88,13 @@ struct RequestBody {
         }
     }
 
-    private static func fromStream(_ stream: InputStream, request: URLRequest, source: String) -> Result<RequestBody, URLError> {
+    private static func fromStream(_ stream: InputStream, request: URLRequest, form: Form) -> Result<RequestBody, URLError> {
+        let source = form == .uploadStream ? "the stream the delegate's needNewBodyStream gave" : "the request's httpBodyStream"
         do {
-            let data = try InputStreamReader.readAll(stream)
-            return .success(RequestBody(data: data, isStream: true, expectedLength: 0))
+            return .success(RequestBody(data: try InputStreamReader.readAll(stream), form: form))
         } catch {
             return .failure(failure(.cannotDecodeRawData, request,
-                                    "Cassette could not read the request body from \(source): \(error.localizedDescription). "
+                                    "Cassette could not read the request body from \(source): \(error). "
                                         + "Nothing was sent or recorded; make the stream readable to its end."))
         }
     }

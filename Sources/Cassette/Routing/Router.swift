@@ -79,7 +79,7 @@ final class Router: Sendable {
             channel.expire(after: seconds, with: {
                 Self.urlError(.timedOut, url: url, "Cassette: the request took longer than the session's timeoutIntervalForResource "
                     + "of \(JSONCassetteCodec.formatSeconds(seconds)) s")
-            }, then: { exchange.stop() })
+            }, then: { exchange.expire() })
         }
         let everyChunk = TaskInternals.deliversEveryChunk(task)
         let begin: @Sendable (Result<RequestBody, URLError>) -> Void = { [self] found in
@@ -189,7 +189,7 @@ final class Router: Sendable {
                         // Refused: the redirect is the response, with its body, as live.
                         return channel.deliver(head, body: body, error: nil)
                     }
-                    let body = request.httpBody.map { RequestBody(data: $0, isStream: false, expectedLength: Int64($0.count)) } ?? .none
+                    let body = RequestBody(data: request.httpBody, form: .request)
                     route(Hop(request: request, body: body, number: hop.number + 1, everyChunk: hop.everyChunk), of: exchange)
                 }
             }
@@ -382,11 +382,6 @@ final class Router: Sendable {
         let ticket = recorder.begin(session: TaskInternals.session(of: task).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
         let recordedAt = Date()
         var outgoing = hop.request
-        if hop.body.isStream, let body = hop.body.data {
-            // Sent as the caller's API sends it: a stream goes out chunked, without a Content-Length.
-            outgoing.httpBody = nil
-            outgoing.httpBodyStream = InputStream(data: body)
-        }
         // The session's timeout, which FoundationNetworking does not copy into the request.
         if let timeout = Self.timeout(of: hop.request, task: task) { outgoing.timeoutInterval = timeout }
         let sendable = UncheckedSendable(outgoing)
@@ -414,7 +409,14 @@ final class Router: Sendable {
                 recorder.abandon(ticket)
                 return
             }
-            let live = forwarder.forward(sendable.value, progress: progress, onEnd: { outcome in
+            let live = forwarder.forward(sendable.value, body: hop.body, progress: progress, onEnd: { received in
+                var outcome = received
+                if exchange.isExpired {
+                    // Saved as the caller saw it: the resource timeout cut the exchange.
+                    outcome.response = nil
+                    outcome.error = URLError(.timedOut)
+                }
+                let ended = outcome
                 let interaction = Interaction(
                     recordedAt: recordedAt,
                     request: request,
@@ -422,7 +424,7 @@ final class Router: Sendable {
                     error: outcome.error.map(Interaction.TransportError.init),
                     timing: Self.timing(firstByte: outcome.firstByte, duration: outcome.duration)
                 )
-                if exchange.isStopped, outcome.error?.code == .cancelled {
+                if exchange.isStopped, !exchange.isExpired, outcome.error?.code == .cancelled {
                     recorder.abandon(ticket)
                 } else if !savesConnectionFailures, outcome.response == nil, let code = outcome.error?.code,
                           Self.connectionFailureCodes.contains(code) {
@@ -442,13 +444,13 @@ final class Router: Sendable {
                    let next = Redirect.nextRequest(after: head, to: sendable.value, body: hop.body.data) {
                     let redirect = UncheckedSendable((head, next))
                     channel.later { [self] in
-                        follow(redirect.value.0, body: outcome.body, to: redirect.value.1, after: 0, hop: hop, of: exchange,
+                        follow(redirect.value.0, body: ended.body, to: redirect.value.1, after: 0, hop: hop, of: exchange,
                                shownAs: { redactor.forMatching(request) })
                     }
                     return
                 }
                 let streamed = streaming.withLock { $0 }
-                channel.later { channel.deliverRest(body: streamed ? Data() : outcome.body, error: outcome.error) }
+                channel.later { channel.deliverRest(body: streamed ? Data() : ended.body, error: ended.error) }
             })
             exchange.attach(live)
         }
