@@ -20,6 +20,8 @@ struct Reply {
     var headers: [(String, String)]
     var body: Body
     var delay: TimeInterval = 0
+    /// For a chunked body: the pause before each chunk after the first.
+    var chunkDelay: TimeInterval = 0
 
     /// Writes the reply; `false` when the connection must close.
     func send(on socket: Int32) -> Bool {
@@ -39,7 +41,8 @@ struct Reply {
         case .chunked(let chunks):
             head += "Transfer-Encoding: chunked\r\n\r\n"
             guard write(Data(head.utf8), to: socket) else { return false }
-            for chunk in chunks {
+            for (index, chunk) in chunks.enumerated() {
+                if index > 0, chunkDelay > 0 { Thread.sleep(forTimeInterval: chunkDelay) }
                 guard write(Data(String(chunk.count, radix: 16).utf8) + Data("\r\n".utf8) + chunk + Data("\r\n".utf8), to: socket) else { return false }
             }
             return write(Data("0\r\n\r\n".utf8), to: socket)
@@ -104,6 +107,11 @@ public enum LoopbackRoutes {
         case ("chunked", 2):
             let count = Int(parts[1]) ?? 1
             return Reply(status: 200, headers: text(""), body: .chunked((0..<count).map { Data("chunk \($0)\n".utf8) }))
+        case ("slow-chunks", 3):
+            let count = Int(parts[1]) ?? 1
+            let milliseconds = Int(parts[2]) ?? 0
+            return Reply(status: 200, headers: text(""), body: .chunked((0..<count).map { Data("chunk \($0)\n".utf8) }),
+                         chunkDelay: TimeInterval(milliseconds) / 1000)
         case ("gzip", 1):
             return Reply(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
                          body: .whole(Compression.gzip(compressedJSON)))
@@ -120,7 +128,10 @@ public enum LoopbackRoutes {
             let items = URLComponents(string: request.target)?.queryItems ?? []
             let status = items.first { $0.name == "status_code" }?.value.flatMap(Int.init) ?? 302
             var headers = [("Location", items.first { $0.name == "url" }?.value ?? "/echo"), ("Content-Type", "text/plain")]
-            if let cookie = items.first(where: { $0.name == "cookie" })?.value { headers.append(("Set-Cookie", cookie + "; Path=/")) }
+            // `cookie=session` sets the server-made session secret, which the URL does not show.
+            if let cookie = items.first(where: { $0.name == "cookie" })?.value {
+                headers.append(("Set-Cookie", (cookie == "session" ? "sid=\(sessionSecret)" : cookie) + "; Path=/"))
+            }
             return Reply(status: status, headers: headers, body: .whole(Data("redirecting with \(status)".utf8)))
         case ("bytes", 2):
             let count = Int(parts[1]) ?? 0

@@ -15,9 +15,10 @@ import Darwin
 /// | `/echo`            | 200, JSON: method, path, query, headers (lower-cased names), body text |
 /// | `/delay/MS`        | 200 after MS milliseconds, `delayed MS ms`                             |
 /// | `/chunked/N`       | 200, `Transfer-Encoding: chunked`, N chunks `chunk i\n`               |
+/// | `/slow-chunks/N/MS`| as `/chunked/N`, MS milliseconds between chunks                          |
 /// | `/gzip`, `/deflate`| 200, a JSON body compressed ahead of time, with `Content-Encoding`     |
 /// | `/redirect/N`      | 302 to `/redirect/N-1`; `/redirect/0` answers 200 `arrived`            |
-/// | `/redirect-to?status_code=S&url=U[&cookie=C]` | S to U, with `Set-Cookie: C` when given     |
+/// | `/redirect-to?status_code=S&url=U[&cookie=C]` | S to U, `Set-Cookie: C` (or the `/session` secret for `session`) |
 /// | `/bytes/N`         | 200, N bytes `i % 251`, `application/octet-stream`                     |
 /// | `/headers`         | 200, repeated `Set-Cookie` and `X-Multi` fields, an `ETag`             |
 /// | `/drop`            | closes the connection without answering                                |

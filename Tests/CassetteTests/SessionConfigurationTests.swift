@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Cassette
+import CassetteTestSupport
+
+/// The session configuration, honoured as URLSession documents it while recording and replaying:
+/// `timeoutIntervalForResource` bounds the whole task (FoundationNetworking's own HTTP code
+/// ignores it, measured on Swift 6.3.1; Apple platforms enforce it). Additional header fields and
+/// `timeoutIntervalForRequest` are in ``TaskKindsTests``'s table.
+@Suite(.timingIsolated) struct SessionConfigurationTests {
+    static func configuration(_ tape: Tape, resourceTimeout: TimeInterval) -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForResource = resourceTimeout
+        tape.configure(configuration)
+        return configuration
+    }
+
+    @Test func aResourceTimeoutCutsARecordingAndIsSavedAsTheCallerSawIt() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        let file = scratch.file("resource-timeout.json")
+        let url = server.baseURL + "/delay/3000"
+
+        let recording = try Tape(file: file, mode: .once, environment: [:])
+        let session = URLSession(configuration: Self.configuration(recording, resourceTimeout: 0.5 * TimingIsolation.scale))
+        let started = Date()
+        let recorded = await Fetch.get(url, on: session)
+        #expect(recorded.errorCode == .timedOut)
+        #expect(recorded.errorDescription?.hasPrefix("Cassette: the request took longer than the session's timeoutIntervalForResource of") == true)
+        #expect(Date().timeIntervalSince(started) < 2.5 * TimingIsolation.scale)
+        // The live request was cancelled; what is saved is what the caller saw.
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(try recording.eject().recorded == 1)
+        let saved = try CassetteFile.read(file).interactions
+        #expect(saved.count == 1 && saved.first?.response == nil && saved.first?.error?.code == .timedOut)
+
+        let replaying = try Tape(file: file, mode: .none, environment: [:])
+        let replayed = await Fetch.get(url, on: URLSession(configuration: Self.configuration(replaying, resourceTimeout: 0.5)))
+        #expect(replayed.errorCode == .timedOut)
+        _ = try replaying.eject()
+    }
+
+    @Test(arguments: FetchStyle.allCases)
+    func aResourceTimeoutCutsASlowReplay(style: FetchStyle) async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("slow.json")
+        try Data(#"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://api.example.com/slow"}, "response": {"status": 200, "body": {"text": "late"}}, "timing": {"firstByte": 0.2, "duration": 3}}]}"#.utf8).write(to: file)
+        let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+        let configuration = Self.configuration(tape, resourceTimeout: 0.6 * TimingIsolation.scale)
+        let session = style == .delegate
+            ? URLSession(configuration: configuration, delegate: CollectingDelegate(), delegateQueue: nil)
+            : URLSession(configuration: configuration)
+        let started = Date()
+        let replayed = await Fetch.get("https://api.example.com/slow", on: session, style: style)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(replayed.errorCode == .timedOut)
+        #expect(replayed.errorDescription?.contains("timeoutIntervalForResource of") == true)
+        #expect(elapsed >= 0.5 * TimingIsolation.scale && elapsed < 2.5 * TimingIsolation.scale)
+        _ = try tape.eject()
+    }
+}
