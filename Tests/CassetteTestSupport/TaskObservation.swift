@@ -42,7 +42,7 @@ public enum TaskCall: String, Sendable, CaseIterable, CustomStringConvertible {
 
 /// Everything a caller can observe of one task, compared field by field between live,
 /// recorded and replayed runs.
-public struct Observed: Sendable, Equatable, CustomStringConvertible {
+public struct Observed: Sendable, Equatable, Codable, CustomStringConvertible {
     public var status: Int?
     /// Header fields as `HTTPURLResponse.allHeaderFields` presents them.
     public var headers: [String: String] = [:]

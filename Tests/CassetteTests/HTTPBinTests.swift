@@ -103,7 +103,7 @@ import CassetteTestSupport
             live.append(fetched)
         }
         let report = try tape.eject()
-        #expect(report.recorded == live.count)
+        #expect(report.recorded == live.count + 3, "/redirect/3 records each of its hops")
 
         // What httpbin answered, as any client would see it.
         #expect(live[0].status == 200 && live[0].text.contains(#""a": "1""#))
@@ -175,6 +175,77 @@ import CassetteTestSupport
             #expect(replayed.url == recorded["url"] as? String, "\(label)")
         }
         let report = try tape.eject()
-        #expect(report.replayed == requests.count && report.unmatched.isEmpty)
+        #expect(report.replayed == requests.count + 3 && report.unmatched.isEmpty)
+    }
+
+    /// Every URLSession task kind against httpbin: uploads from Data and from a file, redirect
+    /// chains followed hop by hop, a 307 that keeps its POST body, cookies set on a redirect, and
+    /// a download (a clear error on Linux). Redaction is off so that live and replayed compare
+    /// byte for byte; the secrets cassette above covers redaction.
+    static func taskKinds(base: String, scratch: URL) throws -> [(String, TaskKind, TaskCall)] {
+        func request(_ path: String, method: String = "GET", body: String? = nil) -> URLRequest {
+            var request = URLRequest(url: URL(string: base + path)!)
+            request.httpMethod = method
+            request.httpBody = body.map { Data($0.utf8) }
+            request.timeoutInterval = 30
+            return request
+        }
+        let file = scratch.appendingPathComponent("upload.txt")
+        try Data("uploaded from a file\n".utf8).write(to: file)
+        return [
+            ("upload from Data", .uploadData(request("/post", method: "POST"), Data(#"{"upload":"data"}"#.utf8)), .async),
+            ("upload from Data, delegate", .uploadData(request("/post", method: "POST"), Data(#"{"upload":"delegate"}"#.utf8)), .delegate),
+            ("upload from a file", .uploadFile(request("/put", method: "PUT"), file), .completionHandler),
+            ("redirect chain", .data(request("/redirect/3")), .delegate),
+            ("307 keeps the POST body", .data(request("/redirect-to?url=%2Fanything&status_code=307", method: "POST", body: "kept=yes")), .async),
+            ("cookies set on a redirect", .data(request("/cookies/set?flavour=oatmeal")), .async),
+            ("download", .download(request("/bytes/1024")), .delegate),
+        ]
+    }
+
+    @Test(.enabled(if: phase == "record", "records only when .ci/run starts httpbin"))
+    func recordTaskKindsFromHTTPBin() async throws {
+        guard let settings = Self.settings() else { return }
+        try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
+        let tape = try Tape(file: settings.workdir.appendingPathComponent("task-kinds.json"), mode: .all,
+                            options: .init(redaction: .none), environment: [:])
+        var live: [Observed] = []
+        for (label, kind, call) in try Self.taskKinds(base: settings.base, scratch: settings.workdir) {
+            let configuration = URLSessionConfiguration.ephemeral
+            tape.configure(configuration)
+            let observed = await TaskRun.observe(kind, call: call, configuration: configuration)
+            if case .download = kind {
+                #expect(observed.errorCode == URLError.Code.cannotCreateFile.rawValue, "\(label): \(observed)")
+            } else {
+                #expect(observed.status == 200, "\(label): \(observed)")
+            }
+            live.append(observed)
+        }
+        _ = try tape.eject()
+        #expect(live[0].text.contains(#""data": "{\"upload\":\"data\"}""#))
+        #expect(live[1].events.first == "sent 21 of 21")
+        #expect(live[2].text.contains(#""data": "uploaded from a file\n""#))
+        #expect(live[3].url == settings.base + "/get")
+        #expect(live[3].events.filter { $0.hasPrefix("redirect 302") }.count == 3)
+        #expect(live[4].text.contains(#""method": "POST""#) && live[4].text.contains(#""kept": "yes""#))
+        #expect(live[5].cookies == ["flavour=oatmeal"] && live[5].text.contains(#""flavour": "oatmeal""#))
+        try JSONEncoder().encode(live).write(to: settings.workdir.appendingPathComponent("live-task-kinds.json"))
+    }
+
+    @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))
+    func replayTaskKindsOffline() async throws {
+        guard let settings = Self.settings() else { return }
+        let live = try JSONDecoder().decode([Observed].self, from: Data(contentsOf: settings.workdir.appendingPathComponent("live-task-kinds.json")))
+        let tape = try Tape(file: settings.workdir.appendingPathComponent("task-kinds.json"), mode: .none,
+                            options: .init(redaction: .none), environment: [:])
+        let kinds = try Self.taskKinds(base: settings.base, scratch: settings.workdir)
+        #expect(live.count == kinds.count)
+        for ((label, kind, call), recorded) in zip(kinds, live) {
+            let configuration = URLSessionConfiguration.ephemeral
+            tape.configure(configuration)
+            let replayed = await TaskRun.observe(kind, call: call, configuration: configuration)
+            #expect(replayed.sameOutcome(as: recorded), "\(label)\nlive: \(recorded)\nreplayed: \(replayed)")
+        }
+        #expect(try tape.eject().unmatched.isEmpty)
     }
 }

@@ -172,7 +172,7 @@ final class Router: Sendable {
         let channel = exchange.channel
         let shownNext = UncheckedSendable(next)
         let sendable = UncheckedSendable((head, hop))
-        channel.after(delay) { [self] in
+        channel.after(delay) {
             let (head, hop) = sendable.value
             guard !exchange.isStopped else { return }
             guard hop.number < Redirect.mostHops else { return channel.finish(error: Redirect.tooMany(url: shown().url)) }
