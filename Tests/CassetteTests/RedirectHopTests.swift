@@ -64,4 +64,32 @@ import CassetteTestSupport
         _ = try await replaying.session.data(from: URL(string: server.baseURL + "/echo")!)
         #expect(try replaying.eject().unmatched.isEmpty)
     }
+
+    /// A stub's redirect is a redirect like any other: followed, or refused by the delegate; and a
+    /// stub sees an upload task's body.
+    @Test(arguments: TaskCall.allCases)
+    func aStubbedRedirectIsFollowedOrRefusedAndStubsSeeUploadBodies(call: TaskCall) async throws {
+        let stubbed = StubSession()
+        defer { stubbed.invalidate() }
+        stubbed.stubs.add(.path("/old"), response: .text("moved", status: 301).header("Location", "/new"))
+        stubbed.stubs.add(.path("/new")) { request in .text("new got \(request.request.body.data.count) bytes") }
+        let configuration = URLSessionConfiguration.ephemeral
+        stubbed.configure(configuration)
+        var upload = URLRequest(url: URL(string: "https://api.example.com/old")!)
+        upload.httpMethod = "PUT"
+
+        let followed = await TaskRun.observe(.uploadData(upload, Data(count: 1000)), call: call, configuration: configuration)
+        #expect(followed.status == 200 && followed.url == "https://api.example.com/new")
+        #expect(followed.text == "new got 1000 bytes", "a 301 keeps a PUT's body")
+        let refused = await TaskRun.observe(.uploadData(upload, Data(count: 1000)), call: call, configuration: configuration, redirects: .refuse)
+        #if canImport(FoundationNetworking)
+        // The async API's task delegate is not asked about redirects on Linux (as live).
+        #expect(refused.status == (call == .async ? 200 : 301))
+        #endif
+        if call == .delegate {
+            #expect(followed.events == ["sent 1000 of 1000", "redirect 301 to PUT /new", "response 200", "complete ok"])
+            #expect(refused.events == ["sent 1000 of 1000", "redirect 301 to PUT /new", "response 301", "complete ok"])
+            #expect(refused.text == "moved")
+        }
+    }
 }
