@@ -28,6 +28,8 @@ final class ClientChannel: @unchecked Sendable {
     /// When the request started (the channel is made in `startLoading`), or its latest redirect
     /// hop did; plans count from here.
     private var startedAt = DispatchTime.now()
+    /// When `startLoading` made the channel.
+    private let createdAt = DispatchTime.now()
     /// Recursive: corelibs may call `stopLoading` from inside a client call on the same thread.
     private let lock = NSRecursiveLock()
     private var isOpen = true
@@ -59,6 +61,9 @@ final class ClientChannel: @unchecked Sendable {
         lock.unlock()
         for timer in timers { timer?.cancel() }
     }
+
+    /// Seconds since `startLoading`.
+    var age: TimeInterval { Double(DispatchTime.now().uptimeNanoseconds - createdAt.uptimeNanoseconds) / 1_000_000_000 }
 
     /// Plans and waits count from now on: the next hop of a redirect starts.
     func restartClock() {

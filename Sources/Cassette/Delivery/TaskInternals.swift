@@ -23,9 +23,32 @@ enum TaskInternals {
 
     /// The configuration of the session that runs `task`, or nil where it cannot be found
     /// (Apple platforms). Safe to read from any thread: the session's configuration never changes.
+    ///
+    /// Read once per session: FoundationNetworking's `configuration` getter makes a copy, too dear
+    /// for every request. The copy is only read, never changed.
     static func configuration(of task: URLSessionTask?) -> URLSessionConfiguration? {
-        session(of: task)?.configuration
+        guard let session = session(of: task) else { return nil }
+        let key = ObjectIdentifier(session)
+        if let cached = configurations.withLock({ $0[key] }), cached.session.value === session { return cached.configuration }
+        let configuration = session.configuration
+        configurations.withLock { cache in
+            if cache.count >= 64 { cache = cache.filter { $0.value.session.value != nil } }
+            cache[key] = CachedConfiguration(session: WeakSession(value: session), configuration: configuration)
+        }
+        return configuration
     }
+
+    private struct WeakSession {
+        weak var value: URLSession?
+    }
+
+    private struct CachedConfiguration {
+        var session: WeakSession
+        var configuration: URLSessionConfiguration
+    }
+
+    /// Configurations by session; an entry is valid while its session is alive and the same.
+    private static let configurations = Locked<[ObjectIdentifier: CachedConfiguration]>([:])
 
     /// The session that runs `task`, or nil where it cannot be found (Apple platforms). An
     /// immutable field: safe to read from any thread.
@@ -46,7 +69,7 @@ enum TaskInternals {
     static func deliversEveryChunk(_ task: URLSessionTask?) -> Bool {
         #if canImport(FoundationNetworking)
         guard let task, let behaviour = behaviour(of: task) else { return false }
-        return String(describing: behaviour).hasSuffix("callDelegate")
+        return isCallDelegate(behaviour)
         #else
         return true
         #endif
@@ -114,13 +137,21 @@ enum TaskInternals {
     static func progressDelegate(of task: URLSessionTask?) -> URLSessionTaskDelegate? {
         #if canImport(FoundationNetworking)
         guard let task, let behaviour = behaviour(of: task) else { return nil }
-        if String(describing: behaviour).hasSuffix("callDelegate") {
+        if isCallDelegate(behaviour) {
             return session(of: task)?.delegate as? URLSessionTaskDelegate
         }
         return delegate(in: behaviour)
         #else
         return nil
         #endif
+    }
+
+    /// Whether `behaviour` is `.callDelegate`: the one case of FoundationNetworking's `_Behaviour`
+    /// without a payload (the others carry completion handlers). Printing the value would say so
+    /// too, at many times the cost.
+    private static func isCallDelegate(_ behaviour: Any) -> Bool {
+        let mirror = Mirror(reflecting: behaviour)
+        return mirror.displayStyle == .enum && mirror.children.isEmpty
     }
 
     /// How the session reports `task` to its caller (FoundationNetworking's `_Behaviour`).
@@ -143,16 +174,44 @@ enum TaskInternals {
     }
 
     /// The stored property `label` of `value`, searched up the superclasses.
+    ///
+    /// Where a field was found is remembered per type (which superclass, which position), so the
+    /// next lookup reads one child instead of every one before it: this runs for every request.
     private static func field(_ label: String, of value: Any) -> Any? {
+        let key = FieldKey(type: ObjectIdentifier(type(of: value) as Any.Type), label: label)
+        if let place = fieldPlaces.withLock({ $0[key] }) {
+            var mirror: Mirror? = Mirror(reflecting: value)
+            for _ in 0..<place.depth { mirror = mirror?.superclassMirror }
+            if let children = mirror?.children, place.offset < children.count {
+                let child = children[children.index(children.startIndex, offsetBy: place.offset)]
+                if child.label == label { return unwrapped(child.value) }
+            }
+        }
         var mirror: Mirror? = Mirror(reflecting: value)
+        var depth = 0
         while let current = mirror {
-            for child in current.children where child.label == label {
+            for (offset, child) in current.children.enumerated() where child.label == label {
+                fieldPlaces.withLock { $0[key] = FieldPlace(depth: depth, offset: offset) }
                 return unwrapped(child.value)
             }
             mirror = current.superclassMirror
+            depth += 1
         }
         return nil
     }
+
+    private struct FieldKey: Hashable {
+        var type: ObjectIdentifier
+        var label: String
+    }
+
+    private struct FieldPlace {
+        var depth: Int
+        var offset: Int
+    }
+
+    /// Where each (type, label) was found; types are few (a handful of task and session classes).
+    private static let fieldPlaces = Locked<[FieldKey: FieldPlace]>([:])
 
     /// `value` without its `Optional` wrapping, or nil for `.none`.
     private static func unwrapped(_ value: Any) -> Any? {

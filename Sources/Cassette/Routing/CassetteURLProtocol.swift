@@ -86,6 +86,25 @@ final class Exchange: Sendable {
     /// Whether ``expire()`` was called.
     var isExpired: Bool { forwarding.withLock { $0.expired } }
 
+    private let lookups = Locked<(configuration: UncheckedSendable<URLSessionConfiguration?>?, deadlineArmed: Bool)>((nil, false))
+
+    /// The configuration of the task's session (Linux; nil on Apple platforms), found by
+    /// reflection at most once per exchange, and only when something needs it.
+    var configuration: URLSessionConfiguration? {
+        if let found = lookups.withLock({ $0.configuration }) { return found.value }
+        let found = TaskInternals.configuration(of: channel.task)
+        lookups.withLock { $0.configuration = UncheckedSendable(found) }
+        return found
+    }
+
+    /// True the first time only: the resource deadline is armed once per exchange.
+    func armsDeadline() -> Bool {
+        lookups.withLock { state in
+            defer { state.deadlineArmed = true }
+            return !state.deadlineArmed
+        }
+    }
+
     /// Remembers the live request so that ``stop()`` can cancel it; cancels it at once when the
     /// exchange already stopped.
     func attach(_ live: LiveForwarder.Forwarding) {

@@ -40,17 +40,17 @@ struct RequestBody {
     /// on another queue.
     static func obtain(for request: URLRequest, task: URLSessionTask?,
                        later done: @escaping @Sendable (Result<RequestBody, URLError>) -> Void) -> Result<RequestBody, URLError>? {
-        switch TaskInternals.knownBody(of: task) {
+        // Only an upload task keeps its body away from the request; reflection is for it alone.
+        switch task is URLSessionUploadTask ? TaskInternals.knownBody(of: task) : .notFound {
         case .data(let data):
-            return .success(RequestBody(data: data, form: task is URLSessionUploadTask ? .upload : .request))
+            return .success(RequestBody(data: data, form: .upload))
         case .empty:
-            return .success(RequestBody(data: Data(), form: task is URLSessionUploadTask ? .upload : .request))
+            return .success(RequestBody(data: Data(), form: .upload))
         case .file(let url):
             return fromFile(url, request: request)
         case .stream(let stream):
             return fromStream(stream, request: request, form: .requestStream)
         case .absent:
-            guard task is URLSessionUploadTask else { return .success(.none) }
             // uploadTask(withStreamedRequest:): the delegate gives the stream, as live. Read off the
             // delegate queue: a bound stream's writer may need it.
             let shown = UncheckedSendable(request)

@@ -58,30 +58,23 @@ final class Router: Sendable {
         var body: RequestBody
         /// 0 for the caller's request, n for the request after the n-th redirect.
         var number = 0
-        /// Whether every `didLoad` reaches the caller (``TaskInternals/deliversEveryChunk(_:)``),
-        /// found in `startLoading`, where it can be.
-        var everyChunk: Bool
     }
 
     /// Answers `exchange`. Runs inside `startLoading`: never blocks.
     func start(_ exchange: Exchange) {
         let channel = exchange.channel
         let task = channel.task
-        let urlRequest = Self.withAdditionalHeaders(exchange.request.value, of: task)
         #if canImport(FoundationNetworking)
         if task is URLSessionDownloadTask {
-            channel.finish(error: Self.downloadRefusal(redactor.forMatching(Interaction.Request.capturing(urlRequest).request)))
+            channel.finish(error: Self.downloadRefusal(redactor.forMatching(Interaction.Request.capturing(exchange.request.value).request)))
             return
         }
         #endif
-        if let seconds = TaskInternals.configuration(of: task)?.timeoutIntervalForResource, seconds > 0, seconds < CassetteRules.longestSeconds {
-            let url = redactor.forMatching(Interaction.Request.capturing(urlRequest).request).url
-            channel.expire(after: seconds, with: {
-                Self.urlError(.timedOut, url: url, "Cassette: the request took longer than the session's timeoutIntervalForResource "
-                    + "of \(JSONCassetteCodec.formatSeconds(seconds)) s")
-            }, then: { exchange.expire() })
-        }
-        let everyChunk = TaskInternals.deliversEveryChunk(task)
+        // The configuration costs a reflection per request; an instant replay by method, URL and
+        // body needs none of it, and the replay benchmark would pay for it.
+        let readsConfiguration = readsConfigurationFirst
+        let urlRequest = readsConfiguration ? Self.withAdditionalHeaders(exchange.request.value, of: exchange.configuration) : exchange.request.value
+        if readsConfiguration { armResourceDeadline(of: exchange) }
         let begin: @Sendable (Result<RequestBody, URLError>) -> Void = { [self] found in
             switch found {
             case .failure(let error):
@@ -92,7 +85,7 @@ final class Router: Sendable {
                     request.httpBodyStream = nil
                     request.httpBody = data
                 }
-                route(Hop(request: request, body: body, everyChunk: everyChunk), of: exchange)
+                route(Hop(request: request, body: body), of: exchange)
             }
         }
         if let found = RequestBody.obtain(for: urlRequest, task: task, later: { found in
@@ -100,6 +93,27 @@ final class Router: Sendable {
         }) {
             begin(found)
         }
+    }
+
+    /// Whether the session's configuration may decide who answers, so it is read before routing:
+    /// its `httpAdditionalHeaders` reach stubs, header matching and recordings. Otherwise it is
+    /// read only when a replay waits (timeouts) or fails (the report shows every field).
+    private var readsConfigurationFirst: Bool {
+        setup.recordsNewRequests || !playback.rules.headers.isEmpty || playback.rules.predicate != nil || !stubs.isEmpty || !Stubs.global.isEmpty
+    }
+
+    /// Fails the exchange with `timedOut` when it outlasts the session's
+    /// `timeoutIntervalForResource` (counted from `startLoading`), once per exchange.
+    private func armResourceDeadline(of exchange: Exchange) {
+        guard let seconds = exchange.configuration?.timeoutIntervalForResource, seconds > 0, seconds < CassetteRules.longestSeconds,
+              exchange.armsDeadline()
+        else { return }
+        let redactor = self.redactor
+        exchange.channel.expire(after: seconds - exchange.channel.age, with: {
+            let url = redactor.forMatching(Interaction.Request.capturing(exchange.request.value).request).url
+            return Self.urlError(.timedOut, url: url, "Cassette: the request took longer than the session's timeoutIntervalForResource "
+                + "of \(JSONCassetteCodec.formatSeconds(seconds)) s")
+        }, then: { exchange.expire() })
     }
 
     /// Decides who answers `hop`: a stub, the recording, the network, or nobody. Runs inside
@@ -134,7 +148,11 @@ final class Router: Sendable {
             record(request.withReadableBody(), hop: hop, exchange: exchange)
             return
         }
-        refuse(redacted, usedUp: usedUp, channel: exchange.channel)
+        // Shown with every field the session sends, the configuration's included.
+        let shown = readsConfigurationFirst
+            ? redacted
+            : redactor.forMatching(Interaction.Request.capturing(Self.withAdditionalHeaders(urlRequest, of: exchange.configuration)).request)
+        refuse(shown, usedUp: usedUp, channel: exchange.channel)
     }
 
     /// Tells a progress delegate the body was sent, as a live upload would before its response.
@@ -146,8 +164,8 @@ final class Router: Sendable {
     /// `request` with the session configuration's `httpAdditionalHeaders` under its own fields, as
     /// a live session sends it: FoundationNetworking adds them only inside its own protocol
     /// (DESIGN §5). On Apple platforms the request already has them and this changes nothing.
-    static func withAdditionalHeaders(_ request: URLRequest, of task: URLSessionTask?) -> URLRequest {
-        guard let additional = TaskInternals.configuration(of: task)?.httpAdditionalHeaders, !additional.isEmpty else { return request }
+    static func withAdditionalHeaders(_ request: URLRequest, of configuration: URLSessionConfiguration?) -> URLRequest {
+        guard let additional = configuration?.httpAdditionalHeaders, !additional.isEmpty else { return request }
         var request = request
         for (key, value) in additional {
             guard let name = key as? String, request.value(forHTTPHeaderField: name) == nil else { continue }
@@ -170,6 +188,7 @@ final class Router: Sendable {
     private func follow(_ head: HTTPURLResponse, body: Data, to next: URLRequest, after delay: TimeInterval,
                         hop: Hop, of exchange: Exchange, shownAs shown: @escaping Shown) {
         let channel = exchange.channel
+        if delay > 0 { armResourceDeadline(of: exchange) }
         let shownNext = UncheckedSendable(next)
         let sendable = UncheckedSendable((head, hop))
         channel.after(delay) {
@@ -190,7 +209,7 @@ final class Router: Sendable {
                         return channel.deliver(head, body: body, error: nil)
                     }
                     let body = RequestBody(data: request.httpBody, form: .request)
-                    route(Hop(request: request, body: body, number: hop.number + 1, everyChunk: hop.everyChunk), of: exchange)
+                    route(Hop(request: request, body: body, number: hop.number + 1), of: exchange)
                 }
             }
             #else
@@ -231,8 +250,9 @@ final class Router: Sendable {
             return follow(head, body: body, to: next, after: stub.requestTime + stub.bodySeconds, hop: hop, of: exchange, shownAs: shown)
         }
         let delayed = stub.requestTime > 0 || stub.bodySeconds > 0
-        let timeout = delayed ? Self.timeout(of: urlRequest, task: channel.task) : nil
-        let inPieces = head != nil && stub.bodySeconds > 0 && hop.everyChunk
+        if delayed { armResourceDeadline(of: exchange) }
+        let timeout = delayed ? Self.timeout(of: urlRequest, configuration: exchange.configuration) : nil
+        let inPieces = head != nil && stub.bodySeconds > 0 && TaskInternals.deliversEveryChunk(channel.task)
         let plan: DeliveryPlan
         if let sizes = stub.chunkSizes, head != nil {
             plan = DeliveryPlan(chunkSizes: sizes, firstByte: stub.requestTime, delay: stub.chunkDelay, inPieces: inPieces, timeout: timeout)
@@ -284,10 +304,11 @@ final class Router: Sendable {
             return follow(head, body: body, to: next, after: timing.duration, hop: hop, of: exchange, shownAs: shown)
         }
         let delayed = timing.duration > 0
-        let timeout = delayed ? Self.timeout(of: urlRequest, task: channel.task) : nil
+        if delayed { armResourceDeadline(of: exchange) }
+        let timeout = delayed ? Self.timeout(of: urlRequest, configuration: exchange.configuration) : nil
         let plan = DeliveryPlan(
             hasHead: head != nil, bodySize: body.count, error: endCode, timing: timing,
-            inPieces: delayed && timing.duration > timing.firstByte && hop.everyChunk,
+            inPieces: delayed && timing.duration > timing.firstByte && TaskInternals.deliversEveryChunk(channel.task),
             timeout: timeout)
         play(plan, head: head, body: body, endCode: endCode, description: description, timeout: timeout,
              waiting: "its replay (latency \(latency))", on: channel, shownAs: shown)
@@ -311,9 +332,9 @@ final class Router: Sendable {
     /// changed from the default of 60 s, else the session configuration's
     /// `timeoutIntervalForRequest` (which FoundationNetworking does not copy into the request a
     /// protocol sees). Nil for none.
-    private static func timeout(of request: URLRequest, task: URLSessionTask?) -> TimeInterval? {
+    private static func timeout(of request: URLRequest, configuration: URLSessionConfiguration?) -> TimeInterval? {
         var timeout = request.timeoutInterval
-        if timeout == 60, let configured = TaskInternals.configuration(of: task)?.timeoutIntervalForRequest {
+        if timeout == 60, let configured = configuration?.timeoutIntervalForRequest {
             timeout = configured
         }
         return timeout > 0 && timeout.isFinite ? timeout : nil
@@ -383,7 +404,7 @@ final class Router: Sendable {
         let recordedAt = Date()
         var outgoing = hop.request
         // The session's timeout, which FoundationNetworking does not copy into the request.
-        if let timeout = Self.timeout(of: hop.request, task: task) { outgoing.timeoutInterval = timeout }
+        if let timeout = Self.timeout(of: hop.request, configuration: exchange.configuration) { outgoing.timeoutInterval = timeout }
         let sendable = UncheckedSendable(outgoing)
         let forwarder = liveForwarder()
         let recorder = self.recorder
@@ -393,10 +414,12 @@ final class Router: Sendable {
         let file = setup.file
         let savesConnectionFailures = setup.savesConnectionFailures
         // Whether the body goes to the caller piece by piece, as it arrives: decided with the head.
+        // (Asked here, in startLoading or on the task's work queue, where the answer can be read.)
+        let everyChunk = TaskInternals.deliversEveryChunk(task)
         let streaming = Locked(false)
         let progress = LiveForwarder.Progress(head: { head in
             guard Redirect.nextRequest(after: head, to: sendable.value, body: nil) == nil else { return }
-            streaming.withLock { $0 = hop.everyChunk }
+            streaming.withLock { $0 = everyChunk }
             channel.later { channel.deliverHead(head) }
         }, data: { data in
             if streaming.withLock({ $0 }) { channel.later { channel.deliverData(data) } }

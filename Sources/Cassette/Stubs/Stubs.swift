@@ -89,6 +89,9 @@ public final class Stubs: Sendable {
     }
 
     /// The installed stubs, in the order they were added (the last is asked first).
+    /// Whether no stub is installed.
+    var isEmpty: Bool { state.read { $0.stubs.isEmpty } }
+
     public var all: [Stub] {
         state.read { $0.stubs }
     }
