@@ -105,6 +105,12 @@ import CassetteTestSupport
             #expect(live.cookies == ["hop=1"] && recorded.cookies == ["hop=1"])
             #expect(sent.last?.headers["cookie"] == "hop=1")
         }),
+        Scenario(name: "cookie set on a 302, httpShouldSetCookies off", kind: { base, _ in
+            .data(request(base + "/redirect-to?status_code=302&url=/echo&cookie=hop%3D1"))
+        }, configure: { $0.httpShouldSetCookies = false }),
+        Scenario(name: "cookie set on a 302, accept policy never", kind: { base, _ in
+            .data(request(base + "/redirect-to?status_code=302&url=/echo&cookie=hop%3D1"))
+        }, configure: { $0.httpCookieAcceptPolicy = .never }),
         Scenario(name: "additional headers", kind: { base, _ in
             var own = request(base + "/echo")
             own.setValue("text/own", forHTTPHeaderField: "Accept")

@@ -8,15 +8,16 @@ import FoundationNetworking
 /// so the next request of the session carries them, recorded or replayed alike.
 ///
 /// Follows the configuration as a live session does: nothing is stored without a cookie
-/// storage, when `httpShouldSetCookies` or the request's `httpShouldHandleCookies` is off, or
-/// when the accept policy is `.never`; `.onlyFromMainDocumentDomain` keeps the cookies of the
-/// main document's domain. On Apple platforms the session's configuration is not reachable
+/// storage, when the request's `httpShouldHandleCookies` is off, or when the accept policy is
+/// `.never`; `.onlyFromMainDocumentDomain` keeps the cookies of the main document's domain.
+/// `httpShouldSetCookies` decides only whether requests carry stored cookies (measured: a live
+/// session with it off still stores a response's cookies). On Apple platforms the session's configuration is not reachable
 /// from a protocol, and this does nothing.
 enum CookieSync {
     static func store(cookiesOf response: HTTPURLResponse, for request: URLRequest, of task: URLSessionTask?) {
         guard response.value(forHTTPHeaderField: "Set-Cookie") != nil, request.httpShouldHandleCookies,
               let url = response.url,
-              let configuration = TaskInternals.configuration(of: task), configuration.httpShouldSetCookies,
+              let configuration = TaskInternals.configuration(of: task),
               let storage = configuration.httpCookieStorage, configuration.httpCookieAcceptPolicy != .never
         else { return }
         let fields = response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
