@@ -19,6 +19,7 @@ import CassetteTestSupport
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let server = try LoopbackServer()
+        defer { server.stop() }
         let file = scratch.file("downloads.json")
         let tape = try Tape(file: file, mode: .once, environment: [:])
         let configuration = URLSessionConfiguration.ephemeral

@@ -14,6 +14,7 @@ import CassetteTestSupport
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let server = try LoopbackServer()
+        defer { server.stop() }
         let tape = try Tape(file: scratch.file("slow.json"), mode: .once, environment: [:])
         let session = Fetch.delegateSession(configuredBy: tape.configure)
         let gap = 0.15 * TimingIsolation.scale

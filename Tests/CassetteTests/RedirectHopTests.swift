@@ -14,6 +14,7 @@ import CassetteTestSupport
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let server = try LoopbackServer()
+        defer { server.stop() }
         let file = scratch.file("chain.json")
         let recording = try Tape(file: file, mode: .once, environment: [:])
         let (_, live) = try await recording.session.data(from: URL(string: server.baseURL + "/redirect/1")!)
@@ -43,6 +44,7 @@ import CassetteTestSupport
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let server = try LoopbackServer()
+        defer { server.stop() }
         let file = scratch.file("cookies.json")
         let url = server.baseURL + "/redirect-to?status_code=302&url=/status/200&cookie=session"
         let recording = try Tape(file: file, mode: .once, environment: [:])

@@ -14,6 +14,7 @@ import CassetteTestSupport
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let server = try LoopbackServer()
+        defer { server.stop() }
         let tape = try Tape(file: scratch.file("bodies.json"), mode: .once, environment: [:])
         let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
         let stream = InputStream(data: Data("sent once".utf8))
@@ -38,6 +39,7 @@ import CassetteTestSupport
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let server = try LoopbackServer()
+        defer { server.stop() }
         let tape = try Tape(file: scratch.file("bodies.json"), mode: .once, environment: [:])
         let missing = scratch.file("missing.bin")
         var request = URLRequest(url: URL(string: server.baseURL + "/echo")!)

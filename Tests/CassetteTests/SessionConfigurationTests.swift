@@ -22,6 +22,7 @@ import CassetteTestSupport
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let server = try LoopbackServer()
+        defer { server.stop() }
         let file = scratch.file("resource-timeout.json")
         let url = server.baseURL + "/delay/3000"
 

@@ -135,6 +135,7 @@ import CassetteTestSupport
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let server = try LoopbackServer()
+        defer { server.stop() }
         let file = scratch.file("task-kinds.json")
         func configuration(_ tape: Tape?) -> URLSessionConfiguration {
             let configuration = URLSessionConfiguration.ephemeral
