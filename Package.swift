@@ -5,20 +5,27 @@ import PackageDescription
 // Zero package dependencies, by design: only what the Swift toolchain ships.
 let package = Package(
     name: "Cassette",
+    // The async URLSession API, task-locals and Swift concurrency the runtime is built on.
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
+        // The runtime: links neither Swift Testing nor XCTest, so an app target may link it.
         .library(name: "Cassette", targets: ["Cassette"]),
+        // The Swift Testing traits (`.cassette`, `.stubs`); re-exports Cassette.
+        .library(name: "CassetteTesting", targets: ["CassetteTesting"]),
+        // The cassette as data and its codecs, for tools.
         .library(name: "CassetteFormats", targets: ["CassetteFormats"]),
         .executable(name: "cassette", targets: ["CassetteCLI"]),
-        .executable(name: "cassette-bench", targets: ["CassetteBench"]),
     ],
     targets: [
         // The cassette as data: value types and codecs. Foundation only.
         .target(name: "CassetteFormats"),
         // The runtime: URLProtocol, routing, recording, playback. Re-exports CassetteFormats.
         .target(name: "Cassette", dependencies: ["CassetteFormats"]),
+        // The test-framework integration: Swift Testing traits. Re-exports Cassette.
+        .target(name: "CassetteTesting", dependencies: ["Cassette"]),
         // The `cassette` command-line tool.
         .executableTarget(name: "CassetteCLI", dependencies: ["Cassette"]),
-        // The benchmarks: `swift run -c release cassette-bench` (ratios against the platform floor).
+        // The benchmarks: `swift run -c release CassetteBench` (ratios against the platform floor).
         .executableTarget(name: "CassetteBench", dependencies: ["Cassette", "CassetteTestSupport"], path: "Benchmarks"),
         // Test-only support: an in-process loopback HTTP server, so tests record without network.
         .target(name: "CassetteTestSupport", dependencies: ["Cassette", "CHeapUsage"], path: "Tests/CassetteTestSupport"),
@@ -31,7 +38,7 @@ let package = Package(
         // A child process for the memory tests: replays or records many requests and prints the heap in use.
         .executableTarget(name: "CassetteMemoryCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/CassetteMemoryCheck"),
         .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats", "CassetteTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck", "CassetteMemoryCheck"], exclude: ["Fixtures"]),
+        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTesting", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck", "CassetteMemoryCheck"], exclude: ["Fixtures"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

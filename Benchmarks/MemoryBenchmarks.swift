@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// Peak resident memory while replaying or recording one big body, measured in a child process
-/// (a fresh `cassette-bench --child …`), so that nothing else this process did counts.
+/// (a fresh `CassetteBench --child …`), so that nothing else this process did counts.
 enum MemoryBenchmarks {
     /// Kilobytes of `field` (`VmRSS`, `VmHWM`) in `/proc/self/status`; nil where there is none.
     static func statusKilobytes(_ field: String) -> Int? {

@@ -2,15 +2,15 @@ import Cassette
 import CassetteTestSupport
 import Foundation
 
-// cassette-bench: Cassette's costs as ratios against the platform floor, measured side by side
+// CassetteBench: Cassette's costs as ratios against the platform floor, measured side by side
 // (A B A B …) in one run. CONTRIBUTING.md, "Benchmarks", says what each one compares.
 //
-//   swift run -c release cassette-bench            full run (several minutes)
-//   swift run -c release cassette-bench --quick    small sizes, few runs: CI checks it still works
-//   swift run -c release cassette-bench --only replay_vs_floor,match_scaling
+//   swift run -c release CassetteBench            full run (several minutes)
+//   swift run -c release CassetteBench --quick    small sizes, few runs: CI checks it still works
+//   swift run -c release CassetteBench --only replay_vs_floor,match_scaling
 
 let usage = """
-    USAGE: cassette-bench [--quick] [--only NAME[,NAME...]]
+    USAGE: CassetteBench [--quick] [--only NAME[,NAME...]]
 
     Runs each benchmark's pair interleaved, prints a table, then one line per benchmark:
     BENCH name=<name> ratio=<median A/B> a_median=<…> b_median=<…> unit=<…> n=<runs>

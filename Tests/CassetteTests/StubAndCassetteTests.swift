@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Cassette
+import CassetteTesting
 import CassetteTestSupport
 
 /// Stubs come first in the router (DESIGN §3): in a session with a cassette, a matching stub

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Cassette
+import CassetteTesting
 import CassetteTestSupport
 
 /// Every behaviour the OHHTTPStubs and URLMock READMEs document (`../shared/reference`), each

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Cassette
+import CassetteTesting
 import CassetteTestSupport
 
 /// The `.cassette` trait, on cassettes committed in `Cassettes/`. These run in mode `once` locally

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Cassette
+import CassetteTesting
 import CassetteTestSupport
 
 /// What ejecting a tape tells the test: unmatched requests fail it, unused interactions and stale

@@ -68,12 +68,12 @@ public func withCassette<Result>(
 extension Tape {
     /// Where the results of ejecting go: `verification` (what the test must hear), and whether
     /// the test's body threw, in which case the test already fails with the body's error.
-    typealias VerificationOutlet = (_ verification: EjectVerification, _ bodyThrew: Bool) throws -> Void
+    package typealias VerificationOutlet = (_ verification: EjectVerification, _ bodyThrew: Bool) throws -> Void
 
     /// Runs `body` with this tape as ``current`` (and owning `URLSession.shared` if asked), then
     /// ejects it and hands what the test must hear to `outlet`. When `body` throws, the tape is
     /// still ejected and `body`'s error is the one rethrown.
-    func play<Result>(sharedSession: Bool, outlet: VerificationOutlet, _ body: () async throws -> Result) async throws -> Result {
+    package func play<Result>(sharedSession: Bool, outlet: VerificationOutlet, _ body: () async throws -> Result) async throws -> Result {
         let result: Result
         do {
             if sharedSession { try await interceptSharedSession() }

@@ -63,7 +63,7 @@ struct RequestKey: Hashable, Sendable {
 enum CanonicalURL {
     static func text(_ url: String, ignoringQuery ignored: Set<String> = []) -> String {
         // Delimiters are found in the UTF-8 view: this runs for every request, and Character and
-        // Foundation searches cost more than the rest of matching together (cassette-bench).
+        // Foundation searches cost more than the rest of matching together (CassetteBench).
         var rest = Substring(url)
         if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
         var query: Substring?

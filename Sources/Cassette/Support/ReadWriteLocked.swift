@@ -9,7 +9,7 @@ import Darwin
 
 /// A value behind a reader-writer lock: many readers at once, one writer alone. For state read
 /// on every request and rarely changed (the stubs of a session), where a plain mutex would make
-/// concurrent requests wait on each other (measured: `replay_vs_floor_64` in `cassette-bench`).
+/// concurrent requests wait on each other (measured: `replay_vs_floor_64` in `CassetteBench`).
 package final class ReadWriteLocked<Value>: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
     private var value: Value

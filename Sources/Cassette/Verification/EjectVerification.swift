@@ -8,9 +8,9 @@ import Foundation
 /// report is already in the test's error is not repeated, and unused interactions are not
 /// reported when the test threw or requests found no match (the unmatched report lists the
 /// closest recordings already).
-struct EjectVerification: Equatable {
-    var failures: [String] = []
-    var warnings: [String] = []
+package struct EjectVerification: Equatable {
+    package var failures: [String] = []
+    package var warnings: [String] = []
 }
 
 extension EjectVerification {

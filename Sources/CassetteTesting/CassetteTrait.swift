@@ -1,4 +1,4 @@
-#if canImport(Testing)
+#if canImport(Testing) && compiler(>=6.1)
 import Foundation
 import Testing
 

@@ -1,0 +1,2 @@
+/// `import CassetteTesting` is all a test needs: the traits, and the runtime they drive.
+@_exported import Cassette
