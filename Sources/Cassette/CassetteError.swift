@@ -23,10 +23,10 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// ``SecretCheck`` is ``SecretCheck/failSave``: nothing was saved. One line per finding, each
     /// naming the request, the place and the kind (never the value).
     case suspectedSecrets(file: String, findings: [String])
-    /// No `Package.swift` was found above a test file, so the default cassette folder is unknown.
-    case packageRootNotFound(from: String)
     /// A cassette name that cannot be a relative file path (empty, absolute, or containing `..`).
     case invalidCassetteName(String)
+    /// The cassette was found in a test bundle's resources, and the record mode would write to it.
+    case readOnlyCassette(file: String, mode: RecordMode)
     /// `URLSession.shared` existed before Cassette could register its protocol, so its
     /// requests cannot be intercepted in this process.
     case sharedSessionNotInterceptable
@@ -57,14 +57,17 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
         case .unreadableCassette(let file, let reason):
             return "cannot read cassette \(file): \(reason)"
         case .saveFailed(let file, let reason):
-            return "could not save cassette \(file): \(reason). The previous file, if any, is unchanged; "
-                + "check that the folder exists and is writable."
+            return "could not save cassette \(file): \(reason). The previous file, if any, is unchanged. Recording needs "
+                + "a writable folder: check that this one exists and is writable, or point folder: (or CASSETTE_FOLDER) at one. "
+                + "On a device, where the source tree is out of reach, record on the Mac or in the simulator and ship the "
+                + "cassette in the test bundle's resources (bundle:)."
         case .suspectedSecrets(let file, let findings):
             return "did not save cassette \(file): what was recorded still looks like it holds secrets after redaction:\n  "
                 + findings.joined(separator: "\n  ") + "\nThe previous file, if any, is unchanged. " + SecretCheck.advice
-        case .packageRootNotFound(let path):
-            return "no Package.swift found in any folder above \(path), so the default Cassettes/ folder is unknown; "
-                + "open the cassette with an explicit folder or file URL instead"
+        case .readOnlyCassette(let file, let mode):
+            return "cassette \(file) was found in the test bundle, which cannot be written, and record mode \"\(mode)\" would "
+                + "record into it. Record where the source tree is writable (on the Mac, or in the simulator), commit the "
+                + "cassette and add it to the bundle's resources again; here, use mode once or none."
         case .invalidCassetteName(let name):
             return "\"\(name)\" is not a cassette name: use a relative path like \"Users/fetch\", without \"..\""
         case .sharedSessionNotInterceptable:

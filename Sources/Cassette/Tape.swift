@@ -168,15 +168,26 @@ public final class Tape: Sendable {
     private let stale: Report.Stale?
     private let state = Locked((ejected: false, holdsSharedSession: false))
 
-    /// Opens the cassette `name` in the package's `Cassettes/` folder.
+    /// Opens the cassette `name`, in the package's `Cassettes/` folder unless told otherwise.
+    ///
+    /// ```swift
+    /// let tape = try Tape(named: "Users/fetch")                            // <package>/Cassettes/Users/fetch.json
+    /// let tape = try Tape(named: "Users/fetch", folder: "Fixtures")         // Fixtures/ beside this test file
+    /// let tape = try Tape(named: "Users/fetch", bundle: .module)            // also from the test bundle, on a device
+    /// ```
     ///
     /// - Parameters:
     ///   - name: A relative path; `"Users/fetch"` is `Cassettes/Users/fetch.json`. End it in
     ///     `.http` or `.har` to keep the cassette as HTTP messages or HAR (``CassetteFormat``):
     ///     `"Users/fetch.http"` is `Cassettes/Users/fetch.http`.
-    ///   - folder: The folder holding cassettes. `nil`: `Cassettes/` in the package whose
-    ///     `Package.swift` is found above `filePath`.
-    ///   - filePath: The source file asking, to find the package; leave the default.
+    ///   - folder: The folder holding cassettes: absolute, or relative to the folder of the test
+    ///     file. `nil`: `CASSETTE_FOLDER` from `environment` (absolute, or relative to the package
+    ///     root), else `Cassettes/` in the package whose `Package.swift` is above `filePath`, else
+    ///     (an Xcode project without one) `Cassettes/` beside the test file.
+    ///   - bundle: Where to look when the file is not in the folder: a test bundle's resources
+    ///     (`Bundle.module`, `Bundle(for: Self.self)`), under `Cassettes/` or at its root. For runs
+    ///     on a device, where the source tree is out of reach; such a cassette can only replay.
+    ///   - filePath: The test's source file, to find the folders above; leave the default.
     ///   - mode: The record mode, `once` by default. `CASSETTE_RECORD_MODE` in `environment`
     ///     overrides it, and so does `CI`, which means `none` (see ``RecordMode``).
     ///   - matching: How requests are matched with recorded ones.
@@ -186,21 +197,26 @@ public final class Tape: Sendable {
     ///   cassette is missing in mode `none`; ``CassetteFormatError`` when the file is malformed.
     public convenience init(
         named name: String,
-        in folder: URL? = nil,
+        folder: String? = nil,
+        bundle: Bundle? = nil,
         filePath: String = #filePath,
         mode: RecordMode = .once,
         matching: RequestMatching = .default,
         options: Options = Options(),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
-        let file = try CassetteLocation.file(named: name, in: folder, filePath: filePath)
+        let (file, inBundle) = try CassetteLocation.file(named: name, folder: folder, bundle: bundle, filePath: filePath, environment: environment)
+        if inBundle {
+            let resolved = try RecordMode.resolve(requested: mode, environment: environment)
+            if resolved == .all || resolved == .newEpisodes { throw CassetteError.readOnlyCassette(file: file.path, mode: resolved) }
+        }
         try self.init(file: file, mode: mode, matching: matching, options: options, environment: environment)
     }
 
     /// Opens the cassette at `file`, in the format its extension names (`.json`, `.http`, `.har`;
     /// JSON for any other).
     ///
-    /// - Throws: as ``init(named:in:filePath:mode:matching:options:environment:)``.
+    /// - Throws: as ``init(named:folder:bundle:filePath:mode:matching:options:environment:)``.
     public init(
         file: URL,
         mode: RecordMode = .once,

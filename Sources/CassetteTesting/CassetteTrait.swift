@@ -28,6 +28,11 @@ import Testing
 public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// The cassette's name, or `nil` to derive it from the test.
     public var name: String?
+    /// The folder holding the cassette (absolute, or relative to the test file), or `nil` for the
+    /// default (see ``Tape/init(named:folder:bundle:filePath:mode:matching:options:environment:)``).
+    public var folder: String?
+    /// A bundle whose resources hold the cassette when the folder does not (device runs).
+    public var bundle: Bundle?
     /// The record mode, before `CASSETTE_RECORD_MODE` and `CI` apply.
     public var mode: RecordMode
     /// The matching rules.
@@ -57,7 +62,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             }
             cassetteName = Self.derivedName(for: test)
         }
-        let tape = try Tape(named: cassetteName, filePath: test.sourceLocation.filePath,
+        let tape = try Tape(named: cassetteName, folder: folder, bundle: bundle, filePath: test.sourceLocation.filePath,
                             mode: mode, matching: matching, options: options)
         let location = test.sourceLocation
         try await tape.play(sharedSession: sharedSession, outlet: { verification, _ in
@@ -89,18 +94,25 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == CassetteTrait {
     /// A cassette named after the suite and the test, in the package's `Cassettes/` folder.
     public static var cassette: CassetteTrait {
-        CassetteTrait(name: nil, mode: .once, matching: .default, options: Tape.Options(), sharedSession: false)
+        CassetteTrait(name: nil, folder: nil, bundle: nil, mode: .once, matching: .default, options: Tape.Options(), sharedSession: false)
     }
 
-    /// A cassette with the given name (or the derived one), mode, matching rules and options.
+    /// A cassette with the given name (or the derived one), folder, bundle, mode, matching rules
+    /// and options.
+    ///
+    /// ```swift
+    /// @Test(.cassette("Users/fetch", folder: "Fixtures/Cassettes", bundle: .module)) func fetches() async throws { … }
+    /// ```
     public static func cassette(
         _ name: String? = nil,
+        folder: String? = nil,
+        bundle: Bundle? = nil,
         mode: RecordMode = .once,
         matching: RequestMatching = .default,
         options: Tape.Options = Tape.Options(),
         sharedSession: Bool = false
     ) -> CassetteTrait {
-        CassetteTrait(name: name, mode: mode, matching: matching, options: options, sharedSession: sharedSession)
+        CassetteTrait(name: name, folder: folder, bundle: bundle, mode: mode, matching: matching, options: options, sharedSession: sharedSession)
     }
 }
 #endif

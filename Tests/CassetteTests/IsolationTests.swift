@@ -59,7 +59,7 @@ import CassetteTestSupport
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         try Self.writeCassette(owner: owner, to: scratch.file("owner.json"))
-        try await withCassette("owner", in: scratch.url, mode: .none) { tape in
+        try await withCassette("owner", folder: scratch.url.path, mode: .none) { tape in
             #expect(Tape.current === tape)
             for item in 0..<Self.itemsPerCassette {
                 let fetched = await Fetch.get("https://api.example.com/items/\(item)", on: tape.session)

@@ -51,7 +51,7 @@ import CassetteTestSupport
                                          to: scratch.file("users.json"))
         var sawError: CassetteError?
         do {
-            try await withCassette("users", in: scratch.url, mode: .none) { tape in
+            try await withCassette("users", folder: scratch.url.path, mode: .none) { tape in
                 _ = await Fetch.get("https://api.example.com/unknown", on: tape.session)
             }
         } catch let error as CassetteError {
@@ -74,7 +74,7 @@ import CassetteTestSupport
         defer { server.stop() }
         var tapeSeen: Tape?
         await #expect(throws: Boom.self) {
-            try await withCassette("thrown", in: scratch.url, mode: .once, environment: [:]) { tape in
+            try await withCassette("thrown", folder: scratch.url.path, mode: .once, environment: [:]) { tape in
                 tapeSeen = tape
                 _ = await Fetch.get(server.baseURL + "/status/200", on: tape.session)
                 throw Boom()
@@ -91,7 +91,7 @@ import CassetteTestSupport
         }
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let tape = try Tape(named: "Users/fetch", in: scratch.url, mode: .once, environment: [:])
+        let tape = try Tape(named: "Users/fetch", folder: scratch.url.path, mode: .once, environment: [:])
         #expect(tape.file == scratch.url.appendingPathComponent("Users/fetch.json"))
         try tape.eject()
         #expect(FileManager.default.fileExists(atPath: scratch.file("Users/fetch.json").path), "nested names make sub-folders")

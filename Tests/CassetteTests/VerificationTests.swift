@@ -101,7 +101,7 @@ import CassetteTestSupport
         #expect(try warned.eject().stale == Tape.Report.Stale(message: Self.staleMessage(file), fails: false))
 
         await #expect(throws: CassetteError.verificationFailed([Self.staleMessage(file, age: "1.5 days")])) {
-            try await withCassette("old", in: scratch.url, mode: .none, options: .init(staleness: .fail(after: 1.5 * 86_400)),
+            try await withCassette("old", folder: scratch.url.path, mode: .none, options: .init(staleness: .fail(after: 1.5 * 86_400)),
                                    environment: [:]) { tape in
                 #expect(await Fetch.get("https://api.example.com/feed", on: tape.session).text == "old")
             }

@@ -9,7 +9,7 @@ import CassetteTestSupport
 /// `withCassette` as XCTest users write it: a thrown error fails the test.
 final class XCTestHelperTests: XCTestCase {
     func testAsyncWithCassetteReplaysAndSetsTheCurrentTape() async throws {
-        let fetched = try await withCassette("users-api", in: PackagePaths.examples, mode: .none) { tape -> Fetched in
+        let fetched = try await withCassette("users-api", folder: PackagePaths.examples.path, mode: .none) { tape -> Fetched in
             XCTAssertTrue(Tape.current === tape)
             return await Fetch.get("https://api.example.com/users/42?fields=name,email", on: tape.session)
         }
@@ -22,7 +22,7 @@ final class XCTestHelperTests: XCTestCase {
         defer { scratch.remove() }
         let server = try LoopbackServer()
         defer { server.stop() }
-        let status = try withCassette("sync", in: scratch.url, mode: .once, environment: [:]) { tape -> Int in
+        let status = try withCassette("sync", folder: scratch.url.path, mode: .once, environment: [:]) { tape -> Int in
             let done = DispatchSemaphore(value: 0)
             let result = ResultBox()
             tape.session.dataTask(with: URL(string: server.baseURL + "/status/201")!) { _, response, _ in

@@ -21,12 +21,13 @@ import Foundation
 /// error. When `body` throws, the tape is still ejected, `body`'s error is the one rethrown, and
 /// unmatched requests it does not already describe are written to standard error.
 ///
-/// - Parameters: as ``Tape/init(named:in:filePath:mode:matching:options:environment:)``, plus
+/// - Parameters: as ``Tape/init(named:folder:bundle:filePath:mode:matching:options:environment:)``, plus
 ///   `sharedSession`: also route `URLSession.shared` through the tape (see
 ///   ``Tape/interceptSharedSession()``).
 public func withCassette<Result>(
     _ name: String,
-    in folder: URL? = nil,
+    folder: String? = nil,
+    bundle: Bundle? = nil,
     filePath: String = #filePath,
     mode: RecordMode = .once,
     matching: RequestMatching = .default,
@@ -36,15 +37,16 @@ public func withCassette<Result>(
     _ body: (Tape) async throws -> Result
 ) async throws -> Result {
     let tape = try Tape(
-        named: name, in: folder, filePath: filePath, mode: mode, matching: matching, options: options, environment: environment)
+        named: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options, environment: environment)
     return try await tape.play(sharedSession: sharedSession, outlet: Tape.throwingOutlet) { try await body(tape) }
 }
 
-/// The synchronous form of ``withCassette(_:in:filePath:mode:matching:options:sharedSession:environment:_:)-swift.func``,
+/// The synchronous form of ``withCassette(_:folder:bundle:filePath:mode:matching:options:sharedSession:environment:_:)-swift.func``,
 /// for synchronous tests. `URLSession.shared` cannot be intercepted from here (that waits).
 public func withCassette<Result>(
     _ name: String,
-    in folder: URL? = nil,
+    folder: String? = nil,
+    bundle: Bundle? = nil,
     filePath: String = #filePath,
     mode: RecordMode = .once,
     matching: RequestMatching = .default,
@@ -53,7 +55,7 @@ public func withCassette<Result>(
     _ body: (Tape) throws -> Result
 ) throws -> Result {
     let tape = try Tape(
-        named: name, in: folder, filePath: filePath, mode: mode, matching: matching, options: options, environment: environment)
+        named: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options, environment: environment)
     let result: Result
     do {
         result = try Tape.$current.withValue(tape) { try body(tape) }
