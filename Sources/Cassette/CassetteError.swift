@@ -57,10 +57,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
         case .unreadableCassette(let file, let reason):
             return "cannot read cassette \(file): \(reason)"
         case .saveFailed(let file, let reason):
-            return "could not save cassette \(file): \(reason). The previous file, if any, is unchanged. Recording needs "
-                + "a writable folder: check that this one exists and is writable, or point folder: (or CASSETTE_FOLDER) at one. "
-                + "On a device, where the source tree is out of reach, record on the Mac or in the simulator and ship the "
-                + "cassette in the test bundle's resources (bundle:)."
+            return "could not save cassette \(file): \(reason). The previous file, if any, is unchanged; "
+                + "check that the folder exists and is writable." + (reason.hasPrefix("cannot ") ? " " + Self.writableFolderAdvice : "")
         case .suspectedSecrets(let file, let findings):
             return "did not save cassette \(file): what was recorded still looks like it holds secrets after redaction:\n  "
                 + findings.joined(separator: "\n  ") + "\nThe previous file, if any, is unchanged. " + SecretCheck.advice
@@ -72,9 +70,10 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
             return "\"\(name)\" is not a cassette name: use a relative path like \"Users/fetch\", without \"..\""
         case .sharedSessionNotInterceptable:
             return "URLSession.shared was created before Cassette registered its URLProtocol, so its requests cannot be "
-                + "recorded or replayed in this process (FoundationNetworking copies the protocol list once). "
-                + "Give the code under test the cassette's own session (tape.session), or call "
-                + "Tape.prepareSharedSession() before anything in the process touches URLSession."
+                + "recorded or replayed in this process (FoundationNetworking copies the protocol list once, when .shared is "
+                + "first used). Give the code under test the cassette's own session (tape.session), or call "
+                + "Tape.prepareSharedSession() before the first use of URLSession.shared (the .cassette(sharedSession: true) "
+                + "trait does so when the tests are discovered; code that uses .shared before that needs the call earlier)."
         case .alreadyEjected(let file):
             return "cassette \(file) was already ejected"
         case .verificationFailed(let messages):
@@ -85,6 +84,11 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
                 + "Open a Tape per case inside the test, e.g. Tape(named: \"\\(suite)/\\(argument)\")"
         }
     }
+
+    /// What to do when the folder cannot be written (every file-system reason starts "cannot ").
+    static let writableFolderAdvice = "Recording needs a writable folder: point folder: (or CASSETTE_FOLDER) at one. On a "
+        + "device, where the source tree is out of reach, record on the Mac or in the simulator and ship the cassette in "
+        + "the test bundle's resources (bundle:)."
 
     /// Same as ``description``.
     public var errorDescription: String? { description }

@@ -364,9 +364,10 @@ public final class Tape: Sendable {
         }
     }
 
-    /// Registers Cassette's protocol for `URLSession.shared`. Call it before anything in the
-    /// process creates a `URLSession` (at the start of a test bundle or `main`) if the code under
-    /// test uses `.shared`; on Linux a later registration does not reach `.shared`.
+    /// Registers Cassette's protocol for `URLSession.shared`. On Linux it must run before anything
+    /// in the process first uses `.shared` (other sessions may exist already); the
+    /// `.cassette(sharedSession: true)` trait calls it while the tests are discovered, so only code
+    /// that uses `.shared` before any test starts (a static initializer) needs this call earlier.
     public static func prepareSharedSession() {
         SharedSessionInterception.register()
     }

@@ -24,7 +24,10 @@ import Testing
 /// Tests with cassettes run in parallel like any others, each through its own session. Tests that
 /// ask for `sharedSession: true` take turns with `URLSession.shared`.
 ///
-/// On a suite, the trait gives each test of the suite its own cassette.
+/// On a suite, the trait gives each test of the suite its own cassette, named after the suite
+/// and the test unless a name is given (a suite-level name makes every test share that
+/// cassette, one at a time). A test with its own `.cassette` uses that one instead; the suite's
+/// settings are not merged into it.
 public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// The cassette's name, or `nil` to derive it from the test.
     public var name: String?
@@ -42,6 +45,9 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// Whether `URLSession.shared` goes through the tape too.
     public var sharedSession: Bool
 
+    /// Tells this trait from an equal one given elsewhere (the suite's and a test's).
+    private let identity = UUID()
+
     /// Applies to every test of a suite.
     public var isRecursive: Bool { true }
 
@@ -49,7 +55,11 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        guard !test.isSuite else {
+        // A suite's cassette serves each of its tests that has none of its own; a test's own
+        // `.cassette` (the last one listed for it) replaces the suite's.
+        let cassettes = test.traits.compactMap { $0 as? CassetteTrait }
+        let replaced = cassettes.contains { $0.identity == identity } && cassettes.last?.identity != identity
+        guard !test.isSuite, !replaced else {
             try await function()
             return
         }
@@ -112,7 +122,10 @@ extension Trait where Self == CassetteTrait {
         options: Tape.Options = Tape.Options(),
         sharedSession: Bool = false
     ) -> CassetteTrait {
-        CassetteTrait(name: name, folder: folder, bundle: bundle, mode: mode, matching: matching, options: options, sharedSession: sharedSession)
+        // Traits are made while Swift Testing discovers the tests, before any test runs: the
+        // earliest moment to register for URLSession.shared (see Tape.prepareSharedSession()).
+        if sharedSession { Tape.prepareSharedSession() }
+        return CassetteTrait(name: name, folder: folder, bundle: bundle, mode: mode, matching: matching, options: options, sharedSession: sharedSession)
     }
 }
 #endif

@@ -93,4 +93,21 @@ import CassetteTestSupport
         #expect(fromFolder.file.standardizedFileURL.path == PackagePaths.examples.appendingPathComponent("users-api.json").standardizedFileURL.path)
         _ = try fromFolder.eject()
     }
+
+    /// A tape that cannot write its folder says where it tried and how to give it one.
+    @Test func aSaveThatCannotWriteItsFolderSaysWhatToDo() async throws {
+        let tree = try Tree()
+        defer { tree.scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        // A file where the folder should be: no one, not even root, can create the folder.
+        try Data().write(to: tree.scratch.url.appendingPathComponent("blocked"))
+        let tape = try Tape(named: "fetch", folder: tree.path("blocked/Cassettes"), filePath: tree.projectTest, environment: [:])
+        _ = try await tape.session.data(from: URL(string: server.baseURL + "/status/200")!)
+        let error = #expect(throws: CassetteError.self) { try tape.eject() }
+        let text = error?.description ?? ""
+        #expect(text.hasPrefix("could not save cassette \(tree.path("blocked/Cassettes/fetch.json")): cannot create the folder"))
+        #expect(text.hasSuffix(" Recording needs a writable folder: point folder: (or CASSETTE_FOLDER) at one. On a device, where the "
+            + "source tree is out of reach, record on the Mac or in the simulator and ship the cassette in the test bundle's resources (bundle:)."))
+    }
 }

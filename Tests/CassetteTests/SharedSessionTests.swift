@@ -26,6 +26,12 @@ import CassetteTestSupport
         #expect(result.output.contains("ok: after eject, URLSession.shared reaches the network again: 200"))
     }
 
+    @Test func sharedSessionIsInterceptedAfterOtherSessions() throws {
+        let result = try Self.run("after-sessions")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("ok: URLSession.shared replays the cassette after other sessions: 503"))
+    }
+
     @Test func aSharedSessionCreatedTooEarlyIsAClearError() throws {
         let result = try Self.run("late")
         #expect(result.status == 0, "\(result.output)")

@@ -1,7 +1,7 @@
 // A child process for the URLSession.shared tests: whether `.shared` can be intercepted
 // depends on what the process did first, so each scenario needs a fresh process.
 //
-// USAGE: SharedSessionCheck early|late|turns CASSETTE_FILE
+// USAGE: SharedSessionCheck early|after-sessions|late|turns CASSETTE_FILE
 // Prints one line per observation; exits 0 when every observation is as expected, 1 otherwise.
 import Foundation
 #if canImport(FoundationNetworking)
@@ -39,6 +39,18 @@ case "early":
     try tape.eject()
     let live = await Fetch.get(server.baseURL + "/status/200", on: URLSession.shared)
     check(live.text == "status 200" && server.received.count == 1, "after eject, URLSession.shared reaches the network again: \(live)")
+    server.stop()
+
+case "after-sessions":
+    // Other sessions, even one that sent a request, came first; `.shared` was not used yet.
+    let server = try LoopbackServer()
+    _ = await Fetch.get(server.baseURL + "/status/200", on: URLSession(configuration: .default))
+    _ = URLSession(configuration: .ephemeral)
+    let tape = try Tape(file: file, mode: .none, environment: [:])
+    try await tape.interceptSharedSession()
+    let fetched = await feedThroughShared()
+    check(fetched.status == 503, "URLSession.shared replays the cassette after other sessions: \(fetched)")
+    try tape.eject()
     server.stop()
 
 case "late":

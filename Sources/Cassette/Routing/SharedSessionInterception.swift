@@ -6,8 +6,8 @@ import FoundationNetworking
 /// Routes `URLSession.shared` to one tape at a time.
 ///
 /// `.shared` has no configuration to put a protocol into, only the process-wide
-/// `URLProtocol.registerClass`, which on Linux reaches `.shared` only when it runs before any
-/// `URLSession` exists. So: register once, verify with a request that `.shared` is intercepted,
+/// `URLProtocol.registerClass`, which on Linux reaches `.shared` only when it runs before
+/// `.shared` is first used (see ``register()``). So: register once, verify with a request that `.shared` is intercepted,
 /// and let one tape at a time own it (an async FIFO lock, so waiting tests do not block threads).
 enum SharedSessionInterception {
     /// The host of the self-check request; `.invalid` never resolves, so an unintercepted check
@@ -22,11 +22,25 @@ enum SharedSessionInterception {
 
     static var currentRouter: Router? { owner.current }
 
+    /// Registers ``SharedSessionProtocol`` ahead of the platform's own protocols.
+    ///
+    /// On Linux `.shared` takes the registered classes, in order, when it is first used, and
+    /// FoundationNetworking registers its HTTP protocol when the first session of the process is
+    /// made; a class registered after that comes second and never answers. So the built-in
+    /// classes (those of `URLSessionConfiguration.default`) are taken out and put back after
+    /// Cassette's: `.shared` is intercepted whatever sessions came before, as long as `.shared`
+    /// itself was not used yet (measured on Swift 6.3.1).
     static func register() {
         registered.withLock { registered in
-            if !registered {
-                registered = URLProtocol.registerClass(SharedSessionProtocol.self)
-            }
+            guard !registered else { return }
+            #if canImport(FoundationNetworking)
+            let builtIn = URLSessionConfiguration.default.protocolClasses ?? []
+            for protocolClass in builtIn { URLProtocol.unregisterClass(protocolClass) }
+            registered = URLProtocol.registerClass(SharedSessionProtocol.self)
+            for protocolClass in builtIn { _ = URLProtocol.registerClass(protocolClass) }
+            #else
+            registered = URLProtocol.registerClass(SharedSessionProtocol.self)
+            #endif
         }
     }
 
