@@ -9,15 +9,14 @@ import FoundationNetworking
 /// - a client call after `stopLoading` or after the final call is a fatal error there, so every
 ///   call happens under a lock and checks that the channel is still open;
 /// - a client call from a thread of our own races with the session's task registry, so calls
-///   made later than `startLoading` hop onto the task's own work queue;
+///   made later than `startLoading` hop onto the task's own work queue (``ClientThread``, which
+///   on Apple platforms is the run loop of `startLoading` instead);
 /// - completion handlers and `data(for:)` keep only the last `didLoad`, so a body is delivered
 ///   in one piece unless ``TaskInternals/deliversEveryChunk(_:)`` says every piece arrives;
-/// - delays are scheduled on the work queue with a timer, never slept; closing the channel
+/// - delays are scheduled with a timer, never slept; closing the channel
 ///   cancels the timer, so a cancelled request hears nothing more;
 /// - a live session stores the cookies of a response in the configuration's cookie storage; a
 ///   protocol's response is not stored by FoundationNetworking, so the channel does it.
-///
-/// On Apple platforms there is no such work queue; later calls then run on a private serial queue.
 ///
 /// The protocol owns its exchange and the exchange this channel, so the channel lets go of the
 /// protocol when it closes: held longer, the three would keep each other — and the task, its
@@ -33,7 +32,8 @@ final class ClientChannel: @unchecked Sendable {
     /// Recursive: corelibs may call `stopLoading` from inside a client call on the same thread.
     private let lock = NSRecursiveLock()
     private var isOpen = true
-    private var laterQueue: DispatchQueue?
+    private let origin = ClientThread.Origin()
+    private var clientThread: ClientThread?
     private var timer: DispatchSourceTimer?
     /// The session's `timeoutIntervalForResource`, running from `startLoading`.
     private var deadline: DispatchSourceTimer?
@@ -72,26 +72,27 @@ final class ClientChannel: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Runs `work` on the work queue after `seconds`, unless the channel closes first; at once,
+    /// Runs `work` on the client thread after `seconds`, unless the channel closes first; at once,
     /// in the caller's context, when `seconds` is not positive.
     func after(_ seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
         guard seconds > 0 else { return work() }
-        schedule(in: seconds, into: \.timer) { _ in work() }
+        schedule(in: seconds, into: \.timer, work)
     }
 
     /// Fails the exchange with `error` when it is still open `seconds` from now: the session's
     /// `timeoutIntervalForResource`, which bounds the whole task, redirects included.
     func expire(after seconds: TimeInterval, with error: @escaping @Sendable () -> URLError, then: @escaping @Sendable () -> Void) {
-        schedule(in: seconds, into: \.deadline) { [self] _ in
+        schedule(in: seconds, into: \.deadline) { [self] in
             finish(error: error())
             then()
         }
     }
 
-    /// A one-off timer on the work queue, kept in `slot` so that closing cancels it.
+    /// A one-off timer, kept in `slot` so that closing cancels it; `work` runs on the client thread.
     private func schedule(in seconds: TimeInterval, into slot: ReferenceWritableKeyPath<ClientChannel, DispatchSourceTimer?>,
-                          _ work: @escaping @Sendable (DispatchSourceTimer) -> Void) {
-        let queue = workQueue()
+                          _ work: @escaping @Sendable () -> Void) {
+        let thread = self.thread()
+        let queue = thread.timerQueue
         lock.lock()
         // Made only for an open channel: libdispatch traps when a never-activated source is released.
         guard isOpen else {
@@ -103,14 +104,14 @@ final class ClientChannel: @unchecked Sendable {
         lock.unlock()
         timer.setEventHandler {
             timer.cancel()
-            work(timer)
+            thread.runFromTimer(work)
         }
         timer.schedule(deadline: .now() + .nanoseconds(Int(DeliveryPlan.schedulable(seconds) * 1_000_000_000)), leeway: .milliseconds(1))
         timer.resume()
     }
 
     /// Runs `plan`: inline when everything is due now (call from `startLoading`), otherwise on
-    /// the work queue, each event at its time counted from the start of the request.
+    /// the client thread, each event at its time counted from the start of the request.
     ///
     /// - Parameters:
     ///   - head: the response head, for a plan with a `.head` step.
@@ -134,7 +135,8 @@ final class ClientChannel: @unchecked Sendable {
             for event in plan.events { run(event.step) }
             return
         }
-        let queue = workQueue()
+        let thread = self.thread()
+        let queue = thread.timerQueue
         // Made only for an open channel: libdispatch traps when a never-activated source is released.
         lock.lock()
         let schedule = PlanSchedule(events: plan.events, startedAt: startedAt)
@@ -148,7 +150,8 @@ final class ClientChannel: @unchecked Sendable {
         // The handler holds the timer until it is cancelled, which releases the handler: at the
         // plan's last event, or when the channel closes (even before `resume`, which is fine).
         timer.setEventHandler {
-            for step in schedule.due() { run(step) }
+            let due = schedule.due()
+            thread.runFromTimer { for step in due { run(step) } }
             if let next = schedule.nextDeadline {
                 timer.schedule(deadline: next, leeway: .milliseconds(1))
             } else {
@@ -213,20 +216,20 @@ final class ClientChannel: @unchecked Sendable {
         }
     }
 
-    /// Runs `work` where client calls are safe after `startLoading` returned: the task's work
-    /// queue. Work items run one after another, in the order they were handed over.
+    /// Runs `work` where client calls are safe after `startLoading` returned (``ClientThread``).
+    /// Work items run one after another, in the order they were handed over.
     func later(_ work: @escaping @Sendable () -> Void) {
-        workQueue().async(execute: work)
+        thread().run(work)
     }
 
-    /// The task's work queue, looked up on first use: instant replays answer inline and never need it.
-    private func workQueue() -> DispatchQueue {
+    /// The client's thread, found on first use: instant replays answer inline and never need it.
+    private func thread() -> ClientThread {
         lock.lock()
         defer { lock.unlock() }
-        if let laterQueue { return laterQueue }
-        let queue = TaskInternals.workQueue(of: urlProtocol?.task) ?? DispatchQueue(label: "Cassette.ClientChannel")
-        laterQueue = queue
-        return queue
+        if let clientThread { return clientThread }
+        let made = ClientThread.make(origin: origin, task: urlProtocol?.task)
+        clientThread = made
+        return made
     }
 
     private func send(closing: Bool = false, _ call: (URLProtocolClient, URLProtocol) -> Void) {
@@ -245,7 +248,7 @@ final class ClientChannel: @unchecked Sendable {
     }
 }
 
-/// The events of a plan still to come. Used only on the channel's work queue, one event handler
+/// The events of a plan still to come. Used only on the channel's timer queue, one event handler
 /// at a time.
 private final class PlanSchedule: @unchecked Sendable {
     private let events: [DeliveryPlan.Event]
