@@ -30,6 +30,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// `URLSession.shared` existed before Cassette could register its protocol, so its
     /// requests cannot be intercepted in this process.
     case sharedSessionNotInterceptable
+    /// ``Tape/interceptEverySession()`` on a platform without an Objective-C runtime (Linux).
+    case everySessionNotInterceptable
     /// The cassette was already ejected.
     case alreadyEjected(file: String)
     /// What the ejected tape saw fails the test: requests that found no recorded match, unused
@@ -74,6 +76,11 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
                 + "first used). Give the code under test the cassette's own session (tape.session), or call "
                 + "Tape.prepareSharedSession() before the first use of URLSession.shared (the .cassette(sharedSession: true) "
                 + "trait does so when the tests are discovered; code that uses .shared before that needs the call earlier)."
+        case .everySessionNotInterceptable:
+            return "Tape.interceptEverySession() cannot work on Linux: FoundationNetworking's URLSessionConfiguration.default "
+                + "and .ephemeral are plain Swift properties, and without an Objective-C runtime nothing can replace them. "
+                + "Give the code under test the cassette's session (tape.session), or call tape.configure(configuration) on "
+                + "the configuration it uses (Alamofire's Session(configuration:), URLSessionTransport, Get's APIClient)."
         case .alreadyEjected(let file):
             return "cassette \(file) was already ejected"
         case .verificationFailed(let messages):

@@ -18,6 +18,12 @@ class CassetteURLProtocol: URLProtocol {
     /// registered for `URLSession.shared` does not, so that `.shared` works normally between tests.
     class var answersWithoutRouter: Bool { true }
 
+    /// Why a request found no router, for the error it fails with; `request` is shown without its
+    /// query and user info.
+    class func noRouterExplanation(_ request: String) -> String {
+        "Cassette: \(request) was made through the session of a cassette that was already ejected; use a session of a cassette in use"
+    }
+
     private var exchange: Exchange?
 
     override class func canInit(with request: URLRequest) -> Bool {
@@ -38,8 +44,7 @@ class CassetteURLProtocol: URLProtocol {
             shown?.user = nil
             shown?.password = nil
             channel.finish(error: URLError(.resourceUnavailable, userInfo: [
-                NSLocalizedDescriptionKey: "Cassette: \(request.httpMethod ?? "GET") \(shown?.string ?? "") "
-                    + "was made through the session of a cassette that was already ejected; use a session of a cassette in use",
+                NSLocalizedDescriptionKey: Self.noRouterExplanation("\(request.httpMethod ?? "GET") \(shown?.string ?? "")"),
             ]))
             return
         }

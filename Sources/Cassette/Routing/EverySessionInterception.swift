@@ -1,0 +1,137 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(ObjectiveC)
+import ObjectiveC
+#endif
+
+/// The effect of ``Tape/interceptEverySession()``: while it lasts, every configuration made from
+/// `URLSessionConfiguration.default` or `.ephemeral` starts with Cassette's protocol. Call
+/// ``undo()`` to stop (the trait-less way: `defer { interception.undo() }`).
+public final class EverySessionInterception: Sendable {
+    private let undone = Locked(false)
+
+    init() {}
+
+    /// Stops putting Cassette's protocol into new configurations (once every interception made
+    /// is undone). Sessions made meanwhile keep it. Calling it again does nothing.
+    public func undo() {
+        let first = undone.withLock { undone -> Bool in
+            defer { undone = true }
+            return !undone
+        }
+        if first { ConfigurationHooks.release() }
+    }
+}
+
+extension Tape {
+    /// Intercepts every session made from `URLSessionConfiguration.default` or `.ephemeral` from
+    /// now on, without changing the code under test (Apple platforms).
+    ///
+    /// ```swift
+    /// // Once, before the code under test makes its sessions (a test's set-up, a UI-test host):
+    /// let interception = try Tape.interceptEverySession()
+    /// defer { interception.undo() }
+    ///
+    /// @Test(.cassette) func loadsFeed() async throws {
+    ///     let model = FeedModel()          // makes its own URLSession(configuration: .default)
+    ///     try await model.load()           // goes through this test's cassette
+    /// }
+    /// ```
+    ///
+    /// The configuration getters are replaced (swizzled, as OHHTTPStubs does) so that each
+    /// configuration they return starts with the protocol of the tape that is ``current`` in the
+    /// task that asked for it — the running test's. A configuration made with no tape current gets
+    /// a protocol that fails its requests with a clear error instead of reaching the network.
+    /// Background configurations (`.background(withIdentifier:)`) run in another process and
+    /// cannot be intercepted; nor can `URLSession.shared` this way (see ``interceptSharedSession()``).
+    ///
+    /// - Throws: ``CassetteError/everySessionNotInterceptable`` on Linux, where
+    ///   FoundationNetworking's configuration getters cannot be replaced (there is no
+    ///   Objective-C runtime): give the code under test ``session``, or call ``configure(_:)`` on
+    ///   the configuration it uses.
+    public static func interceptEverySession() throws -> EverySessionInterception {
+        try ConfigurationHooks.retain()
+        return EverySessionInterception()
+    }
+}
+
+/// The replaced getters, installed while at least one interception lasts.
+enum ConfigurationHooks {
+    private static let count = Locked(0)
+
+    static func retain() throws(CassetteError) {
+        #if canImport(ObjectiveC)
+        count.withLock { count in
+            if count == 0 { install() }
+            count += 1
+        }
+        #else
+        throw .everySessionNotInterceptable
+        #endif
+    }
+
+    static func release() {
+        #if canImport(ObjectiveC)
+        count.withLock { count in
+            guard count > 0 else { return }
+            count -= 1
+            if count == 0 { uninstall() }
+        }
+        #endif
+    }
+
+    /// Puts the current tape's protocol (or the unrouted one) first in `configuration`.
+    static func route(_ configuration: URLSessionConfiguration) {
+        if let tape = Tape.current {
+            tape.configure(configuration)
+        } else {
+            let others = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
+            configuration.protocolClasses = [UnroutedProtocol.self] + others
+        }
+    }
+
+    #if canImport(ObjectiveC)
+    private typealias Getter = @convention(c) (AnyClass, Selector) -> URLSessionConfiguration
+    private static let originals = Locked<[String: IMP]>([:])
+    private static let selectors = ["defaultSessionConfiguration", "ephemeralSessionConfiguration"]
+
+    private static func install() {
+        for name in selectors {
+            let selector = NSSelectorFromString(name)
+            guard let method = class_getClassMethod(URLSessionConfiguration.self, selector) else { continue }
+            let original = method_getImplementation(method)
+            originals.withLock { $0[name] = original }
+            let getter = unsafeBitCast(original, to: Getter.self)
+            let replacement: @convention(block) (AnyClass) -> URLSessionConfiguration = { type in
+                let configuration = getter(type, selector)
+                route(configuration)
+                return configuration
+            }
+            method_setImplementation(method, imp_implementationWithBlock(replacement))
+        }
+    }
+
+    private static func uninstall() {
+        for name in selectors {
+            guard let method = class_getClassMethod(URLSessionConfiguration.self, NSSelectorFromString(name)),
+                  let original = originals.withLock({ $0.removeValue(forKey: name) })
+            else { continue }
+            method_setImplementation(method, original)
+        }
+    }
+    #endif
+}
+
+/// The protocol of a configuration made while every session is intercepted but no tape was
+/// current: its requests fail with a clear error rather than reach the network unrecorded.
+final class UnroutedProtocol: CassetteURLProtocol {
+    override class var router: Router? { nil }
+
+    override class func noRouterExplanation(_ request: String) -> String {
+        "Cassette: \(request) was made through a session whose configuration was created while no test had a cassette "
+            + "(Tape.interceptEverySession() is in effect). Create the session inside the test that has the .cassette trait "
+            + "(or withCassette), or give the code under test tape.session."
+    }
+}
