@@ -2,13 +2,13 @@ import Foundation
 
 /// What went wrong opening, using or ejecting a cassette, with what to do next.
 ///
-/// A malformed cassette file throws ``CassetteFormatError`` instead, which names the file, the
+/// A malformed cassette file throws `CassetteFormatError` instead, which names the file, the
 /// JSON path, the line and the column of every problem.
 public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// A record mode name that is not one of `once`, `newEpisodes`, `none`, `all`.
     /// `source` says where it was read (`CASSETTE_RECORD_MODE`, a command-line option).
     case invalidRecordMode(String, source: String)
-    /// A latency that is not one of the text forms of ``Latency/init(parsing:)``, or not valid.
+    /// A latency that is not one of the text forms of `Latency(parsing:)`, or not valid.
     /// `source` says where it was read (`CASSETTE_LATENCY`).
     case invalidLatency(String, source: String)
     /// A body pattern of a ``Redaction`` that is not a valid regular expression.

@@ -33,7 +33,7 @@ public final class Tape: Sendable {
         /// last of them again instead of failing as unmatched. Default `false`: each recorded
         /// interaction answers once, as the server answered once.
         public var allowsPlaybackRepeats: Bool
-        /// How replayed responses are timed (see ``Latency``). `nil`, the default: as
+        /// How replayed responses are timed (see `Latency`). `nil`, the default: as
         /// `CASSETTE_LATENCY` says, else instant. An interaction's own `"latency"` in the file
         /// wins over this.
         public var latency: Latency?
@@ -178,7 +178,7 @@ public final class Tape: Sendable {
     ///
     /// - Parameters:
     ///   - name: A relative path; `"Users/fetch"` is `Cassettes/Users/fetch.json`. End it in
-    ///     `.http` or `.har` to keep the cassette as HTTP messages or HAR (``CassetteFormat``):
+    ///     `.http` or `.har` to keep the cassette as HTTP messages or HAR (`CassetteFormat`):
     ///     `"Users/fetch.http"` is `Cassettes/Users/fetch.http`.
     ///   - folder: The folder holding cassettes: absolute, or relative to the folder of the test
     ///     file. `nil`: `CASSETTE_FOLDER` from `environment` (absolute, or relative to the package
@@ -194,7 +194,7 @@ public final class Tape: Sendable {
     ///   - options: Further options.
     ///   - environment: Where `CASSETTE_RECORD_MODE`, `CI` and `CASSETTE_LATENCY` are read.
     /// - Throws: ``CassetteError`` when the name, the mode, the latency or the folder is wrong, or the
-    ///   cassette is missing in mode `none`; ``CassetteFormatError`` when the file is malformed.
+    ///   cassette is missing in mode `none`; `CassetteFormatError` when the file is malformed.
     public convenience init(
         named name: String,
         folder: String? = nil,

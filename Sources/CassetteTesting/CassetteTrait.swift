@@ -15,10 +15,10 @@ import Testing
 /// ```
 ///
 /// Without a name the cassette is named after the suite and the test: `Suite/test`, in the
-/// `Cassettes/` folder of the package that holds the test. The tape is ``Tape/current`` during
+/// `Cassettes/` folder of the package that holds the test. The tape is `Tape/current` during
 /// the test and is ejected after it. Requests that found no match are recorded as issues of the
 /// test (except one the test's own error already reports), and so are unused interactions and a
-/// stale cassette when ``Tape/Options`` says they fail; when it says warn, they are warnings. An
+/// stale cassette when `Tape/Options` says they fail; when it says warn, they are warnings. An
 /// error opening or saving the cassette fails the test.
 ///
 /// Tests with cassettes run in parallel like any others, each through its own session. Tests that
@@ -32,7 +32,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// The cassette's name, or `nil` to derive it from the test.
     public var name: String?
     /// The folder holding the cassette (absolute, or relative to the test file), or `nil` for the
-    /// default (see ``Tape/init(named:folder:bundle:filePath:mode:matching:options:environment:)``).
+    /// default (see `Tape/init(named:folder:bundle:filePath:mode:matching:options:environment:)`).
     public var folder: String?
     /// A bundle whose resources hold the cassette when the folder does not (device runs).
     public var bundle: Bundle?

@@ -19,7 +19,7 @@ import Testing
 /// ```
 ///
 /// Inside a `.cassette` trait (listed before this one), the stubs are installed on the test's
-/// tape. Otherwise the test gets its own ``StubSession`` as ``StubSession/current``, invalidated
+/// tape. Otherwise the test gets its own `StubSession` as `StubSession/current`, invalidated
 /// after the test. Either way, expectations never met and requests nothing answered are recorded
 /// as issues of the test.
 public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
@@ -68,13 +68,13 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == StubsTrait {
-    /// A ``StubSession`` for the test, with no stubs yet: add them through ``StubSession/current``.
+    /// A `StubSession` for the test, with no stubs yet: add them through `StubSession/current`.
     public static var stubs: StubsTrait {
         StubsTrait(unmatched: .fail) { _ in }
     }
 
     /// Stubs installed for the test by `install`: on the test's tape inside `.cassette`, else on
-    /// a ``StubSession`` of its own.
+    /// a `StubSession` of its own.
     public static func stubs(unmatched: StubSession.Unmatched = .fail, _ install: @escaping @Sendable (Stubs) -> Void) -> StubsTrait {
         StubsTrait(unmatched: unmatched, install: install)
     }

@@ -3,7 +3,7 @@ import Foundation
 /// What a tape does when an interaction it is about to save still looks like it holds a secret
 /// after redaction — a token in a header no rule names, a key-shaped value in a body.
 ///
-/// The check is the one `cassette check-secrets` runs (``SecretScanner``): known shapes (JWTs,
+/// The check is the one `cassette check-secrets` runs (`SecretScanner`): known shapes (JWTs,
 /// bearer tokens, AWS, Google, GitHub, Slack and Stripe keys, private keys) anywhere, and long
 /// random strings in auth-like fields. Each finding names the interaction and the place, never
 /// the value.

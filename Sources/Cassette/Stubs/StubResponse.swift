@@ -19,7 +19,7 @@ import FoundationNetworking
 ///
 /// Timing works as in OHHTTPStubs: the head arrives after ``requestTime``; the body is spread over
 /// ``responseTime`` (a delegate sees it in pieces; completion handlers and `async` calls get it
-/// whole at the end), or over the time its size takes at a ``DownloadSpeed``. A request timeout
+/// whole at the end), or over the time its size takes at a `DownloadSpeed`. A request timeout
 /// shorter than a wait turns the response into `URLError(.timedOut)`, as live.
 public struct StubResponse: Sendable {
     /// How long the body takes after the head.

@@ -37,6 +37,7 @@ extension Interaction {
 
         /// A body holding `data`, written in the most readable form that keeps its bytes exact.
         ///
+        /// - Parameter data: the bytes, exactly as they go on the wire.
         /// - Parameter contentType: the message's `Content-Type`, if any. A JSON media type
         ///   (`application/json`, `…+json`) lets compact JSON scalars be written inline too; a binary
         ///   media type (`image/png`) is always written as base64.

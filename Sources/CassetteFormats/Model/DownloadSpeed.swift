@@ -15,7 +15,7 @@ public struct DownloadSpeed: Sendable, Hashable, CustomStringConvertible {
     /// The preset's name (`"edge"`), or nil for a speed given as a number.
     public var name: String?
 
-    /// A speed in bytes per second. It should be greater than zero: ``Interaction/Latency/problem``
+    /// A speed in bytes per second. It should be greater than zero: ``Latency/problem``
     /// reports one that is not.
     public init(bytesPerSecond: Double) {
         self.bytesPerSecond = bytesPerSecond
