@@ -37,7 +37,7 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// What the ejected tape saw fails the test: requests that found no recorded match, unused
     /// interactions under ``UnusedInteractions/fail``, a cassette stale under ``Staleness/Action/fail``.
     /// One message each.
-    case verificationFailed([String])
+    case verificationFailed([EjectFinding])
     /// The `.cassette` trait without a name on a parameterized test, whose cases would all
     /// record into one file at once.
     case parameterizedTestNeedsNamedCassettes(test: String)
@@ -83,9 +83,9 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
                 + "the configuration it uses (Alamofire's Session(configuration:), URLSessionTransport, Get's APIClient)."
         case .alreadyEjected(let file):
             return "cassette \(file) was already ejected"
-        case .verificationFailed(let messages):
-            return messages.count == 1 ? messages[0]
-                : "\(messages.count) problems with the cassette:\n" + messages.map { "- " + $0 }.joined(separator: "\n")
+        case .verificationFailed(let findings):
+            return findings.count == 1 ? findings[0].description
+                : "\(findings.count) problems with the cassette:\n" + findings.map { "- " + $0.description }.joined(separator: "\n")
         case .parameterizedTestNeedsNamedCassettes(let test):
             return "\(test) is parameterized, and its cases run in parallel: they cannot share one derived cassette. "
                 + "Open a Tape per case inside the test, e.g. Tape(named: \"\\(suite)/\\(argument)\")"

@@ -106,8 +106,9 @@ public final class Tape: Sendable {
         public var replayed: Int
         /// Interactions recorded from the network during this use.
         public var recorded: Int
-        /// One message per request that found no match and was refused.
-        public var unmatched: [String]
+        /// Each request that found no match and was refused: the request, the closest recordings
+        /// and what differs; its `description` is the report the caller's error carried.
+        public var unmatched: [UnmatchedRequest]
         /// How many recorded interactions answered no request.
         public var unused: Int
         /// Each recorded interaction that answered no request: `#3 GET https://…` (numbered from

@@ -185,7 +185,7 @@ struct ExchangeCommand {
             return ExitCode.failure
         }
         if let unmatched = report.unmatched.first {
-            output.errorLine("error: " + unmatched)
+            output.errorLine("error: " + unmatched.description)
             return ExitCode.failure
         }
         if let error = result.error {

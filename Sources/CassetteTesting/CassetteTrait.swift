@@ -77,13 +77,13 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         let location = test.sourceLocation
         try await tape.play(sharedSession: sharedSession, outlet: { verification, _ in
             for failure in verification.failures {
-                Issue.record(Comment(rawValue: failure), sourceLocation: location)
+                Issue.record(Comment(rawValue: failure.description), sourceLocation: location)
             }
             for warning in verification.warnings {
                 #if compiler(>=6.2)
-                Issue.record(Comment(rawValue: warning), severity: .warning, sourceLocation: location)
+                Issue.record(Comment(rawValue: warning.description), severity: .warning, sourceLocation: location)
                 #else
-                StandardError.write("Cassette warning: " + warning)
+                StandardError.write("Cassette warning: " + warning.description)
                 #endif
             }
         }, function)

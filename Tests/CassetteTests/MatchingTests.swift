@@ -91,7 +91,7 @@ import CassetteTestSupport
             #expect(report.unmatched.isEmpty)
         } else {
             #expect(answers == ["pending", "running", "done", "error \(Tape.unmatchedRequestErrorCode.rawValue)"])
-            #expect(report.unmatched == ["""
+            #expect(report.unmatched.map(\.description) == ["""
                 Cassette: no recorded interaction matches GET https://jobs.example/1 in cassette \(file.path) (record mode none).
                 Request: GET https://jobs.example/1
                   no body

@@ -122,7 +122,7 @@ import CassetteTestSupport
 
         let fileText = String(decoding: try Data(contentsOf: file), as: UTF8.self)
         let produced = [Self.errorText(missError), Self.errorText(timeoutError), missedThroughStyle.errorDescription ?? "",
-                        report.unmatched.joined(separator: "\n"), recorded.warnings.joined(separator: "\n"),
+                        report.unmatched.map(\.description).joined(separator: "\n"), recorded.warnings.joined(separator: "\n"),
                         report.warnings.joined(separator: "\n")].joined(separator: "\n")
         #expect(Self.leaks(in: fileText) == [], "in \(file.lastPathComponent)")
         #expect(Self.leaks(in: produced) == [], "in the error and reports: \(produced)")

@@ -62,7 +62,7 @@ import CassetteTestSupport
             return
         }
         #expect(messages.count == 1)
-        #expect(messages[0].hasPrefix("Cassette: no recorded interaction matches GET https://api.example.com/unknown in cassette "))
+        #expect(messages[0].description.hasPrefix("Cassette: no recorded interaction matches GET https://api.example.com/unknown in cassette "))
     }
 
     /// When the body throws, its error wins and the tape is still ejected (what was recorded is saved).

@@ -60,7 +60,7 @@ import CassetteTestSupport
             }
         }
         let report = try tape.eject()
-        #expect(report.unmatched.map { $0.replacingOccurrences(of: file.path, with: "FILE") } == reports.compactMap { $0 })
+        #expect(report.unmatched.map { $0.description.replacingOccurrences(of: file.path, with: "FILE") } == reports.compactMap { $0 })
         return reports
     }
 
@@ -235,5 +235,28 @@ import CassetteTestSupport
             To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
             """,
         ])
+    }
+
+    /// The report as values: the request, the cassette and mode, the closest recordings and what
+    /// differs in each — its text the description.
+    @Test func theReportIsAlsoValues() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("pages.json")
+        try Data(#"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://api.example.com/users?page=1"}, "response": {"status": 200}}, {"request": {"method": "POST", "url": "https://api.example.com/login"}, "response": {"status": 204}}]}"#.utf8).write(to: file)
+        let tape = try Tape(file: file, mode: .none, environment: [:])
+        let fetched = await Fetch.get("https://api.example.com/users?page=2", on: tape.session)
+        let report = try tape.eject()
+        let miss = try #require(report.unmatched.first)
+        #expect(report.unmatched.count == 1)
+        #expect(miss.request.method == "GET" && miss.request.url == "https://api.example.com/users?page=2")
+        #expect(miss.cassette == file && miss.mode == RecordMode.none && miss.usedUp == 0)
+        #expect(miss.candidates.map(\.number) == [1])
+        #expect(miss.candidates.first?.request.url == "https://api.example.com/users?page=1")
+        #expect(miss.candidates.first?.alreadyUsed == false)
+        #expect(miss.candidates.first?.differences.map(\.field) == [.query("page")])
+        #expect(miss.candidates.first?.differences.first?.recorded == "\"1\"" && miss.candidates.first?.differences.first?.requested == "\"2\"")
+        #expect(miss.candidates.first?.differences.map(\.description) == [#"query parameter "page": recorded "1", requested "2""#])
+        #expect(miss.description == fetched.errorDescription)
     }
 }

@@ -13,9 +13,17 @@ import CassetteTestSupport
     static let file = URL(fileURLWithPath: "/cassettes/users.json")
 
     static func report(unmatched: [String] = [], unused: [String] = [], stale: Tape.Report.Stale? = nil) -> Tape.Report {
-        Tape.Report(file: file, mode: .none, replayed: 1, recorded: 0, unmatched: unmatched, unused: unused.count,
+        Tape.Report(file: file, mode: .none, replayed: 1, recorded: 0, unmatched: unmatched.map(miss), unused: unused.count,
                     unusedInteractions: unused, stale: stale, saved: false)
     }
+
+    /// An unmatched request whose report is `text`.
+    static func miss(_ text: String) -> UnmatchedRequest {
+        UnmatchedRequest(request: .init(url: "https://a.example/"), cassette: file, mode: RecordMode.none, candidates: [], usedUp: 0, description: text)
+    }
+
+    static let unused = EjectFinding.unusedInteractions(
+        cassette: file, interactions: ["#2 POST https://api.example.com/users", "#3 GET https://api.example.com/users?page=1"])
 
     static let unusedMessage = """
         cassette /cassettes/users.json: 2 recorded interactions answered no request:
@@ -28,14 +36,15 @@ import CassetteTestSupport
     @Test func unusedInteractionsFollowThePolicy() {
         let report = Self.report(unused: ["#2 POST https://api.example.com/users", "#3 GET https://api.example.com/users?page=1"])
         #expect(EjectVerification(report, unusedInteractions: .ignore, bodyError: nil) == EjectVerification())
-        #expect(EjectVerification(report, unusedInteractions: .warn, bodyError: nil) == EjectVerification(warnings: [Self.unusedMessage]))
-        #expect(EjectVerification(report, unusedInteractions: .fail, bodyError: nil) == EjectVerification(failures: [Self.unusedMessage]))
+        #expect(EjectVerification(report, unusedInteractions: .warn, bodyError: nil) == EjectVerification(warnings: [Self.unused]))
+        #expect(EjectVerification(report, unusedInteractions: .fail, bodyError: nil) == EjectVerification(failures: [Self.unused]))
+        #expect(Self.unused.description == Self.unusedMessage)
     }
 
     @Test func unmatchedRequestsAlwaysFailAndSilenceTheUnusedReport() {
         let report = Self.report(unmatched: ["Cassette: no recorded interaction matches GET https://a.example/"], unused: ["#1 GET https://b.example/"])
         #expect(EjectVerification(report, unusedInteractions: .fail, bodyError: nil)
-                == EjectVerification(failures: ["Cassette: no recorded interaction matches GET https://a.example/"]))
+                == EjectVerification(failures: [.unmatched(Self.miss("Cassette: no recorded interaction matches GET https://a.example/"))]))
     }
 
     /// The test threw the unmatched request's own error: it is not said again, and nor are the
@@ -45,7 +54,7 @@ import CassetteTestSupport
         let second = "Cassette: no recorded interaction matches GET https://b.example/ in cassette x (record mode none).\nTo fix: …"
         let thrown = URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: first])
         let report = Self.report(unmatched: [first, second], unused: ["#1 GET https://c.example/"])
-        #expect(EjectVerification(report, unusedInteractions: .fail, bodyError: thrown) == EjectVerification(failures: [second]))
+        #expect(EjectVerification(report, unusedInteractions: .fail, bodyError: thrown) == EjectVerification(failures: [.unmatched(Self.miss(second))]))
 
         struct AppError: Error {}
         let quiet = Self.report(unused: ["#1 GET https://c.example/"])
@@ -100,7 +109,7 @@ import CassetteTestSupport
         #expect(await Fetch.get("https://api.example.com/feed", on: warned.session).text == "old")
         #expect(try warned.eject().stale == Tape.Report.Stale(message: Self.staleMessage(file), fails: false))
 
-        await #expect(throws: CassetteError.verificationFailed([Self.staleMessage(file, age: "1.5 days")])) {
+        await #expect(throws: CassetteError.verificationFailed([.stale(cassette: file, message: Self.staleMessage(file, age: "1.5 days"))])) {
             try await withCassette("old", folder: scratch.url.path, mode: .none, options: .init(staleness: .fail(after: 1.5 * 86_400)),
                                    environment: [:]) { tape in
                 #expect(await Fetch.get("https://api.example.com/feed", on: tape.session).text == "old")

@@ -1,9 +1,11 @@
 import Foundation
 
 /// One way a requested interaction differs from a recorded one, under the matching rules: what
-/// the unmatched-request report lists, and how it ranks the closest recordings.
-struct RequestDifference: Equatable, Sendable {
-    enum Field: Equatable, Sendable {
+/// the unmatched-request report lists (``UnmatchedRequest/Candidate/differences``), and how it
+/// ranks the closest recordings.
+public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
+    /// Which part of the request differs.
+    public enum Field: Equatable, Sendable {
         case method
         /// Scheme, host and port.
         case origin
@@ -17,11 +19,11 @@ struct RequestDifference: Equatable, Sendable {
         case body
     }
 
-    var field: Field
+    public var field: Field
     /// The recorded value, quoted where it is text; nil when the recording has none.
-    var recorded: String?
+    public var recorded: String?
     /// The requested value; nil when the request has none.
-    var requested: String?
+    public var requested: String?
 
     /// How far apart this makes the two requests: another host or path counts most, one query
     /// parameter or JSON value least.
@@ -35,8 +37,8 @@ struct RequestDifference: Equatable, Sendable {
         }
     }
 
-    /// `query "page": recorded "1", requested "2"`.
-    var description: String {
+    /// `query parameter "page": recorded "1", requested "2"`.
+    public var description: String {
         let name: String
         switch field {
         case .method: name = "method"

@@ -37,6 +37,23 @@ struct UnmatchedRequestReport {
     /// How many differences are listed for each.
     static let shownDifferences = 6
 
+    /// The report as a value, its text the description.
+    var value: UnmatchedRequest {
+        let near = nearest(closest())
+        let candidates = near.map { candidate in
+            UnmatchedRequest.Candidate(number: candidate.number, request: recorded[candidate.number - 1].request,
+                                       alreadyUsed: recorded[candidate.number - 1].used, differences: candidate.differences)
+        }
+        return UnmatchedRequest(request: request, cassette: file, mode: mode, candidates: candidates, usedUp: usedUp, description: text)
+    }
+
+    /// The closest, and those nearly as close; far-off recordings are noise.
+    private func nearest(_ ranked: [Candidate]) -> [Candidate] {
+        if usedUp > 0 { return ranked.filter { $0.differences.isEmpty } }
+        let best = ranked.first?.distance ?? 0
+        return ranked.prefix(Self.shownCandidates).filter { $0.distance <= max(best * 2, best + 4) }
+    }
+
     var text: String {
         var lines = ["Cassette: no recorded interaction matches \(request.method) \(request.url) in cassette \(file.path) (record mode \(mode))."]
         lines.append("Request: \(request.method) \(request.url)")
@@ -57,10 +74,7 @@ struct UnmatchedRequestReport {
             } else {
                 lines.append(recorded.count == 1 ? "The cassette's only recorded interaction:" : "The closest of its \(recorded.count) recorded interactions:")
             }
-            // The closest, and those nearly as close; far-off recordings are noise.
-            let best = ranked.first?.distance ?? 0
-            let near = ranked.prefix(Self.shownCandidates).filter { $0.distance <= max(best * 2, best + 4) }
-            for candidate in near {
+            for candidate in nearest(ranked) {
                 let recording = recorded[candidate.number - 1]
                 lines.append("  #\(candidate.number) \(recording.request.method) \(recording.request.url)\(recording.used ? " (already used)" : "")")
                 for difference in candidate.differences.prefix(Self.shownDifferences) {

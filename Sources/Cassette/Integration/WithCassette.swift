@@ -107,10 +107,10 @@ extension Tape {
     /// ``CassetteError/verificationFailed(_:)``, or written to standard error when the body's
     /// own error is already failing the test.
     static func throwingOutlet(_ verification: EjectVerification, bodyThrew: Bool) throws {
-        for warning in verification.warnings { StandardError.write("Cassette warning: " + warning) }
+        for warning in verification.warnings { StandardError.write("Cassette warning: " + warning.description) }
         guard !verification.failures.isEmpty else { return }
         if bodyThrew {
-            for failure in verification.failures { StandardError.write(failure) }
+            for failure in verification.failures { StandardError.write(failure.description) }
         } else {
             throw CassetteError.verificationFailed(verification.failures)
         }

@@ -25,7 +25,7 @@ final class Router: Sendable {
     /// What happened to the requests so far.
     struct Log: Sendable {
         var replayed = 0
-        var unmatched: [String] = []
+        var unmatched: [UnmatchedRequest] = []
         /// Requests that could not connect while recording and were not saved.
         var connectionFailures = 0
         var warnings: [String] = []
@@ -348,16 +348,17 @@ final class Router: Sendable {
             let message = "Cassette: no stub matches \(request.method) \(request.url) (\(installed) stub\(installed == 1 ? "" : "s") "
                 + "installed). Add a stub whose condition this request meets, or create the StubSession with unmatched: .passThrough "
                 + "to let such requests reach the network."
-            log.withLock { $0.unmatched.append(message) }
+            let miss = UnmatchedRequest(request: request, cassette: nil, mode: nil, candidates: [], usedUp: 0, description: message)
+            log.withLock { $0.unmatched.append(miss) }
             channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: request.url, message))
             return
         }
-        let message = UnmatchedRequestReport(
+        let miss = UnmatchedRequestReport(
             request: request, file: file, mode: setup.mode, rules: playback.rules,
             recorded: playback.recordings, usedUp: usedUp
-        ).text
-        log.withLock { $0.unmatched.append(message) }
-        channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: request.url, message))
+        ).value
+        log.withLock { $0.unmatched.append(miss) }
+        channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: request.url, miss.description))
     }
 
     /// An error for the caller. `url` is the request's URL as the cassette would hold it

@@ -9,8 +9,8 @@ import Foundation
 /// reported when the test threw or requests found no match (the unmatched report lists the
 /// closest recordings already).
 package struct EjectVerification: Equatable {
-    package var failures: [String] = []
-    package var warnings: [String] = []
+    package var failures: [EjectFinding] = []
+    package var warnings: [EjectFinding] = []
 }
 
 extension EjectVerification {
@@ -20,16 +20,13 @@ extension EjectVerification {
     ///   - bodyError: what the test threw, if it did.
     init(_ report: Tape.Report, unusedInteractions: UnusedInteractions, bodyError: (any Error)?) {
         let alreadySaid = bodyError.map { "\($0)\n" + ($0 as NSError).localizedDescription } ?? ""
-        failures += report.unmatched.filter { !alreadySaid.contains($0) }
+        failures += report.unmatched.filter { !alreadySaid.contains($0.description) }.map(EjectFinding.unmatched)
         if let stale = report.stale {
-            if stale.fails { failures.append(stale.message) } else { warnings.append(stale.message) }
+            let finding = EjectFinding.stale(cassette: report.file, message: stale.message)
+            if stale.fails { failures.append(finding) } else { warnings.append(finding) }
         }
         guard bodyError == nil, report.unmatched.isEmpty, !report.unusedInteractions.isEmpty, unusedInteractions != .ignore else { return }
-        let count = report.unusedInteractions.count
-        let message = "cassette \(report.file.path): \(count) recorded interaction\(count == 1 ? "" : "s") answered no request:\n"
-            + report.unusedInteractions.map { "  " + $0 }.joined(separator: "\n")
-            + "\nRemove \(count == 1 ? "it" : "them") from the cassette if the code under test no longer sends \(count == 1 ? "this request" : "these requests"), "
-            + "or open the tape with Tape.Options(unusedInteractions: .ignore)."
-        if unusedInteractions == .fail { failures.append(message) } else { warnings.append(message) }
+        let finding = EjectFinding.unusedInteractions(cassette: report.file, interactions: report.unusedInteractions)
+        if unusedInteractions == .fail { failures.append(finding) } else { warnings.append(finding) }
     }
 }

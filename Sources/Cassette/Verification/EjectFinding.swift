@@ -1,0 +1,30 @@
+import Foundation
+
+/// Something ejecting a tape found that the test must hear: a failure or a warning, as a value
+/// (``CassetteError/verificationFailed(_:)`` carries the failures; the trait records each as an
+/// issue). Its ``description`` is what the test shows.
+public enum EjectFinding: Sendable, Equatable, CustomStringConvertible {
+    /// A request that found no match.
+    case unmatched(UnmatchedRequest)
+    /// Recorded interactions that answered no request (`#3 GET https://…`, numbered from 1 in
+    /// file order), as ``Tape/Options/unusedInteractions`` asks.
+    case unusedInteractions(cassette: URL, interactions: [String])
+    /// The cassette is older than ``Tape/Options/staleness`` allows; `message` says how old and
+    /// how to re-record it.
+    case stale(cassette: URL, message: String)
+
+    public var description: String {
+        switch self {
+        case .unmatched(let miss):
+            return miss.description
+        case .unusedInteractions(let cassette, let interactions):
+            let count = interactions.count
+            return "cassette \(cassette.path): \(count) recorded interaction\(count == 1 ? "" : "s") answered no request:\n"
+                + interactions.map { "  " + $0 }.joined(separator: "\n")
+                + "\nRemove \(count == 1 ? "it" : "them") from the cassette if the code under test no longer sends \(count == 1 ? "this request" : "these requests"), "
+                + "or open the tape with Tape.Options(unusedInteractions: .ignore)."
+        case .stale(_, let message):
+            return message
+        }
+    }
+}
