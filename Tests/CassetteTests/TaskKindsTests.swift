@@ -116,8 +116,9 @@ import CassetteTestSupport
             own.setValue("text/own", forHTTPHeaderField: "Accept")
             return .data(own)
         }, configure: { $0.httpAdditionalHeaders = ["X-Extra": "extra", "Accept": "text/additional"] }),
-        Scenario(name: "request timeout", kind: { base, _ in .data(request(base + "/delay/1500")) },
-                 configure: { $0.timeoutIntervalForRequest = 0.4 }),
+        // Scaled under sanitizers (TimingIsolation.scale), where the request may take longer to arrive.
+        Scenario(name: "request timeout", kind: { base, _ in .data(request(base + "/delay/\(Int(1500 * TimingIsolation.scale))")) },
+                 configure: { $0.timeoutIntervalForRequest = 0.4 * TimingIsolation.scale }),
     ]
 
     static let cases: [Case] = scenarios.flatMap { scenario in scenario.calls.map { Case(scenario: scenario, call: $0) } }
