@@ -94,4 +94,34 @@ import CassetteTestSupport
             #expect(refused.text == "moved")
         }
     }
+
+    /// A delegate slow to answer a redirect, and a caller that cancels meanwhile: the caller hears
+    /// `cancelled` once, and the late answer changes nothing (no crash, no second callback).
+    @Test func cancellingWhileTheDelegateDecidesARedirect() async throws {
+        final class SlowDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+            let lock = NSLock()
+            var completions: [Int] = []
+            func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { completionHandler(request) }
+            }
+            func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+                lock.withLock { completions.append((error as? URLError)?.code.rawValue ?? 0) }
+            }
+        }
+        let stubbed = StubSession()
+        defer { stubbed.invalidate() }
+        stubbed.stubs.add(.path("/old"), response: .text("moved", status: 302).header("Location", "/new"))
+        stubbed.stubs.add(.path("/new"), response: .text("new"))
+        let configuration = URLSessionConfiguration.ephemeral
+        stubbed.configure(configuration)
+        let delegate = SlowDelegate()
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        let task = session.dataTask(with: URL(string: "https://api.example.com/old")!)
+        task.resume()
+        try await Task.sleep(nanoseconds: 100_000_000)
+        task.cancel()
+        try await Task.sleep(nanoseconds: 900_000_000)
+        #expect(delegate.lock.withLock { delegate.completions } == [URLError.Code.cancelled.rawValue])
+    }
 }
