@@ -193,9 +193,10 @@ public final class Tape: Sendable {
     ///     overrides it, and so does `CI`, which means `none` (see ``RecordMode``).
     ///   - matching: How requests are matched with recorded ones.
     ///   - options: Further options.
-    ///   - environment: Where `CASSETTE_RECORD_MODE`, `CI` and `CASSETTE_LATENCY` are read.
-    /// - Throws: ``CassetteError`` when the name, the mode, the latency or the folder is wrong, or the
-    ///   cassette is missing in mode `none`; `CassetteFormatError` when the file is malformed.
+    ///   - environment: Where `CASSETTE_RECORD_MODE`, `CI`, `CASSETTE_LATENCY` and `CASSETTE_FOLDER` are read.
+    /// - Throws: ``CassetteError`` when the name, the mode or the latency is wrong, when the
+    ///   cassette is missing in mode `none`, or when one found in `bundle` would be recorded into;
+    ///   `CassetteFormatError` when the file is malformed.
     public convenience init(
         named name: String,
         folder: String? = nil,
