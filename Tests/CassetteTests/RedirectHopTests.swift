@@ -101,12 +101,25 @@ import CassetteTestSupport
         final class SlowDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             let lock = NSLock()
             var completions: [Int] = []
+            var answered = false
+            var onAsked: (@Sendable () -> Void)?
+            var done: CheckedContinuation<Void, Never>?
             func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-                DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { completionHandler(request) }
+                lock.withLock { onAsked }?()
+                // Answers only after the caller has cancelled and heard so.
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+                    completionHandler(request)
+                    self.lock.withLock { self.answered = true }
+                }
             }
             func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-                lock.withLock { completions.append((error as? URLError)?.code.rawValue ?? 0) }
+                let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+                    completions.append((error as? URLError)?.code.rawValue ?? 0)
+                    defer { done = nil }
+                    return done
+                }
+                waiter?.resume()
             }
         }
         let stubbed = StubSession()
@@ -118,10 +131,21 @@ import CassetteTestSupport
         let delegate = SlowDelegate()
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         let task = session.dataTask(with: URL(string: "https://api.example.com/old")!)
-        task.resume()
-        try await Task.sleep(nanoseconds: 100_000_000)
-        task.cancel()
-        try await Task.sleep(nanoseconds: 900_000_000)
+        let cancel = UncheckedBox(task)
+        delegate.lock.withLock { delegate.onAsked = { cancel.value.cancel() } }
+        await withCheckedContinuation { continuation in
+            delegate.lock.withLock { delegate.done = continuation }
+            task.resume()
+        }
+        // Wait for the late answer, and a little more for anything it might still cause.
+        while !delegate.lock.withLock({ delegate.answered }) { try await Task.sleep(nanoseconds: 20_000_000) }
+        try await Task.sleep(nanoseconds: 200_000_000)
         #expect(delegate.lock.withLock { delegate.completions } == [URLError.Code.cancelled.rawValue])
+    }
+
+    /// Carries a non-Sendable object into a `@Sendable` closure (the test owns its thread-safety).
+    struct UncheckedBox<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
     }
 }

@@ -116,9 +116,10 @@ import CassetteTestSupport
             own.setValue("text/own", forHTTPHeaderField: "Accept")
             return .data(own)
         }, configure: { $0.httpAdditionalHeaders = ["X-Extra": "extra", "Accept": "text/additional"] }),
-        // Scaled under sanitizers (TimingIsolation.scale), where the request may take longer to arrive.
-        Scenario(name: "request timeout", kind: { base, _ in .data(request(base + "/delay/\(Int(1500 * TimingIsolation.scale))")) },
-                 configure: { $0.timeoutIntervalForRequest = 0.4 * TimingIsolation.scale }),
+        // A second to time out in, so that on a loaded machine the request surely reaches the
+        // server first (its arrival is compared too); scaled under sanitizers (TimingIsolation).
+        Scenario(name: "request timeout", kind: { base, _ in .data(request(base + "/delay/\(Int(3000 * TimingIsolation.scale))")) },
+                 configure: { $0.timeoutIntervalForRequest = 1 * TimingIsolation.scale }),
     ]
 
     static let cases: [Case] = scenarios.flatMap { scenario in scenario.calls.map { Case(scenario: scenario, call: $0) } }
