@@ -10,8 +10,9 @@ import CassetteTestSupport
 /// through Cassette, replayed offline — through the async API, a completion handler and a
 /// delegate session, compared field by field: status, header fields, body bytes, `response.url`,
 /// error domain and code, cookies in storage, what the server received, the delegate's
-/// callbacks in order.
-@Suite struct TaskKindsTests {
+/// callbacks in order. Each case starts a server and three sessions: load-heavy, so the cases take
+/// turns with the timing tests (`TimingIsolation`).
+@Suite(.timingIsolated) struct TaskKindsTests {
     /// One row of the table.
     struct Scenario: Sendable, CustomStringConvertible {
         var name: String
