@@ -35,9 +35,11 @@ struct RequestBody {
 
     static let none = RequestBody(data: nil, form: .request)
 
-    /// Finds the body of `request`, run by `task`. Returns it for every API but a streamed upload,
-    /// whose stream the delegate gives later: then it returns nil and hands the body to `later`,
-    /// on another queue.
+    /// Finds the body of `request`, run by `task`. Returns it when it is already in memory
+    /// (`httpBody`, `uploadTask(with:from:)`). A file or a stream — the request's, or the one a
+    /// streamed upload's delegate gives — is read off the calling queue (`startLoading` runs on
+    /// the queue every session shares, DESIGN §5, and a bound stream's writer may need it): then
+    /// this returns nil and hands the body to `later`, on another queue.
     static func obtain(for request: URLRequest, task: URLSessionTask?,
                        later done: @escaping @Sendable (Result<RequestBody, URLError>) -> Void) -> Result<RequestBody, URLError>? {
         // Only an upload task keeps its body away from the request; reflection is for it alone.
@@ -47,19 +49,14 @@ struct RequestBody {
         case .empty:
             return .success(RequestBody(data: Data(), form: .upload))
         case .file(let url):
-            return fromFile(url, request: request)
+            return elsewhere(done) { fromFile(url) }
         case .stream(let stream):
-            return fromStream(stream, request: request, form: .requestStream)
+            return elsewhere(done) { fromStream(stream, form: .requestStream) }
         case .absent:
-            // uploadTask(withStreamedRequest:): the delegate gives the stream, as live. Read off the
-            // delegate queue: a bound stream's writer may need it.
-            let shown = UncheckedSendable(request)
+            // uploadTask(withStreamedRequest:): the delegate gives the stream, as live.
             TaskDelegateCalls.newBodyStream(for: task) { stream in
                 guard let stream = stream.value else { return done(.success(.none)) }
-                let reading = UncheckedSendable(stream)
-                DispatchQueue.global().async {
-                    done(fromStream(reading.value, request: shown.value, form: .uploadStream))
-                }
+                _ = elsewhere(done) { fromStream(stream, form: .uploadStream) }
             }
             return nil
         case .notFound:
@@ -67,47 +64,55 @@ struct RequestBody {
                 return .success(RequestBody(data: body, form: .request))
             }
             if let stream = request.httpBodyStream {
-                return fromStream(stream, request: request, form: .requestStream)
+                return elsewhere(done) { fromStream(stream, form: .requestStream) }
             }
             if task is URLSessionUploadTask, (task?.countOfBytesExpectedToSend ?? 0) > 0 || TaskInternals.session(of: task) != nil {
-                return .failure(unreachable(request))
+                return .failure(unreachable())
             }
             return .success(.none)
         }
     }
 
-    private static func fromFile(_ url: URL, request: URLRequest) -> Result<RequestBody, URLError> {
+    /// Runs `read` on a global queue and hands its result to `done`; returns nil, for `obtain`.
+    private static func elsewhere(_ done: @escaping @Sendable (Result<RequestBody, URLError>) -> Void,
+                                  _ read: @escaping () -> Result<RequestBody, URLError>) -> Result<RequestBody, URLError>? {
+        let read = UncheckedSendable(read)
+        DispatchQueue.global().async { done(read.value()) }
+        return nil
+    }
+
+    private static func fromFile(_ url: URL) -> Result<RequestBody, URLError> {
         do {
             let data = try Data(contentsOf: url)
             return .success(RequestBody(data: data, form: .upload))
         } catch {
             // The codes a live upload from a missing or unreadable file fails with.
             let missing = !FileManager.default.fileExists(atPath: url.path)
-            return .failure(failure(missing ? .fileDoesNotExist : .noPermissionsToReadFile, request,
+            return .failure(failure(missing ? .fileDoesNotExist : .noPermissionsToReadFile,
                                     "Cassette could not read the file to upload, \(url.path): \(error.localizedDescription)"))
         }
     }
 
-    private static func fromStream(_ stream: InputStream, request: URLRequest, form: Form) -> Result<RequestBody, URLError> {
+    private static func fromStream(_ stream: InputStream, form: Form) -> Result<RequestBody, URLError> {
         let source = form == .uploadStream ? "the stream the delegate's needNewBodyStream gave" : "the request's httpBodyStream"
         do {
             return .success(RequestBody(data: try InputStreamReader.readAll(stream), form: form))
         } catch {
-            return .failure(failure(.cannotDecodeRawData, request,
+            return .failure(failure(.cannotDecodeRawData,
                                     "Cassette could not read the request body from \(source): \(error). "
                                         + "Nothing was sent or recorded; make the stream readable to its end."))
         }
     }
 
-    private static func unreachable(_ request: URLRequest) -> URLError {
-        failure(.requestBodyStreamExhausted, request,
+    private static func unreachable() -> URLError {
+        failure(.requestBodyStreamExhausted,
                 "Cassette cannot read the body of this upload task: the platform keeps it out of a URLProtocol's reach, so it "
                     + "would be sent and recorded empty. Nothing was sent. Send the body with data(for:) and httpBody (or "
                     + "httpBodyStream) instead, which Cassette reads on every platform.")
     }
 
     /// Without the failing URL: it is not redacted yet, and printing the error must not show a secret.
-    private static func failure(_ code: URLError.Code, _ request: URLRequest, _ text: String) -> URLError {
+    private static func failure(_ code: URLError.Code, _ text: String) -> URLError {
         URLError(code, userInfo: [NSLocalizedDescriptionKey: text])
     }
 }
