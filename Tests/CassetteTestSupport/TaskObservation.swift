@@ -210,7 +210,7 @@ public enum TaskRun {
                 outcome = (nil, nil, error)
             }
         case .completionHandler:
-            let box = await withCheckedContinuation { (continuation: CheckedContinuation<UncheckedBox, Never>) in
+            let box = await withCheckedContinuation { (continuation: CheckedContinuation<UncheckedBox<(Data?, URLResponse?, Error?)>, Never>) in
                 let handler: @Sendable (Data?, URLResponse?, Error?) -> Void = { data, response, error in
                     continuation.resume(returning: UncheckedBox((data, response, error)))
                 }
@@ -260,8 +260,9 @@ public enum TaskRun {
     }
 }
 
-/// Carries a completion handler's arguments out of its closure.
-struct UncheckedBox: @unchecked Sendable {
-    let value: (Data?, URLResponse?, Error?)
-    init(_ value: (Data?, URLResponse?, Error?)) { self.value = value }
+/// Carries a non-`Sendable` value (a task, a completion handler's arguments) into or out of a
+/// `@Sendable` closure; the test owns its thread-safety.
+public struct UncheckedBox<Value>: @unchecked Sendable {
+    public let value: Value
+    public init(_ value: Value) { self.value = value }
 }

@@ -142,10 +142,4 @@ import CassetteTestSupport
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(delegate.lock.withLock { delegate.completions } == [URLError.Code.cancelled.rawValue])
     }
-
-    /// Carries a non-Sendable object into a `@Sendable` closure (the test owns its thread-safety).
-    struct UncheckedBox<Value>: @unchecked Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
 }
