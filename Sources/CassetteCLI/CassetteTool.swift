@@ -15,9 +15,9 @@ enum CassetteTool {
           redact FILE...  Remove secrets from recorded cassettes, in place.
           check-secrets PATH...
                           Find secret-shaped values (tokens, keys, passwords); exit 1 when any.
-          record --cassette FILE URL
+          record --cassette FILE [--mode once|newEpisodes|all] [--match-ignoring port|host] URL
                           Send a request live and append it to a cassette; print the body.
-          play --cassette FILE URL
+          play --cassette FILE [--latency L] [--match-ignoring port|host] URL
                           Replay a request from a cassette, offline; print the body.
           help [COMMAND]  Show this help, or a command's help.
 

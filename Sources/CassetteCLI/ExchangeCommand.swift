@@ -8,14 +8,18 @@ import FoundationNetworking
 /// (a `URLSession` whose protocol is Cassette's), recorded into or replayed from a cassette.
 ///
 /// The record mode is the command's, never `CASSETTE_RECORD_MODE` or `CI`: `record` appends
-/// (`newEpisodes`: an already recorded request is replayed, not recorded twice) and `play` never
-/// touches the network (`none`).
+/// (`newEpisodes`: an already recorded request is replayed, not recorded twice; `--mode` chooses
+/// another) and `play` never touches the network (`none`). `play` replays with the latency of
+/// `--latency`, else `CASSETTE_LATENCY`, as a tape does.
 struct ExchangeCommand {
     enum Kind: String {
         case record, play
 
         var mode: RecordMode { self == .record ? .newEpisodes : .none }
     }
+
+    /// The modes `record --mode` takes: those that record.
+    static let recordingModes: [RecordMode] = [.once, .newEpisodes, .all]
 
     /// Exit status when the answer is a transport error (recorded, or live while recording).
     static let transportErrorExit: Int32 = 3
@@ -32,7 +36,7 @@ struct ExchangeCommand {
             touching the network, and writes the response body to standard output.
             """
         return """
-            USAGE: cassette \(kind.rawValue) --cassette FILE [--method M] [--header "K: V"]... [--data BODY] [--include]\(kind == .record ? " [--save-connection-failures]" : "") URL
+            USAGE: cassette \(kind.rawValue) --cassette FILE [--method M] [--header "K: V"]... [--data BODY] [--include]\(kind == .record ? " [--mode MODE] [--save-connection-failures]" : " [--latency L]") [--match-ignoring port|host]... URL
 
             \(summary)
 
@@ -43,6 +47,21 @@ struct ExchangeCommand {
                                  A request header field; repeat for more.
               -d, --data BODY    The request body; @PATH reads it from a file.
               -i, --include      Print the status line and header fields before the body.
+              --match-ignoring port|host
+                                 Match a recorded request whatever its port (port), or its scheme,
+                                 host and port (host): for a server on another port or host.\(kind == .record ? """
+
+              --mode MODE        once, newEpisodes (the default) or all. once: record only into a
+                                 cassette that does not exist yet, else replay; newEpisodes: replay
+                                 what the cassette holds, record the rest; all: record again and
+                                 replace the cassette with this one interaction (when the answer is
+                                 unchanged but for volatile parts, the file is left byte-identical).
+            """ : """
+
+              --latency L        How the response is timed: recorded (as recorded), instant,
+                                 scaled:FACTOR, fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE].
+                                 Default: CASSETTE_LATENCY, else instant.
+            """)
 
             REDACTION (as a tape's Redaction: what is removed before anything is saved or shown):
               --redact-header NAME      Also redact this header's value; repeat for more.
@@ -73,6 +92,9 @@ struct ExchangeCommand {
     var data: Data?
     var include = false
     var savesConnectionFailures = false
+    var mode: RecordMode?
+    var latency: Latency?
+    var matching = RequestMatching.default
     var redaction = Redaction.default
     var redactionRules: [(option: String, value: String)] = []
     var url: String?
@@ -129,6 +151,23 @@ struct ExchangeCommand {
                 include = true
             case "--save-connection-failures" where kind == .record:
                 savesConnectionFailures = true
+            case "--mode" where kind == .record:
+                let modes = Self.recordingModes.map(\.rawValue).joined(separator: ", ")
+                guard let text = value(for: argument) else { return usageError("--mode needs one of \(modes)") }
+                guard let mode = RecordMode(rawValue: text), Self.recordingModes.contains(mode) else {
+                    return usageError("--mode takes \(modes), not '\(text)'")
+                }
+                self.mode = mode
+            case "--latency" where kind == .play:
+                guard let text = value(for: argument) else { return usageError("--latency needs \(Latency.textForms)") }
+                guard let latency = Latency(parsing: text) else { return usageError("--latency takes \(Latency.textForms), not '\(text)'") }
+                self.latency = latency
+            case "--match-ignoring":
+                switch value(for: argument) {
+                case "port": matching = matching.ignoringPort()
+                case "host": matching = matching.ignoringHost()
+                case let other: return usageError("--match-ignoring takes port or host, not '\(other ?? "")'")
+                }
             case "--redact-header", "--redact-query", "--redact-json-key", "--redact-json-path", "--redact-field":
                 guard let rule = value(for: argument), !rule.isEmpty else { return usageError("\(argument) needs a name") }
                 redactionRules.append((argument, rule))
@@ -167,8 +206,11 @@ struct ExchangeCommand {
 
         let tape: Tape
         do {
-            tape = try Tape(file: URL(fileURLWithPath: cassette), mode: kind.mode,
-                            options: .init(redaction: redaction, savesConnectionFailures: savesConnectionFailures), environment: [:])
+            // Only the latency comes from the environment: the mode is the command's own.
+            let environment = ProcessInfo.processInfo.environment.filter { $0.key == Latency.environmentVariable }
+            tape = try Tape(file: URL(fileURLWithPath: cassette), mode: mode ?? kind.mode, matching: matching,
+                            options: .init(latency: latency, redaction: redaction, savesConnectionFailures: savesConnectionFailures),
+                            environment: environment)
         } catch let error as CassetteFormatError {
             output.errorLine(error.description)
             return ExitCode.failure

@@ -15,6 +15,8 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
         /// A place in a JSON body.
         case json(JSONPath)
         case formField(String)
+        /// A part of a `multipart/form-data` body, by its name (`""` for a part without one).
+        case multipartPart(String)
         /// A body compared byte for byte.
         case body
     }
@@ -33,7 +35,7 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
         case .path: 6
         case .method: 4
         case .body: 2
-        case .query, .header, .json, .formField: 1
+        case .query, .header, .json, .formField, .multipartPart: 1
         }
     }
 
@@ -48,6 +50,7 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
         case .header(let key): name = "header \(key)"
         case .json(let path): name = "JSON body at \(path)"
         case .formField(let key): name = "form field \(Self.quoted(key))"
+        case .multipartPart(let key): name = "multipart part \(Self.quoted(key))"
         case .body: return "body: recorded \(recorded ?? "no body"), requested \(requested ?? "no body")"
         }
         return "\(name): recorded \(recorded ?? "nothing"), requested \(requested ?? "nothing")"
@@ -61,7 +64,9 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
             differences.append(.init(field: .method, recorded: recorded.method, requested: live.method))
         }
         let a = URLParts(recorded.url), b = URLParts(live.url)
-        if a.origin != b.origin { differences.append(.init(field: .origin, recorded: a.origin, requested: b.origin)) }
+        if a.origin(under: rules.origin) != b.origin(under: rules.origin) {
+            differences.append(.init(field: .origin, recorded: a.origin, requested: b.origin))
+        }
         if a.path != b.path { differences.append(.init(field: .path, recorded: a.path, requested: b.path)) }
         differences += fields(a.query, b.query, ignoring: rules.ignoredQueryParameters).map {
             RequestDifference(field: .query($0.name), recorded: $0.recorded.map(quoted), requested: $0.requested.map(quoted))
@@ -89,9 +94,46 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
             return fields(was, now, ignoring: []).map {
                 RequestDifference(field: .formField($0.name), recorded: $0.recorded.map(quoted), requested: $0.requested.map(quoted))
             }
+        case (.multipart(let was), .multipart(let now)):
+            return partDifferences(was, now, rules: rules)
         default:
             return [RequestDifference(field: .body, recorded: brief(recorded.body), requested: brief(live.body))]
         }
+    }
+
+    /// One difference for each part name whose parts differ (count, file name, content type or
+    /// body, under the rules), in first-appearance order.
+    private static func partDifferences(_ was: Multipart, _ now: Multipart, rules: RequestMatching) -> [RequestDifference] {
+        var names: [String] = []
+        for part in was.parts + now.parts where !names.contains(part.name ?? "") { names.append(part.name ?? "") }
+        var found: [RequestDifference] = []
+        for name in names {
+            let a = was.parts.filter { ($0.name ?? "") == name }, b = now.parts.filter { ($0.name ?? "") == name }
+            if !a.isEmpty, !b.isEmpty, RequestKey.multipartKey(a, rules: rules) == RequestKey.multipartKey(b, rules: rules) { continue }
+            found.append(RequestDifference(field: .multipartPart(name), recorded: a.isEmpty ? nil : describe(a), requested: b.isEmpty ? nil : describe(b)))
+        }
+        if found.isEmpty, rules.comparesMultipartPartOrder {
+            found.append(RequestDifference(field: .body, recorded: "parts " + was.parts.map { quoted($0.name ?? "") }.joined(separator: ", "),
+                                           requested: "parts " + now.parts.map { quoted($0.name ?? "") }.joined(separator: ", ")))
+        }
+        return found
+    }
+
+    /// `filename "a.png", image/png, 4096 bytes of binary data`, parts sharing a name joined by `; `.
+    private static func describe(_ parts: [Multipart.Part]) -> String {
+        parts.map { part in
+            var pieces: [String] = []
+            if let filename = part.filename { pieces.append("filename \(quoted(filename))") }
+            if let contentType = part.contentType { pieces.append(contentType) }
+            pieces.append(brief(Interaction.Body(part.body)) ?? "empty")
+            return pieces.joined(separator: ", ")
+        }.joined(separator: "; ")
+    }
+
+    /// Why a body that says it is multipart is compared byte for byte, or nil when it is not such a body.
+    static func multipartNote(_ request: Interaction.Request, as role: String) -> String? {
+        guard case .notMultipart(_, let error) = RequestKey.bodyKind(of: request) else { return nil }
+        return "the \(role) body says multipart/form-data but is not valid multipart (\(error.description)), so it is compared byte for byte."
     }
 
     private static func jsonDifferences(_ was: JSONValue?, _ now: JSONValue?, at path: JSONPath, into found: inout [RequestDifference]) {
@@ -172,6 +214,15 @@ struct URLParts {
     var origin: String
     var path: String
     var query: [FormFields.Field]
+
+    /// The origin as `rule` compares it: whole, without the port, or not at all.
+    func origin(under rule: RequestMatching.Origin) -> String {
+        switch rule {
+        case .exact: return origin
+        case .anyPort: return CanonicalURL.text(origin, origin: .anyPort)
+        case .any: return ""
+        }
+    }
 
     init(_ url: String) {
         var rest = Substring(url)

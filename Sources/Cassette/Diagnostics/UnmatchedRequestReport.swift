@@ -59,6 +59,7 @@ struct UnmatchedRequestReport {
         lines.append("Request: \(request.method) \(request.url)")
         for (name, value) in request.headers { lines.append("  \(name): \(value)") }
         lines.append("  " + RequestDifference.summary(of: request.body))
+        if let note = RequestDifference.multipartNote(request, as: "request's") { lines.append("Note: " + note) }
 
         let ranked = closest()
         if usedUp > 0 {
@@ -83,6 +84,7 @@ struct UnmatchedRequestReport {
                 if candidate.differences.count > Self.shownDifferences {
                     lines.append("    - and \(candidate.differences.count - Self.shownDifferences) more differences")
                 }
+                if let note = RequestDifference.multipartNote(recording.request, as: "recorded") { lines.append("    Note: " + note) }
             }
         }
         lines.append("To fix: " + fix(closest: ranked.first?.differences))
@@ -120,6 +122,15 @@ struct UnmatchedRequestReport {
         func names(_ pick: (RequestDifference.Field) -> String?) -> [String]? {
             let picked = differences.map { pick($0.field) }
             return picked.contains(nil) ? nil : picked.compactMap { $0 }
+        }
+        if differences.count == 1, let origin = differences.first, origin.field == .origin,
+           let recorded = origin.recorded, let requested = origin.requested {
+            let samePlace = CanonicalURL.text(recorded, origin: .anyPort) == CanonicalURL.text(requested, origin: .anyPort)
+            return samePlace
+                ? "if the server may listen on another port (a test server on a random port), add .ignoringPort() to the cassette's matching "
+                    + "(cassette play --match-ignoring port); if the request is new, \(record)."
+                : "if the same requests go to another server (staging, a local one), add .ignoringHost() to the cassette's matching, "
+                    + "which compares path, query, method and body only (cassette play --match-ignoring host); if the request is new, \(record)."
         }
         if let query = names({ if case .query(let name) = $0 { name } else { nil } }) {
             return "if \(Self.list(query)) may differ, add .ignoringQueryParameters(\(Self.list(query))) to the cassette's matching; "

@@ -8,29 +8,54 @@ struct RequestKey: Hashable, Sendable {
     var headers: [String]
     var body: BodyKey
 
-    enum BodyKey: Hashable, Sendable {
+    indirect enum BodyKey: Hashable, Sendable {
         /// Compact JSON with sorted keys and normalised numbers, or sorted form fields.
         case canonical(String)
         case bytes(Data)
+        /// Multipart parts without the boundary: name, file name, content type and body key of
+        /// each, sorted by name unless the order counts.
+        case multipart([PartKey])
+    }
+
+    struct PartKey: Hashable, Sendable {
+        var name: String?
+        var filename: String?
+        var contentType: String?
+        var body: BodyKey
     }
 
     init(_ request: Interaction.Request, rules: RequestMatching) {
         method = request.method.uppercased()
-        url = CanonicalURL.text(request.url, ignoringQuery: rules.ignoredQueryParameters)
-        headers = rules.headers.map { request.headers.values(for: $0).joined(separator: ", ") }
-        body = Self.bodyKey(request, ignoredJSONPaths: rules.ignoredJSONPaths)
+        url = CanonicalURL.text(request.url, ignoringQuery: rules.ignoredQueryParameters, origin: rules.origin)
+        headers = rules.headers.map { name in
+            let value = request.headers.values(for: name).joined(separator: ", ")
+            // Two multipart requests differ in their boundary, which says nothing.
+            return name.lowercased() == "content-type" && Multipart.isFormData(contentType: value) ? Multipart.withoutBoundary(value) : value
+        }
+        body = Self.bodyKey(Self.bodyKind(of: request), rules: rules)
     }
 
-    private static func bodyKey(_ request: Interaction.Request, ignoredJSONPaths: [String]) -> BodyKey {
-        switch bodyKind(of: request) {
+    private static func bodyKey(_ kind: BodyKind, rules: RequestMatching) -> BodyKey {
+        switch kind {
         case .form(let fields):
             return .canonical(fields.stableSorted().map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
         case .json(let value):
-            let canonical = CanonicalJSON.value(value, removing: ignoredJSONPaths.map(JSONPathPattern.init))
+            let canonical = CanonicalJSON.value(value, removing: rules.ignoredJSONPaths.map(JSONPathPattern.init))
             return .canonical(String(decoding: JSONWriter.compact(canonical), as: UTF8.self))
-        case .bytes(let data):
+        case .multipart(let multipart):
+            return multipartKey(multipart.parts, rules: rules)
+        case .bytes(let data), .notMultipart(let data, _):
             return .bytes(data)
         }
+    }
+
+    /// What a multipart body with `parts` is compared by.
+    static func multipartKey(_ parts: [Multipart.Part], rules: RequestMatching) -> BodyKey {
+        let ordered = rules.comparesMultipartPartOrder ? parts : parts.sortedByName()
+        return .multipart(ordered.map { part in
+            PartKey(name: part.name, filename: part.filename, contentType: part.contentType.map(Interaction.Body.mediaType(of:)),
+                    body: bodyKey(bodyKind(of: part.body, contentType: part.contentType), rules: rules))
+        })
     }
 
     /// How a body is compared.
@@ -39,15 +64,30 @@ struct RequestKey: Hashable, Sendable {
         case form([FormFields.Field])
         /// A JSON body (a JSON media type, or none and an object or array), by meaning.
         case json(JSONValue)
+        /// A `multipart/form-data` body, by its parts (see ``RequestMatching``).
+        case multipart(Multipart)
         /// Anything else, byte for byte.
         case bytes(Data)
+        /// A body whose `Content-Type` says multipart but which does not parse as multipart:
+        /// compared byte for byte, and the report says why.
+        case notMultipart(Data, Multipart.ParseError)
     }
 
     static func bodyKind(of request: Interaction.Request) -> BodyKind {
-        let data = request.body.data
-        let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
-        if contentType.contains("application/x-www-form-urlencoded"), let text = request.body.text {
-            return .form(FormFields.parse(text))
+        bodyKind(of: request.body.data, contentType: request.headers["Content-Type"])
+    }
+
+    static func bodyKind(of data: Data, contentType: String?) -> BodyKind {
+        let contentType = contentType?.lowercased() ?? ""
+        if contentType.contains("application/x-www-form-urlencoded"), UTF8Validation.isValid(data) {
+            return .form(FormFields.parse(String(decoding: data, as: UTF8.self)))
+        }
+        if Multipart.isFormData(contentType: contentType) {
+            do {
+                return .multipart(try Multipart.parse(data, contentType: contentType))
+            } catch {
+                return .notMultipart(data, error)
+            }
         }
         let looksLikeJSON = contentType.contains("json") || (contentType.isEmpty && data.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true)
         if looksLikeJSON, !data.isEmpty, let node = try? JSONParser.parse(data) {
@@ -57,11 +97,20 @@ struct RequestKey: Hashable, Sendable {
     }
 }
 
+extension Array where Element == Multipart.Part {
+    /// Sorted by name; parts with the same name (or none) keep their order.
+    func sortedByName() -> [Multipart.Part] {
+        enumerated().sorted { ($0.element.name ?? "", $0.offset) < ($1.element.name ?? "", $1.offset) }.map(\.element)
+    }
+}
+
 /// A URL in a form where equal URLs are equal strings: scheme and host lower-cased, the default
 /// port dropped, an empty path written `/`, query parameters sorted by name (keeping the order
 /// of repeated names) and percent-decoded, the fragment dropped.
 enum CanonicalURL {
-    static func text(_ url: String, ignoringQuery ignored: Set<String> = []) -> String {
+    /// - Parameter origin: with ``RequestMatching/Origin/anyPort`` the port is left out, with
+    ///   ``RequestMatching/Origin/any`` scheme, host and port are (the text starts at the path).
+    static func text(_ url: String, ignoringQuery ignored: Set<String> = [], origin rule: RequestMatching.Origin = .exact) -> String {
         // Delimiters are found in the UTF-8 view: this runs for every request, and Character and
         // Foundation searches cost more than the rest of matching together (CassetteBench).
         var rest = Substring(url)
@@ -85,7 +134,18 @@ enum CanonicalURL {
             }
         }
         let path = afterScheme[authorityEnd...]
-        return scheme + "://" + host + (path.isEmpty ? "/" : String(path)) + canonicalQuery(query, ignored)
+        let pathAndQuery = (path.isEmpty ? "/" : String(path)) + canonicalQuery(query, ignored)
+        switch rule {
+        case .exact:
+            break
+        case .anyPort:
+            if let colon = host.utf8.lastIndex(of: UInt8(ascii: ":")), !host[colon...].utf8.contains(UInt8(ascii: "]")) {
+                host = String(host[..<colon])
+            }
+        case .any:
+            return pathAndQuery
+        }
+        return scheme + "://" + host + pathAndQuery
     }
 
     /// Where `://` starts.

@@ -136,17 +136,30 @@ public enum JSONCassetteCodec {
 
     private static func appendMessage(headers: Interaction.Headers, body: Interaction.Body, to members: inout [JSONMember]) {
         if !headers.isEmpty {
-            members.append(member("headers", .object(headers.fields.map { field in
-                member(field.name, field.values.count == 1 ? .string(field.values[0]) : .array(field.values.map { JSONNode(.string($0)) }))
-            })))
+            members.append(member("headers", tree(for: headers)))
         }
         if !body.isEmpty {
             members.append(member("body", tree(for: body)))
         }
     }
 
+    private static func tree(for headers: Interaction.Headers) -> JSONValue {
+        .object(headers.fields.map { field in
+            member(field.name, field.values.count == 1 ? .string(field.values[0]) : .array(field.values.map { JSONNode(.string($0)) }))
+        })
+    }
+
     private static func tree(for body: Interaction.Body) -> JSONValue {
         switch body.form {
+        case .multipart:
+            guard let multipart = Multipart.canonical(body.data, contentType: nil) else {
+                // Not reachable: a body only has the multipart form when its bytes are canonical.
+                return tree(for: Interaction.Body(body.data))
+            }
+            return .object([member("multipart", .object([
+                member("boundary", .string(multipart.boundary)),
+                member("parts", .array(multipart.parts.map { JSONNode(tree(for: $0)) })),
+            ]))])
         case .json:
             if let node = try? JSONParser.parse(body.data) {
                 return .object([member("json", node.value)])
@@ -161,6 +174,22 @@ public enum JSONCassetteCodec {
         case .base64:
             return .object([member("base64", .string(body.data.base64EncodedString()))])
         }
+    }
+
+    /// `{ "name": …, "filename": …, "contentType": …, "headers": {…}, "text" | "json" | "base64": … }`:
+    /// the fields a part has, then its body in the form its own content type calls for.
+    private static func tree(for part: Multipart.Part) -> JSONValue {
+        var members: [JSONMember] = []
+        if !part.keepsHeadersAsWritten {
+            if let name = part.name { members.append(member("name", .string(name))) }
+            if let filename = part.filename { members.append(member("filename", .string(filename))) }
+            if let contentType = part.contentType { members.append(member("contentType", .string(contentType))) }
+        }
+        if !part.otherHeaders.isEmpty { members.append(member("headers", tree(for: part.otherHeaders))) }
+        var body = Interaction.Body(part.body, contentType: part.contentType)
+        if body.form == .multipart { body = Interaction.Body(unchecked: part.body, form: Interaction.Body.isWritableAsText(part.body) ? .text : .base64) }
+        if case .object(let form) = tree(for: body) { members += form }
+        return .object(members)
     }
 
     /// One string, or an array of lines (each keeping its "\n") when the text has several:

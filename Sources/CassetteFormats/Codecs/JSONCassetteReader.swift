@@ -307,7 +307,7 @@ struct JSONCassetteReader {
             return Interaction.Body(unchecked: Data(text.utf8), form: .text)
         }
         guard let fields = members(of: node, at: path, expected: "a body like { \"text\": \"…\" }, { \"json\": … } or { \"base64\": \"…\" }",
-                                   allowed: ["text", "json", "base64"], hints: ["file": "body files (\"file\") are not supported yet; inline the body as \"text\", \"json\" or \"base64\""])
+                                   allowed: ["text", "json", "base64", "multipart"], hints: ["file": "body files (\"file\") are not supported yet; inline the body as \"text\", \"json\" or \"base64\""])
         else { return nil }
         guard case .object(let written) = node.value, !written.isEmpty else {
             report("expected one of \"text\", \"json\" or \"base64\" in a body, found an empty object", at: path, offset: node.offset)
@@ -341,6 +341,8 @@ struct JSONCassetteReader {
                 report("expected text (a string, or an array of lines), found \(Self.describe(value.value))", at: formPath, offset: value.offset)
                 return nil
             }
+        case "multipart":
+            return readMultipart(value, at: formPath)
         case "json":
             if let duplicate = value.value.firstDuplicateKey() {
                 report("duplicate key \(CassetteRules.quoted(duplicate.key)) in a JSON body",
@@ -359,6 +361,78 @@ struct JSONCassetteReader {
             }
             return Interaction.Body(unchecked: data, form: .base64)
         }
+    }
+
+    /// `{ "boundary": "…", "parts": [ { "name": …, "filename": …, "contentType": …, "headers": {…},
+    /// "text" | "json" | "base64": … } ] }`, serialized as ``Multipart/serialized()`` writes it.
+    private mutating func readMultipart(_ node: JSONNode, at path: JSONPath) -> Interaction.Body? {
+        guard let fields = members(of: node, at: path, expected: "a multipart body like { \"boundary\": \"…\", \"parts\": [ … ] }",
+                                   allowed: ["boundary", "parts"]) else { return nil }
+        let boundary = required("boundary", in: fields, of: node, at: path, expecting: "the boundary, a string")
+            .flatMap { readChecked($0, at: path.appending("boundary"), expected: "the boundary, a string", rule: CassetteRules.multipartBoundaryProblem) }
+        let partNodes = required("parts", in: fields, of: node, at: path, expecting: "an array of parts")
+            .flatMap { readArray($0, at: path.appending("parts"), expected: "an array of parts") }
+        guard let boundary, let partNodes else { return nil }
+        var parts: [Multipart.Part] = []
+        var valid = true
+        for (i, partNode) in partNodes.enumerated() {
+            if let part = readPart(partNode, at: path.appending("parts").appending(i)) { parts.append(part) } else { valid = false }
+        }
+        guard valid else { return nil }
+        if parts.isEmpty {
+            report("a multipart body needs at least one part", at: path.appending("parts"), offset: node.offset)
+            return nil
+        }
+        return Interaction.Body(unchecked: Multipart(boundary: boundary, parts: parts).serialized(), form: .multipart)
+    }
+
+    private mutating func readPart(_ node: JSONNode, at path: JSONPath) -> Multipart.Part? {
+        let forms = ["text", "json", "base64"]
+        guard let fields = members(of: node, at: path, expected: "a part like { \"name\": \"title\", \"text\": \"…\" }",
+                                   allowed: ["name", "filename", "contentType", "headers"] + forms) else { return nil }
+        var valid = true
+        func parameter(_ key: String) -> String? {
+            guard let value = fields[key] else { return nil }
+            guard let text = readChecked(value, at: path.appending(key), expected: "a string", rule: CassetteRules.multipartParameterProblem) else {
+                valid = false
+                return nil
+            }
+            return text
+        }
+        let name = parameter("name"), filename = parameter("filename")
+        let contentType = fields["contentType"].flatMap { node -> String? in
+            let text = readChecked(node, at: path.appending("contentType"), expected: "a media type, a string") {
+                CassetteRules.headerValueProblem(name: "Content-Type", value: $0)
+            }
+            if text == nil { valid = false }
+            return text
+        }
+        let headers = readOptional(fields["headers"], default: Interaction.Headers()) { $0.readHeaders($1, at: path.appending("headers")) }
+        if headers == nil { valid = false }
+        let written = forms.filter { fields[$0] != nil }
+        var body = Data()
+        if written.count > 1 {
+            report("a part's body is written in exactly one form; found " + written.map { "\"\($0)\"" }.joined(separator: " and "), at: path, offset: node.offset)
+            valid = false
+        } else if let form = written.first, let formNode = fields[form] {
+            let single = JSONNode(.object([JSONMember(key: form, value: formNode)]), offset: node.offset)
+            if let read = readBody(single, at: path) { body = read.data } else { valid = false }
+        }
+        guard valid, let headers else { return nil }
+        var part = Multipart.Part(name: name, filename: filename, contentType: contentType, otherHeaders: headers, body: body)
+        if part.keepsHeadersAsWritten {
+            if name != nil || filename != nil || contentType != nil {
+                report("this part's \"headers\" hold its Content-Disposition, so \"name\", \"filename\" and \"contentType\" cannot be given too; "
+                       + "write them in one place", at: path, offset: node.offset)
+                return nil
+            }
+            part.adoptFieldsFromHeaders()
+        } else if name == nil, filename != nil || contentType != nil {
+            report("a part with a \"filename\" or \"contentType\" needs a \"name\" (its Content-Disposition is written from them)",
+                   at: path, offset: node.offset)
+            return nil
+        }
+        return part
     }
 
     static func base64Problem(_ text: String) -> String {

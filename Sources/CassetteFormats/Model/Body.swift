@@ -9,6 +9,7 @@ extension Interaction {
     /// | --- | --- | --- |
     /// | ``Form/json`` | `{ "json": { "id": 42 } }` | compact JSON (`{"id":42}`) of a JSON media type, or of no media type when it is an object or array |
     /// | ``Form/text`` | `{ "text": "hello" }` | other UTF-8 without control characters (tab, CR and LF allowed) |
+    /// | ``Form/multipart`` | `{ "multipart": { "boundary": "…", "parts": [ { "name": "title", "text": "Hi" } ] } }` | `multipart/form-data` in the layout clients send (see ``Multipart``) |
     /// | ``Form/base64`` | `{ "base64": "iVBORw0K…" }` | everything else, and binary media types (`image/*`, `application/octet-stream`, …) |
     ///
     /// Inline JSON stands for its compact serialization, keys in the order written and numbers as
@@ -25,6 +26,8 @@ extension Interaction {
             case json
             /// Any bytes, base64-encoded.
             case base64
+            /// A `multipart/form-data` body, part by part, each part in its own form.
+            case multipart
         }
 
         /// The exact bytes.
@@ -52,12 +55,14 @@ extension Interaction {
         }
 
         /// The same bytes written as `form`, or nil when `form` cannot hold them exactly
-        /// (`.text` needs valid UTF-8 without control characters, `.json` needs compact JSON).
+        /// (`.text` needs valid UTF-8 without control characters, `.json` needs compact JSON,
+        /// `.multipart` a multipart body in the canonical layout of ``Multipart/serialized()``).
         public func written(as form: Form) -> Body? {
             switch form {
             case .base64: break
             case .text: guard Self.isWritableAsText(data) else { return nil }
             case .json: guard Self.isCompactJSON(data) else { return nil }
+            case .multipart: guard Multipart.canonical(data, contentType: nil) != nil else { return nil }
             }
             return Body(unchecked: data, form: form)
         }
@@ -79,7 +84,7 @@ extension Interaction {
 
         public var description: String {
             switch form {
-            case .text, .json: return text ?? "\(data.count) bytes"
+            case .text, .json, .multipart: return text ?? "\(data.count) bytes"
             case .base64: return "\(data.count) bytes"
             }
         }
@@ -90,6 +95,7 @@ extension Interaction {
             if data.isEmpty { return .text }
             let mediaType = contentType.map(Self.mediaType(of:))
             if let mediaType, Self.isBinaryMediaType(mediaType) { return .base64 }
+            if mediaType == "multipart/form-data", Multipart.canonical(data, contentType: contentType) != nil { return .multipart }
             let looksLikeJSON: Bool
             if let mediaType {
                 looksLikeJSON = Self.isJSONMediaType(mediaType)

@@ -36,6 +36,26 @@ package enum CassetteRules {
         return nil
     }
 
+    /// A multipart boundary: 1 to 70 characters (RFC 2046), none a control character or a quote.
+    package static func multipartBoundaryProblem(_ boundary: String) -> String? {
+        guard !boundary.isEmpty, boundary.utf8.count <= 70 else {
+            return "expected a boundary of 1 to 70 characters, found \(boundary.utf8.count)"
+        }
+        for scalar in boundary.unicodeScalars where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\"" {
+            return "a boundary cannot hold a control character or a quote, found \(quoted(boundary))"
+        }
+        return nil
+    }
+
+    /// A part's `name` or `filename`, written into `Content-Disposition` between quotes.
+    package static func multipartParameterProblem(_ value: String) -> String? {
+        for scalar in value.unicodeScalars where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\"" || scalar == "\\" {
+            return "\(quoted(value)) cannot be written between quotes in Content-Disposition (it holds a quote, a backslash or a "
+                + "control character); write the part's header fields in \"headers\" instead"
+        }
+        return nil
+    }
+
     /// The longest wait a cassette may ask for, in seconds: one day. A replay waiting longer is
     /// a hang, which a test simulates with the error `timedOut` instead.
     package static let longestSeconds: TimeInterval = 86_400
