@@ -38,9 +38,9 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// interactions under ``UnusedInteractions/fail``, a cassette stale under ``Staleness/Action/fail``.
     /// One message each.
     case verificationFailed([EjectFinding])
-    /// The `.cassette` trait without a name on a parameterized test, whose cases would all
-    /// record into one file at once.
-    case parameterizedTestNeedsNamedCassettes(test: String)
+    /// The `.cassette` trait without a name on a parameterized test, where an argument of a case
+    /// cannot name a cassette: its description is not stable (see the trait).
+    case cassetteNameNotDerivable(test: String, argument: String, reason: String)
 
     /// What happened, and what to do about it.
     public var description: String {
@@ -86,10 +86,16 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
         case .verificationFailed(let findings):
             return findings.count == 1 ? findings[0].description
                 : "\(findings.count) problems with the cassette:\n" + findings.map { "- " + $0.description }.joined(separator: "\n")
-        case .parameterizedTestNeedsNamedCassettes(let test):
-            return "\(test) is parameterized, and its cases run in parallel: they cannot share one derived cassette. "
-                + "Open a Tape per case inside the test, e.g. Tape(named: \"\\(suite)/\\(argument)\")"
+        case .cassetteNameNotDerivable(let test, let argument, let reason):
+            return "cannot name a cassette after \(argument) of the parameterized test \(test): \(reason). Give the argument's type a "
+                + "stable testDescription (CustomTestStringConvertible), or name the cassette yourself: .cassette(\"\(Self.suggestedName(test))\") "
+                + "gives every case that one cassette, and withCassette(\"\(Self.suggestedName(test))/\\(…)\") inside the test one per case."
         }
+    }
+
+    /// `fetch` for `fetch(user:)`: the start of a cassette name for a test.
+    private static func suggestedName(_ test: String) -> String {
+        String(test.prefix { $0 != "(" })
     }
 
     /// What to do when the folder cannot be written (every file-system reason starts "cannot ").

@@ -71,6 +71,10 @@ public final class Tape: Sendable {
         /// What happens when what is about to be saved still looks like it holds a secret after
         /// redaction (see ``SecretCheck``). Default ``SecretCheck/warn``.
         public var secretCheck: SecretCheck
+        /// What may change when the same traffic is recorded again (record mode `all`) without
+        /// rewriting an interaction: dates, ages, request ids, timing within ±50 % or ±50 ms
+        /// (see ``VolatileParts``). Unchanged traffic leaves the file byte-identical.
+        public var volatileParts: VolatileParts = .default
 
         /// Options with their defaults.
         public init(
@@ -82,8 +86,10 @@ public final class Tape: Sendable {
             unusedInteractions: UnusedInteractions = .ignore,
             staleness: Staleness? = nil,
             savesConnectionFailures: Bool = false,
-            secretCheck: SecretCheck = .warn
+            secretCheck: SecretCheck = .warn,
+            volatileParts: VolatileParts = .default
         ) {
+            self.volatileParts = volatileParts
             self.allowsPlaybackRepeats = allowsPlaybackRepeats
             self.latency = latency
             self.redaction = redaction
@@ -116,7 +122,9 @@ public final class Tape: Sendable {
         public var unusedInteractions: [String]
         /// What ``Options/staleness`` found, when the cassette is stale and was not re-recorded.
         public var stale: Stale?
-        /// Whether the file was written.
+        /// Whether the file was written. `false` also when re-recording (mode `all`) found the
+        /// same traffic as the file holds, apart from ``Options/volatileParts``: the file is then
+        /// left as it was, byte for byte.
         public var saved: Bool
         /// What the tape noticed that needs a look but fails nothing: requests that could not
         /// connect while recording and were not saved (see ``Options/savesConnectionFailures``),
@@ -309,7 +317,8 @@ public final class Tape: Sendable {
         router.shutDown()
         session.invalidateAndCancel()
 
-        let recorded = router.recorder.interactions
+        // A secret found in one interaction is removed from all of them, also from those recorded before it was found.
+        let recorded = router.redactor.removingKnownSecrets(from: router.recorder.interactions)
         let log = router.log.current
         let recordingMode = mode != .none && !(mode == .once && fileExisted)
         // A request that could not connect was not recorded: the recording is incomplete, so it
@@ -328,8 +337,9 @@ public final class Tape: Sendable {
                 FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
             }
         }
+        var saved = false
         if mustSave {
-            try CassetteFile.save(recorded, replacing: mode == .all, to: file)
+            saved = try CassetteFile.save(recorded, replacing: mode == .all, volatile: options.volatileParts, to: file)
         }
         if incomplete, recordingMode {
             warnings.append("cassette \(file.path) was not saved: \(log.connectionFailures) request\(log.connectionFailures == 1 ? "" : "s") "
@@ -340,7 +350,7 @@ public final class Tape: Sendable {
             "#\(index + 1) \(recording.request.method) \(recording.request.url)"
         }
         return Report(file: file, mode: mode, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
-                      unused: unused.count, unusedInteractions: unused, stale: stale, saved: mustSave, warnings: warnings)
+                      unused: unused.count, unusedInteractions: unused, stale: stale, saved: saved, warnings: warnings)
     }
 
     /// Also routes `URLSession.shared` through this tape until it is ejected.

@@ -24,6 +24,17 @@ import Testing
 /// Tests with cassettes run in parallel like any others, each through its own session. Tests that
 /// ask for `sharedSession: true` take turns with `URLSession.shared`.
 ///
+/// On a parameterized test (`@Test(arguments:)`), each case gets its own cassette, named after
+/// its arguments: `Suite/test/ARGUMENTS` (`SearchTests/finds/swift.json`; see the table in the
+/// package's README for how values become names). An argument whose description is not stable
+/// (a class instance without one, a memory address) fails the case with an error that says what
+/// to write instead. A name given to the trait is shared by every case.
+///
+/// ```swift
+/// @Test(.cassette, arguments: ["swift", "kotlin", "rust"])
+/// func finds(language: String) async throws { … }    // Cassettes/SearchTests/finds/swift.json, …/kotlin.json, …/rust.json
+/// ```
+///
 /// On a suite, the trait gives each test of the suite its own cassette, named after the suite
 /// and the test unless a name is given (a suite-level name makes every test share that
 /// cassette, one at a time). A test with its own `.cassette` uses that one instead; the suite's
@@ -63,14 +74,10 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
-        let cassetteName: String
-        if let name {
-            cassetteName = name
-        } else {
-            if testCase?.isParameterized == true {
-                throw CassetteError.parameterizedTestNeedsNamedCassettes(test: test.name)
-            }
-            cassetteName = Self.derivedName(for: test)
+        var cassetteName = name ?? Self.derivedName(for: test)
+        if name == nil, let testCase, testCase.isParameterized {
+            // One cassette per case: `Suite/test/ARGUMENTS`.
+            cassetteName = try ArgumentCassetteName.name(base: cassetteName, test: test, testCase: testCase)
         }
         let tape = try Tape(named: cassetteName, folder: folder, bundle: bundle, filePath: test.sourceLocation.filePath,
                             mode: mode, matching: matching, options: options)

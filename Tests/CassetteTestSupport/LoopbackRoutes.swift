@@ -90,7 +90,7 @@ public enum LoopbackRoutes {
     /// The session id `/session` sets in a cookie and repeats in its body.
     public static let sessionSecret = "L00PBACK-SESSION-SECRET"
 
-    static func reply(to request: LoopbackServer.Received) -> Reply? {
+    static func reply(to request: LoopbackServer.Received, edition: Int) -> Reply? {
         let path = String(request.target.prefix { $0 != "?" })
         let parts = path.split(separator: "/").map(String.init)
         let text: (String) -> [(String, String)] = { _ in [("Content-Type", "text/plain; charset=utf-8")] }
@@ -170,6 +170,16 @@ public enum LoopbackRoutes {
             }
             return Reply(status: 200, headers: [("Content-Type", "text/plain"), ("X-Next", "/callback?v=" + lower.joined(separator: ","))],
                          body: .whole(Data(upper.joined(separator: "\n").utf8)))
+        case ("volatile", 2):
+            // What changes on every answer of a real server: the date, the age, a request id.
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss.SSS 'GMT'"
+            return Reply(status: 200, headers: [
+                ("Content-Type", "text/plain"), ("Date", formatter.string(from: Date())), ("Age", String(Int.random(in: 0...999))),
+                ("X-Request-Id", UUID().uuidString),
+            ], body: .whole(Data("\(parts[1]), edition \(edition)".utf8)))
         case ("drop", 1):
             return Reply(status: 0, headers: [], body: .drop)
         case ("drop-mid-body", 1):

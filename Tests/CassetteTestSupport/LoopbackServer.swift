@@ -21,6 +21,7 @@ import Darwin
 /// | `/redirect-to?status_code=S&url=U[&cookie=C]` | S to U, `Set-Cookie: C` (or the `/session` secret for `session`) |
 /// | `/bytes/N`         | 200, N bytes `i % 251`, `application/octet-stream`                     |
 /// | `/headers`         | 200, repeated `Set-Cookie` and `X-Multi` fields, an `ETag`             |
+/// | `/volatile/NAME`   | 200, `NAME, edition E` (``edition``) with a new `Date`, `Age` and `X-Request-Id` each time |
 /// | `/drop`            | closes the connection without answering                                |
 /// | `/drop-mid-body`   | promises 1000 bytes, sends 10, closes                                  |
 /// | anything else      | 404                                                                    |
@@ -47,6 +48,13 @@ public final class LoopbackServer: @unchecked Sendable {
     private var requests: [Received] = []
     private var connections: Set<Int32> = []
     private var stopped = false
+    private var currentEdition = 1
+
+    /// What `/volatile/NAME` answers with: set it to change those responses between recordings.
+    public var edition: Int {
+        get { state.lock(); defer { state.unlock() }; return currentEdition }
+        set { state.lock(); currentEdition = newValue; state.unlock() }
+    }
 
     /// Starts listening on a free port.
     public init() throws {
@@ -123,8 +131,9 @@ public final class LoopbackServer: @unchecked Sendable {
         while let request = reader.readRequest() {
             state.lock()
             requests.append(request)
+            let edition = currentEdition
             state.unlock()
-            guard let reply = LoopbackRoutes.reply(to: request) else { return }
+            guard let reply = LoopbackRoutes.reply(to: request, edition: edition) else { return }
             if !reply.send(on: connection) { return }
             if request.headers["connection"]?.lowercased() == "close" { return }
         }

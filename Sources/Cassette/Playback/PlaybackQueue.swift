@@ -29,7 +29,7 @@ final class PlaybackQueue: Sendable {
         self.interactions = interactions
         self.rules = rules
         self.allowsRepeats = allowsRepeats
-        requests = interactions.map { redactor.forMatching($0.request) }
+        requests = interactions.map { redactor.forMatching($0.request, remembering: false) }
         if rules.predicate == nil {
             var index: [RequestKey: [Int]] = [:]
             for (i, request) in requests.enumerated() {

@@ -26,6 +26,15 @@ final class Redactor: @unchecked Sendable {
     private let keptTexts: Set<String>
     private let beforeRecord: (@Sendable (Interaction) -> Interaction?)?
     private let beforePlayback: (@Sendable (Interaction) -> Interaction)?
+    /// Every secret a rule found so far in any interaction of the tape (recorded, or live and
+    /// matched), long enough to search for: a secret is replaced everywhere it appears, also in an
+    /// interaction where no rule found it (a cookie value echoed into a later request's query).
+    private let known = Locked(KnownSecrets())
+
+    private struct KnownSecrets {
+        var secrets: Set<String> = []
+        var scrubber = SecretScrubber(pairs: [])
+    }
 
     /// - Throws: ``CassetteError/invalidRedactionPattern(_:reason:)`` for a body pattern that is not
     ///   a regular expression.
@@ -78,7 +87,7 @@ final class Redactor: @unchecked Sendable {
     /// then every secret the rules found removed from the whole interaction.
     func forRecording(_ interaction: Interaction) -> Interaction? {
         guard var interaction = beforeRecord.map({ $0(interaction) }) ?? interaction else { return nil }
-        let sentLength = interaction.response?.body.data.count
+        let lengths = BodyLengths(interaction)
         scrub(&interaction, with: placing)
         var secrets = Set<String>()
         redact(&interaction.request, secrets: &secrets)
@@ -86,21 +95,55 @@ final class Redactor: @unchecked Sendable {
             redact(&response, secrets: &secrets)
             interaction.response = response
         }
-        scrub(&interaction, with: echoScrubber(secrets))
-        Self.keepContentLength(of: &interaction.response, truthfulFor: sentLength)
+        remember(secrets)
+        scrub(&interaction, with: echoScrubber(secrets.union(known.current.secrets)))
+        lengths.keepContentLengths(of: &interaction)
         return interaction
     }
 
+    /// `interactions` with every secret the tape has found so far removed: the last pass before
+    /// saving, for a secret found only in an interaction recorded after the one that echoes it.
+    func removingKnownSecrets(from interactions: [Interaction]) -> [Interaction] {
+        let scrubber = known.current.scrubber
+        guard !scrubber.isEmpty else { return interactions }
+        return interactions.map { interaction in
+            var interaction = interaction
+            let lengths = BodyLengths(interaction)
+            scrub(&interaction, with: scrubber)
+            lengths.keepContentLengths(of: &interaction)
+            return interaction
+        }
+    }
+
     /// `request` redacted exactly as ``forRecording(_:)`` redacts the request of an interaction
-    /// (without the hook), so that a live request and its recording compare equal.
-    func forMatching(_ request: Interaction.Request) -> Interaction.Request {
+    /// (without the hook), so that a live request and its recording compare equal: the rules, then
+    /// every secret they found in it and every secret the tape found before removed wherever it
+    /// appears.
+    ///
+    /// - Parameter remembering: whether what the rules find joins the tape's known secrets (live
+    ///   requests); recorded requests are already redacted.
+    func forMatching(_ request: Interaction.Request, remembering: Bool = true) -> Interaction.Request {
         var request = request
         if !placing.isEmpty { scrub(&request, with: placing) }
         var secrets = Set<String>()
         redact(&request, secrets: &secrets)
+        if remembering { remember(secrets) }
         let echo = echoScrubber(secrets)
         if !echo.isEmpty { scrub(&request, with: echo) }
+        let earlier = known.current.scrubber
+        if !earlier.isEmpty { scrub(&request, with: earlier) }
         return request
+    }
+
+    /// Adds what the rules found to the tape's known secrets.
+    private func remember(_ secrets: Set<String>) {
+        let worth = secrets.filter { $0.count >= redaction.minimumEchoLength && !keptTexts.contains($0) }
+        guard !worth.isEmpty else { return }
+        known.withLock { known in
+            guard !worth.isSubset(of: known.secrets) else { return }
+            known.secrets.formUnion(worth)
+            known.scrubber = SecretScrubber(secrets: known.secrets, with: Redaction.replacement)
+        }
     }
 
     /// `interaction` as it replays: placeholders give back their secrets in the response, then the
@@ -108,21 +151,39 @@ final class Redactor: @unchecked Sendable {
     func forPlayback(_ interaction: Interaction) -> Interaction {
         var interaction = interaction
         if !restoring.isEmpty, var response = interaction.response {
-            let storedLength = response.body.data.count
+            let lengths = BodyLengths(interaction)
             scrub(&response, with: restoring)
             interaction.response = response
-            Self.keepContentLength(of: &interaction.response, truthfulFor: storedLength)
+            lengths.keepContentLengths(of: &interaction)
         }
         return beforePlayback.map { $0(interaction) } ?? interaction
     }
 
-    /// A `Content-Length` that was true for a body of `length` bytes follows the body when
-    /// redaction changes its length, so that a replay (which keeps that promise as the wire
-    /// would: ``Interaction/Response/declaredBodyLength``) delivers the whole redacted body.
-    private static func keepContentLength(of response: inout Interaction.Response?, truthfulFor length: Int?) {
-        guard let length, var changed = response, changed.body.data.count != length, changed.declaredBodyLength == length else { return }
-        changed.headers["Content-Length"] = String(changed.body.data.count)
-        response = changed
+    /// The body lengths of an interaction before it is changed: a `Content-Length` that was true
+    /// of a body follows it when redaction changes its length, in the request and in the response,
+    /// so that the stored `Content-Length` always equals the stored body's length and a replay
+    /// (which keeps that promise as the wire would: ``Interaction/Response/declaredBodyLength``)
+    /// delivers the whole redacted body. A `Content-Length` that was not true (a body cut short, a
+    /// compressed one) is left as it was: it describes what happened.
+    private struct BodyLengths {
+        var request: Int
+        var response: Int?
+
+        init(_ interaction: Interaction) {
+            request = interaction.request.body.data.count
+            response = interaction.response?.body.data.count
+        }
+
+        func keepContentLengths(of interaction: inout Interaction) {
+            let body = interaction.request.body.data.count
+            if body != request, interaction.request.headers["Content-Length"] == String(request), !interaction.request.headers.contains("Content-Encoding") {
+                interaction.request.headers["Content-Length"] = String(body)
+            }
+            if let length = response, var changed = interaction.response, changed.body.data.count != length, changed.declaredBodyLength == length {
+                changed.headers["Content-Length"] = String(changed.body.data.count)
+                interaction.response = changed
+            }
+        }
     }
 
     // MARK: Rules
@@ -201,7 +262,7 @@ final class Redactor: @unchecked Sendable {
                 if values.allSatisfy({ $0.isEmpty || self.keptTexts.contains($0) }) { return found }
                 secrets.formUnion(values)
                 changed = true
-                return .string(Redaction.replacement)
+                return self.redactedKeepingShape(found)
             }
             var redacted = JSONPathPattern.replacing(in: node.value, at: jsonPaths, with: replace)
             if !jsonKeys.isEmpty { redacted = replacingKeys(in: redacted, with: replace) }
@@ -244,6 +305,24 @@ final class Redactor: @unchecked Sendable {
             return .array(elements.map { JSONNode(replacingKeys(in: $0.value, with: replace)) })
         case .null, .bool, .number, .string:
             return value
+        }
+    }
+
+    /// `value` with each string replaced by ``Redaction/replacement`` and each number by `0`,
+    /// objects and arrays keeping their keys and lengths, booleans and nulls as they were: a
+    /// `Codable` client decoding the response still finds the types it expects.
+    private func redactedKeepingShape(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): return text.isEmpty || keptTexts.contains(text) ? value : .string(Redaction.replacement)
+        case .number: return .number("0")
+        case .null, .bool: return value
+        case .array(let elements): return .array(elements.map { JSONNode(redactedKeepingShape($0.value)) })
+        case .object(let members):
+            return .object(members.map { member in
+                var member = member
+                member.value = JSONNode(redactedKeepingShape(member.value.value))
+                return member
+            })
         }
     }
 

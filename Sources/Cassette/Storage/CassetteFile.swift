@@ -37,17 +37,29 @@ package enum CassetteFile {
     /// `replacing` (record mode `all`), where `recorded` becomes the whole cassette. Temporary
     /// files a killed process left behind for this cassette are removed. A file that can no
     /// longer be read is not overwritten: the save fails and says why.
-    static func save(_ recorded: [Interaction], replacing: Bool, to file: URL) throws(CassetteError) {
+    ///
+    /// When `replacing`, each recorded interaction that equals a stored one apart from `volatile`
+    /// parts keeps the stored one, and when that leaves the cassette as it was the file is not
+    /// written, so recording unchanged traffic again changes no byte (see ``VolatileParts``).
+    ///
+    /// - Returns: whether the file was written.
+    @discardableResult
+    static func save(_ recorded: [Interaction], replacing: Bool, volatile: VolatileParts = .default, to file: URL) throws(CassetteError) -> Bool {
         let folder = file.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw .saveFailed(file: file.path, reason: "cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
         }
-        try FolderLock.holding(folder, for: file) { () throws(CassetteError) in
+        return try FolderLock.holding(folder, for: file) { () throws(CassetteError) -> Bool in
             removeLeftovers(of: file)
             var interactions = recorded
-            if !replacing, FileManager.default.fileExists(atPath: file.path) {
+            let exists = FileManager.default.fileExists(atPath: file.path)
+            if replacing, exists, let stored = try? read(file).interactions {
+                // A cassette that cannot be read any more is simply replaced, as mode all says.
+                interactions = volatile.keepingStored(stored, for: recorded)
+                if interactions == stored { return false }
+            } else if !replacing, exists {
                 do {
                     interactions = try read(file).interactions + recorded
                 } catch {
@@ -56,6 +68,7 @@ package enum CassetteFile {
                 }
             }
             try write(CassetteDocument(recordedWith: CassetteVersion.recordedWith, interactions: interactions), to: file)
+            return true
         }
     }
 

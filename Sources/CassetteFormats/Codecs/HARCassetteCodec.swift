@@ -131,6 +131,9 @@ public enum HARCassetteCodec {
             var postData = [member("mimeType", .string(request.headers["Content-Type"] ?? ""))]
             if let text = request.body.text {
                 postData.append(member("text", .string(text)))
+                if let params = multipartParams(request.body, contentType: request.headers["Content-Type"]) {
+                    postData.append(member("params", params))
+                }
             } else {
                 // HAR 1.2 has no encoding for postData; `_encoding` is the field HAR 1.3 drafts and
                 // several tools use.
@@ -142,6 +145,21 @@ public enum HARCassetteCodec {
         members.append(member("headersSize", .number("-1")))
         members.append(member("bodySize", .number(String(request.body.data.count))))
         return .object(members)
+    }
+
+    /// A multipart body's parts as HAR `params` (`name`, `fileName`, `contentType`, `value`), for
+    /// tools and people reading the file; nil unless every part is text with only those fields.
+    private static func multipartParams(_ body: Interaction.Body, contentType: String?) -> JSONValue? {
+        guard Multipart.isFormData(contentType: contentType), let multipart = Multipart.canonical(body.data, contentType: contentType),
+              multipart.parts.allSatisfy({ $0.name != nil && $0.otherHeaders.isEmpty && Interaction.Body.isWritableAsText($0.body) })
+        else { return nil }
+        return .array(multipart.parts.map { part in
+            var fields = [member("name", .string(part.name ?? ""))]
+            if let filename = part.filename { fields.append(member("fileName", .string(filename))) }
+            if let contentType = part.contentType { fields.append(member("contentType", .string(contentType))) }
+            fields.append(member("value", .string(String(decoding: part.body, as: UTF8.self))))
+            return JSONNode(.object(fields))
+        })
     }
 
     private static func response(_ response: Interaction.Response?) -> JSONValue {

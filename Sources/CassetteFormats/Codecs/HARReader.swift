@@ -177,12 +177,34 @@ struct HARReader {
 
     private mutating func readPostData(_ node: JSONNode, contentType: String?, at path: JSONPath) -> Interaction.Body? {
         guard isObject(node, at: path, expected: "a postData object") else { return nil }
+        let multipart = Multipart.isFormData(contentType: contentType)
         if let textNode = node.memberValue("text") {
             let encoding = node.memberValue("_encoding") ?? node.memberValue("encoding")
-            return readText(textNode, encoding: encoding, contentType: contentType, at: path)
+            let body = readText(textNode, encoding: encoding, contentType: contentType, at: path)
+            // Cassette writes a multipart body's parts as params too, for reading: an edit to one
+            // that is not made to the other must not be lost without a word.
+            if multipart, let body, let paramsNode = node.memberValue("params"),
+               let written = try? Multipart.parse(body.data, contentType: contentType),
+               let parts = readMultipartParams(paramsNode, at: path.appending("params")),
+               Multipart(boundary: written.boundary, parts: parts).serialized() != body.data {
+                report("\"params\" and \"text\" disagree about this multipart body; edit one of them and delete the other",
+                       at: path.appending("params"), offset: paramsNode.offset)
+                return nil
+            }
+            return body
+        }
+        guard let paramsNode = node.memberValue("params") else { return .empty }
+        if multipart {
+            // Only the parts: rebuilt with the boundary of the media type.
+            guard let boundary = contentType.flatMap(Multipart.boundary(inContentType:)) else {
+                report("a multipart body given only as \"params\" needs a boundary in \"mimeType\" (multipart/form-data; boundary=…)",
+                       at: path.appending("mimeType"), offset: node.offset)
+                return nil
+            }
+            guard let parts = readMultipartParams(paramsNode, at: path.appending("params")) else { return nil }
+            return Interaction.Body(Multipart(boundary: boundary, parts: parts).serialized(), contentType: contentType)
         }
         // Some tools give only the form fields: rebuild the urlencoded body.
-        guard let paramsNode = node.memberValue("params") else { return .empty }
         guard let params = array(paramsNode, at: path.appending("params"), expected: "an array of { \"name\", \"value\" } objects") else { return nil }
         var fields: [String] = []
         for (i, param) in params.enumerated() {
@@ -198,6 +220,34 @@ struct HARReader {
             fields.append(Self.formEncoded(name) + "=" + Self.formEncoded(value))
         }
         return Interaction.Body(Data(fields.joined(separator: "&").utf8), contentType: contentType)
+    }
+
+    /// HAR's `params` of a multipart body: `name`, `value`, and optionally `fileName` and
+    /// `contentType`, one per part.
+    private mutating func readMultipartParams(_ node: JSONNode, at path: JSONPath) -> [Multipart.Part]? {
+        guard let params = array(node, at: path, expected: "an array of { \"name\", \"value\" } objects") else { return nil }
+        var parts: [Multipart.Part] = []
+        for (i, param) in params.enumerated() {
+            let paramPath = path.appending(i)
+            guard let nameNode = required("name", in: param, at: paramPath, expecting: "the part's name"),
+                  let name = string(nameNode, at: paramPath.appending("name"), expected: "the part's name")
+            else { return nil }
+            func optional(_ key: String, _ expected: String) -> String?? {
+                guard let value = param.memberValue(key) else { return .some(nil) }
+                guard let text = string(value, at: paramPath.appending(key), expected: expected) else { return nil }
+                return .some(text)
+            }
+            guard let value = optional("value", "the part's text"), let fileName = optional("fileName", "the file name"),
+                  let partType = optional("contentType", "the part's media type") else { return nil }
+            for (key, text) in [("name", name), ("fileName", fileName ?? "")] {
+                if let problem = CassetteRules.multipartParameterProblem(text) {
+                    report(problem, at: paramPath.appending(key), offset: param.offset)
+                    return nil
+                }
+            }
+            parts.append(Multipart.Part(name: name, filename: fileName, contentType: partType, body: Data((value ?? "").utf8)))
+        }
+        return parts
     }
 
     private mutating func readContent(_ node: JSONNode, contentType: String?, at path: JSONPath) -> Interaction.Body? {

@@ -135,6 +135,7 @@ struct HTTPMessageReader {
             index += 1
             requestBody = readBody(until: { Syntax.isSeparator($0) || Syntax.isStatusLine($0) },
                                    base64: fields.requestBase64, contentType: requestHeaders["Content-Type"],
+                                   declaredLength: Self.declaredLength(requestHeaders, status: nil),
                                    at: requestPath.appending("body"))
         }
 
@@ -359,7 +360,8 @@ struct HTTPMessageReader {
         if index < lines.count, Syntax.isBlank(line(index)) {
             index += 1
             if trimsBody {
-                body = readBody(until: Syntax.isSeparator, base64: base64, contentType: headers["Content-Type"], at: path.appending("body"))
+                body = readBody(until: Syntax.isSeparator, base64: base64, contentType: headers["Content-Type"],
+                                declaredLength: Self.declaredLength(headers, status: status), at: path.appending("body"))
             } else {
                 let start = index < lines.count ? lines[index].lowerBound : bytes.count
                 body = Interaction.Body(Data(bytes[start...]), contentType: headers["Content-Type"])
@@ -399,17 +401,34 @@ struct HTTPMessageReader {
         return headers
     }
 
+    /// The body length `Content-Length` promises (no `Content-Encoding`; a status with a body),
+    /// or nil.
+    private static func declaredLength(_ headers: Interaction.Headers, status: Int?) -> Int? {
+        if let status {
+            return Interaction.Response(status: status, headers: headers).declaredBodyLength
+        }
+        guard !headers.contains("Content-Encoding"), let text = headers["Content-Length"], text.utf8.count <= 18,
+              text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(text)
+    }
+
     /// The bytes from this line up to the first line where `ends` holds (or the end of the file),
-    /// less up to two line breaks at their end: the writer's end of body and blank line.
-    private mutating func readBody(until ends: (ArraySlice<UInt8>) -> Bool, base64: Bool, contentType: String?, at path: JSONPath) -> Interaction.Body {
+    /// less up to two line breaks at their end: the writer's end of body and blank line — but
+    /// never fewer bytes than `declaredLength` (`Content-Length`) when the text holds that many:
+    /// a `curl -i` paste whose body ends in a line break keeps it, however many blank lines follow.
+    private mutating func readBody(
+        until ends: (ArraySlice<UInt8>) -> Bool, base64: Bool, contentType: String?, declaredLength: Int? = nil, at path: JSONPath
+    ) -> Interaction.Body {
         let firstLine = index
         while index < lines.count, !ends(line(index)) { index += 1 }
         let start = firstLine < lines.count ? lines[firstLine].lowerBound : bytes.count
         var end = index < lines.count ? lines[index].lowerBound : bytes.count
         end = max(start, end)
-        for _ in 0..<2 where end > start && bytes[end - 1] == Syntax.newline {
+        // A text body is never cut below its declared length (base64 ones are exact anyway).
+        let floor = base64 ? start : declaredLength.map { start + $0 }.flatMap { $0 <= end ? $0 : nil } ?? start
+        for _ in 0..<2 where end > floor && bytes[end - 1] == Syntax.newline {
             end -= 1
-            if end > start, bytes[end - 1] == Syntax.carriageReturn { end -= 1 }
+            if end > floor, bytes[end - 1] == Syntax.carriageReturn { end -= 1 }
         }
         let content = bytes[start..<end]
         guard base64 else { return Interaction.Body(Data(content), contentType: contentType) }

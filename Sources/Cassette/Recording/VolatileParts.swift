@@ -1,0 +1,143 @@
+import Foundation
+
+/// The parts of an interaction that change every time the same traffic is recorded, and so do
+/// not count as a change when a cassette is recorded again (record mode `all`).
+///
+/// Re-recording with unchanged traffic leaves the cassette file byte-identical: each newly
+/// recorded interaction that equals a stored one apart from these parts keeps the stored
+/// interaction (its `recordedAt`, timing, `Date` header…), and when every interaction is kept the
+/// file is not written at all. An interaction that changed in any other way is written anew — only
+/// it — so the diff a reviewer reads shows what changed and nothing else.
+///
+/// Volatile by default (``default``):
+///
+/// | part | rule |
+/// | --- | --- |
+/// | `recordedAt` | always |
+/// | `timing` | each of `firstByte` and `duration` within ±50 % or ±50 ms of the stored value |
+/// | header fields (request and response) | `Date`, `Age`, `Expires`, `Last-Modified`, and ids: names ending in `request-id`, `requestid`, `trace-id`, `traceid` or `correlation-id` (`X-Request-Id`, `X-Amzn-RequestId`, `X-Amzn-Trace-Id`), `CF-Ray`, `X-Runtime`, `Server-Timing`, `traceparent` |
+///
+/// ```swift
+/// // Also ignore a server's build stamp and a timestamp inside JSON responses:
+/// let volatile = VolatileParts.default
+///     .addingHeaders("X-Build")
+///     .addingJSONPaths("meta.generatedAt")
+/// let tape = try Tape(named: "Feed", mode: .all, options: .init(volatileParts: volatile))
+/// ```
+public struct VolatileParts: Sendable, Equatable {
+    /// Header names (any case) whose values may change.
+    public var headers: [String]
+    /// Endings of header names (any case) whose values may change: `request-id` covers
+    /// `X-Request-Id` and `X-Amz-Request-Id`.
+    public var headerNameEndings: [String]
+    /// Places in JSON response bodies whose values may change (`meta.generatedAt`,
+    /// `items[*].fetchedAt`), in the syntax of ``RequestMatching/ignoredJSONPaths``.
+    public var jsonPaths: [String]
+    /// How far a timing may move, as a fraction of the stored value. Default 0.5.
+    public var timingFraction: Double
+    /// How far a timing may move in seconds, whatever the fraction says. Default 0.05.
+    public var timingSeconds: TimeInterval
+
+    /// Dates, ages, request ids and timing, as listed on the type.
+    public static let `default` = VolatileParts(
+        headers: ["Date", "Age", "Expires", "Last-Modified", "CF-Ray", "X-Runtime", "Server-Timing", "traceparent", "tracestate"],
+        headerNameEndings: ["request-id", "requestid", "trace-id", "traceid", "correlation-id"],
+        jsonPaths: [], timingFraction: 0.5, timingSeconds: 0.05)
+
+    /// Nothing is volatile but `recordedAt`: any other difference rewrites the interaction.
+    public static let none = VolatileParts(headers: [], headerNameEndings: [], jsonPaths: [], timingFraction: 0, timingSeconds: 0)
+
+    /// Volatile parts from their parts; see the properties.
+    public init(headers: [String], headerNameEndings: [String] = [], jsonPaths: [String] = [], timingFraction: Double = 0.5, timingSeconds: TimeInterval = 0.05) {
+        self.headers = headers
+        self.headerNameEndings = headerNameEndings
+        self.jsonPaths = jsonPaths
+        self.timingFraction = timingFraction
+        self.timingSeconds = timingSeconds
+    }
+
+    /// These header fields may change too.
+    public func addingHeaders(_ names: String...) -> VolatileParts {
+        var copy = self
+        copy.headers += names
+        return copy
+    }
+
+    /// These places in JSON response bodies may change too.
+    public func addingJSONPaths(_ paths: String...) -> VolatileParts {
+        var copy = self
+        copy.jsonPaths += paths
+        return copy
+    }
+
+    // MARK: Comparing
+
+    /// Whether `recorded` says nothing `stored` does not, apart from volatile parts.
+    func sameTraffic(_ stored: Interaction, _ recorded: Interaction) -> Bool {
+        guard sameRequest(stored.request, recorded.request), stored.error == recorded.error, stored.latency == recorded.latency,
+              closeEnough(stored.timing, recorded.timing) else { return false }
+        switch (stored.response, recorded.response) {
+        case (nil, nil):
+            return true
+        case let (a?, b?):
+            return a.status == b.status && a.url == b.url && withoutVolatile(a.headers) == withoutVolatile(b.headers)
+                && sameBody(a.body, b.body, contentType: a.headers["Content-Type"])
+        default:
+            return false
+        }
+    }
+
+    /// Whether two requests are the same request: everything equal but volatile header fields.
+    func sameRequest(_ a: Interaction.Request, _ b: Interaction.Request) -> Bool {
+        a.method == b.method && a.url == b.url && a.body == b.body && withoutVolatile(a.headers) == withoutVolatile(b.headers)
+    }
+
+    private func isVolatile(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return headers.contains { $0.lowercased() == name } || headerNameEndings.contains { name.hasSuffix($0.lowercased()) }
+    }
+
+    private func withoutVolatile(_ fields: Interaction.Headers) -> [Interaction.Headers.Field] {
+        fields.fields.filter { !isVolatile($0.name) }
+    }
+
+    private func sameBody(_ a: Interaction.Body, _ b: Interaction.Body, contentType: String?) -> Bool {
+        if a == b { return true }
+        guard !jsonPaths.isEmpty, let x = try? JSONParser.parse(a.data), let y = try? JSONParser.parse(b.data) else { return false }
+        let paths = jsonPaths.map(JSONPathPattern.init)
+        return JSONWriter.compact(CanonicalJSON.value(x.value, removing: paths)) == JSONWriter.compact(CanonicalJSON.value(y.value, removing: paths))
+    }
+
+    private func closeEnough(_ a: Interaction.Timing?, _ b: Interaction.Timing?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case let (a?, b?): return closeEnough(a.firstByte, b.firstByte) && closeEnough(a.duration, b.duration)
+        default: return false
+        }
+    }
+
+    private func closeEnough(_ a: TimeInterval, _ b: TimeInterval) -> Bool {
+        abs(a - b) <= max(timingSeconds, timingFraction * abs(a))
+    }
+
+    /// `recorded` with each interaction that is `stored`'s apart from volatile parts replaced by
+    /// the stored one. Interactions pair in order: each recorded one with the first stored one not
+    /// yet paired whose request is the same.
+    func keepingStored(_ stored: [Interaction], for recorded: [Interaction]) -> [Interaction] {
+        // Stored interactions by method and URL, in order: pairing stays linear for big cassettes.
+        var unpaired: [String: [Int]] = [:]
+        for (index, interaction) in stored.enumerated() {
+            unpaired[interaction.request.method + " " + interaction.request.url, default: []].append(index)
+        }
+        return recorded.map { interaction in
+            let key = interaction.request.method + " " + interaction.request.url
+            guard let candidates = unpaired[key],
+                  let position = candidates.firstIndex(where: { sameRequest(stored[$0].request, interaction.request) }) else {
+                return interaction
+            }
+            let index = candidates[position]
+            unpaired[key]?.remove(at: position)
+            return sameTraffic(stored[index], interaction) ? stored[index] : interaction
+        }
+    }
+}
