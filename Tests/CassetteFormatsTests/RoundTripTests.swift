@@ -142,9 +142,11 @@ struct InteractionGenerator {
     }
 
     private mutating func body() -> Interaction.Body {
-        switch Int.random(in: 0..<6, using: &rng) {
+        switch Int.random(in: 0..<7, using: &rng) {
         case 0:
             return .empty
+        case 6:  // multipart/form-data, mostly as clients write it, sometimes not
+            return multipartBody()
         case 1:  // text, with or without a trailing newline, sometimes many lines
             var text = ""
             for _ in 0..<Int.random(in: 1...40, using: &rng) {
@@ -165,6 +167,37 @@ struct InteractionGenerator {
         default:  // pretty JSON, which is kept as text
             return .init(Data("{\n  \"id\": \(Int.random(in: 0...999, using: &rng)),\n  \"ok\": true\n}\n".utf8), contentType: "application/json")
         }
+    }
+
+    /// A multipart body with a random boundary and 1 to 4 parts of text, JSON or bytes; now and
+    /// then with extra part headers, or with its fields in an order no client writes.
+    private mutating func multipartBody() -> Interaction.Body {
+        let boundary = pick(["alamofire.boundary.", "Boundary-", "----WebKitFormBoundary", "x"]) + String(UInt64.random(in: 0...UInt64.max, using: &rng), radix: 16)
+        var parts: [Multipart.Part] = []
+        for index in 0..<Int.random(in: 1...4, using: &rng) {
+            let kind = Int.random(in: 0..<3, using: &rng)
+            let body: Data
+            let contentType: String?
+            switch kind {
+            case 0:
+                body = Data(pick(["", "hello", "wörld\r\nline 2", "🎉"]).utf8)
+                contentType = pick(["text/plain; charset=utf-8", nil])
+            case 1:
+                body = Data(jsonValue(depth: 1).utf8)
+                contentType = "application/json"
+            default:
+                body = Data((0..<Int.random(in: 1...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) })
+                contentType = "application/octet-stream"
+            }
+            var headers = Interaction.Headers()
+            if chance(0.1) { headers.add("Content-Transfer-Encoding", "binary") }
+            parts.append(Multipart.Part(name: pick(["title", "meta", "file", "é", "a b"]) + String(index),
+                                        filename: kind == 2 || chance(0.2) ? pick(["a.png", "photo 1.jpg", "データ.bin"]) : nil,
+                                        contentType: contentType, otherHeaders: headers, body: body))
+        }
+        var data = Multipart(boundary: boundary, parts: parts).serialized()
+        if chance(0.1) { data = Data("preamble\r\n".utf8) + data }  // not canonical: kept as text or base64
+        return .init(data, contentType: "multipart/form-data; boundary=" + boundary)
     }
 
     private mutating func jsonValue(depth: Int) -> String {

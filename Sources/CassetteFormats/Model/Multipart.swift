@@ -44,6 +44,11 @@ public struct Multipart: Sendable, Hashable {
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// What is wrong, for a person.
         public var description: String
+
+        /// An error saying `description`.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// The boundary, without the leading `--`.
