@@ -90,7 +90,7 @@ public enum LoopbackRoutes {
     /// The session id `/session` sets in a cookie and repeats in its body.
     public static let sessionSecret = "L00PBACK-SESSION-SECRET"
 
-    static func reply(to request: LoopbackServer.Received, edition: Int) -> Reply? {
+    static func reply(to request: LoopbackServer.Received, editions: [String: Int]) -> Reply? {
         let path = String(request.target.prefix { $0 != "?" })
         let parts = path.split(separator: "/").map(String.init)
         let text: (String) -> [(String, String)] = { _ in [("Content-Type", "text/plain; charset=utf-8")] }
@@ -179,7 +179,7 @@ public enum LoopbackRoutes {
             return Reply(status: 200, headers: [
                 ("Content-Type", "text/plain"), ("Date", formatter.string(from: Date())), ("Age", String(Int.random(in: 0...999))),
                 ("X-Request-Id", UUID().uuidString),
-            ], body: .whole(Data("\(parts[1]), edition \(edition)".utf8)))
+            ], body: .whole(Data("\(parts[1]), edition \(editions[parts[1]] ?? 1)".utf8)))
         case ("drop", 1):
             return Reply(status: 0, headers: [], body: .drop)
         case ("drop-mid-body", 1):

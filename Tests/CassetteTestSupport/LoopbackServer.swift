@@ -21,7 +21,7 @@ import Darwin
 /// | `/redirect-to?status_code=S&url=U[&cookie=C]` | S to U, `Set-Cookie: C` (or the `/session` secret for `session`) |
 /// | `/bytes/N`         | 200, N bytes `i % 251`, `application/octet-stream`                     |
 /// | `/headers`         | 200, repeated `Set-Cookie` and `X-Multi` fields, an `ETag`             |
-/// | `/volatile/NAME`   | 200, `NAME, edition E` (``edition``) with a new `Date`, `Age` and `X-Request-Id` each time |
+/// | `/volatile/NAME`   | 200, `NAME, edition E` (``setEdition(_:of:)``) with a new `Date`, `Age` and `X-Request-Id` each time |
 /// | `/drop`            | closes the connection without answering                                |
 /// | `/drop-mid-body`   | promises 1000 bytes, sends 10, closes                                  |
 /// | anything else      | 404                                                                    |
@@ -48,12 +48,14 @@ public final class LoopbackServer: @unchecked Sendable {
     private var requests: [Received] = []
     private var connections: Set<Int32> = []
     private var stopped = false
-    private var currentEdition = 1
+    private var editions: [String: Int] = [:]
 
-    /// What `/volatile/NAME` answers with: set it to change those responses between recordings.
-    public var edition: Int {
-        get { state.lock(); defer { state.unlock() }; return currentEdition }
-        set { state.lock(); currentEdition = newValue; state.unlock() }
+    /// Changes what `/volatile/NAME` answers (`NAME, edition E`; 1 until set), as a server whose
+    /// data changed between two recordings.
+    public func setEdition(_ edition: Int, of name: String) {
+        state.lock()
+        editions[name] = edition
+        state.unlock()
     }
 
     /// Starts listening on a free port.
@@ -131,9 +133,9 @@ public final class LoopbackServer: @unchecked Sendable {
         while let request = reader.readRequest() {
             state.lock()
             requests.append(request)
-            let edition = currentEdition
+            let editions = self.editions
             state.unlock()
-            guard let reply = LoopbackRoutes.reply(to: request, edition: edition) else { return }
+            guard let reply = LoopbackRoutes.reply(to: request, editions: editions) else { return }
             if !reply.send(on: connection) { return }
             if request.headers["connection"]?.lowercased() == "close" { return }
         }

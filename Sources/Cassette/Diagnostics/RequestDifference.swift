@@ -27,6 +27,13 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
     /// The requested value; nil when the request has none.
     public var requested: String?
 
+    /// A difference from its parts (to compare with a report's in a test).
+    public init(field: Field, recorded: String?, requested: String?) {
+        self.field = field
+        self.recorded = recorded
+        self.requested = requested
+    }
+
     /// How far apart this makes the two requests: another host or path counts most, one query
     /// parameter or JSON value least.
     var weight: Int {
@@ -125,7 +132,13 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
             var pieces: [String] = []
             if let filename = part.filename { pieces.append("filename \(quoted(filename))") }
             if let contentType = part.contentType { pieces.append(contentType) }
-            pieces.append(brief(Interaction.Body(part.body)) ?? "empty")
+            if part.body.isEmpty {
+                pieces.append("empty")
+            } else if let text = Interaction.Body(part.body).text {
+                pieces.append("\(quoted(text)) (\(part.body.count) bytes)")
+            } else {
+                pieces.append("\(part.body.count) bytes of binary data")
+            }
             return pieces.joined(separator: ", ")
         }.joined(separator: "; ")
     }

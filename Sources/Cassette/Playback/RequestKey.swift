@@ -77,14 +77,15 @@ struct RequestKey: Hashable, Sendable {
         bodyKind(of: request.body.data, contentType: request.headers["Content-Type"])
     }
 
-    static func bodyKind(of data: Data, contentType: String?) -> BodyKind {
-        let contentType = contentType?.lowercased() ?? ""
+    static func bodyKind(of data: Data, contentType declared: String?) -> BodyKind {
+        let contentType = declared?.lowercased() ?? ""
         if contentType.contains("application/x-www-form-urlencoded"), UTF8Validation.isValid(data) {
             return .form(FormFields.parse(String(decoding: data, as: UTF8.self)))
         }
         if Multipart.isFormData(contentType: contentType) {
             do {
-                return .multipart(try Multipart.parse(data, contentType: contentType))
+                // The boundary is case-sensitive: parsed from the field as written.
+                return .multipart(try Multipart.parse(data, contentType: declared))
             } catch {
                 return .notMultipart(data, error)
             }

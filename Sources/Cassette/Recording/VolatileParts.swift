@@ -72,8 +72,9 @@ public struct VolatileParts: Sendable, Equatable {
 
     // MARK: Comparing
 
-    /// Whether `recorded` says nothing `stored` does not, apart from volatile parts.
-    func sameTraffic(_ stored: Interaction, _ recorded: Interaction) -> Bool {
+    /// Whether `recorded` says nothing `stored` does not, apart from these volatile parts: then
+    /// re-recording keeps `stored` as it is in the file.
+    public func isUnchanged(_ recorded: Interaction, comparedWith stored: Interaction) -> Bool {
         guard sameRequest(stored.request, recorded.request), stored.error == recorded.error, stored.latency == recorded.latency,
               closeEnough(stored.timing, recorded.timing) else { return false }
         switch (stored.response, recorded.response) {
@@ -137,7 +138,7 @@ public struct VolatileParts: Sendable, Equatable {
             }
             let index = candidates[position]
             unpaired[key]?.remove(at: position)
-            return sameTraffic(stored[index], interaction) ? stored[index] : interaction
+            return isUnchanged(interaction, comparedWith: stored[index]) ? stored[index] : interaction
         }
     }
 }
