@@ -8,9 +8,9 @@ import Testing
 /// | argument | name |
 /// | --- | --- |
 /// | `"swift"`, `42`, `true`, `3.5` | `swift`, `42`, `true`, `3.5` |
-/// | an enum case (`.admin`, `Role.admin`) or its raw value | `admin` |
+/// | an enum case (`.admin`, `Role.admin`), or its raw value when it has one | `admin` |
 /// | a struct (`User(id: 1, name: "Ada")`) | its description, made file-safe: `User_id_1_name_Ada` |
-/// | a value with a `testDescription` (`CustomTestStringConvertible`) | that description, made file-safe |
+/// | a value with a `testDescription` (`CustomTestStringConvertible`; not a string or raw value) | that description, made file-safe |
 /// | several arguments | each, joined by `-`: `admin-42` |
 ///
 /// Characters other than letters, digits, `.`, `_` and `-` become `_`; a name longer than 80
@@ -47,9 +47,10 @@ enum ArgumentCassetteName {
 
     /// A stable text for `value`, or why there is none.
     static func describe(_ value: Any) -> Result<String, Unstable> {
-        if let custom = value as? any CustomTestStringConvertible { return checked(custom.testDescription) }
+        // Strings and raw values first: Swift Testing's own testDescription quotes them.
         if let text = value as? String { return checked(text) }
         if let raw = value as? any RawRepresentable { return describe(raw.rawValue) }
+        if let custom = value as? any CustomTestStringConvertible { return checked(custom.testDescription) }
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .class, !(value is any CustomStringConvertible), !(value is any CustomDebugStringConvertible) {
             return .failure(Unstable(text: "it is an instance of a class without a description of its own, so every case would get "
