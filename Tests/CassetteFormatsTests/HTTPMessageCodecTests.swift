@@ -116,6 +116,19 @@ import Testing
         #expect(interaction.response?.body.data == Data(#"{"ok":true}"#.utf8))
     }
 
+    /// A `curl -i` paste whose body ends in a line break keeps it, however the paste ends (at the
+    /// end of the file, after one Enter, after two), because `Content-Length` says it is there.
+    @Test(arguments: ["", "\n", "\n\n", "\r\n"])
+    func aPastedBodyKeepsTheLineBreakContentLengthPromises(ending: String) throws {
+        let json = "{\n  \"origin\": \"127.0.0.1\"\n}\n"
+        let pasted = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n" + json
+        let document = try Self.decode("### \nGET https://httpbin.org/ip HTTP/1.1\n\n" + pasted + ending)
+        #expect(document.interactions.first?.response?.body.data == Data(json.utf8))
+        // Without a Content-Length the rule of the format applies: up to two line breaks are the file's.
+        let unknown = try Self.decode("### \nGET https://httpbin.org/ip HTTP/1.1\n\nHTTP/1.1 200 OK\r\n\r\n" + json + ending)
+        #expect(unknown.interactions.first?.response?.body.data == Data((ending.count >= 2 && ending != "\r\n" ? json : String(json.dropLast())).utf8))
+    }
+
     /// Bodies the reader would cut short are written in base64, and come back exact.
     @Test(arguments: [
         "## heading\n### not a separator?\nyes it is\n",

@@ -10,10 +10,15 @@ public enum ChildProcess {
 
     /// Runs `name` with `arguments` until it exits; its standard output and error together.
     /// Blocks the calling thread: call from a `.timingIsolated` suite.
-    public static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    ///
+    /// - Parameter environment: variables set for the child on top of this process's.
+    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = url(of: name)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
