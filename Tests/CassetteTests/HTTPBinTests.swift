@@ -17,7 +17,10 @@ import CassetteTestSupport
 ///
 /// Without `CASSETTE_HTTPBIN_PHASE` these tests are skipped (reported as skipped, not passed).
 /// With `CASSETTE_REQUIRE_HTTPBIN=1` a missing setting is a failure, so CI cannot skip them.
-@Suite struct HTTPBinTests {
+///
+/// One test at a time: httpbin started by hand runs one synchronous worker, where a test waiting
+/// on `/delay/1` would hold up the others' requests (and re-recording compares timings).
+@Suite(.serialized) struct HTTPBinTests {
     static let environment = ProcessInfo.processInfo.environment
     static let phase = environment["CASSETTE_HTTPBIN_PHASE"]
 
@@ -86,6 +89,12 @@ import CassetteTestSupport
         return Settings(base: base, workdir: URL(fileURLWithPath: workdir))
     }
 
+    /// `file`, after removing what an earlier run recorded there.
+    static func fresh(_ file: URL) -> URL {
+        try? FileManager.default.removeItem(at: file)
+        return file
+    }
+
     @Test func ciAskedForHTTPBinAndGotIt() {
         guard Self.environment["CASSETTE_REQUIRE_HTTPBIN"] == "1" else { return }
         #expect(Self.phase == "record" || Self.phase == "replay", "CI requires the httpbin suite; CASSETTE_HTTPBIN_PHASE is \(Self.phase ?? "unset")")
@@ -95,7 +104,9 @@ import CassetteTestSupport
     func recordFromHTTPBin() async throws {
         guard let settings = Self.settings() else { return }
         try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
-        let tape = try Tape(file: settings.workdir.appendingPathComponent("httpbin.json"), mode: .all, environment: [:])
+        // A fresh recording each run: the replay is compared with what this run received live
+        // (re-recording into an existing file would keep its unchanged interactions as stored).
+        let tape = try Tape(file: Self.fresh(settings.workdir.appendingPathComponent("httpbin.json")), mode: .all, environment: [:])
         var live: [Fetched] = []
         for (label, request) in Self.requests(base: settings.base) {
             let fetched = await Fetch.run(request, on: tape.session, style: .async)
@@ -144,6 +155,79 @@ import CassetteTestSupport
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in \(file.path)")
         }
         #expect(String(decoding: bytes, as: UTF8.self).contains(#""Authorization": "Bearer [REDACTED]""#))
+    }
+
+    /// A multipart upload as Alamofire builds it, with a boundary drawn at random.
+    static func multipartRequest(base: String, reversed: Bool = false) -> URLRequest {
+        let boundary = "alamofire.boundary.\(UUID().uuidString)"
+        var parts = [
+            "Content-Disposition: form-data; name=\"title\"\r\n\r\nHoliday",
+            "Content-Disposition: form-data; name=\"photo\"; filename=\"beach.txt\"\r\nContent-Type: text/plain\r\n\r\nsea and sun",
+        ]
+        if reversed { parts.reverse() }
+        var body = Data()
+        for part in parts { body += Data("--\(boundary)\r\n\(part)\r\n".utf8) }
+        body += Data("--\(boundary)--\r\n".utf8)
+        var request = URLRequest(url: URL(string: base + "/post")!)
+        request.httpMethod = "POST"
+        request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        request.timeoutInterval = 30
+        return request
+    }
+
+    @Test(.enabled(if: phase == "record", "records only when .ci/run starts httpbin"))
+    func recordMultipartFromHTTPBin() async throws {
+        guard let settings = Self.settings() else { return }
+        try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
+        let tape = try Tape(file: Self.fresh(settings.workdir.appendingPathComponent("multipart.json")), mode: .all, environment: [:])
+        let live = await Fetch.run(Self.multipartRequest(base: settings.base), on: tape.session, style: .async)
+        try tape.eject()
+        // httpbin parsed the upload: the form field and the file.
+        #expect(live.status == 200 && live.text.contains(#""title": "Holiday""#) && live.text.contains(#""photo": "sea and sun""#), "\(live)")
+        try live.body.write(to: settings.workdir.appendingPathComponent("multipart-live.body"))
+    }
+
+    @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))
+    func replayMultipartWithANewBoundaryOffline() async throws {
+        guard let settings = Self.settings() else { return }
+        let live = try Data(contentsOf: settings.workdir.appendingPathComponent("multipart-live.body"))
+        for reversed in [false, true] {
+            let tape = try Tape(file: settings.workdir.appendingPathComponent("multipart.json"), mode: .none, environment: [:])
+            let replayed = await Fetch.run(Self.multipartRequest(base: settings.base, reversed: reversed), on: tape.session, style: .async)
+            #expect(replayed.status == 200 && replayed.body == live, "\(replayed)")
+            let report = try tape.eject()
+            #expect(report.replayed == 1 && report.unmatched.isEmpty, "\(report.unmatched.map(\.description))")
+        }
+    }
+
+    /// Recording the same httpbin traffic twice in mode `all` leaves the file byte-identical,
+    /// although httpbin's `Date` and the timings differ.
+    @Test(.enabled(if: phase == "record", "records only when .ci/run starts httpbin"))
+    func reRecordingFromHTTPBinChangesNoByte() async throws {
+        guard let settings = Self.settings() else { return }
+        try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
+        let file = Self.fresh(settings.workdir.appendingPathComponent("twice.json"))
+        let paths = ["/get?twice=1", "/json", "/status/418", "/bytes/512?seed=7", "/headers", "/response-headers?X-Request-Id=fixed"]
+        var saved: [Bool] = []
+        var files: [Data] = []
+        for _ in 0..<2 {
+            let tape = try Tape(file: file, mode: .all, environment: [:])
+            for path in paths {
+                let fetched = await Fetch.get(settings.base + path, on: tape.session)
+                #expect(fetched.errorCode == nil, "\(path): \(fetched)")
+            }
+            var post = URLRequest(url: URL(string: settings.base + "/post")!)
+            post.httpMethod = "POST"
+            post.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            post.httpBody = Data(#"{"name":"Ada"}"#.utf8)
+            _ = await Fetch.run(post, on: tape.session, style: .async)
+            saved.append(try tape.eject().saved)
+            files.append(try Data(contentsOf: file))
+        }
+        #expect(saved == [true, false])
+        #expect(files[0] == files[1])
+        #expect(String(decoding: files[0], as: UTF8.self).contains(#""Date": "#), "httpbin sends a Date, which changed in between")
     }
 
     @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))
@@ -207,7 +291,7 @@ import CassetteTestSupport
     func recordTaskKindsFromHTTPBin() async throws {
         guard let settings = Self.settings() else { return }
         try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
-        let tape = try Tape(file: settings.workdir.appendingPathComponent("task-kinds.json"), mode: .all,
+        let tape = try Tape(file: Self.fresh(settings.workdir.appendingPathComponent("task-kinds.json")), mode: .all,
                             options: .init(redaction: .none), environment: [:])
         var live: [Observed] = []
         for (label, kind, call) in try Self.taskKinds(base: settings.base, scratch: settings.workdir) {
