@@ -21,10 +21,12 @@ import Foundation
 ///
 /// **What the defaults change on replay.** Requests still match (the live request is redacted the
 /// same way first). A replayed response has `[REDACTED]` where the server sent a credential:
-/// in `Set-Cookie` values, in JSON keys such as `access_token` or `id_token` (strings, so a
-/// `Codable` client decoding a `String` still decodes them; a number becomes a string), in form
-/// fields and in response URLs. An empty value is left as it is. `Content-Length`
-/// follows a body whose length changed. To replay a credential as it was, give it a placeholder
+/// in `Set-Cookie` values, in form fields, in response URLs, and in the values of JSON keys such
+/// as `access_token` or `id_token`, which keep their shape so that a `Codable` client still
+/// decodes them: a string becomes `"[REDACTED]"`, a number `0`, an object or array keeps its keys
+/// and length with its strings and numbers redacted, booleans and nulls stay. An empty value is
+/// left as it is. A `Content-Length` (request or response) that was true of a body stays true of
+/// the redacted body. To replay a credential as it was, give it a placeholder
 /// (``replacing(_:with:)``), which puts it back on replay; to keep the old behaviour, start from
 /// ``init(headers:queryParameters:jsonPaths:jsonKeys:formFields:bodyPatterns:placeholders:minimumEchoLength:)``
 /// with the four credential headers only.
@@ -43,10 +45,13 @@ import Foundation
 /// @Test(.cassette(options: .init(redaction: redaction))) func fetchesInvoices() async throws { … }
 /// ```
 ///
-/// **A secret is removed everywhere in its interaction.** Each value a rule removes is also
+/// **A secret is removed everywhere in the tape.** Each value a rule removes is also
 /// searched for in the rest of the interaction — URLs, every header, request and response bodies
 /// (as written, percent-encoded and JSON-escaped) — and replaced there too: a server that echoes
-/// your token in its body (httpbin's `/bearer`) does not leak it. Values shorter than
+/// your token in its body (httpbin's `/bearer`) does not leak it — and in every other interaction
+/// of the tape, so a token a rule found in one request's `Authorization` is also removed from a
+/// later request that carries it in its query. A live request is redacted with every secret the
+/// tape has seen so far before it is matched, so such a request still matches. Values shorter than
 /// ``minimumEchoLength`` characters are removed only where a rule found them, since short values
 /// such as `1` or `dark` turn up by chance.
 ///
