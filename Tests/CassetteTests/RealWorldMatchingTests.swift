@@ -196,6 +196,25 @@ import CassetteTestSupport
         #expect(report.contains("To fix: if the same requests go to another server (staging, a local one), add .ignoringHost() to the cassette's matching"), "\(report)")
     }
 
+    /// A redirect recorded with an absolute `Location` on the recorded port is followed to the
+    /// server the test talks to now, and the caller sees that server's URL, as live.
+    @Test(arguments: FetchStyle.allCases)
+    func aRecordedRedirectLeadsToTheLiveOrigin(style: FetchStyle) async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("moved.json")
+        try CassetteDocument(interactions: [
+            Interaction(request: Request(url: "http://127.0.0.1:53124/old"),
+                        response: .init(status: 302, headers: ["Location": "http://127.0.0.1:53124/new?from=old"])),
+            Interaction(request: Request(url: "http://127.0.0.1:53124/new?from=old"), response: .init(status: 200, body: .init(text: "moved"))),
+        ]).jsonData().write(to: file)
+        let tape = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: [:])
+        let fetched = await Fetch.get("http://127.0.0.1:1/old", on: Self.session(style, tape: tape), style: style)
+        #expect(fetched.status == 200 && fetched.text == "moved", "\(fetched)")
+        #expect(fetched.url == "http://127.0.0.1:1/new?from=old")
+        #expect(try tape.eject().replayed == 2)
+    }
+
     @Test func portAndHostRulesCompareWhatTheySay() {
         let port = RequestMatching.default.ignoringPort()
         #expect(port.matches(Request(url: "http://127.0.0.1:60001/a?x=1"), Request(url: "http://127.0.0.1:53124/a?x=1")))

@@ -136,7 +136,8 @@ final class Router: Sendable {
             case .found(_, let interaction):
                 log.withLock { $0.replayed += 1 }
                 reportSent(hop, of: exchange)
-                replay(redactor.forPlayback(interaction), hop: hop, of: exchange, shownAs: { redacted })
+                let answer = OriginMove.replayed(redactor.forPlayback(interaction), for: request.url, rule: playback.rules.origin)
+                replay(answer, hop: hop, of: exchange, shownAs: { redacted })
                 return
             case .usedUp(let count):
                 usedUp = count

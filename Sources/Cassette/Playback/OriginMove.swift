@@ -1,0 +1,34 @@
+import Foundation
+
+/// A recording replayed for a request to another origin (``RequestMatching/ignoringPort()``,
+/// ``RequestMatching/ignoringHost()``) points where the live request went: a `Location` or a
+/// response URL on the recorded origin is moved to the live one, so a redirect is followed to the
+/// server under test and the caller sees its URLs, as it would live.
+enum OriginMove {
+    /// `interaction` for a request to `liveURL`, when `rule` lets origins differ.
+    static func replayed(_ interaction: Interaction, for liveURL: String, rule: RequestMatching.Origin) -> Interaction {
+        guard rule != .exact, var response = interaction.response,
+              let recorded = origin(of: interaction.request.url), let live = origin(of: liveURL),
+              recorded.lowercased() != live.lowercased() else { return interaction }
+        func moved(_ url: String) -> String {
+            guard url.lowercased().hasPrefix(recorded.lowercased()) else { return url }
+            let rest = url.dropFirst(recorded.count)
+            guard rest.isEmpty || rest.first == "/" || rest.first == "?" || rest.first == "#" else { return url }
+            return live + rest
+        }
+        response.url = response.url.map(moved)
+        if response.headers.contains("Location") {
+            response.headers.transformValues { name, value in name.lowercased() == "location" ? moved(value) : value }
+        }
+        var interaction = interaction
+        interaction.response = response
+        return interaction
+    }
+
+    /// `https://host:port` as written at the start of `url`.
+    private static func origin(of url: String) -> String? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let end = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        return String(url[..<end])
+    }
+}
