@@ -11,6 +11,23 @@ let targets: [String: (Data) -> Void] = [
         _ = try? HTTPMessageCassetteCodec.decodeResponse(data)  // Stubs' `.httpMessage` reader
     },
     "decode_har": { fuzzDecode($0, as: .har) },
+    // A multipart body (its boundary from the body itself): parse or throw; a canonical one is
+    // written back to the same bytes, and a request carrying it round-trips through every format.
+    "multipart": { data in
+        _ = try? Multipart.parse(data, contentType: "multipart/form-data; boundary=fuzz")
+        guard let parsed = try? Multipart.parse(data, contentType: nil) else { return }
+        if Multipart.canonical(data, contentType: nil) != nil, parsed.serialized() != data {
+            preconditionFailure("a canonical multipart body was not written back to its bytes")
+        }
+        let contentType = "multipart/form-data; boundary=\"\(parsed.boundary)\""
+        let document = CassetteDocument(interactions: [
+            Interaction(request: .init(method: "POST", url: "https://fuzz.example/upload", headers: ["Content-Type": contentType],
+                                       body: .init(data, contentType: contentType)),
+                        response: .init(status: 204)),
+        ])
+        // An invalid document (a control character in the boundary) is refused by the writer.
+        if let json = try? JSONCassetteCodec.encode(document) { fuzzDecode(json, as: .json) }
+    },
     // The first byte picks the format (0 JSON, 1 HTTP messages, 2 HAR), the rest is decoded as it.
     "round_trip": { data in
         guard let first = data.first else { return }

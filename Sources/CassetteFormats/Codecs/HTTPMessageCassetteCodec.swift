@@ -91,8 +91,12 @@ public enum HTTPMessageCassetteCodec {
     private static func write(_ interaction: Interaction, to out: inout [UInt8]) {
         let request = interaction.request
         let response = interaction.response
-        let requestBase64 = !request.body.isEmpty && !isWritableRaw(request.body.data, endsAtStatusLines: true)
-        let responseBase64 = response.map { !$0.body.isEmpty && !isWritableRaw($0.body.data, endsAtStatusLines: (100...199).contains($0.status)) } ?? false
+        let requestBase64 = !request.body.isEmpty && (!isWritableRaw(request.body.data, endsAtStatusLines: true)
+            || readsLonger(request.body, declared: HTTPMessageSyntax.declaredLength(request.headers, status: nil)))
+        let responseBase64 = response.map {
+            !$0.body.isEmpty && (!isWritableRaw($0.body.data, endsAtStatusLines: (100...199).contains($0.status))
+                || readsLonger($0.body, declared: HTTPMessageSyntax.declaredLength($0.headers, status: $0.status)))
+        } ?? false
 
         var fields: [String] = []
         typealias Field = HTTPMessageSyntax.Field
@@ -120,6 +124,14 @@ public enum HTTPMessageCassetteCodec {
             line("HTTP/1.1 \(response.status)" + (reason.isEmpty ? "" : " \(reason)"), to: &out)
             write(response.headers, body: response.body, base64: responseBase64, to: &out)
         }
+    }
+
+    /// Whether the reader would keep one of the writer's two closing line breaks in a text body:
+    /// it never cuts below `Content-Length`, so a body one or two bytes shorter than promised (cut
+    /// short on the wire) is written in base64 instead.
+    private static func readsLonger(_ body: Interaction.Body, declared: Int?) -> Bool {
+        guard let declared else { return false }
+        return declared > body.data.count && declared <= body.data.count + 2
     }
 
     /// Header lines, the blank line, and the body followed by a blank line when there is one.

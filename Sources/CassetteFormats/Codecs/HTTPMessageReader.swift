@@ -135,7 +135,7 @@ struct HTTPMessageReader {
             index += 1
             requestBody = readBody(until: { Syntax.isSeparator($0) || Syntax.isStatusLine($0) },
                                    base64: fields.requestBase64, contentType: requestHeaders["Content-Type"],
-                                   declaredLength: Self.declaredLength(requestHeaders, status: nil),
+                                   declaredLength: Syntax.declaredLength(requestHeaders, status: nil),
                                    at: requestPath.appending("body"))
         }
 
@@ -361,7 +361,7 @@ struct HTTPMessageReader {
             index += 1
             if trimsBody {
                 body = readBody(until: Syntax.isSeparator, base64: base64, contentType: headers["Content-Type"],
-                                declaredLength: Self.declaredLength(headers, status: status), at: path.appending("body"))
+                                declaredLength: Syntax.declaredLength(headers, status: status), at: path.appending("body"))
             } else {
                 let start = index < lines.count ? lines[index].lowerBound : bytes.count
                 body = Interaction.Body(Data(bytes[start...]), contentType: headers["Content-Type"])
@@ -399,17 +399,6 @@ struct HTTPMessageReader {
             }
         }
         return headers
-    }
-
-    /// The body length `Content-Length` promises (no `Content-Encoding`; a status with a body),
-    /// or nil.
-    private static func declaredLength(_ headers: Interaction.Headers, status: Int?) -> Int? {
-        if let status {
-            return Interaction.Response(status: status, headers: headers).declaredBodyLength
-        }
-        guard !headers.contains("Content-Encoding"), let text = headers["Content-Length"], text.utf8.count <= 18,
-              text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Int(text)
     }
 
     /// The bytes from this line up to the first line where `ends` holds (or the end of the file),
