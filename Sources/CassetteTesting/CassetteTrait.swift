@@ -59,6 +59,10 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// Tells this trait from an equal one given elsewhere (the suite's and a test's).
     private let identity = UUID()
 
+    /// Where the tape reads `CASSETTE_RECORD_MODE`, `CI` and the rest; nil: the process's
+    /// environment. Cassette's own tests set it to record under `CI`.
+    var environment: [String: String]?
+
     /// Applies to every test of a suite.
     public var isRecursive: Bool { true }
 
@@ -80,7 +84,8 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             cassetteName = try ArgumentCassetteName.name(base: cassetteName, test: test, testCase: testCase)
         }
         let tape = try Tape(named: cassetteName, folder: folder, bundle: bundle, filePath: test.sourceLocation.filePath,
-                            mode: mode, matching: matching, options: options)
+                            mode: mode, matching: matching, options: options,
+                            environment: environment ?? ProcessInfo.processInfo.environment)
         let location = test.sourceLocation
         try await tape.play(sharedSession: sharedSession, outlet: { verification, _ in
             for failure in verification.failures {

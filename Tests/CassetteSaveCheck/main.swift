@@ -38,8 +38,10 @@ do {
         while saved < saves {
             let (set, count, size) = saved % 2 == 0 ? ("A", 3, 200_000) : ("B", 4, 100_000)
             let tape = try Tape(file: file, mode: .all, environment: [:])
+            // A new recording every time (mode all leaves a file whose traffic did not change unwritten).
+            let run = UUID().uuidString
             for i in 0..<count {
-                let fetched = await Fetch.get(server.baseURL + "/bytes/\(size)?set=\(set)&i=\(i)", on: tape.session)
+                let fetched = await Fetch.get(server.baseURL + "/bytes/\(size)?set=\(set)&i=\(i)&run=\(run)", on: tape.session)
                 guard fetched.body.count == size else { throw UnexpectedAnswer(text: "\(fetched)") }
             }
             say("saving \(saved + 1)")

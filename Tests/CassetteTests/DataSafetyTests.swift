@@ -61,14 +61,19 @@ import CassetteTestSupport
             // A first save, so that there is always an old cassette.
             let first = try Self.launch(["loop", file.path, "1"])
             first.waitUntilExit()
-            for round in 0..<100 {
+            // 100 rounds, and more (up to 400) until a kill has landed mid-write: a mode-all save
+            // spends most of its time reading and encoding, so only a few kills in a hundred do.
+            var round = -1
+            while true {
+                round += 1
+                if round >= 400 || (round >= 100 && interrupted > 0) { break }
                 let output = Pipe()
                 let process = try Self.launch(["loop", file.path], output: output)
                 guard Self.wait(for: "saving \(Int.random(in: 1...2))", in: output) else {
                     problems.append("round \(round): the child stopped before saving")
                     continue
                 }
-                usleep(UInt32.random(in: 0...20_000))
+                usleep(UInt32.random(in: 0...40_000))
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
 
@@ -95,7 +100,7 @@ import CassetteTestSupport
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         // The kills did land in the middle of writes, and those left only their temporary files.
         #expect(interrupted > 0, "no kill interrupted a save; the test proved nothing")
-        print("DataSafetyTests: \(interrupted) of 100 kills interrupted a write")
+        print("DataSafetyTests: \(interrupted) kills interrupted a write")
         #expect(leftoversAfterCleanSave.isEmpty, "\(leftoversAfterCleanSave)")
     }
 
