@@ -47,7 +47,8 @@ import CassetteTestSupport
     }
 
     /// Kill test: a child recording into a cassette is killed with SIGKILL at a random moment of
-    /// a save (its first or second, 0 to 20 ms after it began), 100 times. Every time, the file is
+    /// a save (its first or second, 0 to 40 ms after it began), 100 times or more (until one kill
+    /// has landed mid-write, at most 400). Every time, the file is
     /// a valid cassette holding one whole recording (set A: 3 interactions, or set B: 4), never a
     /// mix or a partial write; and the temporary files of interrupted saves are cleaned up by the
     /// next save.
