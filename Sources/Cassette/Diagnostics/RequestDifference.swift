@@ -80,7 +80,7 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
         }
         for name in rules.headers {
             let was = recorded.headers[name], now = live.headers[name]
-            if was != now { differences.append(.init(field: .header(name), recorded: was.map(quoted), requested: now.map(quoted))) }
+            if RequestKey.comparedValue(of: name, in: recorded.headers) != RequestKey.comparedValue(of: name, in: live.headers) { differences.append(.init(field: .header(name), recorded: was.map(quoted), requested: now.map(quoted))) }
         }
         differences += bodyDifferences(live, recorded, rules: rules)
         return differences

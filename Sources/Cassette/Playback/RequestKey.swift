@@ -27,12 +27,16 @@ struct RequestKey: Hashable, Sendable {
     init(_ request: Interaction.Request, rules: RequestMatching) {
         method = request.method.uppercased()
         url = CanonicalURL.text(request.url, ignoringQuery: rules.ignoredQueryParameters, origin: rules.origin)
-        headers = rules.headers.map { name in
-            let value = request.headers.values(for: name).joined(separator: ", ")
-            // Two multipart requests differ in their boundary, which says nothing.
-            return name.lowercased() == "content-type" && Multipart.isFormData(contentType: value) ? Multipart.withoutBoundary(value) : value
-        }
+        headers = rules.headers.map { Self.comparedValue(of: $0, in: request.headers) ?? "" }
         body = Self.bodyKey(Self.bodyKind(of: request), rules: rules)
+    }
+
+    /// The value of header `name` as matching compares it: repeated values joined; a multipart
+    /// `Content-Type` without its boundary (two uploads differ in it, which says nothing). Nil
+    /// when the header is absent.
+    static func comparedValue(of name: String, in headers: Interaction.Headers) -> String? {
+        guard let value = headers[name] else { return nil }
+        return name.lowercased() == "content-type" && Multipart.isFormData(contentType: value) ? Multipart.withoutBoundary(value) : value
     }
 
     private static func bodyKey(_ kind: BodyKind, rules: RequestMatching) -> BodyKey {
