@@ -419,14 +419,16 @@ final class Router: Sendable {
         // (Asked here, in startLoading or on the task's work queue, where the answer can be read.)
         let everyChunk = TaskInternals.deliversEveryChunk(task)
         let streaming = Locked(false)
+        let sent = SentBody(hop: hop, task: task)
         let progress = LiveForwarder.Progress(head: { head in
             guard Redirect.nextRequest(after: head, to: sendable.value, body: nil) == nil else { return }
             streaming.withLock { $0 = everyChunk }
+            sent.reportTheRest()
             channel.later { channel.deliverHead(head) }
         }, data: { data in
             if streaming.withLock({ $0 }) { channel.later { channel.deliverData(data) } }
         }, sent: { piece, total, expected in
-            if hop.number == 0 { TaskDelegateCalls.sentBody(of: task, piece: piece, total: total, expected: expected) }
+            sent.report(piece: piece, total: total, expected: expected)
         })
         // Off URLSession's shared queue: creating another session's task from it crashes.
         DispatchQueue.global().async { [self] in
@@ -465,6 +467,7 @@ final class Router: Sendable {
                 } else {
                     recorder.abandon(ticket)
                 }
+                if outcome.response != nil { sent.reportTheRest() }
                 if outcome.error == nil, let head = outcome.response,
                    let next = Redirect.nextRequest(after: head, to: sendable.value, body: hop.body.data) {
                     let redirect = UncheckedSendable((head, next))

@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Cassette
+import CassetteTestSupport
+
+/// While recording, the caller's upload progress is the live upload's, and whatever the live
+/// upload had not reported when the server answered is reported before the answer — never twice.
+@Suite struct SentBodyTests {
+    final class Progress: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var calls: [String] = []
+        var reported: [String] { lock.withLock { calls } }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+            lock.withLock { calls.append("\(bytesSent) → \(totalBytesSent) of \(totalBytesExpectedToSend)") }
+        }
+    }
+
+    static func reported(_ steps: (SentBody) -> Void, bodyCount: Int = 100_000) async -> [String] {
+        let progress = Progress()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let session = URLSession(configuration: .ephemeral, delegate: progress, delegateQueue: queue)
+        defer { session.invalidateAndCancel() }
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:1/upload")!)
+        request.httpMethod = "POST"
+        let task = session.dataTask(with: request)
+        // FoundationNetworking registers a new task's delegate on its work queue, a moment later.
+        for _ in 0..<200 where TaskInternals.progressDelegate(of: task) == nil { try? await Task.sleep(nanoseconds: 5_000_000) }
+        steps(SentBody(hop: Router.Hop(request: request, body: RequestBody(data: Data(count: bodyCount), form: .request)), task: task))
+        await withCheckedContinuation { continuation in queue.addOperation { continuation.resume() } }
+        return progress.reported
+    }
+
+    @Test func whatTheLiveUploadReportedIsPassedOnAndTheRestFollowsBeforeTheAnswer() async {
+        let calls = await Self.reported { sent in
+            sent.report(piece: 65_536, total: 65_536, expected: 100_000)
+            sent.reportTheRest()                                          // the server answered
+            sent.report(piece: 34_464, total: 100_000, expected: 100_000)  // libcurl, late
+        }
+        #expect(calls == ["65536 → 65536 of 100000", "34464 → 100000 of 100000"])
+    }
+
+    @Test func aBodyTheLiveUploadNeverReportedIsReportedInLibcurlsPieces() async {
+        let calls = await Self.reported { sent in sent.reportTheRest() }
+        #expect(calls == ["65536 → 65536 of 100000", "34464 → 100000 of 100000"])
+    }
+
+    @Test func aFullyReportedBodyIsNotReportedAgain() async {
+        let calls = await Self.reported { sent in
+            sent.report(piece: 65_536, total: 65_536, expected: 100_000)
+            sent.report(piece: 34_464, total: 100_000, expected: 100_000)
+            sent.reportTheRest()
+            sent.reportTheRest()
+        }
+        #expect(calls == ["65536 → 65536 of 100000", "34464 → 100000 of 100000"])
+    }
+}
