@@ -31,11 +31,23 @@ enum RecordBenchmark {
 /// Numbers for file names, from closures that may run on any thread.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
-    private var value = 0
+    private var _value = 0
     func next() -> Int {
         lock.lock()
         defer { lock.unlock() }
-        value += 1
-        return value
+        _value += 1
+        return _value
+    }
+
+    func add(_ count: Int) {
+        lock.lock()
+        _value += count
+        lock.unlock()
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return _value
     }
 }

@@ -89,6 +89,9 @@ do {
     if wanted("record_vs_direct"), let server {
         try await run(RecordBenchmark.pair(server: server, requests: quick ? 100 : 500, folder: folder))
     }
+    if wanted("serve_vs_static") {
+        try await run(try ServeBenchmark.pair(clients: 64, requestsPerClient: quick ? 20 : 200, folder: folder), with: Harness(runs: quick ? 1 : 5))
+    }
     let bigBody = (quick ? 10 : 100) * 1_048_576
     if wanted("memory_replay_100mb") {
         try await run(try MemoryBenchmarks.replayPair(size: bigBody, folder: folder, runs: 1), with: slowHarness)

@@ -41,6 +41,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// The `.cassette` trait without a name on a parameterized test, where an argument of a case
     /// cannot name a cassette: its description is not stable (see the trait).
     case cassetteNameNotDerivable(test: String, argument: String, reason: String)
+    /// A ``TapeServer`` could not start: the reason says why and what to do.
+    case serverFailed(String)
 
     /// What happened, and what to do about it.
     public var description: String {
@@ -86,6 +88,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
         case .verificationFailed(let findings):
             return findings.count == 1 ? findings[0].description
                 : "\(findings.count) problems with the cassette:\n" + findings.map { "- " + $0.description }.joined(separator: "\n")
+        case .serverFailed(let reason):
+            return "Cassette: the replay server cannot start: \(reason)"
         case .cassetteNameNotDerivable(let test, let argument, let reason):
             return "cannot name a cassette after \(argument) of the parameterized test \(test): \(reason). Give the argument's type a "
                 + "stable testDescription (CustomTestStringConvertible), or name the cassette yourself: .cassette(\"\(Self.suggestedName(test))\") "

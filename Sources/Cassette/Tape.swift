@@ -176,6 +176,7 @@ public final class Tape: Sendable {
     private let fileExisted: Bool
     private let stale: Report.Stale?
     private let state = Locked((ejected: false, holdsSharedSession: false))
+    private let servers = Locked<[TapeServer]>([])
 
     /// Opens the cassette `name`, in the package's `Cassettes/` folder unless told otherwise.
     ///
@@ -313,6 +314,7 @@ public final class Tape: Sendable {
             return state.holdsSharedSession
         }
         if holdsShared { SharedSessionInterception.release(router) }
+        for server in servers.withLock({ servers in defer { servers = [] }; return servers }) { server.stop() }
         RouteTable.shared.detach(protocolClass)
         router.shutDown()
         session.invalidateAndCancel()
@@ -351,6 +353,29 @@ public final class Tape: Sendable {
         }
         return Report(file: file, mode: mode, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
                       unused: unused.count, unusedInteractions: unused, stale: stale, saved: saved, warnings: warnings)
+    }
+
+    /// Starts an HTTP server that answers from this tape, for clients outside this process's
+    /// `URLSession`s (see ``TapeServer``); ``eject()`` stops it.
+    ///
+    /// ```swift
+    /// @Test(.cassette(matching: .default.ignoringHost())) func appShowsTheFeed() async throws {
+    ///     let server = try #require(Tape.current).serve()
+    ///     let app = XCUIApplication()
+    ///     app.launchEnvironment["API_BASE_URL"] = server.baseURL.absoluteString
+    ///     app.launch()
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``CassetteError/serverFailed(_:)``, ``CassetteError/alreadyEjected(file:)``.
+    public func serve(_ options: TapeServer.Options = TapeServer.Options()) throws -> TapeServer {
+        if state.withLock({ $0.ejected }) { throw CassetteError.alreadyEjected(file: file.path) }
+        return try TapeServer(tape: self, options: options)
+    }
+
+    /// Keeps `server` to stop it at ``eject()``.
+    func adopt(_ server: TapeServer) {
+        servers.withLock { $0.append(server) }
     }
 
     /// Also routes `URLSession.shared` through this tape until it is ejected.

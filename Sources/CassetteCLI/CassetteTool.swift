@@ -19,6 +19,9 @@ enum CassetteTool {
                           Send a request live and append it to a cassette; print the body.
           play --cassette FILE [--latency L] [--match-ignoring port|host] URL
                           Replay a request from a cassette, offline; print the body.
+          serve --cassette FILE [--port N] [--upstream URL] [--mode M]
+                          Serve a cassette over HTTP (and record through it as a reverse proxy),
+                          for clients outside URLSession: apps under UI test, curl, other languages.
           help [COMMAND]  Show this help, or a command's help.
 
         A cassette's format follows its extension: .json (Cassette's JSON, the default), .http
@@ -55,6 +58,7 @@ enum CassetteTool {
             case "check-secrets": output.line(CheckSecretsCommand.usage)
             case "record": output.line(ExchangeCommand.usage(.record))
             case "play": output.line(ExchangeCommand.usage(.play))
+            case "serve": output.line(ServeCommand.usage)
             case let other?:
                 output.errorLine("error: unknown command '\(other)'. Run 'cassette --help' for the list of commands.")
                 return ExitCode.usage
@@ -77,6 +81,8 @@ enum CassetteTool {
             return ExchangeCommand.run(.record, rest, output: output)
         case "play":
             return ExchangeCommand.run(.play, rest, output: output)
+        case "serve":
+            return ServeCommand.run(rest, output: output)
         default:
             output.errorLine("error: unknown command '\(command)'. Run 'cassette --help' for the list of commands.")
             return ExitCode.usage

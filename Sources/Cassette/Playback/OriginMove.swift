@@ -26,7 +26,7 @@ enum OriginMove {
     }
 
     /// `https://host:port` as written at the start of `url`.
-    private static func origin(of url: String) -> String? {
+    static func origin(of url: String) -> String? {
         guard let scheme = url.range(of: "://") else { return nil }
         let end = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
         return String(url[..<end])

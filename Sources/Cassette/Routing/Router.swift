@@ -359,13 +359,18 @@ final class Router: Sendable {
             recorded: playback.recordings, usedUp: usedUp
         ).value
         log.withLock { $0.unmatched.append(miss) }
-        channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: request.url, miss.description))
+        channel.finish(error: Self.urlError(Tape.unmatchedRequestErrorCode, url: request.url, miss.description, unmatched: true))
     }
+
+    /// The `userInfo` key that marks an error as Cassette's refusal of an unmatched request (a
+    /// recorded `resourceUnavailable` is not one): ``TapeServer`` answers it with the report.
+    static let unmatchedKey = "CassetteUnmatchedRequest"
 
     /// An error for the caller. `url` is the request's URL as the cassette would hold it
     /// (redacted): printing the error must not show a secret.
-    static func urlError(_ code: URLError.Code, url: String, _ description: String? = nil) -> URLError {
+    static func urlError(_ code: URLError.Code, url: String, _ description: String? = nil, unmatched: Bool = false) -> URLError {
         var info: [String: Any] = [:]
+        if unmatched { info[unmatchedKey] = true }
         if let url = URL(string: url) {
             info[NSURLErrorFailingURLErrorKey] = url
         }

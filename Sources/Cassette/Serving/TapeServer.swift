@@ -1,0 +1,491 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server that answers from a tape: for clients that are not `URLSession` in the
+/// test's own process — an app launched by a UI test, AsyncHTTPClient or Vapor's client, curl, a
+/// Python or TypeScript client, a download task on Linux.
+///
+/// ```swift
+/// let tape = try Tape(named: "Feed", mode: .none)
+/// let server = try tape.serve()                       // http://127.0.0.1:PORT, a free port
+/// app.launchEnvironment["API_BASE_URL"] = server.baseURL.absoluteString
+/// …
+/// try tape.eject()                                    // stops the server, saves, reports
+/// ```
+///
+/// Every request goes through the tape's own pipeline — stubs, matching, recorded order,
+/// latency, faults, redaction, recording and saving are the library's, not a copy: the server is
+/// a client of a `URLSession` routed through the tape, and writes what that session receives to
+/// the wire as it arrives (the head at the first byte, the body spread over the recorded time).
+///
+/// **Where requests go.** A request for `/path?query` is the request for `upstream` + that path.
+/// Without an `upstream`, the cassette's own origin is used when all its interactions share one;
+/// otherwise the server's own origin (open the tape with ``RequestMatching/ignoringHost()``). A
+/// request with an absolute target (a client using the server as its HTTP proxy) keeps its URL.
+/// Recording (a mode that records) forwards what the cassette cannot answer to that URL — the
+/// server is then a recording reverse proxy.
+///
+/// **On the wire.** Status and header fields as recorded (repeated fields joined with `, `, and
+/// `Set-Cookie` split again into one field per cookie); the body as the caller of `URLSession`
+/// receives it — decoded, so a recorded `Content-Encoding` is left out and the body is framed by
+/// its own length or chunked. `HEAD`, keep-alive, `Expect: 100-continue`, request bodies by
+/// `Content-Length` or chunked. A recorded `timedOut` is no answer until the client gives up;
+/// `networkConnectionLost` after N bytes closes the connection after them; `cannotConnectToHost`
+/// and the other connection failures reset the connection. A request the cassette cannot answer
+/// gets ``Options/unmatchedStatus`` (500) with the header `X-Cassette-Unmatched: true` and the
+/// library's miss report as its body.
+///
+/// **Robust.** At most ``Options/maxConnections`` connections (more get `503` at once); a head
+/// that takes longer than ``Limits/headerTimeout`` gets `408`; a request line, header section or
+/// body over the limits gets `414`, `431` or `413`; a malformed request `400` — and the server
+/// keeps serving the others. A client that disconnects mid-response costs nothing but its
+/// connection.
+public final class TapeServer: @unchecked Sendable {
+    /// How a server listens and answers.
+    public struct Options: Sendable {
+        /// The address to listen on. Default `127.0.0.1`.
+        public var host: String
+        /// The port; 0 (the default) picks a free one.
+        public var port: Int
+        /// Where requests go (and are recorded from, in a recording mode), such as
+        /// `https://api.example.com`. See the type's notes.
+        public var upstream: URL?
+        /// The status of a request the cassette cannot answer. Default 500.
+        public var unmatchedStatus: Int
+        /// How many connections are served at once; more get `503 Service Unavailable`. Default 256.
+        public var maxConnections: Int
+        /// What a request may be, and how long it may take to arrive.
+        public var limits: Limits
+        /// Called with each request the cassette could not answer (from the connection's thread).
+        public var onUnmatched: (@Sendable (UnmatchedRequest) -> Void)?
+
+        /// Options with their defaults.
+        public init(
+            host: String = "127.0.0.1", port: Int = 0, upstream: URL? = nil, unmatchedStatus: Int = 500,
+            maxConnections: Int = 256, limits: Limits = Limits(), onUnmatched: (@Sendable (UnmatchedRequest) -> Void)? = nil
+        ) {
+            self.host = host
+            self.port = port
+            self.upstream = upstream
+            self.unmatchedStatus = unmatchedStatus
+            self.maxConnections = maxConnections
+            self.limits = limits
+            self.onUnmatched = onUnmatched
+        }
+    }
+
+    /// What a request may be, and how long it may take.
+    public struct Limits: Sendable {
+        /// The longest request line; longer gets `414`. Default 8 KiB.
+        public var requestLine: Int
+        /// The most bytes of header fields; more gets `431`. Default 64 KiB.
+        public var headerBytes: Int
+        /// The largest request body; larger gets `413`. Default 64 MiB.
+        public var bodyBytes: Int
+        /// How long a client may take to send a request head once it began; longer gets `408`. Default 10 s.
+        public var headerTimeout: TimeInterval
+        /// How long an idle kept-alive connection stays open. Default 60 s.
+        public var idleTimeout: TimeInterval
+
+        /// Limits with their defaults.
+        public init(requestLine: Int = 8_192, headerBytes: Int = 65_536, bodyBytes: Int = 64 * 1024 * 1024,
+                    headerTimeout: TimeInterval = 10, idleTimeout: TimeInterval = 60) {
+            self.requestLine = requestLine
+            self.headerBytes = headerBytes
+            self.bodyBytes = bodyBytes
+            self.headerTimeout = headerTimeout
+            self.idleTimeout = idleTimeout
+        }
+
+        var wire: WireRequest.Limits {
+            WireRequest.Limits(requestLine: requestLine, headerBytes: headerBytes, body: bodyBytes,
+                               headerTimeout: headerTimeout, idleTimeout: idleTimeout, bodyTimeout: max(headerTimeout, 60))
+        }
+    }
+
+    /// The header field that marks an answer the cassette did not have.
+    public static let unmatchedHeader = "X-Cassette-Unmatched"
+
+    /// The tape answering.
+    public let tape: Tape
+    /// The port listened on.
+    public let port: Int
+    /// `http://HOST:PORT`.
+    public let baseURL: URL
+    /// The options it was started with.
+    public let options: Options
+
+    private let listener: Int32
+    private let session: URLSession
+    private let delegate = ServerSessionDelegate()
+    /// Where a path goes: `upstream`, the cassette's one origin, or the server's own.
+    private let origin: String
+    private let state = Locked(State())
+    private let finished = NSCondition()
+
+    private struct State {
+        var stopped = false
+        var connections: [ObjectIdentifier: ServerConnection] = [:]
+    }
+
+    /// Starts listening at once and serves until ``stop()`` (or the tape is ejected).
+    ///
+    /// - Throws: ``CassetteError/serverFailed(_:)`` when the address cannot be listened on, or
+    ///   when the tape would record with nowhere to record from.
+    public init(tape: Tape, options: Options = Options()) throws {
+        self.tape = tape
+        self.options = options
+        let (listener, port) = try Self.listen(host: options.host, port: options.port)
+        self.listener = listener
+        self.port = port
+        let base = "http://\(options.host.contains(":") ? "[\(options.host)]" : options.host):\(port)"
+        guard let baseURL = URL(string: base) else {
+            closeDescriptor(listener)
+            throw CassetteError.serverFailed("\(base) is not a URL")
+        }
+        self.baseURL = baseURL
+        if let upstream = options.upstream {
+            origin = upstream.absoluteString.hasSuffix("/") ? String(upstream.absoluteString.dropLast()) : upstream.absoluteString
+        } else {
+            let origins = Set(tape.router.playback.recordings.compactMap { Self.origin(of: $0.request.url) })
+            origin = origins.count == 1 ? origins.first ?? base : base
+        }
+        if tape.router.setup.recordsNewRequests, options.upstream == nil, origin == base {
+            closeDescriptor(listener)
+            throw CassetteError.serverFailed("record mode \(tape.mode) records what the cassette cannot answer, but there is nowhere to "
+                + "record from: give an upstream (cassette serve --upstream https://api.example.com), or replay with mode none")
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.timeoutIntervalForRequest = 300
+        tape.configure(configuration)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        tape.adopt(self)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "TapeServer.accept"
+        thread.start()
+    }
+
+    /// Stops listening, closes every connection (requests in flight are cancelled, not saved) and
+    /// waits for them to end. Called by ``Tape/eject()``; calling it again does nothing.
+    public func stop() {
+        let open = state.withLock { state -> [ServerConnection]? in
+            if state.stopped { return nil }
+            state.stopped = true
+            return Array(state.connections.values)
+        }
+        guard let open else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        for connection in open { connection.shutDown() }
+        session.invalidateAndCancel()
+        finished.lock()
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while !state.withLock({ $0.connections.isEmpty }), finished.wait(until: deadline) {}
+        finished.unlock()
+    }
+
+    // MARK: Listening
+
+    private static func listen(host: String, port: Int) throws -> (Int32, Int) {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST
+        #if canImport(Darwin)
+        hints.ai_socktype = SOCK_STREAM
+        #else
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #endif
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &found) == 0, let info = found else {
+            throw CassetteError.serverFailed("cannot listen on \(host): it is not an IP address (use 127.0.0.1, ::1 or 0.0.0.0)")
+        }
+        defer { freeaddrinfo(found) }
+        let descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+        guard descriptor >= 0 else { throw CassetteError.serverFailed("cannot create a socket: \(String(cString: strerror(errno)))") }
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+            let reason = String(cString: strerror(errno))
+            closeDescriptor(descriptor)
+            throw CassetteError.serverFailed("cannot listen on \(host):\(port): \(reason)")
+        }
+        guard systemListen(descriptor, 512) == 0 else {
+            let reason = String(cString: strerror(errno))
+            closeDescriptor(descriptor)
+            throw CassetteError.serverFailed("cannot listen on \(host):\(port): \(reason)")
+        }
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        let bound: Int
+        if Int32(address.ss_family) == AF_INET6 {
+            bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) } }
+        } else {
+            bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) } }
+        }
+        return (descriptor, bound)
+    }
+
+    private func acceptLoop() {
+        defer { closeDescriptor(listener) }
+        while true {
+            let descriptor = accept(listener, nil, nil)
+            if descriptor < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                if errno == EMFILE || errno == ENFILE {
+                    // Out of descriptors: wait for some connections to end rather than spin.
+                    usleep(10_000)
+                    if state.withLock({ $0.stopped }) { return }
+                    continue
+                }
+                return
+            }
+            let connection = ServerConnection(socket: descriptor)
+            let admitted = state.withLock { state -> Bool? in
+                if state.stopped { return nil }
+                guard state.connections.count < options.maxConnections else { return false }
+                state.connections[ObjectIdentifier(connection)] = connection
+                return true
+            }
+            switch admitted {
+            case nil:
+                connection.close()
+                return
+            case false?:
+                writeRefusal(WireRequest.Refusal(status: 503, reason: "the server already serves \(options.maxConnections) connections"), to: connection)
+                connection.close()
+            case true?:
+                let thread = Thread { [self] in
+                    serve(connection)
+                    connection.close()
+                    state.withLock { _ = $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
+                    finished.lock()
+                    finished.broadcast()
+                    finished.unlock()
+                }
+                thread.stackSize = 512 * 1024
+                thread.start()
+            }
+        }
+    }
+
+    // MARK: Serving
+
+    /// Requests on one connection, one after another, until it closes.
+    private func serve(_ connection: ServerConnection) {
+        while !state.withLock({ $0.stopped }) {
+            let outcome = WireRequest.read(from: connection, limits: options.limits.wire) {
+                connection.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            }
+            switch outcome {
+            case .gone:
+                return
+            case .refused(let refusal):
+                writeRefusal(refusal, to: connection)
+                return
+            case .request(let request):
+                guard answer(request, on: connection), request.keepsAlive else { return }
+            }
+        }
+    }
+
+    /// Answers one request; false when the connection must close.
+    private func answer(_ wire: WireRequest, on connection: ServerConnection) -> Bool {
+        guard let urlRequest = urlRequest(for: wire) else {
+            writeRefusal(WireRequest.Refusal(status: 400, reason: "\(wire.target) does not make a URL"), to: connection)
+            return false
+        }
+        if urlRequest.url.flatMap({ Self.origin(of: $0.absoluteString) }) == Self.origin(of: baseURL.absoluteString) {
+            writeRefusal(WireRequest.Refusal(status: 502, reason: "this request would go to this server itself: start it with an upstream"),
+                         to: connection)
+            return false
+        }
+        let stream = ResponseStream()
+        let task = session.dataTask(with: urlRequest)
+        delegate.register(stream, for: task)
+        task.resume()
+        let head: HTTPURLResponse
+        switch stream.next() {
+        case .head(let response):
+            head = response
+        case .data:
+            return false
+        case .end(let error):
+            return fail(before: true, error, of: wire, on: connection)
+        }
+        let framing = Framing(for: head, method: wire.method, version: wire.version)
+        var lines = ["HTTP/1.1 \(head.statusCode) \(ReasonPhrase.of(head.statusCode))"]
+        for (name, value) in Self.headerFields(of: head, framing: framing) { lines.append("\(name): \(value)") }
+        if !wire.keepsAlive || framing == .untilClose { lines.append("Connection: close") }
+        guard connection.write(Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)) else {
+            task.cancel()
+            return false
+        }
+        while true {
+            switch stream.next() {
+            case .head:
+                continue
+            case .data(let data):
+                guard framing != .none else { continue }
+                let bytes = framing == .chunked ? Array(String(data.count, radix: 16).utf8) + [0x0D, 0x0A] + Array(data) + [0x0D, 0x0A] : Array(data)
+                guard data.isEmpty || connection.write(bytes) else {
+                    task.cancel()
+                    return false
+                }
+            case .end(nil):
+                if framing == .chunked { return connection.write(Array("0\r\n\r\n".utf8)) }
+                return framing != .untilClose
+            case .end(let error?):
+                return fail(before: false, error, of: wire, on: connection)
+            }
+        }
+    }
+
+    /// After a task failed: how the failure looks on the wire. Always closes the connection.
+    private func fail(before head: Bool, _ error: URLError?, of wire: WireRequest, on connection: ServerConnection) -> Bool {
+        guard let error else { return false }
+        if head, error.userInfo[Router.unmatchedKey] as? Bool == true {
+            let report = error.localizedDescription
+            options.onUnmatched?(tape.router.log.current.unmatched.last { $0.description == report }
+                ?? UnmatchedRequest(request: Interaction.Request(method: wire.method, url: wire.target), cassette: tape.file, mode: tape.mode,
+                                    candidates: [], usedUp: 0, description: report))
+            let body = Data((report + "\n").utf8)
+            var head = "HTTP/1.1 \(options.unmatchedStatus) \(ReasonPhrase.of(options.unmatchedStatus))\r\n"
+            head += "Content-Type: text/plain; charset=utf-8\r\n\(Self.unmatchedHeader): true\r\nContent-Length: \(body.count)\r\n"
+            head += wire.keepsAlive ? "\r\n" : "Connection: close\r\n\r\n"
+            return connection.write(Array(head.utf8) + Array(wire.method == "HEAD" ? Data() : body)) && wire.keepsAlive
+        }
+        switch error.code {
+        case .timedOut:
+            // A server that never answers: the client waits until it gives up.
+            connection.hold(until: Date(timeIntervalSinceNow: CassetteRules.longestSeconds))
+            return false
+        case .cancelled:
+            return false
+        case .networkConnectionLost where !head:
+            return false  // closed after the bytes that arrived
+        default:
+            connection.reset()
+            return false
+        }
+    }
+
+    /// The request to send through the tape for `wire`.
+    private func urlRequest(for wire: WireRequest) -> URLRequest? {
+        let address = wire.target.hasPrefix("/") ? origin + wire.target : wire.target
+        guard let url = URL(string: address) else { return nil }
+        var request = URLRequest(url: url)
+        request.httpMethod = wire.method
+        for (name, value) in wire.headers where !Self.hopByHop.contains(name.lowercased()) {
+            request.addValue(value, forHTTPHeaderField: name)
+        }
+        if !wire.body.isEmpty { request.httpBody = wire.body }
+        return request
+    }
+
+    /// Fields that belong to one connection, not to the request (RFC 9110 §7.6.1), and those the
+    /// session sets itself.
+    private static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "expect", "host", "content-length",
+        "proxy-authorization",
+    ]
+
+    /// How the body is framed on the wire.
+    private enum Framing: Equatable {
+        /// No body (HEAD, 1xx, 204, 304).
+        case none
+        /// By the recorded `Content-Length`, which the body keeps (or the connection closes short of it).
+        case length
+        /// Chunked: the body's length is not known from the head (none recorded, or it described the compressed body).
+        case chunked
+        /// HTTP/1.0 without a length: the end of the body is the end of the connection.
+        case untilClose
+
+        init(for head: HTTPURLResponse, method: String, version: String) {
+            let status = head.statusCode
+            if method == "HEAD" || (100...199).contains(status) || status == 204 || status == 304 {
+                self = .none
+            } else if head.value(forHTTPHeaderField: "Content-Encoding") == nil,
+                      let length = head.value(forHTTPHeaderField: "Content-Length"), Int(length) != nil {
+                self = .length
+            } else {
+                self = version == "HTTP/1.0" ? .untilClose : .chunked
+            }
+        }
+    }
+
+    /// The response's fields as they go on the wire: connection fields and `Content-Encoding` (the
+    /// body is decoded) left out, `Content-Length` only when it frames the body, `Set-Cookie`
+    /// split back into one field per cookie.
+    private static func headerFields(of head: HTTPURLResponse, framing: Framing) -> [(String, String)] {
+        var fields: [(String, String)] = []
+        let skipped: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"]
+        for (key, value) in head.allHeaderFields {
+            guard let name = key as? String, let text = value as? String, !skipped.contains(name.lowercased()) else { continue }
+            if name.lowercased() == "set-cookie" {
+                for cookie in splitCookies(text) { fields.append((name, cookie)) }
+            } else {
+                fields.append((name, text))
+            }
+        }
+        fields.sort { $0.0.lowercased() < $1.0.lowercased() }
+        switch framing {
+        case .length: fields.append(("Content-Length", head.value(forHTTPHeaderField: "Content-Length") ?? "0"))
+        case .chunked: fields.append(("Transfer-Encoding", "chunked"))
+        case .none:
+            if let length = head.value(forHTTPHeaderField: "Content-Length"), head.value(forHTTPHeaderField: "Content-Encoding") == nil {
+                fields.append(("Content-Length", length))
+            }
+        case .untilClose: break
+        }
+        return fields
+    }
+
+    /// `a=1; Path=/, b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT` → the two cookies: a comma
+    /// starts a new cookie only when `name=` follows it.
+    static func splitCookies(_ joined: String) -> [String] {
+        var cookies: [String] = []
+        var current = ""
+        let pieces = joined.components(separatedBy: ", ")
+        for piece in pieces {
+            let startsCookie = piece.range(of: #"^[^=;,\s]+="#, options: .regularExpression) != nil
+            if current.isEmpty {
+                current = piece
+            } else if startsCookie {
+                cookies.append(current)
+                current = piece
+            } else {
+                current += ", " + piece
+            }
+        }
+        if !current.isEmpty { cookies.append(current) }
+        return cookies
+    }
+
+    private func writeRefusal(_ refusal: WireRequest.Refusal, to connection: ServerConnection) {
+        let body = Data("\(refusal.status) \(ReasonPhrase.of(refusal.status)): \(refusal.reason)\n".utf8)
+        let head = "HTTP/1.1 \(refusal.status) \(ReasonPhrase.of(refusal.status))\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        connection.write(Array(head.utf8) + Array(body))
+    }
+
+    private static func origin(of url: String) -> String? {
+        OriginMove.origin(of: url)
+    }
+}
+
+/// `listen(2)`, out of reach of ``TapeServer``'s own `listen`.
+private func systemListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 {
+    listen(descriptor, backlog)
+}

@@ -1,0 +1,183 @@
+import Cassette
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `cassette serve`: an HTTP/1.1 server answering from a cassette (``TapeServer``), for clients
+/// outside a test's `URLSession`: a launched app, curl, another language's client.
+struct ServeCommand {
+    static let usage = """
+        USAGE: cassette serve --cassette FILE [--host H] [--port N] [--upstream URL] [--mode M] [--latency L]
+                              [--match-ignoring port|host]... [--unmatched-status N] [--max-connections N] [--strict]
+
+        Serves the cassette over HTTP/1.1 with the library's matching, recorded order, latency and
+        faults. Prints "listening on http://HOST:PORT" as its first line, serves until SIGINT or
+        SIGTERM, then saves what it recorded, prints its report to standard error and exits.
+
+        OPTIONS:
+          --cassette FILE    The cassette (.json, .http or .har).
+          --host H           The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).
+          --port N           The port (default 0: a free one, printed on the first line).
+          --upstream URL     Where requests go: /path is URL/path. In a recording mode, what the
+                             cassette cannot answer is forwarded there, answered live and recorded
+                             (a recording reverse proxy). Without it, requests are matched ignoring
+                             scheme, host and port.
+          --mode M           none, once (the default), newEpisodes or all, as a tape's record mode.
+                             once records only when the cassette does not exist yet (needs --upstream).
+          --latency L        recorded, instant, scaled:FACTOR, fixed:FIRSTBYTE,DURATION or
+                             speed:SPEED[,FIRSTBYTE]. Default: CASSETTE_LATENCY, else instant.
+          --match-ignoring port|host
+                             Match a recorded request whatever its port, or its scheme, host and port.
+          --unmatched-status N
+                             The status of a request the cassette cannot answer (default 500); its
+                             body is the miss report, and it carries "X-Cassette-Unmatched: true".
+          --max-connections N
+                             Connections served at once (default 256); more get 503.
+          --strict           Exit 1 when any request found no match.
+
+        On the wire: a recorded timedOut is no answer until the client gives up; networkConnectionLost
+        closes the connection mid-body; cannotConnectToHost and other connection failures reset it.
+        Bodies go out decoded (a recorded Content-Encoding is left out).
+
+        EXIT STATUS: 0 after a signal; 1 the cassette cannot be read or saved, the server cannot
+        start, or (--strict) a request found no match; 2 the command line was wrong.
+        """
+
+    var cassette: String?
+    var host = "127.0.0.1"
+    var port = 0
+    var upstream: URL?
+    var mode: RecordMode?
+    var latency: Latency?
+    var matching = RequestMatching.default
+    var unmatchedStatus = 500
+    var maxConnections = 256
+    var strict = false
+
+    static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
+        var command = ServeCommand()
+        if let status = command.parse(arguments, output: output) { return status }
+        return command.execute(output: output)
+    }
+
+    private mutating func parse(_ arguments: [String], output: ConsoleOutput) -> Int32? {
+        func usageError(_ message: String) -> Int32 {
+            output.errorLine("error: \(message). Run 'cassette serve --help'.")
+            return ExitCode.usage
+        }
+        var index = 0
+        func value() -> String? {
+            index += 1
+            return index < arguments.count ? arguments[index] : nil
+        }
+        func number(_ option: String, in range: ClosedRange<Int>) -> Int? {
+            guard let text = value(), let number = Int(text), range.contains(number) else { return nil }
+            return number
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "-h", "--help":
+                output.line(Self.usage)
+                return ExitCode.success
+            case "--cassette":
+                guard let file = value() else { return usageError("--cassette needs a file") }
+                cassette = file
+            case "--host":
+                guard let host = value(), !host.isEmpty else { return usageError("--host needs an address") }
+                self.host = host
+            case "--port":
+                guard let port = number(argument, in: 0...65_535) else { return usageError("--port needs a number from 0 to 65535") }
+                self.port = port
+            case "--upstream":
+                guard let text = value(), let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                      scheme == "http" || scheme == "https", url.host != nil else {
+                    return usageError("--upstream needs an http or https URL, such as https://api.example.com")
+                }
+                upstream = url
+            case "--mode":
+                let modes = RecordMode.allCases.map(\.rawValue).joined(separator: ", ")
+                guard let text = value(), let mode = RecordMode(rawValue: text) else { return usageError("--mode takes \(modes)") }
+                self.mode = mode
+            case "--latency":
+                guard let text = value(), let latency = Latency(parsing: text) else { return usageError("--latency takes \(Latency.textForms)") }
+                self.latency = latency
+            case "--match-ignoring":
+                switch value() {
+                case "port": matching = matching.ignoringPort()
+                case "host": matching = matching.ignoringHost()
+                case let other: return usageError("--match-ignoring takes port or host, not '\(other ?? "")'")
+                }
+            case "--unmatched-status":
+                guard let status = number(argument, in: 500...599) else { return usageError("--unmatched-status needs a status from 500 to 599") }
+                unmatchedStatus = status
+            case "--max-connections":
+                guard let count = number(argument, in: 1...10_000) else { return usageError("--max-connections needs a number from 1 to 10000") }
+                maxConnections = count
+            case "--strict":
+                strict = true
+            default:
+                return usageError("unknown argument '\(argument)' for 'cassette serve'")
+            }
+            index += 1
+        }
+        guard cassette != nil else { return usageError("'cassette serve' needs --cassette FILE") }
+        return nil
+    }
+
+    private func execute(output: ConsoleOutput) -> Int32 {
+        guard let cassette else { return ExitCode.usage }
+        // The mode is the command's; only the latency comes from the environment.
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key == Latency.environmentVariable }
+        let tape: Tape
+        let server: TapeServer
+        do {
+            tape = try Tape(file: URL(fileURLWithPath: cassette), mode: mode ?? .once,
+                            matching: upstream == nil ? matching.ignoringHost() : matching,
+                            options: .init(latency: latency), environment: environment)
+            server = try tape.serve(.init(host: host, port: port, upstream: upstream, unmatchedStatus: unmatchedStatus,
+                                          maxConnections: maxConnections, onUnmatched: { miss in
+                                              // As it happens; the server runs in its own process.
+                                              FileHandle.standardError.write(Data(("error: " + miss.description + "\n").utf8))
+                                          }))
+        } catch let error as CassetteFormatError {
+            output.errorLine(error.description)
+            return ExitCode.failure
+        } catch {
+            output.errorLine("error: \(error)")
+            return ExitCode.failure
+        }
+        output.line("listening on \(server.baseURL.absoluteString)")
+        Self.waitForTermination()
+
+        let report: Tape.Report
+        do {
+            report = try tape.eject()
+        } catch {
+            output.errorLine("error: \(error)")
+            return ExitCode.failure
+        }
+        for warning in report.warnings { output.errorLine("warning: " + warning) }
+        output.errorLine("cassette serve: \(report.replayed) replayed, \(report.recorded) recorded, \(report.unmatched.count) unmatched"
+            + (report.saved ? "; saved \(report.file.path)" : ""))
+        return strict && !report.unmatched.isEmpty ? ExitCode.failure : ExitCode.success
+    }
+
+    /// Blocks until SIGINT or SIGTERM.
+    private static func waitForTermination() {
+        let received = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { received.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        received.wait()
+        for source in sources { source.cancel() }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import Cassette
+import CassetteTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `cassette serve` as a user runs it: a child process that prints where it listens, serves
+/// until a signal, then saves and reports. Clients: curl and Python's `http.client`.
+@Suite(.timingIsolated) struct ServeCommandTests {
+    /// A running `cassette serve`.
+    final class Served: @unchecked Sendable {
+        let process = Process()
+        let base: String
+        private let errors = Pipe()
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = ChildProcess.url(of: "cassette")
+            process.arguments = ["serve"] + arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            // The first line says where it listens.
+            var line = Data()
+            while !line.contains(0x0A) {
+                let byte = output.fileHandleForReading.readData(ofLength: 1)
+                if byte.isEmpty { break }
+                line += byte
+            }
+            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard text.hasPrefix("listening on http://") else {
+                process.waitUntilExit()
+                throw ServeError(text: "cassette serve printed \(text.debugDescription): \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+            }
+            base = String(text.dropFirst("listening on ".count))
+        }
+
+        /// Sends `signal`, waits for the exit; the status and what went to standard error.
+        func stop(_ signal: Int32 = SIGTERM) -> (status: Int32, errors: String) {
+            kill(process.processIdentifier, signal)
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+    }
+
+    struct ServeError: Error, CustomStringConvertible {
+        var text: String
+        var description: String { text }
+    }
+
+    static func curl(_ arguments: [String]) -> (status: Int32, out: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "-s"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        do { try process.run() } catch { return (-1, "\(error)") }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static let examples = PackagePaths.examples
+
+    @Test func servesACommittedCassetteToCurlAndPythonThenReportsOnSIGTERM() throws {
+        let served = try Served(["--cassette", Self.examples.appendingPathComponent("users-api.json").path])
+        #expect(served.base.hasPrefix("http://127.0.0.1:"))
+        let user = Self.curl(["-i", served.base + "/users/42?fields=name,email"])
+        #expect(user.out.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(user.out.hasSuffix(#"{"id":42,"name":"Ada Lovelace","email":"ada@example.com"}"#))
+        #expect(user.out.contains("Set-Cookie: session=[REDACTED]\r\nSet-Cookie: theme=dark; Path=/\r\n"), "\(user.out)")
+
+        // Python's http.client, a client nobody here wrote.
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let port = served.base.split(separator: ":").last.map(String.init) ?? ""
+        python.arguments = ["python3", "-c", """
+            import http.client, json
+            c = http.client.HTTPConnection("127.0.0.1", \(port))
+            c.request("POST", "/users", body=json.dumps({"name": "Grace Hopper", "languages": ["COBOL", "FLOW-MATIC"]}),
+                      headers={"Content-Type": "application/json"})
+            r = c.getresponse()
+            print(r.status, r.getheader("Location"), json.loads(r.read())["id"])
+            """]
+        let out = Pipe()
+        python.standardOutput = out
+        try python.run()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        #expect(printed == "201 https://api.example.com/users/43 43\n")
+
+        let (status, errors) = served.stop()
+        #expect(status == 0)
+        #expect(errors.contains("cassette serve: 2 replayed, 0 recorded, 0 unmatched"), "\(errors)")
+    }
+
+    @Test func anUnmatchedRequestIsReportedAndStrictExitsOne() throws {
+        let served = try Served(["--cassette", Self.examples.appendingPathComponent("users-api.json").path, "--strict", "--unmatched-status", "599"])
+        let miss = Self.curl(["-i", served.base + "/nothing"])
+        #expect(miss.out.hasPrefix("HTTP/1.1 599 \r\n"))
+        #expect(miss.out.contains("X-Cassette-Unmatched: true\r\n"))
+        let (status, errors) = served.stop(SIGINT)
+        #expect(status == 1)
+        #expect(errors.contains("error: Cassette: no recorded interaction matches GET "), "\(errors)")
+        #expect(errors.contains("0 replayed, 0 recorded, 1 unmatched"))
+    }
+
+    @Test func recordsAsAReverseProxyAndSavesOnSIGTERM() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let upstream = try LoopbackServer()
+        let file = scratch.file("proxy.json").path
+        let recording = try Served(["--cassette", file, "--upstream", upstream.baseURL, "--mode", "once"])
+        let live = Self.curl(["-i", recording.base + "/echo?via=proxy"])
+        #expect(live.out.hasPrefix("HTTP/1.1 200 OK\r\n") && live.out.contains(#""query":"via=proxy""#))
+        let (status, errors) = recording.stop()
+        #expect(status == 0 && errors.contains("0 replayed, 1 recorded, 0 unmatched; saved \(file)"), "\(errors)")
+        upstream.stop()
+
+        let replaying = try Served(["--cassette", file, "--upstream", upstream.baseURL, "--mode", "none"])
+        #expect(Self.curl(["-i", replaying.base + "/echo?via=proxy"]).out == live.out)
+        #expect(replaying.stop().status == 0)
+    }
+
+    @Test func wrongCommandLinesExitTwo() throws {
+        for (arguments, message) in [
+            ([String](), "error: 'cassette serve' needs --cassette FILE. Run 'cassette serve --help'."),
+            (["--cassette", "a.json", "--port", "70000"], "error: --port needs a number from 0 to 65535. Run 'cassette serve --help'."),
+            (["--cassette", "a.json", "--upstream", "ftp://x"], "error: --upstream needs an http or https URL, such as https://api.example.com. Run 'cassette serve --help'."),
+            (["--cassette", "a.json", "--unmatched-status", "404"], "error: --unmatched-status needs a status from 500 to 599. Run 'cassette serve --help'."),
+        ] {
+            let result = try ChildProcess.run("cassette", ["serve"] + arguments)
+            #expect(result.status == 2 && result.output == message + "\n", "\(arguments): \(result.output)")
+        }
+        let missing = try ChildProcess.run("cassette", ["serve", "--cassette", "/nonexistent/a.json", "--mode", "none"])
+        #expect(missing.status == 1 && missing.output.contains("does not exist and record mode \"none\" never records"), "\(missing.output)")
+    }
+}
