@@ -33,6 +33,23 @@ enum ServeBenchmark {
             })
     }
 
+    /// The load check of `cassette serve`: `clients` kept-alive connections × `requestsPerClient`
+    /// requests against one server, once: every answer whole, and none of the server's sockets
+    /// left once it stopped. Prints a `LOAD` line; throws on any failure.
+    static func load(clients: Int, requestsPerClient: Int, folder: URL) throws {
+        let file = folder.appendingPathComponent("serve.json")
+        let tape = try Tape(file: file, mode: .none, matching: .default.ignoringHost(), options: .init(allowsPlaybackRepeats: true), environment: [:])
+        let server = try tape.serve()
+        let port = server.port
+        let seconds = try drive(port: port, clients: clients, requestsPerClient: requestsPerClient)
+        try tape.eject()
+        let left = RawHTTP.openSockets(localPort: port)
+        let total = clients * requestsPerClient
+        print("LOAD name=serve_load clients=\(clients) requests=\(total) errors=0 seconds=\(String(format: "%.1f", seconds)) "
+            + "requests_per_second=\(Int(Double(total) / seconds)) sockets_left=\(left)")
+        if left > 0 { throw Failed(description: "\(left) of the server's sockets are still open after it stopped") }
+    }
+
     struct Failed: Error, CustomStringConvertible {
         var description: String
     }

@@ -91,6 +91,7 @@ do {
     }
     if wanted("serve_vs_static") {
         try await run(try ServeBenchmark.pair(clients: 64, requestsPerClient: quick ? 20 : 200, folder: folder), with: Harness(runs: quick ? 1 : 5))
+        try ServeBenchmark.load(clients: 64, requestsPerClient: quick ? 50 : 10_000, folder: folder)
     }
     let bigBody = (quick ? 10 : 100) * 1_048_576
     if wanted("memory_replay_100mb") {

@@ -230,6 +230,54 @@ import CassetteTestSupport
         #expect(String(decoding: files[0], as: UTF8.self).contains(#""Date": "#), "httpbin sends a Date, which changed in between")
     }
 
+    /// What curl-like raw clients receive through a recording `TapeServer` in front of httpbin,
+    /// kept to compare with the replay: (label, request bytes).
+    static let servedRequests: [(String, String)] = [
+        ("get", "GET /get?served=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+        ("post", "POST /post HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 14\r\nConnection: close\r\n\r\n{\"name\":\"Ada\"}"),
+        ("chunked upload", "PUT /put HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
+        ("gzip", "GET /gzip HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+        ("teapot", "GET /status/418 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+        ("redirect, not followed", "GET /redirect/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+        ("head", "HEAD /bytes/64?seed=3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+    ]
+
+    static func served(through port: Int) throws -> [Data] {
+        try servedRequests.map { _, request in
+            let client = try RawHTTP(port: port)
+            client.send(request)
+            return client.receiveUntilClosed(timeout: 30).data
+        }
+    }
+
+    @Test(.enabled(if: phase == "record", "records only when .ci/run starts httpbin"))
+    func recordThroughTheServerFromHTTPBin() throws {
+        guard let settings = Self.settings(), let upstream = URL(string: settings.base) else { return }
+        try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
+        let tape = try Tape(file: Self.fresh(settings.workdir.appendingPathComponent("served.json")), mode: .once,
+                            options: .init(redaction: .none), environment: [:])
+        let live = try Self.served(through: try tape.serve(.init(upstream: upstream)).port)
+        #expect(try tape.eject().recorded == Self.servedRequests.count)
+        for ((label, _), answer) in zip(Self.servedRequests, live) {
+            #expect(String(decoding: answer.prefix(9), as: UTF8.self) == "HTTP/1.1 ", "\(label): \(String(decoding: answer, as: UTF8.self))")
+        }
+        #expect(String(decoding: live[5], as: UTF8.self).hasPrefix("HTTP/1.1 302 Found\r\n"), "a redirect goes to the client as it is")
+        try JSONSerialization.data(withJSONObject: live.map { $0.base64EncodedString() }).write(to: settings.workdir.appendingPathComponent("served-live.json"))
+    }
+
+    @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))
+    func replayThroughTheServerOfflineGivesTheSameBytes() throws {
+        guard let settings = Self.settings(), let upstream = URL(string: settings.base) else { return }
+        let live = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: settings.workdir.appendingPathComponent("served-live.json"))) as? [String])
+        let tape = try Tape(file: settings.workdir.appendingPathComponent("served.json"), mode: .none, options: .init(redaction: .none), environment: [:])
+        let replayed = try Self.served(through: try tape.serve(.init(upstream: upstream)).port)
+        for (index, (label, _)) in Self.servedRequests.enumerated() {
+            #expect(replayed[index].base64EncodedString() == live[index],
+                    "\(label): replayed \(String(decoding: replayed[index], as: UTF8.self).debugDescription)")
+        }
+        #expect(try tape.eject().replayed == Self.servedRequests.count)
+    }
+
     @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))
     func replaySecretsOfflineStillMatches() async throws {
         guard let settings = Self.settings() else { return }
