@@ -180,7 +180,8 @@ final class Router: Sendable {
         urlError(.cannotCreateFile, url: request.url, "Cassette cannot complete the download task for \(request.method) \(request.url) on "
             + "Linux: FoundationNetworking gives a download answered by a URLProtocol no file (it reads a property only its own "
             + "HTTP protocol can set), so the task would end without a file or crash the process. Nothing was sent or recorded. "
-            + "Use data(for:) or a data task and write the body to a file yourself; on Apple platforms download tasks record and replay.")
+            + "Use data(for:) or a data task and write the body to a file yourself, or point the download task at tape.serve() (a real "
+            + "HTTP server answering from the cassette); on Apple platforms download tasks record and replay.")
     }
 
     /// Follows the redirect `head` (with `body`) answering `hop`, once `delay` has passed: stores
