@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// Where a command writes: standard output and standard error, or memory in tests.
@@ -25,4 +26,14 @@ struct ConsoleOutput {
 
     /// Writes one line to standard error.
     func errorLine(_ text: String) { writeError(text + "\n") }
+
+    /// Writes why something failed to standard error: a malformed cassette's diagnostics as they
+    /// are (`file:line:column: error: …`), anything else after `error: `.
+    func report(_ error: any Error) {
+        if let error = error as? CassetteFormatError {
+            errorLine(error.description)
+        } else {
+            errorLine("error: \(error)")
+        }
+    }
 }

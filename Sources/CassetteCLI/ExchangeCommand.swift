@@ -163,11 +163,9 @@ struct ExchangeCommand {
                 guard let latency = Latency(parsing: text) else { return usageError("--latency takes \(Latency.textForms), not '\(text)'") }
                 self.latency = latency
             case "--match-ignoring":
-                switch value(for: argument) {
-                case "port": matching = matching.ignoringPort()
-                case "host": matching = matching.ignoringHost()
-                case let other: return usageError("--match-ignoring takes port or host, not '\(other ?? "")'")
-                }
+                let rule = value(for: argument)
+                guard let loosened = MatchingOption.apply(rule, to: matching) else { return usageError(MatchingOption.problem(rule)) }
+                matching = loosened
             case "--redact-header", "--redact-query", "--redact-json-key", "--redact-json-path", "--redact-field":
                 guard let rule = value(for: argument), !rule.isEmpty else { return usageError("\(argument) needs a name") }
                 redactionRules.append((argument, rule))
@@ -211,11 +209,8 @@ struct ExchangeCommand {
             tape = try Tape(file: URL(fileURLWithPath: cassette), mode: mode ?? kind.mode, matching: matching,
                             options: .init(latency: latency, redaction: redaction, savesConnectionFailures: savesConnectionFailures),
                             environment: environment)
-        } catch let error as CassetteFormatError {
-            output.errorLine(error.description)
-            return ExitCode.failure
         } catch {
-            output.errorLine("error: \(error)")
+            output.report(error)
             return ExitCode.failure
         }
         let result = Self.send(request, on: tape.session)

@@ -106,11 +106,9 @@ struct ServeCommand {
                 guard let text = value(), let latency = Latency(parsing: text) else { return usageError("--latency takes \(Latency.textForms)") }
                 self.latency = latency
             case "--match-ignoring":
-                switch value() {
-                case "port": matching = matching.ignoringPort()
-                case "host": matching = matching.ignoringHost()
-                case let other: return usageError("--match-ignoring takes port or host, not '\(other ?? "")'")
-                }
+                let rule = value()
+                guard let loosened = MatchingOption.apply(rule, to: matching) else { return usageError(MatchingOption.problem(rule)) }
+                matching = loosened
             case "--unmatched-status":
                 guard let status = number(argument, in: 500...599) else { return usageError("--unmatched-status needs a status from 500 to 599") }
                 unmatchedStatus = status
@@ -143,11 +141,8 @@ struct ServeCommand {
                                               // As it happens; the server runs in its own process.
                                               FileHandle.standardError.write(Data(("error: " + miss.description + "\n").utf8))
                                           }))
-        } catch let error as CassetteFormatError {
-            output.errorLine(error.description)
-            return ExitCode.failure
         } catch {
-            output.errorLine("error: \(error)")
+            output.report(error)
             return ExitCode.failure
         }
         output.line("listening on \(server.baseURL.absoluteString)")
