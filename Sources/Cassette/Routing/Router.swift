@@ -267,41 +267,60 @@ final class Router: Sendable {
              waiting: "the stub's response", on: channel, shownAs: shown)
     }
 
-    private func replay(_ interaction: Interaction, hop: Hop, of exchange: Exchange, shownAs shown: @escaping Shown) {
-        let channel = exchange.channel
-        let urlRequest = hop.request
-        let url = urlRequest.url ?? URL(fileURLWithPath: "/")
+    /// A recorded interaction as it replays to `urlRequest`: the head, the body the caller gets
+    /// (cut by `afterBytes` or by a `Content-Length` it does not keep), how it ends, and when.
+    struct PreparedReplay {
+        /// The recorded response, nil for an error alone.
+        var response: Interaction.Response?
+        var body = Data()
+        var endCode: URLError.Code?
+        var description: String?
+        var timing: Interaction.Timing
+        var latency: Latency
+    }
+
+    /// `interaction` as it replays to a request with `method`: the body the caller gets (cut by
+    /// `afterBytes`, or by a `Content-Length` it does not keep), how it ends, and when.
+    func prepare(_ interaction: Interaction, method: String, shownAs shown: Shown) -> PreparedReplay {
         let latency = interaction.latency ?? setup.latency
-        var head: HTTPURLResponse?
         var body = Data()
         var endCode = interaction.error?.urlError.code
         var description: String?
         if let response = interaction.response {
-            head = response.urlResponse(for: url)
-            if head == nil {
-                endCode = .badServerResponse
-                description = "Cassette could not build a response for status \(response.status)"
-            } else {
-                body = response.body.data
-                if let afterBytes = interaction.error?.afterBytes {
-                    body = body.prefix(max(0, afterBytes))
-                } else if interaction.error == nil, urlRequest.httpMethod != "HEAD", let declared = response.declaredBodyLength {
-                    // Kept as the wire would keep it (see Interaction.Response.declaredBodyLength).
-                    if declared < body.count {
-                        body = body.prefix(declared)
-                    } else if declared > body.count {
-                        let request = shown()
-                        endCode = .networkConnectionLost
-                        description = "Cassette: the recorded response to \(request.method) \(request.url) declares "
-                            + "Content-Length \(declared) but its body holds \(body.count) bytes, so the connection is lost after them, as it "
-                            + "would be live. If the body was edited, correct or remove its Content-Length in \(setup.file?.path ?? "the cassette")."
-                    }
+            body = response.body.data
+            if let afterBytes = interaction.error?.afterBytes {
+                body = body.prefix(max(0, afterBytes))
+            } else if interaction.error == nil, method != "HEAD", let declared = response.declaredBodyLength {
+                // Kept as the wire would keep it (see Interaction.Response.declaredBodyLength).
+                if declared < body.count {
+                    body = body.prefix(declared)
+                } else if declared > body.count {
+                    let request = shown()
+                    endCode = .networkConnectionLost
+                    description = "Cassette: the recorded response to \(request.method) \(request.url) declares "
+                        + "Content-Length \(declared) but its body holds \(body.count) bytes, so the connection is lost after them, as it "
+                        + "would be live. If the body was edited, correct or remove its Content-Length in \(setup.file?.path ?? "the cassette")."
                 }
             }
         } else if endCode == nil {
             endCode = .badServerResponse
         }
         let timing = latency.timing(recorded: interaction.timing, bodySize: body.count)
+        return PreparedReplay(response: interaction.response, body: body, endCode: endCode, description: description, timing: timing, latency: latency)
+    }
+
+    private func replay(_ interaction: Interaction, hop: Hop, of exchange: Exchange, shownAs shown: @escaping Shown) {
+        let channel = exchange.channel
+        let urlRequest = hop.request
+        let prepared = prepare(interaction, method: urlRequest.httpMethod ?? "GET", shownAs: shown)
+        let head = prepared.response?.urlResponse(for: urlRequest.url ?? URL(fileURLWithPath: "/"))
+        var (body, endCode, description) = (prepared.body, prepared.endCode, prepared.description)
+        let (timing, latency) = (prepared.timing, prepared.latency)
+        if let response = prepared.response, head == nil {
+            body = Data()
+            endCode = .badServerResponse
+            description = "Cassette could not build a response for status \(response.status)"
+        }
         if let head, endCode == nil, let next = Redirect.nextRequest(after: head, to: urlRequest, body: hop.body.data) {
             return follow(head, body: body, to: next, after: timing.duration, hop: hop, of: exchange, shownAs: shown)
         }

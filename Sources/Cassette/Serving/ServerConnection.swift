@@ -15,6 +15,8 @@ final class ServerConnection: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var start = 0
     private var closed = false
+    /// Where `recv` writes: allocated once per connection, not once per read.
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
 
     init(socket: Int32) {
         self.socket = socket
@@ -53,7 +55,6 @@ final class ServerConnection: @unchecked Sendable {
     /// Reads what is available into ``pending``, waiting until `deadline`.
     func readMore(until deadline: Date) -> ReadResult {
         guard waitReadable(until: deadline) else { return .timedOut }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         if count < 0, errno == EINTR || errno == EAGAIN { return .data }
         guard count > 0 else { return .closed }
@@ -77,12 +78,14 @@ final class ServerConnection: @unchecked Sendable {
     /// Writes all of `bytes`; false when the peer is gone.
     @discardableResult
     func write<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
-        let array = Array(bytes)
+        if let written = bytes.withContiguousStorageIfAvailable({ write(UnsafeRawBufferPointer($0)) }) { return written }
+        return Array(bytes).withUnsafeBytes { write($0) }
+    }
+
+    private func write(_ raw: UnsafeRawBufferPointer) -> Bool {
         var sent = 0
-        while sent < array.count {
-            let count = array.withUnsafeBytes { raw in
-                send(socket, raw.baseAddress.map { $0 + sent }, raw.count - sent, Self.sendFlags)
-            }
+        while sent < raw.count {
+            let count = send(socket, raw.baseAddress.map { $0 + sent }, raw.count - sent, Self.sendFlags)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return false }
             sent += count

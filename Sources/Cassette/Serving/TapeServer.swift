@@ -23,9 +23,11 @@ import Darwin
 /// ```
 ///
 /// Every request goes through the tape's own pipeline — stubs, matching, recorded order,
-/// latency, faults, redaction, recording and saving are the library's, not a copy: the server is
-/// a client of a `URLSession` routed through the tape, and writes what that session receives to
-/// the wire as it arrives (the head at the first byte, the body spread over the recorded time).
+/// latency, faults, redaction, recording and saving are the library's, not a copy. A request the
+/// cassette answers is decided by the tape's router and written on the replay's own schedule (the
+/// head at the first byte, the body spread over the recorded time); anything else — stubs,
+/// recording, a miss — crosses a `URLSession` routed through the tape, whose answer goes to the
+/// wire as it arrives.
 ///
 /// **Where requests go.** A request for `/path?query` is the request for `upstream` + that path.
 /// Without an `upstream`, the cassette's own origin is used when all its interactions share one;
@@ -300,56 +302,88 @@ public final class TapeServer: @unchecked Sendable {
         }
     }
 
-    /// Answers one request; false when the connection must close.
+    /// Answers one request; false when the connection must close. A replay goes straight from
+    /// the router to the wire (``Router/wireReplay(for:)``); anything else — stubs, recording, a
+    /// miss and its report — crosses the tape's session, as any request does.
     private func answer(_ wire: WireRequest, on connection: ServerConnection) -> Bool {
-        guard let urlRequest = urlRequest(for: wire) else {
+        guard let url = url(for: wire) else {
             writeRefusal(WireRequest.Refusal(status: 400, reason: "\(wire.target) does not make a URL"), to: connection)
             return false
         }
-        if urlRequest.url.flatMap({ Self.origin(of: $0.absoluteString) }) == Self.origin(of: baseURL.absoluteString) {
+        if Self.origin(of: url.absoluteString) == Self.origin(of: baseURL.absoluteString) {
             writeRefusal(WireRequest.Refusal(status: 502, reason: "this request would go to this server itself: start it with an upstream"),
                          to: connection)
             return false
         }
+        if let replay = tape.router.wireReplay(for: Self.captured(wire, url: url)) {
+            return play(replay, of: wire, url: url, on: connection)
+        }
+        let urlRequest = Self.urlRequest(for: wire, url: url)
         let stream = ResponseStream()
         let task = session.dataTask(with: urlRequest)
         delegate.register(stream, for: task)
         task.resume()
-        let head: HTTPURLResponse
-        switch stream.next() {
-        case .head(let response):
-            head = response
-        case .data:
-            return false
-        case .end(let error):
-            return fail(before: true, error, of: wire, on: connection)
-        }
-        let framing = Framing(for: head, method: wire.method, version: wire.version)
-        var lines = ["HTTP/1.1 \(head.statusCode) \(ReasonPhrase.of(head.statusCode))"]
-        for (name, value) in Self.headerFields(of: head, framing: framing) { lines.append("\(name): \(value)") }
-        if !wire.keepsAlive || framing == .untilClose { lines.append("Connection: close") }
-        guard connection.write(Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)) else {
-            task.cancel()
-            return false
-        }
+        var response: WireResponse?
         while true {
             switch stream.next() {
-            case .head:
-                continue
+            case .head(let head):
+                guard response == nil else { continue }
+                let started = WireResponse(head, for: wire)
+                response = started
+                guard connection.write(started.headBytes) else {
+                    task.cancel()
+                    return false
+                }
             case .data(let data):
-                guard framing != .none else { continue }
-                let bytes = framing == .chunked ? Array(String(data.count, radix: 16).utf8) + [0x0D, 0x0A] + Array(data) + [0x0D, 0x0A] : Array(data)
-                guard data.isEmpty || connection.write(bytes) else {
+                guard let response else { return false }
+                guard connection.write(response.bodyBytes(data)) else {
                     task.cancel()
                     return false
                 }
             case .end(nil):
-                if framing == .chunked { return connection.write(Array("0\r\n\r\n".utf8)) }
-                return framing != .untilClose
+                guard let response else { return false }
+                return connection.write(response.endBytes) && response.keepsConnection
             case .end(let error?):
-                return fail(before: false, error, of: wire, on: connection)
+                return fail(before: response == nil, error, of: wire, on: connection)
             }
         }
+    }
+
+    /// Writes a replay the router prepared, on its plan's schedule: what is due at once goes out
+    /// in one write, and the connection's thread waits between steps, as a server taking that long
+    /// would.
+    private func play(_ replay: WireReplay, of wire: WireRequest, url: URL, on connection: ServerConnection) -> Bool {
+        let start = DispatchTime.now()
+        let body = replay.prepared.body
+        var response: WireResponse?
+        var pending: [UInt8] = []
+        for event in replay.plan.events {
+            let wait = event.at - Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            if wait > 0 {
+                guard pending.isEmpty || connection.write(pending) else { return false }
+                pending.removeAll(keepingCapacity: true)
+                Thread.sleep(forTimeInterval: wait)
+            }
+            switch event.step {
+            case .head:
+                guard let recorded = replay.prepared.response else { continue }
+                let started = WireResponse(status: recorded.status, headers: recorded.headers, for: wire)
+                response = started
+                pending += started.headBytes
+            case .body(let range):
+                guard let response else { continue }
+                pending += response.bodyBytes(range == 0..<body.count ? body : body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)))
+            case .finish:
+                guard let response else { return false }
+                pending += response.endBytes
+                return connection.write(pending) && response.keepsConnection
+            case .fail(let code):
+                guard pending.isEmpty || connection.write(pending) else { return false }
+                return fail(before: response == nil, Router.urlError(code, url: url.absoluteString, replay.prepared.description),
+                            of: wire, on: connection)
+            }
+        }
+        return false
     }
 
     /// After a task failed: how the failure looks on the wire. Always closes the connection.
@@ -381,17 +415,37 @@ public final class TapeServer: @unchecked Sendable {
         }
     }
 
-    /// The request to send through the tape for `wire`.
-    private func urlRequest(for wire: WireRequest) -> URLRequest? {
-        let address = wire.target.hasPrefix("/") ? origin + wire.target : wire.target
-        guard let url = URL(string: address) else { return nil }
+    /// Where `wire` goes: `upstream` (or the cassette's origin) + its path, or its absolute target.
+    private func url(for wire: WireRequest) -> URL? {
+        URL(string: wire.target.hasPrefix("/") ? origin + wire.target : wire.target)
+    }
+
+    /// The request to send through the tape's session for `wire`.
+    private static func urlRequest(for wire: WireRequest, url: URL) -> URLRequest {
         var request = URLRequest(url: url)
         request.httpMethod = wire.method
-        for (name, value) in wire.headers where !Self.hopByHop.contains(name.lowercased()) {
+        for (name, value) in wire.headers where !hopByHop.contains(name.lowercased()) {
             request.addValue(value, forHTTPHeaderField: name)
         }
         if !wire.body.isEmpty { request.httpBody = wire.body }
         return request
+    }
+
+    /// `wire` as a session would capture ``urlRequest(for:url:)`` (``Interaction/Request/capturing(_:)``),
+    /// without building it: repeated fields joined with `,` as `URLRequest.addValue` joins them.
+    private static func captured(_ wire: WireRequest, url: URL) -> Interaction.Request {
+        var joined: [(name: String, value: String)] = []
+        for (name, value) in wire.headers where !hopByHop.contains(name.lowercased()) {
+            if let index = joined.firstIndex(where: { WireRequest.sameName($0.name, name) }) {
+                joined[index].value += "," + value
+            } else {
+                joined.append((name, value))
+            }
+        }
+        var headers = Interaction.Headers()
+        for field in joined.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) { headers.add(field.name, field.value) }
+        return Interaction.Request(method: wire.method, url: url.absoluteString, headers: headers,
+                                   body: wire.body.isEmpty ? .empty : Interaction.Body(unchecked: wire.body, form: .base64))
     }
 
     /// Fields that belong to one connection, not to the request (RFC 9110 §7.6.1), and those the
@@ -400,78 +454,6 @@ public final class TapeServer: @unchecked Sendable {
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "expect", "host", "content-length",
         "proxy-authorization",
     ]
-
-    /// How the body is framed on the wire.
-    private enum Framing: Equatable {
-        /// No body (HEAD, 1xx, 204, 304).
-        case none
-        /// By the recorded `Content-Length`, which the body keeps (or the connection closes short of it).
-        case length
-        /// Chunked: the body's length is not known from the head (none recorded, or it described the compressed body).
-        case chunked
-        /// HTTP/1.0 without a length: the end of the body is the end of the connection.
-        case untilClose
-
-        init(for head: HTTPURLResponse, method: String, version: String) {
-            let status = head.statusCode
-            if method == "HEAD" || (100...199).contains(status) || status == 204 || status == 304 {
-                self = .none
-            } else if head.value(forHTTPHeaderField: "Content-Encoding") == nil,
-                      let length = head.value(forHTTPHeaderField: "Content-Length"), Int(length) != nil {
-                self = .length
-            } else {
-                self = version == "HTTP/1.0" ? .untilClose : .chunked
-            }
-        }
-    }
-
-    /// The response's fields as they go on the wire: connection fields and `Content-Encoding` (the
-    /// body is decoded) left out, `Content-Length` only when it frames the body, `Set-Cookie`
-    /// split back into one field per cookie.
-    private static func headerFields(of head: HTTPURLResponse, framing: Framing) -> [(String, String)] {
-        var fields: [(String, String)] = []
-        let skipped: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"]
-        for (key, value) in head.allHeaderFields {
-            guard let name = key as? String, let text = value as? String, !skipped.contains(name.lowercased()) else { continue }
-            if name.lowercased() == "set-cookie" {
-                for cookie in splitCookies(text) { fields.append((name, cookie)) }
-            } else {
-                fields.append((name, text))
-            }
-        }
-        fields.sort { $0.0.lowercased() < $1.0.lowercased() }
-        switch framing {
-        case .length: fields.append(("Content-Length", head.value(forHTTPHeaderField: "Content-Length") ?? "0"))
-        case .chunked: fields.append(("Transfer-Encoding", "chunked"))
-        case .none:
-            if let length = head.value(forHTTPHeaderField: "Content-Length"), head.value(forHTTPHeaderField: "Content-Encoding") == nil {
-                fields.append(("Content-Length", length))
-            }
-        case .untilClose: break
-        }
-        return fields
-    }
-
-    /// `a=1; Path=/, b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT` → the two cookies: a comma
-    /// starts a new cookie only when `name=` follows it.
-    static func splitCookies(_ joined: String) -> [String] {
-        var cookies: [String] = []
-        var current = ""
-        let pieces = joined.components(separatedBy: ", ")
-        for piece in pieces {
-            let startsCookie = piece.range(of: #"^[^=;,\s]+="#, options: .regularExpression) != nil
-            if current.isEmpty {
-                current = piece
-            } else if startsCookie {
-                cookies.append(current)
-                current = piece
-            } else {
-                current += ", " + piece
-            }
-        }
-        if !current.isEmpty { cookies.append(current) }
-        return cookies
-    }
 
     private func writeRefusal(_ refusal: WireRequest.Refusal, to connection: ServerConnection) {
         let body = Data("\(refusal.status) \(ReasonPhrase.of(refusal.status)): \(refusal.reason)\n".utf8)
