@@ -93,6 +93,27 @@ import CassetteTestSupport
         #expect(Self.curl([base + "/users/42"]).status == 7, "curl: could not connect")
     }
 
+    /// With a stub installed, requests cross the tape's session (stubs read the `URLRequest`);
+    /// without, a replay goes straight from the router to the wire. Both put the same bytes on it.
+    @Test func stubsAnswerTooAndBothPathsWriteTheSameBytes() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = try Self.cassette(in: scratch)
+        let direct = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+        let directServer = try direct.serve()
+        let viaSession = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+        viaSession.stubs.add(.path("/stubbed"), response: .text("from a stub"))
+        let sessionServer = try viaSession.serve()
+        for path in ["/users/42", "/gzip", "/cut"] {
+            let a = Self.curl(["-i", directServer.baseURL.absoluteString + path]), b = Self.curl(["-i", sessionServer.baseURL.absoluteString + path])
+            #expect(a.out == b.out && a.status == b.status, "\(path): \(String(decoding: a.out, as: UTF8.self)) / \(String(decoding: b.out, as: UTF8.self))")
+        }
+        let stubbed = Self.curl([sessionServer.baseURL.absoluteString + "/stubbed"])
+        #expect(String(decoding: stubbed.out, as: UTF8.self) == "from a stub")
+        try direct.eject()
+        try viaSession.eject()
+    }
+
     @Test func faultsLookOnTheWireAsTheyDidToTheCaller() throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
