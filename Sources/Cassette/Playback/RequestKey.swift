@@ -86,7 +86,7 @@ struct RequestKey: Hashable, Sendable {
         if contentType.contains("application/x-www-form-urlencoded"), UTF8Validation.isValid(data) {
             return .form(FormFields.parse(String(decoding: data, as: UTF8.self)))
         }
-        if Multipart.isFormData(contentType: contentType) {
+        if contentType.contains("multipart"), Multipart.isFormData(contentType: contentType) {
             do {
                 // The boundary is case-sensitive: parsed from the field as written.
                 return .multipart(try Multipart.parse(data, contentType: declared))

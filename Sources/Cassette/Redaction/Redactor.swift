@@ -127,11 +127,13 @@ final class Redactor: @unchecked Sendable {
         if !placing.isEmpty { scrub(&request, with: placing) }
         var secrets = Set<String>()
         redact(&request, secrets: &secrets)
-        if remembering { remember(secrets) }
-        let echo = echoScrubber(secrets)
-        if !echo.isEmpty { scrub(&request, with: echo) }
-        let earlier = known.current.scrubber
-        if !earlier.isEmpty { scrub(&request, with: earlier) }
+        if !secrets.isEmpty {
+            if remembering { remember(secrets) }
+            let echo = echoScrubber(secrets)
+            if !echo.isEmpty { scrub(&request, with: echo) }
+        }
+        // Every request passes here: only a tape that found secrets pays for scrubbing with them.
+        if let earlier = known.withLock({ $0.secrets.isEmpty ? nil : $0.scrubber }) { scrub(&request, with: earlier) }
         return request
     }
 
