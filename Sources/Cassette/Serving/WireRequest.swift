@@ -203,9 +203,9 @@ struct WireRequest {
         return WireRequest(method: method, target: target, version: version, headers: headers, body: Data())
     }
 
-    /// `bytes` as text; nil when they are not UTF-8.
+    /// `bytes` as text; nil when they are not UTF-8 (`String(validating:as:)` needs macOS 15).
     private static func text(_ bytes: ArraySlice<UInt8>) -> String? {
-        String(validating: bytes, as: UTF8.self)
+        UTF8Validation.isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
     /// A chunked body: hexadecimal sizes (extensions ignored), the chunks, a zero chunk and trailers.
