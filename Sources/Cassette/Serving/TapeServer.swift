@@ -131,6 +131,8 @@ public final class TapeServer: @unchecked Sendable {
     private let delegate = ServerSessionDelegate()
     /// Where a path goes: `upstream`, the cassette's one origin, or the server's own.
     private let origin: String
+    /// `http://HOST:PORT`, as written: a request that would go here would loop.
+    private let ownOrigin: String
     private let state = Locked(State())
     private let finished = NSCondition()
 
@@ -155,10 +157,11 @@ public final class TapeServer: @unchecked Sendable {
             throw CassetteError.serverFailed("\(base) is not a URL")
         }
         self.baseURL = baseURL
+        ownOrigin = base
         if let upstream = options.upstream {
             origin = upstream.absoluteString.hasSuffix("/") ? String(upstream.absoluteString.dropLast()) : upstream.absoluteString
         } else {
-            let origins = Set(tape.router.playback.recordings.compactMap { Self.origin(of: $0.request.url) })
+            let origins = Set(tape.router.playback.recordings.compactMap { OriginMove.origin(of: $0.request.url) })
             origin = origins.count == 1 ? origins.first ?? base : base
         }
         if tape.router.setup.recordsNewRequests, options.upstream == nil, origin == base {
@@ -310,7 +313,7 @@ public final class TapeServer: @unchecked Sendable {
             writeRefusal(WireRequest.Refusal(status: 400, reason: "\(wire.target) does not make a URL"), to: connection)
             return false
         }
-        if Self.origin(of: url.absoluteString) == Self.origin(of: baseURL.absoluteString) {
+        if OriginMove.origin(of: url.absoluteString) == ownOrigin {
             writeRefusal(WireRequest.Refusal(status: 502, reason: "this request would go to this server itself: start it with an upstream"),
                          to: connection)
             return false
@@ -436,7 +439,7 @@ public final class TapeServer: @unchecked Sendable {
     private static func captured(_ wire: WireRequest, url: URL) -> Interaction.Request {
         var joined: [(name: String, value: String)] = []
         for (name, value) in wire.headers where !hopByHop.contains(name.lowercased()) {
-            if let index = joined.firstIndex(where: { WireRequest.sameName($0.name, name) }) {
+            if let index = joined.firstIndex(where: { asciiCaseInsensitiveEquals($0.name, name) }) {
                 joined[index].value += "," + value
             } else {
                 joined.append((name, value))
@@ -462,9 +465,6 @@ public final class TapeServer: @unchecked Sendable {
         connection.write(Array(head.utf8) + Array(body))
     }
 
-    private static func origin(of url: String) -> String? {
-        OriginMove.origin(of: url)
-    }
 }
 
 /// `listen(2)`, out of reach of ``TapeServer``'s own `listen`.

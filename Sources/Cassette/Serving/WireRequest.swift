@@ -14,17 +14,12 @@ struct WireRequest {
     /// The value of a field (any case), repeated values joined with `, `.
     func header(_ name: String) -> String? {
         var found: String?
-        for field in headers where Self.sameName(field.name, name) {
+        // By ASCII bytes, as `Interaction.Headers` compares names: Foundation's case-insensitive
+        // comparison costs more than the rest of reading a request.
+        for field in headers where asciiCaseInsensitiveEquals(field.name, name) {
             found = found.map { $0 + ", " + field.value } ?? field.value
         }
         return found
-    }
-
-    /// Whether two field names are equal ignoring ASCII case (names are tokens: ASCII only).
-    /// Foundation's case-insensitive comparison costs more than the rest of reading a request.
-    static func sameName(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        return zip(a.utf8, b.utf8).allSatisfy { x, y in x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A) }
     }
 
     /// Whether the connection stays open after the response: HTTP/1.1 unless `Connection: close`,
