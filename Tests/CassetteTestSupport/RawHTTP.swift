@@ -64,6 +64,15 @@ public final class RawHTTP: @unchecked Sendable {
         }
     }
 
+    /// The first bytes that arrive, waiting up to `timeout`; empty when none came.
+    public func receiveFirstBytes(timeout: TimeInterval = 5) -> Data {
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(timeout * 1000)) > 0 else { return Data() }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        return count > 0 ? Data(chunk[0..<count]) : Data()
+    }
+
     /// One whole response of a kept-alive connection: its head, and a body by `Content-Length`
     /// (or none); nil when the connection closed first.
     public func receiveResponse(timeout: TimeInterval = 5) -> (head: String, body: Data)? {

@@ -237,10 +237,17 @@ import CassetteTestSupport
         let server = try tape.serve()
         let client = try RawHTTP(port: server.port)
         let start = Date()
-        client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        let response = client.receiveResponse(timeout: 10)
+        client.send("GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        // The head at the recorded first byte, then the body spread until the recorded duration.
+        let first = client.receiveFirstBytes(timeout: 10)
+        let headAfter = Date().timeIntervalSince(start)
+        #expect(String(decoding: first.prefix(15), as: UTF8.self) == "HTTP/1.1 200 OK")
+        #expect(headAfter >= 0.35 && headAfter < 0.85, "the head came after \(headAfter) s")
+        let rest = client.receiveUntilClosed(timeout: 10).data
         let elapsed = Date().timeIntervalSince(start)
-        #expect(response?.body.count == 4000)
+        let whole = first + rest
+        let body = whole.range(of: Data("\r\n\r\n".utf8)).map { whole[$0.upperBound...] } ?? Data()
+        #expect(body.count == 4000)
         #expect(elapsed >= 0.9 && elapsed < 8, "\(elapsed) s")
         try tape.eject()
     }
