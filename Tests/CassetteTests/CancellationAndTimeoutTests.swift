@@ -28,7 +28,9 @@ import Testing
         try await TimingIsolation.run {
             let scratch = try ScratchFolder()
             defer { scratch.remove() }
-            let file = try Self.slowCassette(in: scratch, firstByte: 2, duration: 2)
+            // 2 s, longer under a sanitizer: a replay must still be waiting when its cancel arrives.
+            let wait = 2 * TimingIsolation.scale
+            let file = try Self.slowCassette(in: scratch, firstByte: wait, duration: wait)
             for repetition in 1...10 {
                 let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .recorded), environment: [:])
                 let outcomes = Locked<[(code: URLError.Code?, lateBy: TimeInterval, hadResponse: Bool)]>([])
@@ -56,8 +58,8 @@ import Testing
                 #expect(slowest < 0.1 * TimingIsolation.scale, "repetition \(repetition): the slowest cancellation took \(slowest) s")
                 _ = try tape.eject()
             }
-            // Past the replays' 2 s, a timer that survived a cancel would call the client now and crash.
-            try await Task.sleep(nanoseconds: 2_000_000_000)
+            // Past the replays' wait, a timer that survived a cancel would call the client now and crash.
+            try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
         }
     }
 

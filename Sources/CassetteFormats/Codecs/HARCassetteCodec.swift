@@ -182,6 +182,12 @@ public enum HARCassetteCodec {
             content.append(member("text", .string(response.body.data.base64EncodedString())))
             content.append(member("encoding", .string("base64")))
         }
+        if let stream = response.stream {
+            // An extension field (HAR 1.2 allows "_" fields; other tools ignore it): in seconds, as Cassette's JSON.
+            content.append(member("_chunks", .array(stream.chunks.map { chunk in
+                JSONNode(.object([member("at", .number(JSONCassetteCodec.formatSeconds(chunk.at))), member("size", .number(String(chunk.data.count)))]))
+            })))
+        }
         return .object([
             member("status", .number(String(response.status))),
             member("statusText", .string(ReasonPhrase.of(response.status))),

@@ -142,8 +142,48 @@ struct HARReader {
         if let content = node.memberValue("content") {
             guard let read = readContent(content, contentType: headers["Content-Type"], at: path.appending("content")) else { return nil }
             body = read
+            if let chunksNode = content.memberValue("_chunks") {
+                guard let stream = readChunks(chunksNode, body: body.data, at: path.appending("content").appending("_chunks")) else { return nil }
+                return .some(Interaction.Response(status: status, headers: headers, stream: stream))
+            }
         }
         return .some(Interaction.Response(status: status, headers: headers, body: body))
+    }
+
+    /// Cassette's extension `"_chunks": [{ "at": SECONDS, "size": BYTES }]`: the body of a
+    /// streamed response cut into the chunks it arrived in.
+    private mutating func readChunks(_ node: JSONNode, body: Data, at path: JSONPath) -> Interaction.StreamedBody? {
+        guard let elements = array(node, at: path, expected: "an array of { \"at\", \"size\" } objects") else { return nil }
+        var chunks: [Interaction.StreamedBody.Chunk] = []
+        var start = body.startIndex
+        for (i, element) in elements.enumerated() {
+            let elementPath = path.appending(i)
+            guard isObject(element, at: elementPath, expected: "a { \"at\", \"size\" } object"),
+                  let atNode = required("at", in: element, at: elementPath, expecting: "seconds from the start of the request"),
+                  let at = seconds(atNode, at: elementPath.appending("at")),
+                  let sizeNode = required("size", in: element, at: elementPath, expecting: "the chunk's size in bytes"),
+                  let size = integer(sizeNode, at: elementPath.appending("size"), expected: "the chunk's size in bytes")
+            else { return nil }
+            guard size > 0, size <= body.endIndex - start else {
+                report(size <= 0 ? "a chunk holds at least one byte, found size \(size)"
+                       : "the chunks hold more bytes than the response body (\(body.count) bytes)", at: elementPath.appending("size"), offset: sizeNode.offset)
+                return nil
+            }
+            chunks.append(.init(at: at, data: body.subdata(in: start..<(start + size))))
+            start += size
+        }
+        guard start == body.endIndex else {
+            report("the chunks hold \(start - body.startIndex) bytes but the response body holds \(body.count); their sizes add up to the body",
+                   at: path, offset: node.offset)
+            return nil
+        }
+        let stream = Interaction.StreamedBody(chunks: chunks)
+        for problem in CassetteRules.streamProblems(stream, timing: nil) {
+            let place = problem.chunk.map { path.appending($0) } ?? path
+            let offset = problem.chunk.map { elements[$0].offset } ?? node.offset
+            report(problem.message, at: problem.field.map { place.appending($0) } ?? place, offset: offset)
+        }
+        return stream
     }
 
     /// `[{ "name": …, "value": … }]`, leaving out HTTP/2 pseudo-headers (`:authority`), which

@@ -112,6 +112,9 @@ public enum HTTPMessageCassetteCodec {
         }
         if let latency = interaction.latency { add(.latency, latency.description) }
         if let url = response?.url { add(.responseURL, url) }
+        if let stream = response?.stream {
+            add(.stream, stream.chunks.map { "\(JSONCassetteCodec.formatSeconds($0.at)):\($0.data.count)" }.joined(separator: ","))
+        }
         if requestBase64 { add(.requestBody, HTTPMessageSyntax.base64Marker) }
         if responseBase64 { add(.responseBody, HTTPMessageSyntax.base64Marker) }
         out += Array((["###"] + fields).joined(separator: " ").utf8)

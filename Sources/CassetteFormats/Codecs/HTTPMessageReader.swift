@@ -144,6 +144,20 @@ struct HTTPMessageReader {
         if index < lines.count, Syntax.isStatusLine(line(index)) {
             response = readResponse(base64: fields.responseBase64, at: path.appending("response"))
             response?.url = fields.responseURL
+            if let pieces = fields.stream, let whole = response?.body.data {
+                let total = pieces.reduce(0) { $0 + $1.size }
+                if total == whole.count {
+                    var start = whole.startIndex
+                    response?.stream = Interaction.StreamedBody(chunks: pieces.map { piece in
+                        defer { start += piece.size }
+                        return .init(at: piece.at, data: whole.subdata(in: start..<(start + piece.size)))
+                    })
+                } else {
+                    report("the stream's chunks hold \(total) bytes but the response body holds \(whole.count); stream=AT:SIZE,… "
+                        + "gives each chunk's arrival in seconds and its size in bytes, and the sizes add up to the body",
+                           at: path.appending("response").appending("stream"), line: separatorLine ?? index, column: 0)
+                }
+            }
         }
         while index < lines.count, !Syntax.isSeparator(line(index)) {
             // Only a body or a blank line can end a message, so this is text after a complete one.
@@ -165,6 +179,9 @@ struct HTTPMessageReader {
             if fields.responseURL != nil {
                 report("responseURL needs a response", at: path.appending("response").appending("url"), line: at, column: 0)
             }
+            if fields.stream != nil {
+                report("stream=… needs a response", at: path.appending("response").appending("stream"), line: at, column: 0)
+            }
             if fields.responseBase64 {
                 report("responseBody=base64 needs a response", at: path.appending("response").appending("body"), line: at, column: 0)
             }
@@ -172,6 +189,12 @@ struct HTTPMessageReader {
         if let afterBytes = fields.error?.afterBytes,
            let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: response?.body.data.count) {
             report(problem, at: path.appending("error").appending("afterBytes"), line: at, column: 0)
+        }
+        if let stream = response?.stream {
+            for problem in CassetteRules.streamProblems(stream, timing: fields.timing) {
+                let place = problem.chunk.map { " (chunk \($0 + 1) of stream=)" } ?? ""
+                report(problem.message + place, at: path.appending("response").appending("stream"), line: at, column: 0)
+            }
         }
         guard problems.count == problemsBefore, let requestLine else { return nil }
         return Interaction(
@@ -190,6 +213,8 @@ struct HTTPMessageReader {
         var responseURL: String?
         var requestBase64 = false
         var responseBase64 = false
+        /// `stream=AT:SIZE,…`: when each chunk of the response body arrived, and its size.
+        var stream: [(at: TimeInterval, size: Int)]?
         /// Whether the line has an `error=…`, valid or not.
         var errorWritten = false
     }
@@ -253,6 +278,22 @@ struct HTTPMessageReader {
                 }
             case .responseURL:
                 if let problem = CassetteRules.urlProblem(value) { bad(problem) } else { fields.responseURL = value }
+            case .stream:
+                var pieces: [(at: TimeInterval, size: Int)] = []
+                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    let pair = item.split(separator: ":", omittingEmptySubsequences: false)
+                    guard pair.count == 2, let at = Double(pair[0]), at.isFinite, at >= 0, let size = Int(pair[1]), size > 0 else {
+                        pieces = []
+                        break
+                    }
+                    pieces.append((at, size))
+                }
+                if pieces.isEmpty {
+                    bad("expected stream=AT:SIZE,… (each chunk's arrival in seconds from the start of the request, and its size in bytes, "
+                        + "like stream=0.1:24,0.35:24), found \(CassetteRules.quoted(value))")
+                } else {
+                    fields.stream = pieces
+                }
             case .requestBody, .responseBody:
                 guard value == HTTPMessageSyntax.base64Marker else {
                     bad("the only body marker is \(key)=base64, found \(key)=\(value)")
@@ -297,6 +338,7 @@ struct HTTPMessageReader {
         case .responseURL: return path.appending("response").appending("url")
         case .requestBody: return path.appending("request").appending("body")
         case .responseBody: return path.appending("response").appending("body")
+        case .stream: return path.appending("response").appending("stream")
         }
     }
 

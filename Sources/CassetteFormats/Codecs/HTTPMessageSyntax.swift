@@ -6,7 +6,7 @@
 enum HTTPMessageSyntax {
     /// The keys a separator line (`### key=value …`) may carry, in the order the writer writes them.
     enum Field: String, CaseIterable {
-        case recordedAt, firstByte, duration, error, afterBytes, latency, responseURL, requestBody, responseBody
+        case recordedAt, firstByte, duration, error, afterBytes, latency, responseURL, requestBody, responseBody, stream
     }
 
     /// The only body marker: `requestBody=base64`, `responseBody=base64`.

@@ -94,7 +94,12 @@ public enum JSONCassetteCodec {
         if let response = interaction.response {
             var responseMembers = [member("status", .number(String(response.status)))]
             if let url = response.url { responseMembers.append(member("url", .string(url))) }
-            appendMessage(headers: response.headers, body: response.body, to: &responseMembers)
+            if let stream = response.stream {
+                appendMessage(headers: response.headers, body: .empty, to: &responseMembers)
+                responseMembers.append(member("stream", tree(for: stream, contentType: response.headers["Content-Type"])))
+            } else {
+                appendMessage(headers: response.headers, body: response.body, to: &responseMembers)
+            }
             members.append(member("response", .object(responseMembers)))
         }
         if let error = interaction.error {
@@ -173,6 +178,40 @@ public enum JSONCassetteCodec {
             return tree(for: Interaction.Body(unchecked: body.data, form: .base64))
         case .base64:
             return .object([member("base64", .string(body.data.base64EncodedString()))])
+        }
+    }
+
+    /// `{ "events": [ … ] }` for a `text/event-stream` body, `{ "chunks": [ … ] }` for any other:
+    /// each chunk `{ "at": SECONDS, …fields of its event }`, or `{ "at": SECONDS, "text" | "json" |
+    /// "base64": … }` when its bytes are not exactly one event.
+    private static func tree(for stream: Interaction.StreamedBody, contentType: String?) -> JSONValue {
+        let isEventStream = Interaction.StreamedBody.isEventStream(contentType: contentType)
+        let chunks = stream.chunks.map { chunk -> JSONNode in
+            var members = [member("at", .number(formatSeconds(chunk.at)))]
+            if isEventStream, let event = chunk.event {
+                members += event.fields.map(tree(for:))
+            } else if case .object(let form) = tree(for: Interaction.Body(chunk.data)) {
+                members += form
+            }
+            return JSONNode(.object(members))
+        }
+        return .object([member(isEventStream ? "events" : "chunks", .array(chunks))])
+    }
+
+    /// One field of an event; `data` that is a compact JSON object or array is written inline.
+    private static func tree(for field: ServerSentEvent.Field) -> JSONMember {
+        switch field {
+        case .event(let text), .id(let text), .comment(let text):
+            return member(field.name, .string(text))
+        case .retry(let milliseconds):
+            return member("retry", .number(String(milliseconds)))
+        case .data(let text):
+            let bytes = Data(text.utf8)
+            if bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "["), Interaction.Body.isCompactJSON(bytes),
+               let node = try? JSONParser.parse(bytes) {
+                return member("data", node.value)
+            }
+            return member("data", .string(text))
         }
     }
 

@@ -67,6 +67,9 @@ struct JSONCassetteReader {
         let error = fields["error"].flatMap { readError($0, at: path.appending("error")) }
         let timing = fields["timing"].flatMap { readTiming($0, at: path.appending("timing")) }
         let latency = fields["latency"].flatMap { readLatency($0, at: path.appending("latency")) }
+        if let stream = response?.stream, let streamNode = fields["response"]?.memberValue("stream") {
+            checkStream(stream, timing: timing, node: streamNode, at: path.appending("response").appending("stream"))
+        }
         if let afterBytes = error?.afterBytes, let errorNode = fields["error"], fields["response"] == nil || response != nil,
            let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: response?.body.data.count) {
             let node = errorNode.memberValue("afterBytes") ?? errorNode
@@ -96,7 +99,7 @@ struct JSONCassetteReader {
     }
 
     private mutating func readResponse(_ node: JSONNode, at path: JSONPath) -> Interaction.Response? {
-        guard let fields = members(of: node, at: path, expected: "a response object", allowed: ["status", "url", "headers", "body"]) else {
+        guard let fields = members(of: node, at: path, expected: "a response object", allowed: ["status", "url", "headers", "body", "stream"]) else {
             return nil
         }
         var status: Int?
@@ -117,7 +120,17 @@ struct JSONCassetteReader {
         }
         let headers = readOptional(fields["headers"], default: Interaction.Headers()) { $0.readHeaders($1, at: path.appending("headers")) }
         let body = readOptional(fields["body"], default: Interaction.Body.empty) { $0.readBody($1, at: path.appending("body")) }
+        var stream: Interaction.StreamedBody?
+        if let streamNode = fields["stream"] {
+            if let bodyNode = fields["body"] {
+                report("a response has a \"body\" or a \"stream\", not both: remove one", at: path.appending("body"), offset: bodyNode.offset)
+                return nil
+            }
+            guard let read = readStream(streamNode, at: path.appending("stream")) else { return nil }
+            stream = read
+        }
         guard let status, urlIsValid, let headers, let body else { return nil }
+        if let stream { return Interaction.Response(status: status, url: url, headers: headers, stream: stream) }
         return Interaction.Response(status: status, url: url, headers: headers, body: body)
     }
 
@@ -236,7 +249,7 @@ struct JSONCassetteReader {
     }
 
     /// A finite number, zero or more.
-    private mutating func readSeconds(_ node: JSONNode, at path: JSONPath, expected: String = "a number of seconds") -> Double? {
+    mutating func readSeconds(_ node: JSONNode, at path: JSONPath, expected: String = "a number of seconds") -> Double? {
         guard case .number(let literal) = node.value, let value = Double(literal), value.isFinite else {
             report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
             return nil
@@ -302,7 +315,7 @@ struct JSONCassetteReader {
         return valid ? headers : nil
     }
 
-    private mutating func readBody(_ node: JSONNode, at path: JSONPath) -> Interaction.Body? {
+    mutating func readBody(_ node: JSONNode, at path: JSONPath) -> Interaction.Body? {
         if case .string(let text) = node.value {
             return Interaction.Body(unchecked: Data(text.utf8), form: .text)
         }
@@ -449,7 +462,7 @@ struct JSONCassetteReader {
 
     // MARK: Scalars
 
-    private mutating func readString(_ node: JSONNode, at path: JSONPath, expected: String) -> String? {
+    mutating func readString(_ node: JSONNode, at path: JSONPath, expected: String) -> String? {
         guard case .string(let text) = node.value else {
             report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
             return nil
@@ -466,7 +479,7 @@ struct JSONCassetteReader {
         return text
     }
 
-    private mutating func readInteger(_ node: JSONNode, at path: JSONPath, expected: String) -> Int? {
+    mutating func readInteger(_ node: JSONNode, at path: JSONPath, expected: String) -> Int? {
         guard case .number(let literal) = node.value, !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
             report("expected \(expected) (a whole number), found \(Self.describe(node.value))", at: path, offset: node.offset)
             return nil
@@ -478,7 +491,7 @@ struct JSONCassetteReader {
         return value
     }
 
-    private mutating func readArray(_ node: JSONNode, at path: JSONPath, expected: String) -> [JSONNode]? {
+    mutating func readArray(_ node: JSONNode, at path: JSONPath, expected: String) -> [JSONNode]? {
         guard case .array(let elements) = node.value else {
             report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
             return nil
@@ -490,7 +503,7 @@ struct JSONCassetteReader {
 
     /// The members of an object by key, after reporting duplicate and unknown keys (each with a
     /// suggestion when a known key is close). Nil, with a problem reported, when `node` is not an object.
-    private mutating func members(
+    mutating func members(
         of node: JSONNode, at path: JSONPath, expected: String, allowed: [String], hints: [String: String] = [:]
     ) -> [String: JSONNode]? {
         guard case .object(let written) = node.value else {
@@ -537,7 +550,7 @@ struct JSONCassetteReader {
         return nil
     }
 
-    private mutating func report(_ message: String, at path: JSONPath, offset: Int) {
+    mutating func report(_ message: String, at path: JSONPath, offset: Int) {
         problems.append((path, offset, message))
     }
 

@@ -11,15 +11,46 @@ extension Interaction {
         public var url: String?
         /// The header fields.
         public var headers: Headers
-        /// The body.
-        public var body: Body
+        /// The body, whole. Setting it replaces a ``stream``: the new body arrives in one piece.
+        public var body: Body {
+            get { storedBody }
+            set {
+                storedBody = newValue
+                storedStream = nil
+            }
+        }
+        /// The body as it arrived over time, chunk by chunk, or nil when it is replayed in one
+        /// piece. Setting it sets ``body`` to its bytes.
+        public var stream: StreamedBody? {
+            get { storedStream }
+            set {
+                storedStream = newValue
+                if let newValue { storedBody = Body(newValue.data, contentType: headers["Content-Type"]) }
+            }
+        }
+
+        private var storedBody: Body
+        private var storedStream: StreamedBody?
 
         /// A response from its parts.
         public init(status: Int, url: String? = nil, headers: Headers = Headers(), body: Body = .empty) {
             self.status = status
             self.url = url
             self.headers = headers
-            self.body = body
+            self.storedBody = body
+        }
+
+        /// A response whose body arrived over time, chunk by chunk.
+        ///
+        /// ```swift
+        /// let response = Interaction.Response(status: 200, headers: ["Content-Type": "text/event-stream"], stream: .init(chunks: [
+        ///     .init(at: 0.1, event: ServerSentEvent(data: "one")),
+        ///     .init(at: 0.6, event: ServerSentEvent(data: "two")),
+        /// ]))
+        /// ```
+        public init(status: Int, url: String? = nil, headers: Headers = Headers(), stream: StreamedBody) {
+            self.init(status: status, url: url, headers: headers)
+            self.stream = stream
         }
 
         /// How many body bytes the headers promise: `Content-Length` when it is a plain number

@@ -102,6 +102,32 @@ package enum CassetteRules {
         return nil
     }
 
+    /// What is wrong with a streamed body: no chunk, an empty chunk, an `at` that is not a number
+    /// of seconds, that comes before the chunk above it, or before the response head. Each problem
+    /// with the index of its chunk (nil for the stream as a whole) and its field (`at`, or nil for
+    /// the chunk).
+    package static func streamProblems(_ stream: Interaction.StreamedBody, timing: Interaction.Timing?) -> [(chunk: Int?, field: String?, message: String)] {
+        guard !stream.chunks.isEmpty else {
+            return [(nil, nil, "a stream needs at least one chunk; for a response without a body, remove \"stream\"")]
+        }
+        var problems: [(chunk: Int?, field: String?, message: String)] = []
+        var previous: TimeInterval = 0
+        for (i, chunk) in stream.chunks.enumerated() {
+            let at = JSONCassetteCodec.formatSeconds(chunk.at)
+            if let problem = secondsProblem("at", chunk.at) {
+                problems.append((i, "at", problem))
+            } else if chunk.at < previous {
+                problems.append((i, "at", "this chunk arrives at \(at) s, before the one above it (\(JSONCassetteCodec.formatSeconds(previous)) s): "
+                    + "\"at\" counts seconds from the start of the request and never decreases; to slow a chunk down, move it and the ones after it"))
+            } else if let timing, chunk.at < timing.firstByte {
+                problems.append((i, "at", "this chunk arrives at \(at) s, before the response head (timing.firstByte \(JSONCassetteCodec.formatSeconds(timing.firstByte)) s)"))
+            }
+            if chunk.data.isEmpty { problems.append((i, nil, "a chunk holds at least one byte")) }
+            if chunk.at.isFinite { previous = max(previous, chunk.at) }
+        }
+        return problems
+    }
+
     /// `afterBytes` counts bytes of the response body, so it needs a response and fits its body.
     package static func afterBytesProblem(_ afterBytes: Int, bodySize: Int?) -> String? {
         guard afterBytes >= 0 else { return "expected afterBytes to be a number of bytes, zero or more, found \(afterBytes)" }

@@ -2,7 +2,8 @@ extension CassetteDocument {
     /// Everything that would stop this document from being written and read back, with the
     /// JSON path of each value: a `recordedWith` with a line break, an interaction with neither response nor error, a status outside
     /// 100–599, a relative URL, a method or header name that is not an HTTP token, a header value
-    /// with a line break, a negative or inconsistent timing or latency, an `afterBytes` beyond
+    /// with a line break, a negative or inconsistent timing or latency, a streamed body whose chunks
+    /// go back in time or come before the response head, an `afterBytes` beyond
     /// the body, a `recordedAt` outside the years 0000–9999.
     ///
     /// Empty when the document is valid. Codecs call this before writing.
@@ -45,6 +46,14 @@ extension CassetteDocument {
             }
             if let timing = interaction.timing {
                 check(CassetteRules.timingProblem(timing), path.appending("timing"))
+            }
+            if let response = interaction.response, let stream = response.stream {
+                let streamPath = path.appending("response").appending("stream")
+                let list = streamPath.appending(Interaction.StreamedBody.isEventStream(contentType: response.headers["Content-Type"]) ? "events" : "chunks")
+                for problem in CassetteRules.streamProblems(stream, timing: interaction.timing) {
+                    let chunkPath = problem.chunk.map { list.appending($0) } ?? streamPath
+                    check(problem.message, problem.field.map { chunkPath.appending($0) } ?? chunkPath)
+                }
             }
             if let problem = interaction.latency?.problem {
                 check(problem, path.appending("latency"))

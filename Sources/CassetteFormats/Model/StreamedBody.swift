@@ -1,0 +1,118 @@
+import Foundation
+
+extension Interaction {
+    /// A response body that arrived over time: its chunks, each with the moment it arrived.
+    ///
+    /// Recording keeps one for a `text/event-stream` response, cut at the end of each event, and
+    /// for any other body that arrived in pieces with pauses between them and no `Content-Length`
+    /// (chunked or until the connection closed) — a progress feed, NDJSON, long polling. A replay
+    /// delivers the chunks with their recorded gaps (or scaled, or all at once under `instant`) to
+    /// every caller that can see a body arrive piece by piece.
+    ///
+    /// In a JSON cassette a `text/event-stream` body is shown as events (``ServerSentEvent``),
+    /// other streams as chunks of text or base64; `at` counts seconds from the start of the
+    /// request, like `timing`:
+    ///
+    /// ```json
+    /// "response": {
+    ///   "status": 200,
+    ///   "headers": { "Content-Type": "text/event-stream" },
+    ///   "stream": { "events": [
+    ///     { "at": 0.21, "data": { "choices": [ { "delta": { "content": "Hel" } } ] } },
+    ///     { "at": 0.31, "data": "[DONE]" }
+    ///   ] }
+    /// },
+    /// "timing": { "firstByte": 0.2, "duration": 0.31 }
+    /// ```
+    ///
+    /// ```json
+    /// "stream": { "chunks": [ { "at": 0.1, "text": "{\"progress\":50}\n" }, { "at": 1.1, "text": "{\"progress\":100}\n" } ] }
+    /// ```
+    ///
+    /// Edit it to simulate what a stream does: move an event's `at` (and the later ones) to slow
+    /// it down, delete events, or cut the stream after an event with an interaction `"error":
+    /// { "code": "networkConnectionLost" }`.
+    public struct StreamedBody: Sendable, Equatable {
+        /// Bytes that arrived together.
+        public struct Chunk: Sendable, Equatable {
+            /// Seconds from the start of the request to the arrival of the chunk's last byte.
+            public var at: TimeInterval
+            /// The bytes, decoded as the caller gets them.
+            public var data: Data
+
+            /// A chunk of `data` arriving `at` seconds after the request started.
+            public init(at: TimeInterval, data: Data) {
+                self.at = at
+                self.data = data
+            }
+
+            /// A chunk holding one server-sent event.
+            public init(at: TimeInterval, event: ServerSentEvent) {
+                self.init(at: at, data: event.serialized())
+            }
+
+            /// The chunk as one server-sent event, when its bytes are exactly one event in the
+            /// layout ``ServerSentEvent/serialized()`` writes.
+            public var event: ServerSentEvent? { ServerSentEvent.canonical(data) }
+        }
+
+        /// The chunks, in the order they arrived.
+        public var chunks: [Chunk]
+
+        /// A body from its chunks, in the order they arrived.
+        public init(chunks: [Chunk]) {
+            self.chunks = chunks
+        }
+
+        /// Every chunk's bytes, one after another: the whole body.
+        public var data: Data {
+            chunks.count == 1 ? chunks[0].data : chunks.reduce(into: Data()) { $0.append($1.data) }
+        }
+
+        /// Whether a body with this `Content-Type` is a stream of server-sent events.
+        public static func isEventStream(contentType: String?) -> Bool {
+            contentType.map { Body.mediaType(of: $0) == "text/event-stream" } ?? false
+        }
+
+        /// The same bytes cut where each server-sent event ends (``ServerSentEvent/eventEnds(in:)``),
+        /// so that each chunk is one event; an event arrives when its last byte did, which is when a
+        /// client reads it. Bytes after the last event end form the last chunk.
+        public func splitAtEvents() -> StreamedBody {
+            let whole = data
+            var cuts = ServerSentEvent.eventEnds(in: whole)
+            if cuts.last != whole.count { cuts.append(whole.count) }
+            // When each byte arrived: the end offset of every chunk, with its time.
+            var arrivals: [(end: Int, at: TimeInterval)] = []
+            var end = 0
+            for chunk in chunks where !chunk.data.isEmpty {
+                end += chunk.data.count
+                arrivals.append((end, chunk.at))
+            }
+            var split: [Chunk] = []
+            var start = 0
+            var arrival = 0
+            for cut in cuts where cut > start {
+                while arrival < arrivals.count - 1, arrivals[arrival].end < cut { arrival += 1 }
+                split.append(Chunk(at: arrivals[arrival].at, data: whole.subdata(in: (whole.startIndex + start)..<(whole.startIndex + cut))))
+                start = cut
+            }
+            return StreamedBody(chunks: split)
+        }
+
+        /// `pieces` with each piece that arrived less than `gap` seconds after the one before it
+        /// joined to it: what the network cut into pieces without a pause is one chunk, arriving
+        /// with its last piece.
+        public static func joining(_ pieces: [Chunk], within gap: TimeInterval) -> [Chunk] {
+            var joined: [Chunk] = []
+            for piece in pieces where !piece.data.isEmpty {
+                if let last = joined.last, piece.at - last.at < gap {
+                    joined[joined.count - 1].data.append(piece.data)
+                    joined[joined.count - 1].at = piece.at
+                } else {
+                    joined.append(piece)
+                }
+            }
+            return joined
+        }
+    }
+}
