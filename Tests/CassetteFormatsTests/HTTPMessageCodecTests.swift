@@ -176,7 +176,7 @@ import Testing
 
     static let malformed: [Malformed] = [
         .init(name: "unknown field", text: "### firstbyte=1\nGET https://a.example/\n\nHTTP/1.1 200 OK\n\n", diagnostics: [
-            ####"t.http:1:5: error: interactions[0]: unknown field "firstbyte" (did you mean "firstByte"?) on the "###" line; known fields: recordedAt, firstByte, duration, error, afterBytes, latency, responseURL, requestBody, responseBody"####,
+            ####"t.http:1:5: error: interactions[0]: unknown field "firstbyte" (did you mean "firstByte"?) on the "###" line; known fields: recordedAt, firstByte, duration, error, afterBytes, latency, responseURL, requestBody, responseBody, stream"####,
         ]),
         .init(name: "misspelt error code", text: "### error=timedOt\nGET https://a.example/\n", diagnostics: [
             #"t.http:1:11: error: interactions[0].error.code: unknown error code "timedOt" (did you mean "timedOut"?); expected a URLError.Code name or number. Names: "#

@@ -14,6 +14,8 @@ public struct Fetched: Sendable, Equatable, CustomStringConvertible {
     public var errorDescription: String?
     /// For a delegate: the size of each `didReceive(data:)`, in order.
     public var pieces: [Int] = []
+    /// For a delegate: seconds from `resume()` to each `didReceive(data:)`, in order.
+    public var pieceTimes: [TimeInterval] = []
     /// For a delegate: seconds from `resume()` to the response head.
     public var headAfter: TimeInterval?
 
@@ -106,6 +108,7 @@ public final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchec
         var headAfter: TimeInterval?
         var body = Data()
         var pieces: [Int] = []
+        var pieceTimes: [TimeInterval] = []
         var done: (@Sendable (Fetched) -> Void)?
     }
 
@@ -134,6 +137,9 @@ public final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchec
         lock.lock()
         entries[dataTask.taskIdentifier, default: Entry()].body.append(data)
         entries[dataTask.taskIdentifier]?.pieces.append(data.count)
+        if let started = entries[dataTask.taskIdentifier]?.started {
+            entries[dataTask.taskIdentifier]?.pieceTimes.append(Date().timeIntervalSince(started))
+        }
         lock.unlock()
     }
 
@@ -143,6 +149,7 @@ public final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchec
         lock.unlock()
         var fetched = Fetched(response: entry?.response, body: entry?.body, error: error)
         fetched.pieces = entry?.pieces ?? []
+        fetched.pieceTimes = entry?.pieceTimes ?? []
         fetched.headAfter = entry?.headAfter
         entry?.done?(fetched)
     }

@@ -90,6 +90,11 @@ public enum LoopbackRoutes {
     /// The session id `/session` sets in a cookie and repeats in its body.
     public static let sessionSecret = "L00PBACK-SESSION-SECRET"
 
+    /// Event `index` of `/sse/N/MS`: `id: INDEX` and a JSON `data` line.
+    public static func sseEvent(_ index: Int) -> Data {
+        Data("id: \(index)\ndata: {\"index\":\(index),\"token\":\"t\(index)\"}\n\n".utf8)
+    }
+
     static func reply(to request: LoopbackServer.Received, editions: [String: Int]) -> Reply? {
         let path = String(request.target.prefix { $0 != "?" })
         let parts = path.split(separator: "/").map(String.init)
@@ -112,6 +117,12 @@ public enum LoopbackRoutes {
             let milliseconds = Int(parts[2]) ?? 0
             return Reply(status: 200, headers: text(""), body: .chunked((0..<count).map { Data("chunk \($0)\n".utf8) }),
                          chunkDelay: TimeInterval(milliseconds) / 1000)
+        case ("sse", 3):
+            // Server-sent events as an LLM API streams tokens: N events, MS milliseconds apart.
+            let count = Int(parts[1]) ?? 1
+            let milliseconds = Int(parts[2]) ?? 0
+            return Reply(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
+                         body: .chunked((0..<count).map { sseEvent($0) }), chunkDelay: TimeInterval(milliseconds) / 1000)
         case ("gzip", 1):
             return Reply(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
                          body: .whole(Compression.gzip(compressedJSON)))

@@ -16,6 +16,7 @@ import Darwin
 /// | `/delay/MS`        | 200 after MS milliseconds, `delayed MS ms`                             |
 /// | `/chunked/N`       | 200, `Transfer-Encoding: chunked`, N chunks `chunk i\n`               |
 /// | `/slow-chunks/N/MS`| as `/chunked/N`, MS milliseconds between chunks                          |
+/// | `/sse/N/MS`        | 200, `text/event-stream`, chunked, N events (``LoopbackRoutes/sseEvent(_:)``) MS ms apart |
 /// | `/gzip`, `/deflate`| 200, a JSON body compressed ahead of time, with `Content-Encoding`     |
 /// | `/redirect/N`      | 302 to `/redirect/N-1`; `/redirect/0` answers 200 `arrived`            |
 /// | `/redirect-to?status_code=S&url=U[&cookie=C]` | S to U, `Set-Cookie: C` (or the `/session` secret for `session`) |

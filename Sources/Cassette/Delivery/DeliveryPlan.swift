@@ -69,28 +69,39 @@ struct DeliveryPlan: Equatable {
         self.events = Self.cut(events, timeout: timeout)
     }
 
-    /// The events up to the first wait longer than `timeout`, then `timedOut` at that moment.
     /// A body sent in given pieces: the head at `firstByte`, piece `i` at `firstByte + i × delay`,
     /// the end with the last piece. `inPieces` false (not delegate-driven): the whole body at that end.
     init(chunkSizes: [Int], firstByte: TimeInterval, delay: TimeInterval, inPieces: Bool, timeout: TimeInterval?) {
+        let pieces = chunkSizes.enumerated().map { (at: firstByte + delay * Double($0.offset), size: $0.element) }
+        self.init(firstByte: firstByte, pieces: pieces, end: pieces.last?.at ?? firstByte, error: nil, inPieces: inPieces, timeout: timeout)
+    }
+
+    /// A body that arrives in pieces at given times (a streamed body, ``Interaction/StreamedBody``):
+    /// the head at `firstByte`, each piece at its time, the end (or `error`) at `end` or with the
+    /// last piece if that comes later. `inPieces` false (not delegate-driven): the whole body at the end.
+    init(firstByte: TimeInterval, pieces: [(at: TimeInterval, size: Int)], end: TimeInterval, error: URLError.Code?,
+         inPieces: Bool, timeout: TimeInterval?) {
         let firstByte = Self.schedulable(firstByte)
-        let delay = Self.schedulable(delay)
         var events = [Event(at: firstByte, step: .head)]
-        let end = Self.schedulable(firstByte + delay * Double(max(0, chunkSizes.count - 1)))
-        let total = chunkSizes.reduce(0, +)
-        if inPieces {
-            var start = 0
-            for (index, size) in chunkSizes.enumerated() where size > 0 {
-                events.append(Event(at: Self.schedulable(firstByte + delay * Double(index)), step: .body(start..<(start + size))))
-                start += size
-            }
-        } else if total > 0 {
-            events.append(Event(at: end, step: .body(0..<total)))
+        var last = firstByte
+        var start = 0
+        var body: [Event] = []
+        for piece in pieces where piece.size > 0 {
+            last = max(last, Self.schedulable(piece.at))
+            body.append(Event(at: last, step: .body(start..<(start + piece.size))))
+            start += piece.size
         }
-        events.append(Event(at: end, step: .finish))
+        let finish = max(last, Self.schedulable(end))
+        if inPieces {
+            events += body
+        } else if start > 0 {
+            events.append(Event(at: finish, step: .body(0..<start)))
+        }
+        events.append(Event(at: finish, step: error.map(Step.fail) ?? .finish))
         self.events = Self.cut(events, timeout: timeout)
     }
 
+    /// The events up to the first wait longer than `timeout`, then `timedOut` at that moment.
     private static func cut(_ events: [Event], timeout: TimeInterval?) -> [Event] {
         guard let timeout, timeout > 0, timeout < CassetteRules.longestSeconds else { return events }
         var lastArrival: TimeInterval = 0

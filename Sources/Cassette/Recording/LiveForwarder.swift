@@ -15,6 +15,8 @@ final class LiveForwarder: Sendable {
     struct Outcome: Sendable {
         var response: HTTPURLResponse?
         var body: Data
+        /// When each piece of the body arrived: the body's length after it, and seconds from the start.
+        var arrivals: [StreamCapture.Arrival] = []
         var error: URLError?
         /// Seconds from the start of the request to the response head, and to the end.
         var firstByte: TimeInterval?
@@ -101,6 +103,7 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         var response: HTTPURLResponse?
         var firstByte: TimeInterval?
         var body = Data()
+        var arrivals: [StreamCapture.Arrival] = []
         /// The body a streamed upload's `needNewBodyStream` gives.
         var bodyStream: Data?
 
@@ -131,9 +134,13 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let now = Date()
         let onData = exchanges.withLock { exchanges -> (@Sendable (Data) -> Void)? in
-            exchanges[dataTask.taskIdentifier]?.body.append(data)
-            return exchanges[dataTask.taskIdentifier]?.progress.data
+            guard var exchange = exchanges.removeValue(forKey: dataTask.taskIdentifier) else { return nil }
+            exchange.body.append(data)
+            exchange.arrivals.append(.init(end: exchange.body.count, at: now.timeIntervalSince(exchange.start)))
+            exchanges[dataTask.taskIdentifier] = exchange
+            return exchange.progress.data
         }
         onData?(data)
     }
@@ -163,7 +170,7 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
             urlError = URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "the response was not an HTTP response"])
         }
         exchange.onEnd(LiveForwarder.Outcome(
-            response: response, body: exchange.body, error: urlError,
+            response: response, body: exchange.body, arrivals: exchange.arrivals, error: urlError,
             firstByte: exchange.firstByte ?? (response == nil ? nil : Date().timeIntervalSince(exchange.start)), duration: Date().timeIntervalSince(exchange.start)
         ))
     }

@@ -82,7 +82,7 @@ public struct VolatileParts: Sendable, Equatable {
             return true
         case let (a?, b?):
             return a.status == b.status && a.url == b.url && withoutVolatile(a.headers) == withoutVolatile(b.headers)
-                && sameBody(a.body, b.body, contentType: a.headers["Content-Type"])
+                && sameBody(a.body, b.body, contentType: a.headers["Content-Type"]) && sameStream(a.stream, b.stream)
         default:
             return false
         }
@@ -107,6 +107,18 @@ public struct VolatileParts: Sendable, Equatable {
         guard !jsonPaths.isEmpty, let x = try? JSONParser.parse(a.data), let y = try? JSONParser.parse(b.data) else { return false }
         let paths = jsonPaths.map(JSONPathPattern.init)
         return JSONWriter.compact(CanonicalJSON.value(x.value, removing: paths)) == JSONWriter.compact(CanonicalJSON.value(y.value, removing: paths))
+    }
+
+    /// Streams are the same when they arrived in the same chunks at about the same times (the
+    /// tolerance of timings).
+    private func sameStream(_ a: Interaction.StreamedBody?, _ b: Interaction.StreamedBody?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case let (a?, b?):
+            return a.chunks.count == b.chunks.count
+                && zip(a.chunks, b.chunks).allSatisfy { $0.data == $1.data && closeEnough($0.at, $1.at) }
+        default: return false
+        }
     }
 
     private func closeEnough(_ a: Interaction.Timing?, _ b: Interaction.Timing?) -> Bool {

@@ -199,7 +199,8 @@ final class Redactor: @unchecked Sendable {
     private func redact(_ response: inout Interaction.Response, secrets: inout Set<String>) {
         redact(&response.headers, secrets: &secrets)
         response.url = response.url.map { redactQuery(of: $0, secrets: &secrets) }
-        response.body = redact(response.body, contentType: response.headers["Content-Type"], secrets: &secrets)
+        let contentType = response.headers["Content-Type"]
+        response.changeBody { redact($0, contentType: contentType, secrets: &secrets) }
     }
 
     private func redact(_ headers: inout Interaction.Headers, secrets: inout Set<String>) {
@@ -365,7 +366,8 @@ final class Redactor: @unchecked Sendable {
     private func scrub(_ response: inout Interaction.Response, with scrubber: SecretScrubber) {
         response.url = response.url.map(scrubber.apply)
         response.headers.transformValues { _, value in scrubber.apply(value) }
-        response.body = scrub(response.body, contentType: response.headers["Content-Type"], with: scrubber)
+        let contentType = response.headers["Content-Type"]
+        response.changeBody { scrub($0, contentType: contentType, with: scrubber) }
     }
 
     private func scrub(_ body: Interaction.Body, contentType: String?, with scrubber: SecretScrubber) -> Interaction.Body {

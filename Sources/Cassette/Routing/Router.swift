@@ -277,6 +277,22 @@ final class Router: Sendable {
         var description: String?
         var timing: Interaction.Timing
         var latency: Latency
+        /// A streamed body's pieces, in replay time and cut to `body`; nil for a body in one piece.
+        var pieces: [(at: TimeInterval, size: Int)]?
+
+        /// How the replay reaches the caller. `inPieces`: whether every piece of the body reaches
+        /// it (a delegate, or a client on the wire); otherwise the body arrives in one piece.
+        func plan(inPieces: Bool, timeout: TimeInterval?) -> DeliveryPlan {
+            if let pieces, response != nil {
+                return DeliveryPlan(firstByte: timing.firstByte, pieces: pieces, end: timing.duration, error: endCode,
+                                    inPieces: inPieces, timeout: timeout)
+            }
+            return DeliveryPlan(hasHead: response != nil, bodySize: body.count, error: endCode, timing: timing,
+                                inPieces: inPieces && timing.duration > timing.firstByte, timeout: timeout)
+        }
+
+        /// Whether anything waits: the plan runs on a timer.
+        var isDelayed: Bool { timing.duration > 0 || (pieces?.last.map { $0.at > 0 } ?? false) }
     }
 
     /// `interaction` as it replays to a request with `method`: the body the caller gets (cut by
@@ -305,34 +321,43 @@ final class Router: Sendable {
         } else if endCode == nil {
             endCode = .badServerResponse
         }
-        let timing = latency.timing(recorded: interaction.timing, bodySize: body.count)
-        return PreparedReplay(response: interaction.response, body: body, endCode: endCode, description: description, timing: timing, latency: latency)
+        guard let stream = interaction.response?.stream, method != "HEAD" else {
+            let timing = latency.timing(recorded: interaction.timing, bodySize: body.count)
+            return PreparedReplay(response: interaction.response, body: body, endCode: endCode, description: description, timing: timing, latency: latency)
+        }
+        // A stream written by hand may have no timing: its chunks say when the body arrived.
+        let recorded = interaction.timing ?? Interaction.Timing(firstByte: 0, duration: stream.chunks.last?.at ?? 0)
+        let timing = latency.timing(recorded: recorded, bodySize: body.count)
+        var pieces: [(at: TimeInterval, size: Int)] = []
+        var left = body.count
+        for chunk in stream.chunks where left > 0 {
+            pieces.append((latency.arrival(of: chunk.at, recorded: recorded, replayed: timing), min(chunk.data.count, left)))
+            left -= chunk.data.count
+        }
+        return PreparedReplay(response: interaction.response, body: body, endCode: endCode, description: description, timing: timing,
+                              latency: latency, pieces: pieces)
     }
 
     private func replay(_ interaction: Interaction, hop: Hop, of exchange: Exchange, shownAs shown: @escaping Shown) {
         let channel = exchange.channel
         let urlRequest = hop.request
-        let prepared = prepare(interaction, method: urlRequest.httpMethod ?? "GET", shownAs: shown)
+        var prepared = prepare(interaction, method: urlRequest.httpMethod ?? "GET", shownAs: shown)
         let head = prepared.response?.urlResponse(for: urlRequest.url ?? URL(fileURLWithPath: "/"))
-        var (body, endCode, description) = (prepared.body, prepared.endCode, prepared.description)
-        let (timing, latency) = (prepared.timing, prepared.latency)
         if let response = prepared.response, head == nil {
-            body = Data()
-            endCode = .badServerResponse
-            description = "Cassette could not build a response for status \(response.status)"
+            prepared.response = nil
+            prepared.body = Data()
+            prepared.endCode = .badServerResponse
+            prepared.description = "Cassette could not build a response for status \(response.status)"
         }
-        if let head, endCode == nil, let next = Redirect.nextRequest(after: head, to: urlRequest, body: hop.body.data) {
-            return follow(head, body: body, to: next, after: timing.duration, hop: hop, of: exchange, shownAs: shown)
+        if let head, prepared.endCode == nil, let next = Redirect.nextRequest(after: head, to: urlRequest, body: hop.body.data) {
+            return follow(head, body: prepared.body, to: next, after: prepared.timing.duration, hop: hop, of: exchange, shownAs: shown)
         }
-        let delayed = timing.duration > 0
+        let delayed = prepared.isDelayed
         if delayed { armResourceDeadline(of: exchange) }
         let timeout = delayed ? Self.timeout(of: urlRequest, configuration: exchange.configuration) : nil
-        let plan = DeliveryPlan(
-            hasHead: head != nil, bodySize: body.count, error: endCode, timing: timing,
-            inPieces: delayed && timing.duration > timing.firstByte && TaskInternals.deliversEveryChunk(channel.task),
-            timeout: timeout)
-        play(plan, head: head, body: body, endCode: endCode, description: description, timeout: timeout,
-             waiting: "its replay (latency \(latency))", on: channel, shownAs: shown)
+        let plan = prepared.plan(inPieces: delayed && TaskInternals.deliversEveryChunk(channel.task), timeout: timeout)
+        play(plan, head: head, body: prepared.body, endCode: prepared.endCode, description: prepared.description, timeout: timeout,
+             waiting: "its replay (latency \(prepared.latency))", on: channel, shownAs: shown)
     }
 
     /// Runs `plan` on `channel`. A timeout the plan cut in (not a recorded or stubbed one) gets a
@@ -469,13 +494,15 @@ final class Router: Sendable {
                     outcome.error = URLError(.timedOut)
                 }
                 let ended = outcome
+                let timing = Self.timing(firstByte: outcome.firstByte, duration: outcome.duration)
+                var response = outcome.response.map { Interaction.Response($0, body: outcome.body, requestURL: request.url) }
+                if let headers = response?.headers,
+                   let stream = StreamCapture.stream(of: outcome.body, arrivals: outcome.arrivals, headers: headers, timing: timing) {
+                    response?.stream = stream
+                }
                 let interaction = Interaction(
-                    recordedAt: recordedAt,
-                    request: request,
-                    response: outcome.response.map { Interaction.Response($0, body: outcome.body, requestURL: request.url) },
-                    error: outcome.error.map(Interaction.TransportError.init),
-                    timing: Self.timing(firstByte: outcome.firstByte, duration: outcome.duration)
-                )
+                    recordedAt: recordedAt, request: request, response: response,
+                    error: outcome.error.map(Interaction.TransportError.init), timing: timing)
                 if exchange.isStopped, !exchange.isExpired, outcome.error?.code == .cancelled {
                     recorder.abandon(ticket)
                 } else if !savesConnectionFailures, outcome.response == nil, let code = outcome.error?.code,

@@ -24,8 +24,6 @@ extension Router {
         log.withLock { $0.replayed += 1 }
         let answer = OriginMove.replayed(redactor.forPlayback(interaction), for: request.url, rule: playback.rules.origin)
         let prepared = prepare(answer, method: request.method, shownAs: { redacted })
-        let plan = DeliveryPlan(hasHead: prepared.response != nil, bodySize: prepared.body.count, error: prepared.endCode,
-                                timing: prepared.timing, inPieces: true, timeout: nil)
-        return WireReplay(prepared: prepared, plan: plan)
+        return WireReplay(prepared: prepared, plan: prepared.plan(inPieces: true, timeout: nil))
     }
 }

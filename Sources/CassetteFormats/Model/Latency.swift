@@ -74,6 +74,24 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// When a chunk of a streamed body (``Interaction/StreamedBody``) that arrived `at` seconds into
+    /// the recorded exchange arrives in a replay with this latency, given the recorded timing and
+    /// the replay's (``timing(recorded:bodySize:)``): as recorded, scaled, all at once under
+    /// `instant`, or spread over the replay's body time like the recording's for a fixed latency or
+    /// a download speed.
+    public func arrival(of at: TimeInterval, recorded: Interaction.Timing, replayed: Interaction.Timing) -> TimeInterval {
+        switch kind {
+        case .instant: return 0
+        case .recorded: return at
+        case .scaled(let factor): return at * factor
+        case .fixed, .downloadSpeed:
+            let span = recorded.duration - recorded.firstByte
+            guard span > 0 else { return replayed.duration }
+            let share = (min(max(at, recorded.firstByte), recorded.duration) - recorded.firstByte) / span
+            return replayed.firstByte + share * (replayed.duration - replayed.firstByte)
+        }
+    }
+
     /// Why this latency cannot be used (a negative time or one longer than a day, a duration
     /// before the first byte, a scale above 1,000, a speed under one byte per second), or nil.
     public var problem: String? {

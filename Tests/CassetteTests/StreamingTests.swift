@@ -1,0 +1,176 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Cassette
+import CassetteTestSupport
+
+/// Streamed responses: a `text/event-stream` recorded event by event with each arrival, replayed
+/// with the recorded gaps (scaled, or all at once under `instant`) to a delegate, and whole to
+/// callers that only see a whole body (DESIGN §5); hand edits that cut, slow down or shorten a
+/// stream; an OpenAI-style chat completion stream read by a client written from the specification.
+@Suite(.timingIsolated) struct StreamingTests {
+    static let eventCount = 20
+    static let gap = 0.05
+
+    /// An arrival that a replay should keep: within 10 % of the recorded offset, plus scheduling noise.
+    static func isClose(_ replayed: TimeInterval, to recorded: TimeInterval) -> Bool {
+        abs(replayed - recorded) <= 0.1 * recorded + 0.02 * TimingIsolation.scale
+    }
+
+    @Test func twentyEventsRecordedLiveReplayWithTheirRecordedTiming() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let url = server.baseURL + "/sse/\(Self.eventCount)/\(Int(Self.gap * 1000))"
+        let file = scratch.file("sse.json")
+
+        // Live, without Cassette, then recorded: the same events, about 50 ms apart.
+        let live = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: { _ in }), style: .delegate)
+        let liveEvents = EventStreamClient.events(of: live)
+        #expect(liveEvents.map(\.data) == (0..<Self.eventCount).map { #"{"index":\#($0),"token":"t\#($0)"}"# })
+        let recorder = try Tape(file: file, mode: .once, environment: [:])
+        let recorded = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: recorder.configure), style: .delegate)
+        _ = try recorder.eject()
+        #expect(recorded.sameOutcome(as: live))
+        #expect(EventStreamClient.events(of: recorded).map(\.data) == liveEvents.map(\.data))
+
+        // In the file: one chunk per event, each with its arrival, in the order they came.
+        let interaction = try #require(try CassetteFile.read(file).interactions.first)
+        let stream = try #require(interaction.response?.stream)
+        #expect(stream.chunks.map(\.data) == (0..<Self.eventCount).map(LoopbackRoutes.sseEvent))
+        #expect(stream.chunks.allSatisfy { $0.event != nil })
+        let offsets = stream.chunks.map(\.at)
+        #expect(offsets == offsets.sorted())
+        let span = try #require(offsets.last) - offsets[0]
+        #expect(span >= Double(Self.eventCount - 1) * Self.gap * 0.9, "\(offsets)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains(#""events": ["#) && text.contains(#""id": "19", "data": { "index": 19, "token": "t19" } }"#), "\(text)")
+
+        // Replayed with the recorded latency: each event when it arrived, the same bytes.
+        let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+        let replayed = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
+        #expect(replayed.sameOutcome(as: live))
+        let replayedEvents = EventStreamClient.events(of: replayed)
+        #expect(replayedEvents.map(\.data) == liveEvents.map(\.data))
+        for (event, offset) in zip(replayedEvents, offsets) {
+            #expect(Self.isClose(event.at, to: offset), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
+        }
+        #expect(replayed.pieces.count == Self.eventCount)
+
+        // Twice as fast, the gaps halve.
+        let fast = try Tape(file: file, mode: .none, options: .init(latency: .scaled(0.5)), environment: [:])
+        let halved = EventStreamClient.events(of: await Fetch.get(url, on: Fetch.delegateSession(configuredBy: fast.configure), style: .delegate))
+        #expect(halved.count == Self.eventCount)
+        for (event, offset) in zip(halved, offsets) {
+            #expect(Self.isClose(event.at, to: offset / 2), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
+        }
+
+        // Instant: the whole stream at once.
+        let instant = try Tape(file: file, mode: .none, environment: [:])
+        let started = Date()
+        let atOnce = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: instant.configure), style: .delegate)
+        #expect(Date().timeIntervalSince(started) < 0.2 * TimingIsolation.scale)
+        #expect(atOnce.sameOutcome(as: live))
+        #expect(EventStreamClient.events(of: atOnce).count == Self.eventCount)
+        for tape in [player, fast, instant] { _ = try tape.eject() }
+    }
+
+    /// Completion handlers and `data(for:)` on Linux keep only the last piece a protocol delivers
+    /// (DESIGN §5): they get the whole stream, once its last event is due.
+    @Test(arguments: [FetchStyle.async, .completionHandler])
+    func callersThatSeeOnlyTheWholeBodyGetItWhenTheStreamEnds(style: FetchStyle) async throws {
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("chat-stream.json"), mode: .none,
+                            options: .init(latency: .recorded), environment: [:])
+        let started = Date()
+        let fetched = await Fetch.run(try Self.chatRequest(), on: tape.session, style: style)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(fetched.status == 200 && fetched.errorCode == nil)
+        #expect(Self.tokens(EventStreamClient.events(of: fetched)) == "Hello! How can I help you today?")
+        #expect(elapsed >= 0.7 && elapsed < 0.722 + 0.5 * TimingIsolation.scale, "\(elapsed)")
+        _ = try tape.eject()
+    }
+
+    // MARK: An OpenAI-style chat completion
+
+    static func chatRequest() throws -> URLRequest {
+        var request = URLRequest(url: try #require(URL(string: "https://api.openai.com/v1/chat/completions")))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer sk-test", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(#"{"model":"gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"Say hello"}]}"#.utf8)
+        return request
+    }
+
+    /// The text a chat client shows: each chunk's `choices[0].delta.content`, until `[DONE]`.
+    static func tokens(_ events: [EventStreamClient.Event]) -> String {
+        var text = ""
+        for event in events {
+            if event.data == "[DONE]" { break }
+            let chunk = try? JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]
+            let delta = (chunk?["choices"] as? [[String: Any]])?.first?["delta"] as? [String: Any]
+            text += delta?["content"] as? String ?? ""
+        }
+        return text
+    }
+
+    @Test func anOpenAIStyleStreamReplaysTokenByToken() async throws {
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("chat-stream.json"), mode: .none,
+                            options: .init(latency: .recorded), environment: [:])
+        let fetched = await Fetch.run(try Self.chatRequest(), on: Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
+        let events = EventStreamClient.events(of: fetched)
+        #expect(events.count == 12)
+        #expect(events.last?.data == "[DONE]")
+        #expect(Self.tokens(events) == "Hello! How can I help you today?")
+        let recorded = [0.412, 0.436, 0.471, 0.502, 0.538, 0.566, 0.601, 0.633, 0.66, 0.694, 0.721, 0.722]
+        for (event, offset) in zip(events, recorded) {
+            #expect(Self.isClose(event.at, to: offset), "an event arrived at \(event.at) s, recorded at \(offset) s")
+        }
+        _ = try tape.eject()
+    }
+
+    /// The committed `chat-stream-cut.json` is `chat-stream.json` edited by hand: the events after
+    /// the third deleted and `"error": { "code": "networkConnectionLost" }` added.
+    @Test(arguments: [FetchStyle.delegate, .completionHandler])
+    func aStreamCutByHandGivesItsEventsThenTheError(style: FetchStyle) async throws {
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("chat-stream-cut.json"), mode: .none,
+                            options: .init(latency: .recorded), environment: [:])
+        let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+        let fetched = await Fetch.run(try Self.chatRequest(), on: session, style: style)
+        #expect(fetched.errorCode == .networkConnectionLost)
+        if style == .delegate {
+            let events = EventStreamClient.events(of: fetched)
+            #expect(events.count == 3)
+            #expect(Self.tokens(events) == "Hello!")
+        } else {
+            #expect(fetched.body.isEmpty)  // a completion handler gets the error and no data
+        }
+        _ = try tape.eject()
+    }
+
+    @Test func slowingAnEventDownAndDroppingDoneAreEditsToo() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        var document = try CassetteFile.read(PackagePaths.examples.appendingPathComponent("chat-stream.json"))
+        var stream = try #require(document.interactions[0].response?.stream)
+        // Event 5 (" can") and every later one come 0.5 s later; the final [DONE] is gone.
+        for index in 4..<stream.chunks.count { stream.chunks[index].at += 0.5 }
+        stream.chunks.removeLast()
+        document.interactions[0].response?.stream = stream
+        let file = scratch.file("edited.json")
+        try CassetteFile.write(document, to: file)
+
+        let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+        let fetched = await Fetch.run(try Self.chatRequest(), on: Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
+        let events = EventStreamClient.events(of: fetched)
+        #expect(fetched.errorCode == nil)
+        #expect(events.count == 11)
+        #expect(!events.contains { $0.data == "[DONE]" })
+        #expect(Self.tokens(events) == "Hello! How can I help you today?")
+        #expect(events[4].at - events[3].at >= 0.5, "\(events.map(\.at))")
+        #expect(Self.isClose(events[3].at, to: 0.502))
+        _ = try tape.eject()
+    }
+}
