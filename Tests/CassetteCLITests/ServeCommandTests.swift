@@ -97,6 +97,57 @@ import Glibc
         #expect(errors.contains("cassette serve: 2 replayed, 0 recorded, 0 unmatched"), "\(errors)")
     }
 
+    /// A recorded OpenAI-style stream, served with its recorded latency: Python's `http.client`
+    /// reads each event when it was recorded to arrive, chunk by chunk on the wire.
+    @Test func streamsServerSentEventsToPythonWithTheirRecordedTiming() throws {
+        let served = try Served(["--cassette", Self.examples.appendingPathComponent("chat-stream.json").path, "--mode", "none",
+                                 "--latency", "recorded"])
+        let port = served.base.split(separator: ":").last.map(String.init) ?? ""
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", """
+            import http.client, json, time
+            c = http.client.HTTPConnection("127.0.0.1", \(port))
+            body = json.dumps({"model": "gpt-4o-mini", "stream": True, "messages": [{"role": "user", "content": "Say hello"}]})
+            start = time.monotonic()
+            c.request("POST", "/v1/chat/completions", body=body, headers={"Content-Type": "application/json"})
+            r = c.getresponse()
+            events, data = [], []
+            while True:
+                line = r.readline()
+                if not line:
+                    break
+                line = line.rstrip(b"\\n")
+                if line.startswith(b"data: "):
+                    data.append(line[6:].decode())
+                elif line == b"" and data:
+                    events.append([time.monotonic() - start, "\\n".join(data)])
+                    data = []
+            print(json.dumps({"status": r.status, "type": r.getheader("Content-Type"), "framing": r.getheader("Transfer-Encoding"),
+                              "events": events}))
+            """]
+        let out = Pipe()
+        python.standardOutput = out
+        try python.run()
+        let printed = out.fileHandleForReading.readDataToEndOfFile()
+        python.waitUntilExit()
+        let result = try #require(try JSONSerialization.jsonObject(with: printed) as? [String: Any], "\(String(decoding: printed, as: UTF8.self))")
+        #expect(result["status"] as? Int == 200)
+        #expect(result["type"] as? String == "text/event-stream; charset=utf-8")
+        #expect(result["framing"] as? String == "chunked")
+        let events = try #require(result["events"] as? [[Any]])
+        #expect(events.compactMap { $0.last as? String }.last == "[DONE]")
+        let arrivals = events.compactMap { $0.first as? Double }
+        let recorded = [0.412, 0.436, 0.471, 0.502, 0.538, 0.566, 0.601, 0.633, 0.66, 0.694, 0.721, 0.722]
+        #expect(arrivals.count == recorded.count)
+        for (arrival, offset) in zip(arrivals, recorded) {
+            #expect(abs(arrival - offset) <= 0.1 * offset + 0.02 * TimingIsolation.scale, "an event arrived at \(arrival) s, recorded at \(offset) s")
+        }
+        let (status, errors) = served.stop()
+        #expect(status == 0)
+        #expect(errors.contains("cassette serve: 1 replayed, 0 recorded, 0 unmatched"), "\(errors)")
+    }
+
     @Test func anUnmatchedRequestIsReportedAndStrictExitsOne() throws {
         let served = try Served(["--cassette", Self.examples.appendingPathComponent("users-api.json").path, "--strict", "--unmatched-status", "599"])
         let miss = Self.curl(["-i", served.base + "/nothing"])
