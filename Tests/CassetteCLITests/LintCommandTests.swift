@@ -53,7 +53,7 @@ enum Locations {
     @Test func validCassettesPassWithASummary() {
         let result = Captured.run(["lint", Locations.examples])
         #expect(result.status == 0)
-        #expect(result.out == "4 cassettes, 13 interactions, 0 errors\n")
+        #expect(result.out == "6 cassettes, 15 interactions, 0 errors\n")
         #expect(result.error == "")
     }
 
@@ -139,7 +139,7 @@ enum Locations {
     @Test func aMissingPathIsAnErrorButOthersAreStillChecked() {
         let result = Captured.run(["lint", "/no/such/cassette.json", Locations.examples])
         #expect(result.status == 1)
-        #expect(result.out == "/no/such/cassette.json: error: no such file or folder\n4 cassettes, 13 interactions, 1 error\n")
+        #expect(result.out == "/no/such/cassette.json: error: no such file or folder\n6 cassettes, 15 interactions, 1 error\n")
     }
 
     @Test func aFolderWithoutCassettesIsAnError() throws {
