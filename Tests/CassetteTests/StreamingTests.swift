@@ -78,6 +78,42 @@ import CassetteTestSupport
         for tape in [player, fast, instant] { _ = try tape.eject() }
     }
 
+    /// What recording keeps as a stream, whatever API the caller used: server-sent events always;
+    /// another body only when it came with pauses and without a Content-Length.
+    @Test func recordingKeepsEventsAlwaysAndOtherBodiesAsChunksOnlyWhenTheyPaused() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let file = scratch.file("kinds.json")
+        let tape = try Tape(file: file, mode: .once, environment: [:])
+        let paths = ["/slow-chunks/4/100", "/chunked/5", "/delay/100", "/sse/3/0"]
+        var live: [Fetched] = []
+        for path in paths { live.append(await Fetch.get(server.baseURL + path, on: tape.session, style: .async)) }
+        _ = try tape.eject()
+        let responses = try CassetteFile.read(file).interactions.map(\.response)
+        #expect(responses.count == 4)
+
+        let chunks = try #require(responses[0]?.stream?.chunks)
+        #expect(chunks.map { String(decoding: $0.data, as: UTF8.self) } == ["chunk 0\n", "chunk 1\n", "chunk 2\n", "chunk 3\n"])
+        for (earlier, later) in zip(chunks, chunks.dropFirst()) { #expect(later.at - earlier.at >= 0.09, "\(chunks.map(\.at))") }
+        #expect(responses[1]?.stream == nil && responses[1]?.body.data == live[1].body)  // chunked, but without a pause
+        #expect(responses[2]?.stream == nil && responses[2]?.body.text == "delayed 100 ms")  // Content-Length
+        #expect(responses[3]?.stream?.chunks.map(\.data) == (0..<3).map(LoopbackRoutes.sseEvent))  // events, however fast
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains(#""chunks": ["#) && text.contains(#""text": "chunk 0\n" }"#), "\(text)")
+
+        // Replayed to a delegate with the recorded latency: four pieces, each when it was recorded.
+        let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+        let replayed = await Fetch.get(server.baseURL + paths[0], on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
+        #expect(replayed.sameOutcome(as: live[0]))
+        #expect(replayed.pieces == chunks.map(\.data.count))
+        for (arrival, chunk) in zip(replayed.pieceTimes, chunks) {
+            #expect(Self.isClose(arrival, to: chunk.at), "a chunk arrived at \(arrival) s, recorded at \(chunk.at) s")
+        }
+        _ = try player.eject()
+    }
+
     /// Completion handlers and `data(for:)` on Linux keep only the last piece a protocol delivers
     /// (DESIGN §5): they get the whole stream, once its last event is due.
     @Test(arguments: [FetchStyle.async, .completionHandler])

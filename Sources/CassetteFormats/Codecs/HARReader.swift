@@ -106,6 +106,16 @@ struct HARReader {
                 timing = exact  // Cassette's own value, which milliseconds would have rounded
             }
         }
+        if let stream = finalResponse?.stream {
+            let chunksPath = path.appending("response").appending("content").appending("_chunks")
+            let elements: [JSONNode]
+            if case .array(let array)? = node.memberValue("response")?.memberValue("content")?.memberValue("_chunks")?.value { elements = array } else { elements = [] }
+            for problem in CassetteRules.streamProblems(stream, timing: timing) {
+                let place = problem.chunk.map { chunksPath.appending($0) } ?? chunksPath
+                let offset = problem.chunk.flatMap { $0 < elements.count ? elements[$0].offset : nil } ?? node.offset
+                report(problem.message, at: problem.field.map { place.appending($0) } ?? place, offset: offset)
+            }
+        }
         guard problems.count == problemsBefore, let request else { return nil }
         return Interaction(recordedAt: recordedAt, request: request, response: finalResponse, error: error,
                            timing: timing, latency: extras.latency)
@@ -178,11 +188,6 @@ struct HARReader {
             return nil
         }
         let stream = Interaction.StreamedBody(chunks: chunks)
-        for problem in CassetteRules.streamProblems(stream, timing: nil) {
-            let place = problem.chunk.map { path.appending($0) } ?? path
-            let offset = problem.chunk.map { elements[$0].offset } ?? node.offset
-            report(problem.message, at: problem.field.map { place.appending($0) } ?? place, offset: offset)
-        }
         return stream
     }
 
