@@ -67,16 +67,6 @@ import Testing
         #expect(split.data == received.data)
     }
 
-    @Test func piecesWithoutAPauseBetweenThemJoin() {
-        let pieces: [Interaction.StreamedBody.Chunk] = [
-            .init(at: 0.100, data: Data("a".utf8)), .init(at: 0.104, data: Data("b".utf8)), .init(at: 0.108, data: Data("c".utf8)),
-            .init(at: 0.300, data: Data("d".utf8)), .init(at: 0.305, data: Data()),
-        ]
-        #expect(Interaction.StreamedBody.joining(pieces, within: 0.01) == [
-            .init(at: 0.108, data: Data("abc".utf8)), .init(at: 0.300, data: Data("d".utf8)),
-        ])
-    }
-
     // MARK: JSON
 
     @Test func JSONShowsEventsWithTheirArrivalAndInlineJSONData() throws {

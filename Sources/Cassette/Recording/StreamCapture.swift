@@ -26,21 +26,30 @@ enum StreamCapture {
     /// `body`, which arrived as `arrivals` say, as a stream; nil when it is recorded whole.
     /// Times are rounded to the millisecond like the interaction's `timing`, and kept within it.
     static func stream(of body: Data, arrivals: [Arrival], headers: Interaction.Headers, timing: Interaction.Timing) -> Interaction.StreamedBody? {
-        guard !body.isEmpty, let last = arrivals.last, last.end == body.count else { return nil }
+        guard !body.isEmpty, arrivals.count > 0, arrivals[arrivals.count - 1].end == body.count else { return nil }
         let contentType = headers["Content-Type"]
-        var chunks: [Interaction.StreamedBody.Chunk] = []
-        var start = 0
-        for arrival in arrivals where arrival.end > start {
+        let isEventStream = Interaction.StreamedBody.isEventStream(contentType: contentType)
+        // Decided on the arrivals alone: a body recorded whole is never copied.
+        var cuts: [Arrival] = []
+        for arrival in arrivals {
             let at = min(max((arrival.at * 1000).rounded() / 1000, timing.firstByte), timing.duration)
-            chunks.append(.init(at: at, data: body.subdata(in: (body.startIndex + start)..<(body.startIndex + arrival.end))))
-            start = arrival.end
+            if let last = cuts.last, arrival.end <= last.end { continue }
+            if !isEventStream, let last = cuts.last, at - last.at < pause {
+                cuts[cuts.count - 1] = Arrival(end: arrival.end, at: at)
+            } else {
+                cuts.append(Arrival(end: arrival.end, at: at))
+            }
         }
-        if Interaction.StreamedBody.isEventStream(contentType: contentType) {
-            return Interaction.StreamedBody(chunks: chunks).splitAtEvents()
+        if !isEventStream {
+            let isJSON = contentType.map { Interaction.Body.isJSONMediaType(Interaction.Body.mediaType(of: $0)) } ?? false
+            guard cuts.count > 1, !headers.contains("Content-Length"), !isJSON else { return nil }
         }
-        guard !headers.contains("Content-Length"), !(contentType.map { Interaction.Body.isJSONMediaType(Interaction.Body.mediaType(of: $0)) } ?? false)
-        else { return nil }
-        let joined = Interaction.StreamedBody.joining(chunks, within: pause)
-        return joined.count > 1 ? Interaction.StreamedBody(chunks: joined) : nil
+        var start = 0
+        let chunks = cuts.map { cut in
+            defer { start = cut.end }
+            return Interaction.StreamedBody.Chunk(at: cut.at, data: body.subdata(in: (body.startIndex + start)..<(body.startIndex + cut.end)))
+        }
+        let stream = Interaction.StreamedBody(chunks: chunks)
+        return isEventStream ? stream.splitAtEvents() : stream
     }
 }

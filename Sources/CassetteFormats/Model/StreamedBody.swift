@@ -98,21 +98,5 @@ extension Interaction {
             }
             return StreamedBody(chunks: split)
         }
-
-        /// `pieces` with each piece that arrived less than `gap` seconds after the one before it
-        /// joined to it: what the network cut into pieces without a pause is one chunk, arriving
-        /// with its last piece.
-        public static func joining(_ pieces: [Chunk], within gap: TimeInterval) -> [Chunk] {
-            var joined: [Chunk] = []
-            for piece in pieces where !piece.data.isEmpty {
-                if let last = joined.last, piece.at - last.at < gap {
-                    joined[joined.count - 1].data.append(piece.data)
-                    joined[joined.count - 1].at = piece.at
-                } else {
-                    joined.append(piece)
-                }
-            }
-            return joined
-        }
     }
 }
