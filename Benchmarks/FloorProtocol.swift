@@ -27,9 +27,12 @@ final class FloorProtocol: URLProtocol {
 
     override func stopLoading() {}
 
-    /// An ephemeral session answered by this protocol.
+    /// An ephemeral session answered by this protocol, without a URL cache: a tape's session has
+    /// none (a protocol's answers are never stored, so looking one up is pure cost), and the floor
+    /// must not pay for what the tape does not.
     static func session() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
         configuration.protocolClasses = [FloorProtocol.self] + (configuration.protocolClasses ?? [])
         return URLSession(configuration: configuration)
     }

@@ -70,6 +70,22 @@ import CassetteTestSupport
         #expect(report.unmatched.isEmpty)
     }
 
+    /// A query parameter is found however its name is spelt (case, `-` and `_`, percent-encoded)
+    /// and wherever it stands; a query without one is left exactly as it was.
+    @Test(arguments: [
+        ("?page=1&API-Key=K1", "?page=1&API-Key=[REDACTED]"),
+        ("?Api_Key=K1&page=1", "?Api_Key=[REDACTED]&page=1"),
+        ("?%61pi_key=K1", "?%61pi_key=[REDACTED]"),
+        ("?api+key=K1&apikey=K2", "?api+key=K1&apikey=[REDACTED]"),
+        ("?apikeys=K1&xapikey=K2&api_key", "?apikeys=K1&xapikey=K2&api_key"),
+        ("?q=api_key%3DK1&page=api_key#api_key=K1", "?q=api_key%3DK1&page=api_key#api_key=K1"),
+    ])
+    func aQueryParameterIsFoundHoweverItsNameIsSpelt(_ query: String, _ expected: String) throws {
+        let redactor = try Redactor(.default.redactingQueryParameters("api_key"))
+        let request = Interaction.Request(method: "GET", url: "https://api.example.com/items" + query)
+        #expect(redactor.forMatching(request, remembering: false).url == "https://api.example.com/items" + expected)
+    }
+
     /// What each optional rule removes, exactly, and the copies of it elsewhere in the interaction.
     @Test func eachRuleRemovesItsValueAndEveryCopyOfIt() throws {
         let redactor = try Redactor(.default

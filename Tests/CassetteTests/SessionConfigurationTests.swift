@@ -18,6 +18,37 @@ import CassetteTestSupport
         return configuration
     }
 
+    /// A configuration routed through a tape (or stubs) has no URL cache: every request is the
+    /// cassette's, even when another session left a response for it in the cache it had.
+    @Test func aCachedResponseNeverAnswersInsteadOfTheCassette() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let url = try #require(URL(string: "https://api.example.com/cached"))
+        let file = scratch.file("cached.json")
+        try CassetteFile.write(CassetteDocument(interactions: [Interaction(
+            request: .init(method: "GET", url: url.absoluteString),
+            response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: "from the cassette")))]), to: file)
+        let cache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
+        let cached = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                                                  headerFields: ["Content-Type": "text/plain", "Cache-Control": "max-age=3600"]))
+        cache.storeCachedResponse(CachedURLResponse(response: cached, data: Data("from the cache".utf8)), for: URLRequest(url: url))
+
+        let tape = try Tape(file: file, mode: .none, environment: [:])
+        let configuration = URLSessionConfiguration.default
+        configuration.urlCache = cache
+        configuration.requestCachePolicy = .returnCacheDataElseLoad
+        tape.configure(configuration)
+        #expect(configuration.urlCache == nil)
+        let fetched = await Fetch.get(url.absoluteString, on: URLSession(configuration: configuration))
+        #expect(fetched.text == "from the cassette")
+        #expect(try tape.eject().replayed == 1)
+        let stubs = StubSession()
+        let stubbed = URLSessionConfiguration.default
+        stubbed.urlCache = cache
+        stubs.configure(stubbed)
+        #expect(stubbed.urlCache == nil && tape.session.configuration.urlCache == nil)
+    }
+
     @Test func aResourceTimeoutCutsARecordingAndIsSavedAsTheCallerSawIt() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }

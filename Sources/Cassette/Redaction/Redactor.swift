@@ -234,8 +234,36 @@ final class Redactor: @unchecked Sendable {
         guard !queryNames.isEmpty, let mark = url.firstIndex(of: "?") else { return url }
         let queryStart = url.index(after: mark)
         let queryEnd = url[queryStart...].firstIndex(of: "#") ?? url.endIndex
+        // Every request passes here: a query whose names are plainly none of the rules' is left as it is.
+        guard mayNameARule(url[queryStart..<queryEnd].utf8) else { return url }
         let query = redactPairs(url[queryStart..<queryEnd], names: queryNames, plusIsSpace: false, secrets: &secrets)
         return url[..<queryStart] + query + url[queryEnd...]
+    }
+
+    /// Whether a name in `query` (`a=1&b=2`) may be one of ``queryNames``: false only when every
+    /// name is plain ASCII without `%` or `+` (which could hide a name) and, compared as
+    /// ``Redaction/comparable(_:)`` compares, none of them.
+    private func mayNameARule(_ query: Substring.UTF8View) -> Bool {
+        var name: [UInt8] = []
+        name.reserveCapacity(32)
+        var inName = true
+        for byte in query {
+            if byte == UInt8(ascii: "&") || (inName && byte == UInt8(ascii: "=")) {
+                // A pair without "=" is checked too: staying safe costs nothing here.
+                if inName, queryNames.contains(String(decoding: name, as: UTF8.self)) { return true }
+                name.removeAll(keepingCapacity: true)
+                inName = byte == UInt8(ascii: "&")
+                continue
+            }
+            guard inName else { continue }
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "+"), 0x80...: return true
+            case UInt8(ascii: "_"), UInt8(ascii: "-"): continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): name.append(byte | 0x20)
+            default: name.append(byte)
+            }
+        }
+        return inName && queryNames.contains(String(decoding: name, as: UTF8.self))
     }
 
     /// `a=1&token=xyz` → `a=1&token=[REDACTED]` for the names given (compared percent-decoded).

@@ -53,14 +53,15 @@ public final class StubSession: Sendable {
             redactor: .none(), playback: PlaybackQueue([], rules: .default, allowsRepeats: false, redactor: .none()), stubs: stubs)
         protocolClass = RouteTable.shared.attach(router)
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [protocolClass] + (configuration.protocolClasses ?? [])
+        protocolClass.route(configuration)
         session = URLSession(configuration: configuration)
     }
 
-    /// Routes the sessions made from `configuration` through these stubs. Call before creating the session.
+    /// Routes the sessions made from `configuration` through these stubs: first in its
+    /// `protocolClasses`, and without a `urlCache` (see ``Tape/configure(_:)``). Call before
+    /// creating the session.
     public func configure(_ configuration: URLSessionConfiguration) {
-        let others = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
-        configuration.protocolClasses = [protocolClass] + others
+        protocolClass.route(configuration)
     }
 
     /// Checks that every expectation was met and every request answered (``Stubs/verify()``).
