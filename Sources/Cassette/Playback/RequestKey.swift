@@ -25,7 +25,7 @@ struct RequestKey: Hashable, Sendable {
     }
 
     init(_ request: Interaction.Request, rules: RequestMatching) {
-        method = request.method.uppercased()
+        method = request.method.utf8.allSatisfy { !(0x61...0x7A).contains($0) } ? request.method : request.method.uppercased()
         url = CanonicalURL.text(request.url, ignoringQuery: rules.ignoredQueryParameters, origin: rules.origin)
         headers = rules.headers.map { Self.comparedValue(of: $0, in: request.headers) ?? "" }
         body = Self.bodyKey(Self.bodyKind(of: request), rules: rules)
@@ -116,6 +116,8 @@ enum CanonicalURL {
     /// - Parameter origin: with ``RequestMatching/Origin/anyPort`` the port is left out, with
     ///   ``RequestMatching/Origin/any`` scheme, host and port are (the text starts at the path).
     static func text(_ url: String, ignoringQuery ignored: Set<String> = [], origin rule: RequestMatching.Origin = .exact) -> String {
+        // Most URLs a client sends are canonical already: then the text is the URL itself.
+        if rule == .exact, ignored.isEmpty, isCanonical(url) { return url }
         // Delimiters are found in the UTF-8 view: this runs for every request, and Character and
         // Foundation searches cost more than the rest of matching together (CassetteBench).
         var rest = Substring(url)
@@ -151,6 +153,78 @@ enum CanonicalURL {
             return pathAndQuery
         }
         return scheme + "://" + host + pathAndQuery
+    }
+
+    /// Whether `url` is its own canonical text: lower-case ASCII scheme and host, no user info,
+    /// no default or empty port, a path, no fragment, and a query (if any) that
+    /// ``canonicalQuery(_:_:)`` would give back as it is. Scans the bytes without allocating.
+    private static func isCanonical(_ url: String) -> Bool {
+        let utf8 = url.utf8
+        guard let schemeEnd = schemeSeparator(in: Substring(url)) else { return false }
+        let scheme = url[..<schemeEnd]
+        guard scheme.utf8.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) }) else { return false }
+        let (isHTTP, isHTTPS) = (scheme == "http", scheme == "https")
+        var index = utf8.index(schemeEnd, offsetBy: 3)
+        // Authority: lower-case ASCII, no user info, a port that is neither empty nor the default.
+        var colon: String.Index?
+        while index < utf8.endIndex, utf8[index] != UInt8(ascii: "/") {
+            let byte = utf8[index]
+            switch byte {
+            case 0x80..., 0x41...0x5A, UInt8(ascii: "@"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"): return false
+            case UInt8(ascii: ":"): colon = index
+            default: break
+            }
+            index = utf8.index(after: index)
+        }
+        guard index < utf8.endIndex else { return false }  // no path: the canonical text adds "/"
+        if let colon {
+            let port = url[utf8.index(after: colon)..<index]
+            if port.isEmpty || (isHTTP && port == "80") || (isHTTPS && port == "443") { return false }
+        }
+        // Path, then the query.
+        var queryStart: String.Index?
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "#") { return false }
+            if byte == UInt8(ascii: "?") {
+                queryStart = utf8.index(after: index)
+                break
+            }
+            index = utf8.index(after: index)
+        }
+        guard let queryStart else { return true }
+        return isCanonicalQuery(url[queryStart...].utf8)
+    }
+
+    /// Whether `query` is the canonical text of itself: non-empty pairs `name=value` of ASCII
+    /// without `%`, `+` or `#`, names in sorted order.
+    private static func isCanonicalQuery(_ query: Substring.UTF8View) -> Bool {
+        guard !query.isEmpty else { return false }
+        var previousName: Substring.UTF8View?
+        var pairStart = query.startIndex
+        var nameEnd: Substring.UTF8View.Index?
+        var index = query.startIndex
+        while true {
+            let atEnd = index == query.endIndex
+            let byte = atEnd ? UInt8(ascii: "&") : query[index]
+            switch byte {
+            case UInt8(ascii: "&"):
+                guard let end = nameEnd, pairStart < index else { return false }
+                let name = query[pairStart..<end]
+                if let previousName, name.lexicographicallyPrecedes(previousName) { return false }
+                previousName = name
+                if atEnd { return true }
+                pairStart = query.index(after: index)
+                nameEnd = nil
+            case UInt8(ascii: "="):
+                if nameEnd == nil { nameEnd = index }
+            case 0x80..., UInt8(ascii: "%"), UInt8(ascii: "+"), UInt8(ascii: "#"):
+                return false
+            default:
+                break
+            }
+            index = query.index(after: index)
+        }
     }
 
     /// Where `://` starts.

@@ -231,9 +231,9 @@ final class Redactor: @unchecked Sendable {
     }
 
     private func redactQuery(of url: String, secrets: inout Set<String>) -> String {
-        guard !queryNames.isEmpty, let mark = url.firstIndex(of: "?") else { return url }
-        let queryStart = url.index(after: mark)
-        let queryEnd = url[queryStart...].firstIndex(of: "#") ?? url.endIndex
+        guard !queryNames.isEmpty, let mark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
+        let queryStart = url.utf8.index(after: mark)
+        let queryEnd = url.utf8[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? url.endIndex
         // Every request passes here: a query whose names are plainly none of the rules' is left as it is.
         guard mayNameARule(url[queryStart..<queryEnd].utf8) else { return url }
         let query = redactPairs(url[queryStart..<queryEnd], names: queryNames, plusIsSpace: false, secrets: &secrets)
