@@ -99,8 +99,9 @@ extension Interaction.Response {
     /// Repeated header fields are joined with ", ", as URLSession delivers them live.
     func urlResponse(for requestURL: URL) -> HTTPURLResponse? {
         var fields: [String: String] = [:]
+        fields.reserveCapacity(headers.fields.count)
         for field in headers.fields {
-            fields[field.name] = field.values.joined(separator: ", ")
+            fields[field.name] = field.values.count == 1 ? field.values[0] : field.values.joined(separator: ", ")
         }
         let responseURL = url.flatMap(URL.init(string:)) ?? requestURL
         return HTTPURLResponse(url: responseURL, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)

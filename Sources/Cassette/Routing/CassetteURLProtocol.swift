@@ -71,7 +71,17 @@ class CassetteURLProtocol: URLProtocol {
 final class Exchange: Sendable {
     let request: UncheckedSendable<URLRequest>
     let channel: ClientChannel
-    private let forwarding = Locked<(stopped: Bool, expired: Bool, live: LiveForwarder.Forwarding?)>((false, false, nil))
+
+    /// Everything that changes, under one lock: an exchange is made for every request.
+    private struct State {
+        var stopped = false
+        var expired = false
+        var live: LiveForwarder.Forwarding?
+        var configuration: UncheckedSendable<URLSessionConfiguration?>?
+        var deadlineArmed = false
+    }
+
+    private let state = Locked(State())
 
     init(request: URLRequest, channel: ClientChannel) {
         self.request = UncheckedSendable(request)
@@ -82,7 +92,7 @@ final class Exchange: Sendable {
     /// and a live request in flight is cancelled.
     func stop() {
         channel.close()
-        let live = forwarding.withLock { state -> LiveForwarder.Forwarding? in
+        let live = state.withLock { state -> LiveForwarder.Forwarding? in
             state.stopped = true
             return state.live
         }
@@ -92,30 +102,28 @@ final class Exchange: Sendable {
     /// The session's `timeoutIntervalForResource` passed: like ``stop()``, and a recording in
     /// flight is saved as timed out, as the caller saw it.
     func expire() {
-        forwarding.withLock { $0.expired = true }
+        state.withLock { $0.expired = true }
         stop()
     }
 
     /// Whether ``stop()`` was called.
-    var isStopped: Bool { forwarding.withLock { $0.stopped } }
+    var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Whether ``expire()`` was called.
-    var isExpired: Bool { forwarding.withLock { $0.expired } }
-
-    private let lookups = Locked<(configuration: UncheckedSendable<URLSessionConfiguration?>?, deadlineArmed: Bool)>((nil, false))
+    var isExpired: Bool { state.withLock { $0.expired } }
 
     /// The configuration of the task's session (Linux; nil on Apple platforms), found by
     /// reflection at most once per exchange, and only when something needs it.
     var configuration: URLSessionConfiguration? {
-        if let found = lookups.withLock({ $0.configuration }) { return found.value }
+        if let found = state.withLock({ $0.configuration }) { return found.value }
         let found = TaskInternals.configuration(of: channel.task)
-        lookups.withLock { $0.configuration = UncheckedSendable(found) }
+        state.withLock { $0.configuration = UncheckedSendable(found) }
         return found
     }
 
     /// True the first time only: the resource deadline is armed once per exchange.
     func armsDeadline() -> Bool {
-        lookups.withLock { state in
+        state.withLock { state in
             defer { state.deadlineArmed = true }
             return !state.deadlineArmed
         }
@@ -124,7 +132,7 @@ final class Exchange: Sendable {
     /// Remembers the live request so that ``stop()`` can cancel it; cancels it at once when the
     /// exchange already stopped.
     func attach(_ live: LiveForwarder.Forwarding) {
-        let stoppedAlready = forwarding.withLock { state -> Bool in
+        let stoppedAlready = state.withLock { state -> Bool in
             state.live = live
             return state.stopped
         }
