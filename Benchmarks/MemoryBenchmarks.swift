@@ -55,7 +55,7 @@ enum MemoryBenchmarks {
     }
 
     private static func pair(name: String, what: String, aLabel: String, child: [String], size: Int) -> Harness.Pair {
-        Harness.Pair(name: name, what: what, aLabel: aLabel, bLabel: "body size", unit: "bytes", goal: 2.5,
+        Harness.Pair(name: name, what: what, aLabel: aLabel, bLabel: "body size", unit: "bytes", goal: 2.0,
                      a: { try ratio(child: child, size: size) * Double(size) }, b: { Double(size) })
     }
 

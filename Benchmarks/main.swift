@@ -77,6 +77,13 @@ do {
     if wanted("match_scaling") {
         try await run(try ReplayBenchmarks.matchScaling(large: quick ? 10_000 : 100_000, requests: quick ? 200 : 2000, folder: folder))
     }
+    if wanted("tape_lifecycle") {
+        try await run(try LifecycleBenchmarks.tapeLifecycle(interactions: 50, repetitions: quick ? 5 : 50, folder: folder))
+    }
+    if wanted("save_10k") {
+        try await run(try LifecycleBenchmarks.save(interactions: quick ? 1_000 : 10_000, repetitions: quick ? 1 : 3, folder: folder),
+                      with: Harness(runs: quick ? 1 : 9))
+    }
     let codecNames = ["json_decode_vs_floor", "json_encode_vs_floor", "http_decode_vs_json", "http_encode_vs_json", "har_decode_vs_json", "har_encode_vs_json"]
     if codecNames.contains(where: wanted) {
         for pair in try CodecBenchmarks.pairs(megabytes: quick ? 5 : 50) where wanted(pair.name) {
