@@ -82,6 +82,8 @@ struct RequestKey: Hashable, Sendable {
     }
 
     static func bodyKind(of data: Data, contentType declared: String?) -> BodyKind {
+        // Most requests have neither a body nor a Content-Type: nothing to read.
+        if data.isEmpty, declared == nil { return .bytes(data) }
         let contentType = declared?.lowercased() ?? ""
         if contentType.contains("application/x-www-form-urlencoded"), UTF8Validation.isValid(data) {
             return .form(FormFields.parse(String(decoding: data, as: UTF8.self)))

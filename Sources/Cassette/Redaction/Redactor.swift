@@ -13,6 +13,8 @@ final class Redactor: @unchecked Sendable {
     private let redaction: Redaction
     private let headerNames: Set<String>
     private let queryNames: Set<String>
+    /// The lengths of ``queryNames`` in bytes: most query names are ruled out by their length alone.
+    private let queryNameLengths: Set<Int>
     private let formNames: Set<String>
     private let jsonKeys: Set<String>
     private let jsonPaths: [JSONPathPattern]
@@ -68,6 +70,7 @@ final class Redactor: @unchecked Sendable {
         self.redaction = redaction
         headerNames = Set(redaction.headers.map { $0.lowercased() })
         queryNames = Set(redaction.queryParameters.map(Redaction.comparable))
+        queryNameLengths = Set(queryNames.map(\.utf8.count))
         formNames = Set(redaction.formFields.map(Redaction.comparable))
         jsonKeys = Set(redaction.jsonKeys.map(Redaction.comparable))
         jsonPaths = redaction.jsonPaths.map(JSONPathPattern.init)
@@ -245,12 +248,11 @@ final class Redactor: @unchecked Sendable {
     /// ``Redaction/comparable(_:)`` compares, none of them.
     private func mayNameARule(_ query: Substring.UTF8View) -> Bool {
         var name: [UInt8] = []
-        name.reserveCapacity(32)
         var inName = true
         for byte in query {
             if byte == UInt8(ascii: "&") || (inName && byte == UInt8(ascii: "=")) {
                 // A pair without "=" is checked too: staying safe costs nothing here.
-                if inName, queryNames.contains(String(decoding: name, as: UTF8.self)) { return true }
+                if inName, queryNameLengths.contains(name.count), queryNames.contains(String(decoding: name, as: UTF8.self)) { return true }
                 name.removeAll(keepingCapacity: true)
                 inName = byte == UInt8(ascii: "&")
                 continue
@@ -263,7 +265,7 @@ final class Redactor: @unchecked Sendable {
             default: name.append(byte)
             }
         }
-        return inName && queryNames.contains(String(decoding: name, as: UTF8.self))
+        return inName && queryNameLengths.contains(name.count) && queryNames.contains(String(decoding: name, as: UTF8.self))
     }
 
     /// `a=1&token=xyz` → `a=1&token=[REDACTED]` for the names given (compared percent-decoded).
