@@ -471,8 +471,10 @@ final class Router: Sendable {
         let streaming = Locked(false)
         let sent = SentBody(hop: hop, task: task)
         let progress = LiveForwarder.Progress(head: { head in
-            guard Redirect.nextRequest(after: head, to: sendable.value, body: nil) == nil else { return }
-            streaming.withLock { $0 = everyChunk }
+            // Only a caller that hears every piece can tell when the head came: the others get it
+            // with the body at the end, one hop instead of two.
+            guard everyChunk, Redirect.nextRequest(after: head, to: sendable.value, body: nil) == nil else { return }
+            streaming.withLock { $0 = true }
             sent.reportTheRest()
             channel.later { channel.deliverHead(head) }
         }, data: { data in
@@ -529,8 +531,12 @@ final class Router: Sendable {
                     }
                     return
                 }
-                let streamed = streaming.withLock { $0 }
-                channel.later { channel.deliverRest(body: streamed ? Data() : ended.body, error: ended.error) }
+                if streaming.withLock({ $0 }) {
+                    channel.later { channel.deliverRest(body: Data(), error: ended.error) }
+                } else {
+                    let head = UncheckedSendable(ended.response)
+                    channel.later { channel.deliver(head.value, body: ended.body, error: ended.error) }
+                }
             })
             exchange.attach(live)
         }
