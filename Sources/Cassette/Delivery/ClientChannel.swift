@@ -115,15 +115,17 @@ final class ClientChannel: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - head: the response head, for a plan with a `.head` step.
+    ///   - setsCookies: whether `head` has a `Set-Cookie` field (known from the recording or the
+    ///     stub for less than asking the `HTTPURLResponse`).
     ///   - body: the bytes the plan's `.body` ranges index.
     ///   - error: the error for a `.fail` step's code.
     func play(
-        _ plan: DeliveryPlan, head: HTTPURLResponse?, body: Data,
+        _ plan: DeliveryPlan, head: HTTPURLResponse?, setsCookies: Bool, body: Data,
         error: @escaping @Sendable (URLError.Code) -> URLError
     ) {
         let run: @Sendable (DeliveryPlan.Step) -> Void = { [self] step in
             switch step {
-            case .head: if let head { deliverHead(head) }
+            case .head: if let head { deliverHead(head, setsCookies: setsCookies) }
             case .body(let range):
                 // The whole body goes as it is: a copy of a 100 MB body would double the memory.
                 deliverData(range == 0..<body.count ? body : body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)))
@@ -173,9 +175,10 @@ final class ClientChannel: @unchecked Sendable {
     }
 
     /// Sends the response head right now, after storing its cookies as a live session would.
-    func deliverHead(_ response: HTTPURLResponse) {
+    /// `setsCookies` false skips looking for them: a replay knows it has none.
+    func deliverHead(_ response: HTTPURLResponse, setsCookies: Bool = true) {
         send { client, urlProtocol in
-            CookieSync.store(cookiesOf: response, for: urlProtocol.request, of: urlProtocol.task)
+            if setsCookies { CookieSync.store(cookiesOf: response, for: urlProtocol.request, of: urlProtocol.task) }
             client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
         }
     }

@@ -263,8 +263,8 @@ final class Router: Sendable {
             plan = DeliveryPlan(hasHead: head != nil, bodySize: body.count, error: endCode,
                                 timing: Interaction.Timing(firstByte: stub.requestTime, duration: end), inPieces: inPieces, timeout: timeout)
         }
-        play(plan, head: head, body: body, endCode: endCode, description: description, timeout: timeout,
-             waiting: "the stub's response", on: channel, shownAs: shown)
+        play(plan, head: head, setsCookies: stub.headers.contains("Set-Cookie"), body: body, endCode: endCode, description: description,
+             timeout: timeout, waiting: "the stub's response", on: channel, shownAs: shown)
     }
 
     /// A recorded interaction as it replays to `urlRequest`: the head, the body the caller gets
@@ -356,15 +356,17 @@ final class Router: Sendable {
         if delayed { armResourceDeadline(of: exchange) }
         let timeout = delayed ? Self.timeout(of: urlRequest, configuration: exchange.configuration) : nil
         let plan = prepared.plan(inPieces: delayed && TaskInternals.deliversEveryChunk(channel.task), timeout: timeout)
-        play(plan, head: head, body: prepared.body, endCode: prepared.endCode, description: prepared.description, timeout: timeout,
+        play(plan, head: head, setsCookies: prepared.response?.headers.contains("Set-Cookie") ?? false, body: prepared.body,
+             endCode: prepared.endCode, description: prepared.description, timeout: timeout,
              waiting: "its replay (latency \(prepared.latency))", on: channel, shownAs: shown)
     }
 
     /// Runs `plan` on `channel`. A timeout the plan cut in (not a recorded or stubbed one) gets a
     /// description saying what waited too long. Errors name the request as `shown`: redacted.
-    private func play(_ plan: DeliveryPlan, head: HTTPURLResponse?, body: Data, endCode: URLError.Code?, description: String?,
-                      timeout: TimeInterval?, waiting what: String, on channel: ClientChannel, shownAs shown: @escaping Shown) {
-        channel.play(plan, head: head, body: body) { code in
+    private func play(_ plan: DeliveryPlan, head: HTTPURLResponse?, setsCookies: Bool, body: Data, endCode: URLError.Code?,
+                      description: String?, timeout: TimeInterval?, waiting what: String, on channel: ClientChannel,
+                      shownAs shown: @escaping Shown) {
+        channel.play(plan, head: head, setsCookies: setsCookies, body: body) { code in
             let request = shown()
             if code == .timedOut, code != endCode, let timeout {
                 return Self.urlError(.timedOut, url: request.url, "Cassette: \(request.method) \(request.url) timed out: \(what) "
