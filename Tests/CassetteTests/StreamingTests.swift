@@ -114,6 +114,42 @@ import CassetteTestSupport
         _ = try player.eject()
     }
 
+    /// Through the replay server as a recording proxy: a client outside the tape's session hears
+    /// each event as the upstream sends it, the cassette keeps them as events, and the server
+    /// replays them with their timing.
+    @Test func aStreamRecordedThroughTheServerReachesItsClientAsItArrivesAndReplaysSo() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let upstream = try LoopbackServer()
+        let upstreamURL = try #require(URL(string: upstream.baseURL))
+        let file = scratch.file("proxied-sse.json")
+        let gap = 0.1
+        let client = Fetch.delegateSession(configuredBy: { _ in })
+
+        let recorder = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
+        let proxy = try recorder.serve(.init(upstream: upstreamURL))
+        let live = await Fetch.get(proxy.baseURL.absoluteString + "/sse/5/\(Int(gap * 1000))", on: client, style: .delegate)
+        _ = try recorder.eject()
+        upstream.stop()
+        let liveEvents = EventStreamClient.events(of: live)
+        #expect(liveEvents.map(\.lastEventID) == ["0", "1", "2", "3", "4"])
+        // Passed on as they came: the last event about four gaps after the first, not all at the end.
+        #expect((liveEvents.last?.at ?? 0) - (liveEvents.first?.at ?? 0) >= 4 * gap * 0.9, "\(liveEvents.map(\.at))")
+        let stream = try #require(try CassetteFile.read(file).interactions.first?.response?.stream)
+        #expect(stream.chunks.map(\.data) == (0..<5).map(LoopbackRoutes.sseEvent))
+
+        let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded, redaction: .none), environment: [:])
+        let server = try player.serve(.init(upstream: upstreamURL))
+        let replayed = await Fetch.get(server.baseURL.absoluteString + "/sse/5/\(Int(gap * 1000))", on: client, style: .delegate)
+        _ = try player.eject()
+        #expect(replayed.body == live.body && replayed.status == 200)
+        let replayedEvents = EventStreamClient.events(of: replayed)
+        #expect(replayedEvents.count == 5)
+        for (event, chunk) in zip(replayedEvents, stream.chunks) {
+            #expect(Self.isClose(event.at, to: chunk.at), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(chunk.at) s")
+        }
+    }
+
     /// Completion handlers and `data(for:)` on Linux keep only the last piece a protocol delivers
     /// (DESIGN §5): they get the whole stream, once its last event is due.
     @Test(arguments: [FetchStyle.async, .completionHandler])
