@@ -336,7 +336,7 @@ final class Redactor: @unchecked Sendable {
             })
         case .array(let elements):
             return .array(elements.map { JSONNode(replacingKeys(in: $0.value, with: replace)) })
-        case .null, .bool, .number, .string:
+        case .null, .bool, .number, .string, .longString:
             return value
         }
     }
@@ -347,6 +347,7 @@ final class Redactor: @unchecked Sendable {
     private func redactedKeepingShape(_ value: JSONValue) -> JSONValue {
         switch value {
         case .string(let text): return text.isEmpty || keptTexts.contains(text) ? value : .string(Redaction.replacement)
+        case .longString: return .string(Redaction.replacement)
         case .number: return .number("0")
         case .null, .bool: return value
         case .array(let elements): return .array(elements.map { JSONNode(redactedKeepingShape($0.value)) })
@@ -363,6 +364,7 @@ final class Redactor: @unchecked Sendable {
     private static func scalars(in value: JSONValue) -> [String] {
         switch value {
         case .string(let text): return [text]
+        case .longString(let long): return [long.string]
         case .number(let literal): return [literal]
         case .null, .bool: return []
         case .array(let elements): return elements.flatMap { scalars(in: $0.value) }

@@ -15,15 +15,15 @@ struct HARReader {
         let logPath = JSONPath.root.appending("log")
         if let versionNode = log.memberValue("version") {
             var version: String?
-            if case .string(let text) = versionNode.value { version = text }
+            if let text = versionNode.value.stringValue { version = text }
             if !["", "1.1", "1.2"].contains(version ?? "?") {
                 report("unsupported HAR version \(JSONCassetteReader.describe(versionNode.value)); Cassette reads HAR 1.1 and 1.2",
                        at: logPath.appending("version"), offset: versionNode.offset)
             }
         }
-        if let creator = log.memberValue("creator"), case .string(let name)? = creator.memberValue("name")?.value {
+        if let creator = log.memberValue("creator"), let name = creator.memberValue("name")?.value.stringValue {
             let version: String
-            if case .string(let text)? = creator.memberValue("version")?.value { version = text } else { version = "" }
+            version = creator.memberValue("version")?.value.stringValue ?? ""
             document.recordedWith = HARCassetteCodec.recordedWith(name: name, version: version)
             if let text = document.recordedWith, let problem = CassetteRules.recordedWithProblem(text) {
                 report(problem, at: logPath.appending("creator"), offset: creator.offset)
@@ -33,7 +33,7 @@ struct HARReader {
             let path = logPath.appending("_cassette")
             if case .object(let members) = extras.value {
                 for member in members {
-                    if member.key == "recordedWith", case .string(let text) = member.value.value {
+                    if member.key == "recordedWith", let text = member.value.value.stringValue {
                         document.recordedWith = text
                         if let problem = CassetteRules.recordedWithProblem(text) {
                             report(problem, at: path.appending("recordedWith"), offset: member.value.offset)
@@ -304,9 +304,14 @@ struct HARReader {
 
     /// `text`, base64-decoded when `encoding` is "base64".
     private mutating func readText(_ textNode: JSONNode, encoding: JSONNode?, contentType: String?, at path: JSONPath) -> Interaction.Body? {
+        if case .longString(let long) = textNode.value, encoding.flatMap({ $0.value.stringValue }) == "base64" || encoding == nil {
+            // Read from the file's bytes: a copy of a long body as a String would double it.
+            guard encoding != nil else { return Interaction.Body(long.copiedBytes, contentType: contentType) }
+            if let data = Base64.decode(long.bytes, allowingWhitespace: true) { return Interaction.Body(unchecked: data, form: .base64) }
+        }
         guard let text = string(textNode, at: path.appending("text"), expected: "the body as text") else { return nil }
         guard let encoding else { return Interaction.Body(Data(text.utf8), contentType: contentType) }
-        guard case .string(let name) = encoding.value, name == "base64" else {
+        guard encoding.value.stringValue == "base64" else {
             report("expected the encoding \"base64\" (or no encoding for text), found \(JSONCassetteReader.describe(encoding.value))",
                    at: path.appending("encoding"), offset: encoding.offset)
             return nil
@@ -436,7 +441,7 @@ struct HARReader {
 
     /// The code for a browser's `_error` text (Chrome: `net::ERR_CONNECTION_REFUSED`), or unknown.
     private static func browserErrorCode(_ node: JSONNode?) -> Interaction.TransportError.Code {
-        guard case .string(let text)? = node?.value else { return .init(rawValue: -1) }
+        guard let text = node?.value.stringValue else { return .init(rawValue: -1) }
         let table: [(String, Interaction.TransportError.Code)] = [
             ("CONNECTION_REFUSED", .cannotConnectToHost), ("NAME_NOT_RESOLVED", .cannotFindHost),
             ("INTERNET_DISCONNECTED", .notConnectedToInternet), ("TIMED_OUT", .timedOut),
@@ -463,7 +468,7 @@ struct HARReader {
     }
 
     private mutating func string(_ node: JSONNode, at path: JSONPath, expected: String) -> String? {
-        guard case .string(let text) = node.value else {
+        guard let text = node.value.stringValue else {
             report("expected \(expected) (a string), found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
             return nil
         }

@@ -14,6 +14,9 @@ import Foundation
 /// meant for review: two-space indentation, a fixed key order, optional fields omitted, short
 /// objects on one line, multi-line text bodies as an array of lines, and a trailing newline.
 public enum JSONCassetteCodec {
+    /// From how many bytes a string of a cassette is read from the file's bytes when needed.
+    package static let longString = 64 * 1024
+
     /// The format versions this codec reads.
     public static let supportedVersions = [CassetteDocument.formatVersion]
 
@@ -36,10 +39,12 @@ public enum JSONCassetteCodec {
     }
 
     /// `data` parsed as JSON; a syntax error becomes a ``CassetteFormatError`` with its line and
-    /// column. Shared by the codecs whose files are JSON.
+    /// column. Shared by the codecs whose files are JSON. Strings of ``longString`` bytes or more
+    /// stay in `data` until read (``JSONValue/longString(_:)``): a 100 MB body is then decoded
+    /// from the file's bytes, not from a copy of them.
     package static func parse(_ data: Data, file: String?) throws(CassetteFormatError) -> JSONNode {
         do {
-            return try JSONParser.parse(data)
+            return try JSONParser.parse(data, keepingStringsLongerThan: longString)
         } catch {
             var positions = SourcePositions(data)
             let position = positions.position(of: error.offset)

@@ -148,7 +148,8 @@ struct JSONCassetteReader {
 
     private mutating func readErrorCode(_ codeNode: JSONNode, at codePath: JSONPath) -> Interaction.TransportError.Code? {
         switch codeNode.value {
-        case .string(let name):
+        case .string, .longString:
+            let name = codeNode.value.stringValue ?? ""
             if let code = Interaction.TransportError.Code(name: name) {
                 return code
             }
@@ -180,7 +181,7 @@ struct JSONCassetteReader {
         + "{ \"scaled\": 0.5 } or { \"bytesPerSecond\": \"edge\", \"firstByte\": 0.1 }"
 
     private mutating func readLatency(_ node: JSONNode, at path: JSONPath) -> Latency? {
-        if case .string(let name) = node.value {
+        if let name = node.value.stringValue {
             switch name {
             case "instant": return .instant
             case "recorded": return .recorded
@@ -232,7 +233,7 @@ struct JSONCassetteReader {
 
     private mutating func readSpeed(_ node: JSONNode, at path: JSONPath) -> DownloadSpeed? {
         let names = DownloadSpeed.presets.compactMap(\.name)
-        if case .string(let name) = node.value {
+        if let name = node.value.stringValue {
             if let preset = DownloadSpeed.preset(named: name) { return preset }
             report("unknown download speed \(CassetteRules.quoted(name)); expected a number of bytes per second or one of \(names.joined(separator: ", "))",
                    at: path, offset: node.offset)
@@ -289,7 +290,7 @@ struct JSONCassetteReader {
             let values: [JSONNode]
             var isArray = false
             switch field.value.value {
-            case .string: values = [field.value]
+            case .string, .longString: values = [field.value]
             case .array(let elements) where !elements.isEmpty: values = elements; isArray = true
             default:
                 report("expected a header value (a string) or an array of values, found \(Self.describe(field.value.value))",
@@ -299,7 +300,7 @@ struct JSONCassetteReader {
             }
             for (i, valueNode) in values.enumerated() {
                 let valuePath = isArray ? fieldPath.appending(i) : fieldPath
-                guard case .string(let value) = valueNode.value else {
+                guard let value = valueNode.value.stringValue else {
                     report("expected a header value (a string), found \(Self.describe(valueNode.value))", at: valuePath, offset: valueNode.offset)
                     valid = false
                     continue
@@ -318,6 +319,9 @@ struct JSONCassetteReader {
     mutating func readBody(_ node: JSONNode, at path: JSONPath) -> Interaction.Body? {
         if case .string(let text) = node.value {
             return Interaction.Body(unchecked: Data(text.utf8), form: .text)
+        }
+        if case .longString(let long) = node.value {
+            return Interaction.Body(unchecked: long.copiedBytes, form: .text)
         }
         guard let fields = members(of: node, at: path, expected: "a body like { \"text\": \"…\" }, { \"json\": … } or { \"base64\": \"…\" }",
                                    allowed: ["text", "json", "base64", "multipart"], hints: ["file": "body files (\"file\") are not supported yet; inline the body as \"text\", \"json\" or \"base64\""])
@@ -340,10 +344,12 @@ struct JSONCassetteReader {
             switch value.value {
             case .string(let text):
                 return Interaction.Body(unchecked: Data(text.utf8), form: .text)
+            case .longString(let long):
+                return Interaction.Body(unchecked: long.copiedBytes, form: .text)
             case .array(let lines):
                 var data = Data()
                 for (i, line) in lines.enumerated() {
-                    guard case .string(let text) = line.value else {
+                    guard let text = line.value.stringValue else {
                         report("expected a line of text (a string), found \(Self.describe(line.value))", at: formPath.appending(i), offset: line.offset)
                         return nil
                     }
@@ -364,12 +370,17 @@ struct JSONCassetteReader {
             }
             return Interaction.Body(unchecked: Data(JSONWriter.compact(value.value)), form: .json)
         default:  // base64
-            guard case .string(let encoded) = value.value else {
+            let decoded: Data?
+            switch value.value {
+            case .string(let encoded): decoded = Base64.decode(encoded.utf8, allowingWhitespace: false)
+            // Decoded from the file's bytes: a copy of a long base64 text as a String would double it.
+            case .longString(let long): decoded = Base64.decode(long.bytes, allowingWhitespace: false)
+            default:
                 report("expected base64 text (a string), found \(Self.describe(value.value))", at: formPath, offset: value.offset)
                 return nil
             }
-            guard let data = Base64.decode(encoded.utf8, allowingWhitespace: false) else {
-                report(Self.base64Problem(encoded), at: formPath, offset: value.offset)
+            guard let data = decoded else {
+                report(Self.base64Problem(value.value.stringValue ?? ""), at: formPath, offset: value.offset)
                 return nil
             }
             return Interaction.Body(unchecked: data, form: .base64)
@@ -463,7 +474,7 @@ struct JSONCassetteReader {
     // MARK: Scalars
 
     mutating func readString(_ node: JSONNode, at path: JSONPath, expected: String) -> String? {
-        guard case .string(let text) = node.value else {
+        guard let text = node.value.stringValue else {
             report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
             return nil
         }
@@ -560,6 +571,7 @@ struct JSONCassetteReader {
     static func describe(_ value: JSONValue) -> String {
         switch value {
         case .string(let s): return "the string \(CassetteRules.quoted(s))"
+        case .longString(let long): return "a string of \(long.bytes.count) bytes"
         case .number(let literal): return literal
         default: return value.kindDescription
         }

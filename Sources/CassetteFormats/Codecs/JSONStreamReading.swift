@@ -86,8 +86,8 @@ extension JSONCassetteReader {
                 }
             case "data":
                 switch value.value {
-                case .string(let text):
-                    fields.append(.data(text))
+                case .string, .longString:
+                    fields.append(.data(value.value.stringValue ?? ""))
                 case .object, .array:
                     if let duplicate = value.value.firstDuplicateKey() {
                         report("duplicate key \(CassetteRules.quoted(duplicate.key)) in an event's JSON data",

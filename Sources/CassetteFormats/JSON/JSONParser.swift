@@ -19,21 +19,30 @@ package struct JSONParser {
     package static let maximumDepth = 256
 
     /// Parses a whole document. Anything but white space after the value is an error.
-    package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONNode {
+    ///
+    /// - Parameter longStrings: strings of at least this many bytes without escapes are kept as
+    ///   ``JSONValue/longString(_:)``, slices of `data`, instead of being copied into a `String`
+    ///   (a cassette's base64 bodies); nil copies every string.
+    package static func parse(_ data: Data, keepingStringsLongerThan longStrings: Int? = nil) throws(JSONSyntaxError) -> JSONNode {
         let result: Result<JSONNode, JSONSyntaxError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            var parser = JSONParser(bytes: bytes)
+            var parser = JSONParser(bytes: bytes, source: longStrings == nil ? nil : data, longStrings: longStrings ?? .max)
             return Result { () throws(JSONSyntaxError) in try parser.parseDocument() }
         }
         return try result.get()
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// The bytes as `Data`, for slices of long strings; nil when every string is copied.
+    private let source: Data?
+    private let longStrings: Int
     private var index = 0
     private var depth = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, source: Data?, longStrings: Int) {
         self.bytes = bytes
+        self.source = source
+        self.longStrings = longStrings
     }
 
     // MARK: Document
@@ -67,7 +76,7 @@ package struct JSONParser {
         switch bytes[index] {
         case UInt8(ascii: "{"): return JSONNode(try parseObject(), offset: start)
         case UInt8(ascii: "["): return JSONNode(try parseArray(), offset: start)
-        case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), offset: start)
+        case UInt8(ascii: "\""): return JSONNode(try parseStringValue(), offset: start)
         case UInt8(ascii: "t"): try expectLiteral("true"); return JSONNode(.bool(true), offset: start)
         case UInt8(ascii: "f"): try expectLiteral("false"); return JSONNode(.bool(false), offset: start)
         case UInt8(ascii: "n"): try expectLiteral("null"); return JSONNode(.null, offset: start)
@@ -204,7 +213,22 @@ package struct JSONParser {
 
     // MARK: Strings
 
-    private mutating func parseString() throws(JSONSyntaxError) -> String {
+    /// A string value: a ``JSONValue/longString(_:)`` when it is long enough and has no escapes.
+    private mutating func parseStringValue() throws(JSONSyntaxError) -> JSONValue {
+        if let source {
+            let contentStart = index + 1
+            var end = contentStart
+            // Find the end cheaply; the full scan below validates (and handles escapes).
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+            if end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - contentStart >= longStrings {
+                _ = try parseString(keeping: false)
+                return .longString(JSONLongString(bytes: source[(source.startIndex + contentStart)..<(source.startIndex + end)]))
+            }
+        }
+        return .string(try parseString())
+    }
+
+    private mutating func parseString(keeping: Bool = true) throws(JSONSyntaxError) -> String {
         let open = index
         index += 1  // "
         let contentStart = index
@@ -212,7 +236,7 @@ package struct JSONParser {
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self)
+                let text = keeping ? String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self) : ""
                 index += 1
                 return text
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A parsed JSON value that remembers where it came from.
 ///
 /// The cassette codec needs three things `JSONSerialization` does not give: the byte offset of
@@ -31,6 +33,10 @@ package enum JSONValue: Sendable {
     /// A number literal exactly as written; always valid JSON number grammar.
     case number(String)
     case string(String)
+    /// A long string without escapes, kept as its bytes in the source until it is read (only
+    /// from ``JSONParser/parse(_:keepingStringsLongerThan:)``): a cassette's base64 body then
+    /// decodes from the file's bytes instead of from a copy of them.
+    case longString(JSONLongString)
     case array([JSONNode])
     case object([JSONMember])
 
@@ -40,11 +46,34 @@ package enum JSONValue: Sendable {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .number(let n): return "the number \(n)"
-        case .string: return "a string"
+        case .string, .longString: return "a string"
         case .array: return "an array"
         case .object: return "an object"
         }
     }
+
+    /// The text of a string, long or not; nil for any other value.
+    package var stringValue: String? {
+        switch self {
+        case .string(let text): return text
+        case .longString(let long): return long.string
+        default: return nil
+        }
+    }
+}
+
+/// The UTF-8 bytes of a long JSON string that has no escapes: a slice of the parsed source,
+/// which it keeps alive. Read it into something of its own (``string``, or a decoded body)
+/// before the source may go.
+package struct JSONLongString: Sendable {
+    /// Valid UTF-8, exactly the string's characters.
+    package let bytes: Data
+
+    /// The text, copied out of the source.
+    package var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The bytes, copied out of the source.
+    package var copiedBytes: Data { bytes.withUnsafeBytes { Data($0) } }
 }
 
 /// One `"key": value` member of a JSON object.
@@ -85,7 +114,7 @@ extension JSONValue {
                     return (found.key, JSONPath([.key(member.key)] + found.path.components), found.offset, found.firstOffset)
                 }
             }
-        case .null, .bool, .number, .string:
+        case .null, .bool, .number, .string, .longString:
             break
         }
         return nil

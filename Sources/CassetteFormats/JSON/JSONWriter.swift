@@ -50,6 +50,7 @@ package enum JSONWriter {
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .number(let literal): out.append(contentsOf: literal.utf8)
         case .string(let s): appendString(s, to: &out)
+        case .longString(let long): appendString(long.string, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
@@ -175,6 +176,7 @@ package struct JSONPrettyPrinter {
             case .bool(let b): return take(b ? 4 : 5)
             case .number(let literal): return take(literal.utf8.count)
             case .string(let s): return take(2) && measureString(s)
+            case .longString(let long): return take(2 + long.bytes.count)
             case .array(let elements):
                 guard take(2 + max(0, elements.count - 1) * 2) else { return false }
                 for element in elements where !measure(element.value) { return false }
