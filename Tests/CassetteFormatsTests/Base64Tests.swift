@@ -16,6 +16,24 @@ import Testing
         }
     }
 
+    /// Decoding a few bytes of text at a time gives the same bytes, refuses the same texts, and
+    /// reports each piece done, in order, covering the text.
+    @Test func decodingInPiecesAgreesWithDecodingWhole() {
+        var rng = SeededGenerator(seed: 65)
+        for length in Array(0...40) + [1000, 65_537] {
+            let encoded = Data(Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }).base64EncodedString().utf8)
+            for chunk in [4, 8, 12, 1000, 1 << 20] {
+                var done: [Range<Int>] = []
+                let decoded = Base64.decode(encoded, inChunksOf: chunk) { done.append($0) }
+                #expect(decoded == Base64.decode(encoded, allowingWhitespace: false), "length \(length), pieces of \(chunk)")
+                #expect(done.map(\.count).reduce(0, +) == encoded.count && zip(done, done.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            }
+        }
+        for text in ["AB==AB==", "AB==ABCD", "ABCDAB=C", "ABC", "AB*DABCD", "AB DABCD"] {
+            #expect(Base64.decode(Data(text.utf8), inChunksOf: 4) { _ in } == nil, "\(text)")
+        }
+    }
+
     @Test(arguments: ["A", "AB", "ABC", "A===", "AB==C", "AB==AB==", "AB*D", "AB D", "AB\nCD", "ABC=D"])
     func itRefusesWhatFoundationRefuses(text: String) {
         #expect(Data(base64Encoded: text) == nil, "Foundation accepts \(text.debugDescription)")

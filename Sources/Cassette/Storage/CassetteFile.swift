@@ -19,13 +19,13 @@ package enum CassetteFile {
             throw CassetteError.unreadableCassette(file: file.path, reason: "it is a folder, not a file; give the path of a cassette "
                 + "file in it, such as \(file.appendingPathComponent("name.json").path)")
         }
-        let data: Data
+        let read: (data: Data, release: (@Sendable (Range<Int>) -> Void)?)
         do {
-            data = try Data(contentsOf: file)
+            read = try MappedFile.read(file)
         } catch {
             throw CassetteError.unreadableCassette(file: file.path, reason: reason(error))
         }
-        return try CassetteFormat(path: file.path).decode(data, file: file.path)
+        return try CassetteFormat(path: file.path).decode(read.data, file: file.path, release: read.release)
     }
 
     /// Saves what a tape recorded into `file`, safely when several processes record into the

@@ -25,6 +25,37 @@ package enum Base64 {
         return Array(text).withUnsafeBufferPointer { decode($0, allowingWhitespace: allowingWhitespace) }
     }
 
+    /// The bytes `text` encodes (base64 without white space, as a JSON cassette writes it), decoded
+    /// `chunk` bytes of text at a time, calling `decoded` with the range of `text` (from its start)
+    /// done after each: the caller may let go of those bytes of its source.
+    package static func decode(_ text: Data, inChunksOf chunk: Int, decoded: (Range<Int>) -> Void) -> Data? {
+        let chunk = max(4, chunk / 4 * 4)
+        var output = Data(count: text.count / 4 * 3 + 3)
+        let written = text.withUnsafeBytes { raw -> Int? in
+            let input = raw.bindMemory(to: UInt8.self)
+            return output.withUnsafeMutableBytes { out -> Int? in
+                guard let out = out.bindMemory(to: UInt8.self).baseAddress else { return input.isEmpty ? 0 : nil }
+                return table.withUnsafeBufferPointer { table -> Int? in
+                    var total = 0
+                    for start in stride(from: 0, to: input.count, by: chunk) {
+                        let end = min(start + chunk, input.count)
+                        guard let count = decode(UnsafeBufferPointer(rebasing: input[start..<end]), into: out + total, table: table,
+                                                 allowingWhitespace: false),
+                              // Padding ends the text: only the last piece may be short of three bytes per four.
+                              end == input.count || count == (end - start) / 4 * 3
+                        else { return nil }
+                        total += count
+                        decoded(start..<end)
+                    }
+                    return total
+                }
+            }
+        }
+        guard let written else { return nil }
+        output.count = written
+        return output
+    }
+
     private static func decode(_ input: UnsafeBufferPointer<UInt8>, allowingWhitespace: Bool) -> Data? {
         var output = Data(count: input.count / 4 * 3 + 3)
         let written = output.withUnsafeMutableBytes { raw -> Int? in

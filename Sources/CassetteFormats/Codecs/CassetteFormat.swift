@@ -58,6 +58,13 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
         }
     }
 
+    /// ``decode(_:file:)``, telling `release` which bytes of `data` it no longer needs (JSON
+    /// cassettes; see ``JSONLongString/release``).
+    package func decode(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?) throws(CassetteFormatError) -> CassetteDocument {
+        guard self == .json else { return try decode(data, file: file) }
+        return try JSONCassetteCodec.decode(data, file: file, release: release)
+    }
+
     /// ``encode(_:)``'s bytes before they are copied into a `Data`, for saving large cassettes.
     package func encodedBytes(_ document: CassetteDocument) throws(CassetteFormatError) -> [UInt8] {
         switch self {

@@ -28,7 +28,14 @@ public enum JSONCassetteCodec {
     /// - Throws: ``CassetteFormatError`` listing every problem found: one for a syntax error,
     ///   or every invalid value in a well-formed document.
     public static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
-        let root = try parse(data, file: file)
+        try decode(data, file: file, release: nil)
+    }
+
+    /// ``decode(_:file:)``, telling `release` which bytes of `data` it no longer needs (see
+    /// ``JSONLongString/release``): a large cassette mapped from its file then never holds the
+    /// file and its decoded bodies in memory at once.
+    package static func decode(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?) throws(CassetteFormatError) -> CassetteDocument {
+        let root = try parse(data, file: file, release: release)
         var reader = JSONCassetteReader()
         let document = reader.readDocument(root)
         if let document, reader.problems.isEmpty { return document }
@@ -42,9 +49,9 @@ public enum JSONCassetteCodec {
     /// column. Shared by the codecs whose files are JSON. Strings of ``longString`` bytes or more
     /// stay in `data` until read (``JSONValue/longString(_:)``): a 100 MB body is then decoded
     /// from the file's bytes, not from a copy of them.
-    package static func parse(_ data: Data, file: String?) throws(CassetteFormatError) -> JSONNode {
+    package static func parse(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)? = nil) throws(CassetteFormatError) -> JSONNode {
         do {
-            return try JSONParser.parse(data, keepingStringsLongerThan: longString)
+            return try JSONParser.parse(data, keepingStringsLongerThan: longString, release: release)
         } catch {
             var positions = SourcePositions(data)
             let position = positions.position(of: error.offset)

@@ -374,7 +374,7 @@ struct JSONCassetteReader {
             switch value.value {
             case .string(let encoded): decoded = Base64.decode(encoded.utf8, allowingWhitespace: false)
             // Decoded from the file's bytes: a copy of a long base64 text as a String would double it.
-            case .longString(let long): decoded = Base64.decode(long.bytes, allowingWhitespace: false)
+            case .longString(let long): decoded = long.base64Decoded
             default:
                 report("expected base64 text (a string), found \(Self.describe(value.value))", at: formPath, offset: value.offset)
                 return nil

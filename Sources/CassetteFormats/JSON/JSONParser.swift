@@ -23,10 +23,13 @@ package struct JSONParser {
     /// - Parameter longStrings: strings of at least this many bytes without escapes are kept as
     ///   ``JSONValue/longString(_:)``, slices of `data`, instead of being copied into a `String`
     ///   (a cassette's base64 bodies); nil copies every string.
-    package static func parse(_ data: Data, keepingStringsLongerThan longStrings: Int? = nil) throws(JSONSyntaxError) -> JSONNode {
+    /// - Parameter release: told which bytes of `data` (offsets from its start) a long string
+    ///   scanned and no longer needs until it is read (see ``JSONLongString/release``).
+    package static func parse(_ data: Data, keepingStringsLongerThan longStrings: Int? = nil,
+                              release: (@Sendable (Range<Int>) -> Void)? = nil) throws(JSONSyntaxError) -> JSONNode {
         let result: Result<JSONNode, JSONSyntaxError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            var parser = JSONParser(bytes: bytes, source: longStrings == nil ? nil : data, longStrings: longStrings ?? .max)
+            var parser = JSONParser(bytes: bytes, source: longStrings == nil ? nil : data, longStrings: longStrings ?? .max, release: release)
             return Result { () throws(JSONSyntaxError) in try parser.parseDocument() }
         }
         return try result.get()
@@ -36,13 +39,15 @@ package struct JSONParser {
     /// The bytes as `Data`, for slices of long strings; nil when every string is copied.
     private let source: Data?
     private let longStrings: Int
+    private let release: (@Sendable (Range<Int>) -> Void)?
     private var index = 0
     private var depth = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, source: Data?, longStrings: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, source: Data?, longStrings: Int, release: (@Sendable (Range<Int>) -> Void)?) {
         self.bytes = bytes
         self.source = source
         self.longStrings = longStrings
+        self.release = release
     }
 
     // MARK: Document
@@ -222,7 +227,9 @@ package struct JSONParser {
             while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
             if end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - contentStart >= longStrings {
                 _ = try parseString(keeping: false)
-                return .longString(JSONLongString(bytes: source[(source.startIndex + contentStart)..<(source.startIndex + end)]))
+                release?(contentStart..<end)
+                return .longString(JSONLongString(bytes: source[(source.startIndex + contentStart)..<(source.startIndex + end)],
+                                                  offset: contentStart, release: release))
             }
         }
         return .string(try parseString())

@@ -68,12 +68,34 @@ package enum JSONValue: Sendable {
 package struct JSONLongString: Sendable {
     /// Valid UTF-8, exactly the string's characters.
     package let bytes: Data
+    /// Where ``bytes`` start in the source, for ``release``.
+    package var offset = 0
+    /// Told which bytes of the source (offsets from its start) are no longer needed: the file
+    /// behind a mapped source can give back that memory. Reading a string again afterwards is
+    /// still correct; it only costs reading the file again.
+    package var release: (@Sendable (Range<Int>) -> Void)?
+
+    package init(bytes: Data, offset: Int = 0, release: (@Sendable (Range<Int>) -> Void)? = nil) {
+        self.bytes = bytes
+        self.offset = offset
+        self.release = release
+    }
 
     /// The text, copied out of the source.
     package var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// The bytes, copied out of the source.
-    package var copiedBytes: Data { bytes.withUnsafeBytes { Data($0) } }
+    /// The bytes, copied out of the source, which is then released.
+    package var copiedBytes: Data {
+        let copy = bytes.withUnsafeBytes { Data($0) }
+        release?(offset..<(offset + bytes.count))
+        return copy
+    }
+
+    /// The bytes the string encodes in base64, decoded a few megabytes at a time, each part of
+    /// the source released once decoded; nil when it is not base64 (see ``Base64``).
+    package var base64Decoded: Data? {
+        Base64.decode(bytes, inChunksOf: 4 << 20) { done in release?((offset + done.lowerBound)..<(offset + done.upperBound)) }
+    }
 }
 
 /// One `"key": value` member of a JSON object.
