@@ -116,6 +116,10 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
 
     private let exchanges = Locked<[Int: Exchange]>([:])
 
+    /// The largest body collected in a buffer reserved from its `Content-Length` (1 GiB): a
+    /// header is not trusted with more.
+    static let largestReservation: Int64 = 1 << 30
+
     func register(_ taskIdentifier: Int, _ exchange: Exchange) {
         exchanges.withLock { $0[taskIdentifier] = exchange }
     }
@@ -126,6 +130,11 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
             guard var exchange = exchanges[dataTask.taskIdentifier], let http = response as? HTTPURLResponse else { return nil }
             exchange.response = http
             exchange.firstByte = Date().timeIntervalSince(exchange.start)
+            // A body of known length is collected in one buffer of its size, not grown by copying.
+            if http.expectedContentLength > 0, http.expectedContentLength <= Self.largestReservation,
+               !(http.value(forHTTPHeaderField: "Content-Encoding").map { !$0.isEmpty } ?? false) {
+                exchange.body.reserveCapacity(Int(http.expectedContentLength))
+            }
             exchanges[dataTask.taskIdentifier] = exchange
             return exchange.progress.head
         }

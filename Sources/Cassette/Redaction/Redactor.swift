@@ -336,7 +336,7 @@ final class Redactor: @unchecked Sendable {
             })
         case .array(let elements):
             return .array(elements.map { JSONNode(replacingKeys(in: $0.value, with: replace)) })
-        case .null, .bool, .number, .string, .longString:
+        case .null, .bool, .number, .string, .longString, .base64:
             return value
         }
     }
@@ -347,7 +347,7 @@ final class Redactor: @unchecked Sendable {
     private func redactedKeepingShape(_ value: JSONValue) -> JSONValue {
         switch value {
         case .string(let text): return text.isEmpty || keptTexts.contains(text) ? value : .string(Redaction.replacement)
-        case .longString: return .string(Redaction.replacement)
+        case .longString, .base64: return .string(Redaction.replacement)
         case .number: return .number("0")
         case .null, .bool: return value
         case .array(let elements): return .array(elements.map { JSONNode(redactedKeepingShape($0.value)) })
@@ -365,6 +365,7 @@ final class Redactor: @unchecked Sendable {
         switch value {
         case .string(let text): return [text]
         case .longString(let long): return [long.string]
+        case .base64(let data): return [data.base64EncodedString()]
         case .number(let literal): return [literal]
         case .null, .bool: return []
         case .array(let elements): return elements.flatMap { scalars(in: $0.value) }

@@ -75,11 +75,11 @@ package enum CassetteFile {
     /// Writes `document` to `file` atomically: into a temporary file in the same folder, then
     /// renamed over `file`. On any failure the temporary file is removed and `file` is untouched.
     package static func write(_ document: CassetteDocument, to file: URL) throws(CassetteError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try CassetteFormat(path: file.path).encodedBytes(document)
-        } catch {
-            throw .saveFailed(file: file.path, reason: "the recording cannot be written as a valid cassette: \(error.description)")
+        // Checked before anything is created: a document that cannot be written leaves no trace.
+        let problems = document.problems()
+        guard problems.isEmpty else {
+            throw .saveFailed(file: file.path, reason: "the recording cannot be written as a valid cassette: "
+                + CassetteFormatError(file: nil, problems: problems).description)
         }
         let folder = file.deletingLastPathComponent()
         do {
@@ -88,20 +88,47 @@ package enum CassetteFile {
             throw .saveFailed(file: file.path, reason: "cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
         }
         let temporary = folder.appendingPathComponent(temporaryPrefix(of: file) + UUID().uuidString + ".tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+        guard descriptor >= 0 else {
+            throw .saveFailed(file: file.path, reason: "cannot write \(temporary.path): \(String(cString: strerror(errno)))")
+        }
+        // Written a few megabytes at a time as it is encoded: a cassette of hundreds of megabytes
+        // is never held whole in memory.
+        var failure: String?
         do {
-            // Written from the encoder's own buffer: no copy of a cassette that may be hundreds of MB.
-            try bytes.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress else { return try Data().write(to: temporary) }
-                try Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none).write(to: temporary)
+            try CassetteFormat(path: file.path).encode(document, inPiecesOf: 4 << 20) { piece in
+                guard failure == nil else { return }
+                failure = writeAll(piece, to: descriptor)
             }
         } catch {
+            failure = "the recording cannot be written as a valid cassette: \(error.description)"
+        }
+        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if let failure {
             try? FileManager.default.removeItem(at: temporary)
-            throw .saveFailed(file: file.path, reason: "cannot write \(temporary.path): \((error as NSError).localizedDescription)")
+            throw .saveFailed(file: file.path, reason: "cannot write \(temporary.path): \(failure)")
         }
         if rename(temporary.path, file.path) != 0 {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
             throw .saveFailed(file: file.path, reason: "cannot rename the temporary file over it: \(reason)")
+        }
+    }
+
+    /// Writes all of `bytes` to `descriptor`; what went wrong, or nil.
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> String? {
+        bytes.withUnsafeBytes { raw -> String? in
+            var offset = 0
+            while offset < raw.count {
+                guard let base = raw.baseAddress else { return nil }
+                let written = Foundation.write(descriptor, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                offset += written
+            }
+            return nil
         }
     }
 

@@ -25,6 +25,32 @@ package enum Base64 {
         return Array(text).withUnsafeBufferPointer { decode($0, allowingWhitespace: allowingWhitespace) }
     }
 
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Appends `bytes` in standard base64 with `=` padding, on one line, to `out`: what
+    /// `Data.base64EncodedString()` gives, without the string.
+    package static func encode(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        let count = bytes.count
+        out.reserveCapacity(out.count + (count + 2) / 3 * 4)
+        alphabet.withUnsafeBufferPointer { alphabet in
+            var i = 0
+            while i + 3 <= count {
+                let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+                out.append(alphabet[Int(n >> 18 & 63)])
+                out.append(alphabet[Int(n >> 12 & 63)])
+                out.append(alphabet[Int(n >> 6 & 63)])
+                out.append(alphabet[Int(n & 63)])
+                i += 3
+            }
+            guard i < count else { return }
+            let n = UInt32(bytes[i]) << 16 | (i + 1 < count ? UInt32(bytes[i + 1]) << 8 : 0)
+            out.append(alphabet[Int(n >> 18 & 63)])
+            out.append(alphabet[Int(n >> 12 & 63)])
+            out.append(i + 1 < count ? alphabet[Int(n >> 6 & 63)] : UInt8(ascii: "="))
+            out.append(UInt8(ascii: "="))
+        }
+    }
+
     /// The bytes `text` encodes (base64 without white space, as a JSON cassette writes it), decoded
     /// `chunk` bytes of text at a time, calling `decoded` with the range of `text` (from its start)
     /// done after each: the caller may let go of those bytes of its source.

@@ -65,6 +65,15 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
         return try JSONCassetteCodec.decode(data, file: file, release: release)
     }
 
+    /// ``encode(_:)``'s bytes handed to `sink` in pieces (JSON: about `pieceSize` bytes each, as
+    /// they are written; the other formats: whole), for saving large cassettes. Nothing reaches
+    /// `sink` when the document cannot be written.
+    package func encode(_ document: CassetteDocument, inPiecesOf pieceSize: Int,
+                        to sink: @escaping (ArraySlice<UInt8>) -> Void) throws(CassetteFormatError) {
+        guard self == .json else { return sink(try encodedBytes(document)[...]) }
+        try JSONCassetteCodec.encode(document, inPiecesOf: pieceSize, to: sink)
+    }
+
     /// ``encode(_:)``'s bytes before they are copied into a `Data`, for saving large cassettes.
     package func encodedBytes(_ document: CassetteDocument) throws(CassetteFormatError) -> [UInt8] {
         switch self {

@@ -83,13 +83,27 @@ public enum JSONCassetteCodec {
     /// ``encode(_:)``'s bytes, before they are copied into a `Data`: saving writes these directly,
     /// which for a cassette of hundreds of megabytes saves a copy of it in memory.
     package static func encodedBytes(_ document: CassetteDocument) throws(CassetteFormatError) -> [UInt8] {
+        printer.print(try tree(for: document))
+    }
+
+    /// ``encode(_:)``'s bytes handed to `sink` in pieces of about `pieceSize` bytes as they are
+    /// written, so that saving a cassette with large bodies never holds its text whole. Nothing
+    /// reaches `sink` when the document cannot be written.
+    package static func encode(_ document: CassetteDocument, inPiecesOf pieceSize: Int,
+                               to sink: @escaping (ArraySlice<UInt8>) -> Void) throws(CassetteFormatError) {
+        printer.print(try tree(for: document), inPiecesOf: pieceSize, to: sink)
+    }
+
+    /// Root, interaction list and interactions always span lines; anything deeper is inlined when it fits.
+    private static var printer: JSONPrettyPrinter { JSONPrettyPrinter(lineWidth: 100, multilineDepth: 3) }
+
+    private static func tree(for document: CassetteDocument) throws(CassetteFormatError) -> JSONValue {
         let problems = document.problems()
         guard problems.isEmpty else { throw CassetteFormatError(file: nil, problems: problems) }
         var root: [JSONMember] = [member("version", .number(String(CassetteDocument.formatVersion)))]
         if let recordedWith = document.recordedWith { root.append(member("recordedWith", .string(recordedWith))) }
         root.append(member("interactions", .array(document.interactions.map { JSONNode(tree(for: $0)) })))
-        // Root, interaction list and interactions always span lines; anything deeper is inlined when it fits.
-        return JSONPrettyPrinter(lineWidth: 100, multilineDepth: 3).print(.object(root))
+        return .object(root)
     }
 
     // MARK: Writing
@@ -189,7 +203,7 @@ public enum JSONCassetteCodec {
             }
             return tree(for: Interaction.Body(unchecked: body.data, form: .base64))
         case .base64:
-            return .object([member("base64", .string(body.data.base64EncodedString()))])
+            return .object([member("base64", .base64(body.data))])
         }
     }
 

@@ -220,22 +220,41 @@ package struct JSONParser {
 
     /// A string value: a ``JSONValue/longString(_:)`` when it is long enough and has no escapes.
     private mutating func parseStringValue() throws(JSONSyntaxError) -> JSONValue {
-        if let source {
-            let contentStart = index + 1
-            var end = contentStart
-            // Find the end cheaply; the full scan below validates (and handles escapes).
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
-            if end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - contentStart >= longStrings {
-                _ = try parseString(keeping: false)
-                release?(contentStart..<end)
+        guard let source else { return .string(try parseString()) }
+        let open = index
+        let contentStart = index + 1
+        index = contentStart
+        // One validating pass to the closing quote; a string with an escape is parsed again below.
+        var released = contentStart
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                let end = index
+                index += 1
+                guard end - contentStart >= longStrings else {
+                    return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<end]), as: UTF8.self))
+                }
+                release?(released..<end)
                 return .longString(JSONLongString(bytes: source[(source.startIndex + contentStart)..<(source.startIndex + end)],
                                                   offset: contentStart, release: release))
             }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw controlCharacterError(b) }
+            if b < 0x80 { index += 1 } else { index += try utf8SequenceLength() }
+            // Scanned bytes of a long string are not needed again until it is read.
+            if let release, index - released >= Self.releaseStep {
+                release(released..<index)
+                released = index
+            }
         }
+        index = open
         return .string(try parseString())
     }
 
-    private mutating func parseString(keeping: Bool = true) throws(JSONSyntaxError) -> String {
+    /// How far a long string is scanned before the scanned part is released.
+    private static let releaseStep = 4 << 20
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
         let open = index
         index += 1  // "
         let contentStart = index
@@ -243,7 +262,7 @@ package struct JSONParser {
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
-                let text = keeping ? String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self) : ""
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self)
                 index += 1
                 return text
             }

@@ -37,6 +37,9 @@ package enum JSONValue: Sendable {
     /// from ``JSONParser/parse(_:keepingStringsLongerThan:)``): a cassette's base64 body then
     /// decodes from the file's bytes instead of from a copy of them.
     case longString(JSONLongString)
+    /// Bytes written as a base64 string: built by the cassette writer (never by the parser), so
+    /// that a large body goes into the file a piece at a time, without a base64 copy of it.
+    case base64(Data)
     case array([JSONNode])
     case object([JSONMember])
 
@@ -46,7 +49,7 @@ package enum JSONValue: Sendable {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .number(let n): return "the number \(n)"
-        case .string, .longString: return "a string"
+        case .string, .longString, .base64: return "a string"
         case .array: return "an array"
         case .object: return "an object"
         }
@@ -136,7 +139,7 @@ extension JSONValue {
                     return (found.key, JSONPath([.key(member.key)] + found.path.components), found.offset, found.firstOffset)
                 }
             }
-        case .null, .bool, .number, .string, .longString:
+        case .null, .bool, .number, .string, .longString, .base64:
             break
         }
         return nil

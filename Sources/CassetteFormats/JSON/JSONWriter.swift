@@ -51,6 +51,10 @@ package enum JSONWriter {
         case .number(let literal): out.append(contentsOf: literal.utf8)
         case .string(let s): appendString(s, to: &out)
         case .longString(let long): appendString(long.string, to: &out)
+        case .base64(let data):
+            out.append(UInt8(ascii: "\""))
+            data.withUnsafeBytes { Base64.encode($0, to: &out) }
+            out.append(UInt8(ascii: "\""))
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
@@ -84,6 +88,11 @@ package struct JSONPrettyPrinter {
     /// Containers nested less deeply than this are always written one member per line.
     package var multilineDepth = 0
 
+    /// Where the document goes a piece at a time, and how large a piece grows first; nil: the
+    /// document is kept whole.
+    private var sink: ((ArraySlice<UInt8>) -> Void)?
+    private var pieceSize = Int.max
+
     package init(lineWidth: Int = 100, multilineDepth: Int = 0) {
         self.lineWidth = lineWidth
         self.multilineDepth = multilineDepth
@@ -95,6 +104,26 @@ package struct JSONPrettyPrinter {
         write(value, depth: 0, column: 0, to: &out)
         out.append(UInt8(ascii: "\n"))
         return out
+    }
+
+    /// The same bytes as ``print(_:)``, handed to `sink` in pieces of about `pieceSize` bytes as
+    /// they are written: a document with large bodies (``JSONValue/base64(_:)``) is never held whole.
+    package func print(_ value: JSONValue, inPiecesOf pieceSize: Int, to sink: @escaping (ArraySlice<UInt8>) -> Void) {
+        var printer = self
+        printer.sink = sink
+        printer.pieceSize = max(1, pieceSize)
+        var out: [UInt8] = []
+        out.reserveCapacity(min(pieceSize, 1 << 24) + 4096)
+        printer.write(value, depth: 0, column: 0, to: &out)
+        out.append(UInt8(ascii: "\n"))
+        sink(out[...])
+    }
+
+    /// Hands what was written to the sink once a piece is full.
+    private func flushIfFull(_ out: inout [UInt8]) {
+        guard let sink, out.count >= pieceSize else { return }
+        sink(out[...])
+        out.removeAll(keepingCapacity: true)
     }
 
     private func write(_ value: JSONValue, depth: Int, column: Int, to out: inout [UInt8]) {
@@ -109,6 +138,7 @@ package struct JSONPrettyPrinter {
                 newline(indent: depth + 1, to: &out)
                 write(element.value, depth: depth + 1, column: 2 * (depth + 1), to: &out)
                 if i < elements.count - 1 { out.append(UInt8(ascii: ",")) }
+                flushIfFull(&out)
             }
             newline(indent: depth, to: &out)
             out.append(UInt8(ascii: "]"))
@@ -126,9 +156,21 @@ package struct JSONPrettyPrinter {
                 let keyWidth = scalarCount(out[before...])
                 write(member.value.value, depth: depth + 1, column: 2 * (depth + 1) + keyWidth, to: &out)
                 if i < members.count - 1 { out.append(UInt8(ascii: ",")) }
+                flushIfFull(&out)
             }
             newline(indent: depth, to: &out)
             out.append(UInt8(ascii: "}"))
+        case .base64(let data) where sink != nil:
+            // Encoded a piece at a time: three bytes of body are four of text.
+            out.append(UInt8(ascii: "\""))
+            let step = max(3, pieceSize / 4 * 3)
+            data.withUnsafeBytes { bytes in
+                for start in stride(from: 0, to: bytes.count, by: step) {
+                    Base64.encode(UnsafeRawBufferPointer(rebasing: bytes[start..<min(start + step, bytes.count)]), to: &out)
+                    flushIfFull(&out)
+                }
+            }
+            out.append(UInt8(ascii: "\""))
         default:
             appendInline(value, to: &out)
         }
@@ -177,6 +219,7 @@ package struct JSONPrettyPrinter {
             case .number(let literal): return take(literal.utf8.count)
             case .string(let s): return take(2) && measureString(s)
             case .longString(let long): return take(2 + long.bytes.count)
+            case .base64(let data): return take(2 + (data.count + 2) / 3 * 4)
             case .array(let elements):
                 guard take(2 + max(0, elements.count - 1) * 2) else { return false }
                 for element in elements where !measure(element.value) { return false }
