@@ -75,12 +75,6 @@ package enum CassetteFile {
     /// Writes `document` to `file` atomically: into a temporary file in the same folder, then
     /// renamed over `file`. On any failure the temporary file is removed and `file` is untouched.
     package static func write(_ document: CassetteDocument, to file: URL) throws(CassetteError) {
-        // Checked before anything is created: a document that cannot be written leaves no trace.
-        let problems = document.problems()
-        guard problems.isEmpty else {
-            throw .saveFailed(file: file.path, reason: "the recording cannot be written as a valid cassette: "
-                + CassetteFormatError(file: nil, problems: problems).description)
-        }
         let folder = file.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -94,16 +88,23 @@ package enum CassetteFile {
         }
         // Written a few megabytes at a time as it is encoded: a cassette of hundreds of megabytes
         // is never held whole in memory.
+        // A document that cannot be written is refused before its first byte (the temporary file
+        // is then removed, empty).
         var failure: String?
+        var invalid: CassetteFormatError?
         do {
             try CassetteFormat(path: file.path).encode(document, inPiecesOf: 4 << 20) { piece in
                 guard failure == nil else { return }
                 failure = writeAll(piece, to: descriptor)
             }
         } catch {
-            failure = "the recording cannot be written as a valid cassette: \(error.description)"
+            invalid = error
         }
         if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if let invalid {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .saveFailed(file: file.path, reason: "the recording cannot be written as a valid cassette: \(invalid.description)")
+        }
         if let failure {
             try? FileManager.default.removeItem(at: temporary)
             throw .saveFailed(file: file.path, reason: "cannot write \(temporary.path): \(failure)")

@@ -31,23 +31,29 @@ package enum Base64 {
     /// `Data.base64EncodedString()` gives, without the string.
     package static func encode(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         let count = bytes.count
-        out.reserveCapacity(out.count + (count + 2) / 3 * 4)
+        let start = out.count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (count + 2) / 3 * 4))
         alphabet.withUnsafeBufferPointer { alphabet in
-            var i = 0
-            while i + 3 <= count {
-                let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-                out.append(alphabet[Int(n >> 18 & 63)])
-                out.append(alphabet[Int(n >> 12 & 63)])
-                out.append(alphabet[Int(n >> 6 & 63)])
-                out.append(alphabet[Int(n & 63)])
-                i += 3
+            out.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                var o = base + start
+                var i = 0
+                while i + 3 <= count {
+                    let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+                    o[0] = alphabet[Int(n >> 18 & 63)]
+                    o[1] = alphabet[Int(n >> 12 & 63)]
+                    o[2] = alphabet[Int(n >> 6 & 63)]
+                    o[3] = alphabet[Int(n & 63)]
+                    o += 4
+                    i += 3
+                }
+                guard i < count else { return }
+                // The last one or two bytes; the "=" already there pads the rest.
+                let n = UInt32(bytes[i]) << 16 | (i + 1 < count ? UInt32(bytes[i + 1]) << 8 : 0)
+                o[0] = alphabet[Int(n >> 18 & 63)]
+                o[1] = alphabet[Int(n >> 12 & 63)]
+                if i + 1 < count { o[2] = alphabet[Int(n >> 6 & 63)] }
             }
-            guard i < count else { return }
-            let n = UInt32(bytes[i]) << 16 | (i + 1 < count ? UInt32(bytes[i + 1]) << 8 : 0)
-            out.append(alphabet[Int(n >> 18 & 63)])
-            out.append(alphabet[Int(n >> 12 & 63)])
-            out.append(i + 1 < count ? alphabet[Int(n >> 6 & 63)] : UInt8(ascii: "="))
-            out.append(UInt8(ascii: "="))
         }
     }
 
