@@ -165,6 +165,36 @@ import CassetteTestSupport
         _ = try tape.eject()
     }
 
+    /// Live, recorded and replayed (with the recorded latency) through `data(for:)` and a
+    /// completion handler: the same status, header fields and bytes each time, the whole stream
+    /// once it has ended, and a recording that still keeps the events with their arrivals.
+    @Test(arguments: [FetchStyle.async, .completionHandler])
+    func aStreamIsTheSameLiveRecordedAndReplayedForCallersOfTheWholeBody(style: FetchStyle) async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let url = try #require(URL(string: server.baseURL + "/sse/5/60"))
+        let file = scratch.file("whole.json")
+
+        let live = await Fetch.run(URLRequest(url: url), on: URLSession(configuration: .ephemeral), style: style)
+        let recorder = try Tape(file: file, mode: .once, environment: [:])
+        let recorded = await Fetch.run(URLRequest(url: url), on: recorder.session, style: style)
+        _ = try recorder.eject()
+        let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+        let started = Date()
+        let replayed = await Fetch.run(URLRequest(url: url), on: player.session, style: style)
+        let elapsed = Date().timeIntervalSince(started)
+        _ = try player.eject()
+
+        #expect(live.status == 200 && live.body == Data((0..<5).map(LoopbackRoutes.sseEvent).joined()))
+        #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
+        #expect(replayed.sameOutcome(as: live), "replayed \(replayed), live \(live)")
+        let stream = try #require(try CassetteFile.read(file).interactions.first?.response?.stream)
+        #expect(stream.chunks.count == 5)
+        #expect(elapsed >= (stream.chunks.last?.at ?? 0) * 0.9, "the whole stream came after \(elapsed) s")
+    }
+
     // MARK: An OpenAI-style chat completion
 
     static func chatRequest() throws -> URLRequest {
