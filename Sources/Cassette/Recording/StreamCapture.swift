@@ -44,12 +44,8 @@ enum StreamCapture {
             let isJSON = contentType.map { Interaction.Body.isJSONMediaType(Interaction.Body.mediaType(of: $0)) } ?? false
             guard cuts.count > 1, !headers.contains("Content-Length"), !isJSON else { return nil }
         }
-        var start = 0
-        let chunks = cuts.map { cut in
-            defer { start = cut.end }
-            return Interaction.StreamedBody.Chunk(at: cut.at, data: body.subdata(in: (body.startIndex + start)..<(body.startIndex + cut.end)))
-        }
-        let stream = Interaction.StreamedBody(chunks: chunks)
-        return isEventStream ? stream.splitAtEvents() : stream
+        let sizes = zip(cuts, [Arrival(end: 0, at: 0)] + cuts).map { (at: $0.at, size: $0.end - $1.end) }
+        let stream = Interaction.StreamedBody(cutting: body, into: sizes)
+        return isEventStream ? stream?.splitAtEvents() : stream
     }
 }

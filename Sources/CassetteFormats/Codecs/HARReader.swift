@@ -164,8 +164,7 @@ struct HARReader {
     /// streamed response cut into the chunks it arrived in.
     private mutating func readChunks(_ node: JSONNode, body: Data, at path: JSONPath) -> Interaction.StreamedBody? {
         guard let elements = array(node, at: path, expected: "an array of { \"at\", \"size\" } objects") else { return nil }
-        var chunks: [Interaction.StreamedBody.Chunk] = []
-        var start = body.startIndex
+        var pieces: [(at: TimeInterval, size: Int)] = []
         for (i, element) in elements.enumerated() {
             let elementPath = path.appending(i)
             guard isObject(element, at: elementPath, expected: "a { \"at\", \"size\" } object"),
@@ -174,20 +173,17 @@ struct HARReader {
                   let sizeNode = required("size", in: element, at: elementPath, expecting: "the chunk's size in bytes"),
                   let size = integer(sizeNode, at: elementPath.appending("size"), expected: "the chunk's size in bytes")
             else { return nil }
-            guard size > 0, size <= body.endIndex - start else {
-                report(size <= 0 ? "a chunk holds at least one byte, found size \(size)"
-                       : "the chunks hold more bytes than the response body (\(body.count) bytes)", at: elementPath.appending("size"), offset: sizeNode.offset)
+            guard size > 0 else {
+                report("a chunk holds at least one byte, found size \(size)", at: elementPath.appending("size"), offset: sizeNode.offset)
                 return nil
             }
-            chunks.append(.init(at: at, data: body.subdata(in: start..<(start + size))))
-            start += size
+            pieces.append((at, size))
         }
-        guard start == body.endIndex else {
-            report("the chunks hold \(start - body.startIndex) bytes but the response body holds \(body.count); their sizes add up to the body",
+        guard let stream = Interaction.StreamedBody(cutting: body, into: pieces) else {
+            report("the chunks hold \(pieces.reduce(0) { $0 + $1.size }) bytes but the response body holds \(body.count); their sizes add up to the body",
                    at: path, offset: node.offset)
             return nil
         }
-        let stream = Interaction.StreamedBody(chunks: chunks)
         return stream
     }
 

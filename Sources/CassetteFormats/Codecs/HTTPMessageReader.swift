@@ -145,14 +145,10 @@ struct HTTPMessageReader {
             response = readResponse(base64: fields.responseBase64, at: path.appending("response"))
             response?.url = fields.responseURL
             if let pieces = fields.stream, let whole = response?.body.data {
-                let total = pieces.reduce(0) { $0 + $1.size }
-                if total == whole.count {
-                    var start = whole.startIndex
-                    response?.stream = Interaction.StreamedBody(chunks: pieces.map { piece in
-                        defer { start += piece.size }
-                        return .init(at: piece.at, data: whole.subdata(in: start..<(start + piece.size)))
-                    })
+                if let stream = Interaction.StreamedBody(cutting: whole, into: pieces) {
+                    response?.stream = stream
                 } else {
+                    let total = pieces.reduce(0) { $0 + $1.size }
                     report("the stream's chunks hold \(total) bytes but the response body holds \(whole.count); stream=AT:SIZE,… "
                         + "gives each chunk's arrival in seconds and its size in bytes, and the sizes add up to the body",
                            at: path.appending("response").appending("stream"), line: separatorLine ?? index, column: 0)

@@ -115,9 +115,9 @@ extension JSONCassetteReader {
         }
         guard valid else { return nil }
         let event = ServerSentEvent(fields: fields)
-        if let problem = event.problem {
-            let offending = members.first { member in problem.contains("\"\(member.key)\"") }
-            report(problem, at: offending.map { path.appending($0.key) } ?? path, offset: offending?.value.offset ?? members[0].keyOffset)
+        if let problem = event.firstProblem {
+            let offending = problem.field.flatMap { field in members.first { $0.key == field } }
+            report(problem.message, at: offending.map { path.appending($0.key) } ?? path, offset: offending?.value.offset ?? members[0].keyOffset)
             return nil
         }
         return event

@@ -125,25 +125,29 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     /// Why this event cannot be written as it is, or nil: no fields, a line break in a field that
     /// is one line (`event`, `id`, a comment), a carriage return in `data`, a negative `retry`, a
     /// name given twice (a JSON object has each key once; several `data:` lines are one `data`).
-    public var problem: String? {
-        guard !fields.isEmpty else { return "an event needs at least one field (\"data\", \"event\", \"id\", \"retry\" or \"comment\")" }
+    public var problem: String? { firstProblem?.message }
+
+    /// ``problem`` with the field it is about (nil for the event as a whole).
+    package var firstProblem: (field: String?, message: String)? {
+        guard !fields.isEmpty else { return (nil, "an event needs at least one field (\"data\", \"event\", \"id\", \"retry\" or \"comment\")") }
         var seen: Set<String> = []
         for field in fields {
-            guard seen.insert(field.name).inserted else {
-                return "an event has each field once, found \"\(field.name)\" twice (several data lines are one \"data\" holding line breaks)"
+            let name = field.name
+            guard seen.insert(name).inserted else {
+                return (name, "an event has each field once, found \"\(name)\" twice (several data lines are one \"data\" holding line breaks)")
             }
             switch field {
             case .event(let text), .id(let text), .comment(let text):
                 if text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-                    return "\"\(field.name)\" is one line of the stream: it cannot hold a line break"
+                    return (name, "\"\(name)\" is one line of the stream: it cannot hold a line break")
                 }
-                if case .id = field, text.utf8.contains(0) { return "an event's \"id\" cannot hold NUL (clients ignore such an id)" }
+                if case .id = field, text.utf8.contains(0) { return (name, "an event's \"id\" cannot hold NUL (clients ignore such an id)") }
             case .data(let text):
                 if text.utf8.contains(0x0D) {
-                    return "\"data\" cannot hold a carriage return: the stream would read it as a line end; write its chunk as \"text\" instead"
+                    return (name, "\"data\" cannot hold a carriage return: the stream would read it as a line end; write its chunk as \"text\" instead")
                 }
             case .retry(let milliseconds):
-                if milliseconds < 0 { return "\"retry\" is a number of milliseconds, zero or more, found \(milliseconds)" }
+                if milliseconds < 0 { return (name, "\"retry\" is a number of milliseconds, zero or more, found \(milliseconds)") }
             }
         }
         return nil

@@ -64,6 +64,22 @@ extension Interaction {
             self.chunks = chunks
         }
 
+        /// `body` cut into chunks of the given sizes, each arriving at its time: how the `.http`
+        /// and HAR formats (which keep the body whole and the chunks apart) and recording rebuild a
+        /// stream. Nil when a size is not positive or the sizes do not add up to the body.
+        public init?(cutting body: Data, into pieces: [(at: TimeInterval, size: Int)]) {
+            var chunks: [Chunk] = []
+            chunks.reserveCapacity(pieces.count)
+            var start = body.startIndex
+            for piece in pieces {
+                guard piece.size > 0, piece.size <= body.endIndex - start else { return nil }
+                chunks.append(Chunk(at: piece.at, data: body.subdata(in: start..<(start + piece.size))))
+                start += piece.size
+            }
+            guard start == body.endIndex else { return nil }
+            self.init(chunks: chunks)
+        }
+
         /// Every chunk's bytes, one after another: the whole body.
         public var data: Data {
             chunks.count == 1 ? chunks[0].data : chunks.reduce(into: Data()) { $0.append($1.data) }
