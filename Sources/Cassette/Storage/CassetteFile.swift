@@ -86,10 +86,9 @@ package enum CassetteFile {
         guard descriptor >= 0 else {
             throw .saveFailed(file: file.path, reason: "cannot write \(temporary.path): \(String(cString: strerror(errno)))")
         }
-        // Written a few megabytes at a time as it is encoded: a cassette of hundreds of megabytes
-        // is never held whole in memory.
-        // A document that cannot be written is refused before its first byte (the temporary file
-        // is then removed, empty).
+        // Written a few megabytes at a time as it is encoded, so a cassette of hundreds of megabytes
+        // is never held whole in memory; a document that cannot be written is refused before its
+        // first byte, and its (empty) temporary file removed.
         var failure: String?
         var invalid: CassetteFormatError?
         do {
