@@ -18,6 +18,9 @@ public struct Fetched: Sendable, Equatable, CustomStringConvertible {
     public var pieceTimes: [TimeInterval] = []
     /// For a delegate: seconds from `resume()` to the response head.
     public var headAfter: TimeInterval?
+    /// For a delegate: seconds from `resume()` to `didCompleteWithError`, measured on the delegate
+    /// queue (so a busy cooperative pool, which delays the awaiting test, does not count).
+    public var completedAfter: TimeInterval?
 
     public var text: String { String(decoding: body, as: UTF8.self) }
 
@@ -151,6 +154,7 @@ public final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchec
         fetched.pieces = entry?.pieces ?? []
         fetched.pieceTimes = entry?.pieceTimes ?? []
         fetched.headAfter = entry?.headAfter
+        fetched.completedAfter = entry.map { Date().timeIntervalSince($0.started) }
         entry?.done?(fetched)
     }
 }
