@@ -191,6 +191,11 @@ public enum LoopbackRoutes {
                 ("Content-Type", "text/plain"), ("Date", formatter.string(from: Date())), ("Age", String(Int.random(in: 0...999))),
                 ("X-Request-Id", UUID().uuidString),
             ], body: .whole(Data("\(parts[1]), edition \(editions[parts[1]] ?? 1)".utf8)))
+        case ("volatile", 3):
+            // A large body whose edition changes only its last byte.
+            var bytes = Data((0..<max(1, Int(parts[2]) ?? 1)).map { UInt8($0 % 251) })
+            bytes[bytes.count - 1] = UInt8(truncatingIfNeeded: editions[parts[1]] ?? 1)
+            return Reply(status: 200, headers: [("Content-Type", "application/octet-stream"), ("Date", Date().description)], body: .whole(bytes))
         case ("drop", 1):
             return Reply(status: 0, headers: [], body: .drop)
         case ("drop-mid-body", 1):

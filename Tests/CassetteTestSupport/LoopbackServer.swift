@@ -23,6 +23,7 @@ import Darwin
 /// | `/bytes/N`         | 200, N bytes `i % 251`, `application/octet-stream`                     |
 /// | `/headers`         | 200, repeated `Set-Cookie` and `X-Multi` fields, an `ETag`             |
 /// | `/volatile/NAME`   | 200, `NAME, edition E` (``setEdition(_:of:)``) with a new `Date`, `Age` and `X-Request-Id` each time |
+/// | `/volatile/NAME/N` | 200, N bytes `i % 251` but the last, which is E; `application/octet-stream`, a new `Date` each time |
 /// | `/drop`            | closes the connection without answering                                |
 /// | `/drop-mid-body`   | promises 1000 bytes, sends 10, closes                                  |
 /// | anything else      | 404                                                                    |

@@ -133,6 +133,34 @@ public struct VolatileParts: Sendable, Equatable {
         abs(a - b) <= max(timingSeconds, timingFraction * abs(a))
     }
 
+    /// ``keepingStored(_:for:)`` against a cassette read with its large bodies left in the file
+    /// (`deferred`), or nil when that keeps every stored interaction as it is: then the file need
+    /// not be written. Compares exactly what reading every body would.
+    func keepingStored(_ stored: [Interaction], deferred: DeferredBodies, for recorded: [Interaction]) -> [Interaction]? {
+        // A recorded body equal to a deferred one stands in as its placeholder…
+        let compared = deferred.isEmpty ? recorded : recorded.map { interaction in
+            var interaction = interaction
+            if let placeholder = deferred.placeholder(equalTo: interaction.request.body) { interaction.request.body = placeholder }
+            if var response = interaction.response, response.stream == nil, let placeholder = deferred.placeholder(equalTo: response.body) {
+                response.body = placeholder
+                interaction.response = response
+            }
+            return interaction
+        }
+        let kept = keepingStored(stored, for: compared)
+        if kept == stored { return nil }
+        // …and a kept stored interaction gets its bytes back from the recording it equals.
+        return zip(kept, recorded).map { kept, recorded in
+            var kept = kept
+            kept.request.body = deferred.restored(kept.request.body, from: recorded.request.body)
+            if var response = kept.response, let recordedBody = recorded.response?.body, deferred.isPlaceholder(response.body) {
+                response.body = deferred.restored(response.body, from: recordedBody)
+                kept.response = response
+            }
+            return kept
+        }
+    }
+
     /// `recorded` with each interaction that is `stored`'s apart from volatile parts replaced by
     /// the stored one. Interactions pair in order: each recorded one with the first stored one not
     /// yet paired whose request is the same.

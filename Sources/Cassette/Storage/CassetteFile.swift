@@ -28,6 +28,17 @@ package enum CassetteFile {
         return try CassetteFormat(path: file.path).decode(read.data, file: file.path, release: read.release)
     }
 
+    /// Bodies of this many bytes of file or more are compared in the file, not read, when a
+    /// re-recording is compared with the cassette (see ``DeferredBodies``).
+    static let comparedInTheFile = 1 << 20
+
+    /// ``read(_:)`` for comparing with a new recording: large bodies stay in the file.
+    private static func readForComparison(_ file: URL) throws -> (document: CassetteDocument, deferred: DeferredBodies) {
+        let read = try MappedFile.read(file)
+        return try CassetteFormat(path: file.path).decode(read.data, file: file.path, release: read.release,
+                                                          deferringBodiesFrom: comparedInTheFile)
+    }
+
     /// Saves what a tape recorded into `file`, safely when several processes record into the
     /// same cassette (parallel test processes, say).
     ///
@@ -55,10 +66,12 @@ package enum CassetteFile {
             removeLeftovers(of: file)
             var interactions = recorded
             let exists = FileManager.default.fileExists(atPath: file.path)
-            if replacing, exists, let stored = try? read(file).interactions {
+            if replacing, exists, let stored = try? readForComparison(file) {
                 // A cassette that cannot be read any more is simply replaced, as mode all says.
-                interactions = volatile.keepingStored(stored, for: recorded)
-                if interactions == stored { return false }
+                guard let changed = volatile.keepingStored(stored.document.interactions, deferred: stored.deferred, for: recorded) else {
+                    return false
+                }
+                interactions = changed
             } else if !replacing, exists {
                 do {
                     interactions = try read(file).interactions + recorded

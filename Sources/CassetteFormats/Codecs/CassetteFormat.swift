@@ -65,6 +65,14 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
         return try JSONCassetteCodec.decode(data, file: file, release: release)
     }
 
+    /// ``decode(_:file:release:)`` leaving large bodies in `data` (JSON cassettes; the other
+    /// formats read every body): see ``DeferredBodies``.
+    package func decode(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?,
+                        deferringBodiesFrom minimum: Int) throws(CassetteFormatError) -> (document: CassetteDocument, deferred: DeferredBodies) {
+        guard self == .json else { return (try decode(data, file: file), DeferredBodies(minimum: minimum)) }
+        return try JSONCassetteCodec.decode(data, file: file, release: release, deferringBodiesFrom: minimum)
+    }
+
     /// ``encode(_:)``'s bytes handed to `sink` in pieces (JSON: about `pieceSize` bytes each, as
     /// they are written; the other formats: whole), for saving large cassettes. Nothing reaches
     /// `sink` when the document cannot be written.

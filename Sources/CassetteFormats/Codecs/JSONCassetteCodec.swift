@@ -35,10 +35,25 @@ public enum JSONCassetteCodec {
     /// ``JSONLongString/release``): a large cassette mapped from its file then never holds the
     /// file and its decoded bodies in memory at once.
     package static func decode(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?) throws(CassetteFormatError) -> CassetteDocument {
+        try decode(data, file: file, release: release, deferring: nil).document
+    }
+
+    /// ``decode(_:file:)`` with the `text` and `base64` bodies of `minimum` bytes of file or more
+    /// left in `data` as placeholders (see ``DeferredBodies``), for comparing a stored cassette
+    /// with a new recording. A deferred base64 body is not checked: it is only compared.
+    package static func decode(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?,
+                               deferringBodiesFrom minimum: Int) throws(CassetteFormatError) -> (document: CassetteDocument, deferred: DeferredBodies) {
+        let read = try decode(data, file: file, release: release, deferring: DeferredBodies(minimum: minimum))
+        return (read.document, read.deferred ?? DeferredBodies(minimum: minimum))
+    }
+
+    private static func decode(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?,
+                               deferring: DeferredBodies?) throws(CassetteFormatError) -> (document: CassetteDocument, deferred: DeferredBodies?) {
         let root = try parse(data, file: file, release: release)
         var reader = JSONCassetteReader()
+        reader.deferred = deferring
         let document = reader.readDocument(root)
-        if let document, reader.problems.isEmpty { return document }
+        if let document, reader.problems.isEmpty { return (document, reader.deferred) }
         guard !reader.problems.isEmpty else {  // not reachable: the reader reports why it returns nil
             throw CassetteFormatError(file: file, problems: [.init(path: .root, message: "the cassette could not be read")])
         }

@@ -4,6 +4,9 @@ import Foundation
 /// and byte offset instead of stopping at the first one, so `cassette lint` can list them all.
 struct JSONCassetteReader {
     private(set) var problems: [(path: JSONPath, offset: Int, message: String)] = []
+    /// Large `text` and `base64` bodies left in the file as placeholders, when set (see
+    /// ``DeferredBodies``); nil reads every body.
+    var deferred: DeferredBodies?
     /// Known keys that an unknown key was taken for ("reponse" → "response"), by object offset:
     /// their absence is already explained, so it is not reported again.
     private var misspelt: Set<MisspeltKey> = []
@@ -71,7 +74,7 @@ struct JSONCassetteReader {
             checkStream(stream, timing: timing, node: streamNode, at: path.appending("response").appending("stream"))
         }
         if let afterBytes = error?.afterBytes, let errorNode = fields["error"], fields["response"] == nil || response != nil,
-           let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: response?.body.data.count) {
+           let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: response.map { deferred?.size(of: $0.body) ?? $0.body.data.count }) {
             let node = errorNode.memberValue("afterBytes") ?? errorNode
             report(problem, at: path.appending("error").appending("afterBytes"), offset: node.offset)
         }
@@ -321,7 +324,7 @@ struct JSONCassetteReader {
             return Interaction.Body(unchecked: Data(text.utf8), form: .text)
         }
         if case .longString(let long) = node.value {
-            return Interaction.Body(unchecked: long.copiedBytes, form: .text)
+            return deferred?.placeholder(for: long, form: .text) ?? Interaction.Body(unchecked: long.copiedBytes, form: .text)
         }
         guard let fields = members(of: node, at: path, expected: "a body like { \"text\": \"…\" }, { \"json\": … } or { \"base64\": \"…\" }",
                                    allowed: ["text", "json", "base64", "multipart"], hints: ["file": "body files (\"file\") are not supported yet; inline the body as \"text\", \"json\" or \"base64\""])
@@ -345,7 +348,7 @@ struct JSONCassetteReader {
             case .string(let text):
                 return Interaction.Body(unchecked: Data(text.utf8), form: .text)
             case .longString(let long):
-                return Interaction.Body(unchecked: long.copiedBytes, form: .text)
+                return deferred?.placeholder(for: long, form: .text) ?? Interaction.Body(unchecked: long.copiedBytes, form: .text)
             case .array(let lines):
                 var data = Data()
                 for (i, line) in lines.enumerated() {
@@ -374,7 +377,9 @@ struct JSONCassetteReader {
             switch value.value {
             case .string(let encoded): decoded = Base64.decode(encoded.utf8, allowingWhitespace: false)
             // Decoded from the file's bytes: a copy of a long base64 text as a String would double it.
-            case .longString(let long): decoded = long.base64Decoded
+            case .longString(let long):
+                if let placeholder = deferred?.placeholder(for: long, form: .base64) { return placeholder }
+                decoded = long.base64Decoded
             default:
                 report("expected base64 text (a string), found \(Self.describe(value.value))", at: formPath, offset: value.offset)
                 return nil
