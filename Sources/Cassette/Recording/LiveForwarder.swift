@@ -38,8 +38,9 @@ final class LiveForwarder: Sendable {
 
     private let session: URLSession
     private let delegate: ForwardingDelegate
+    private let delegateDispatchQueue: DispatchQueue?
 
-    init() {
+    init(delegateTarget: DispatchQueue? = nil) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
         configuration.httpCookieStorage = nil
@@ -48,7 +49,16 @@ final class LiveForwarder: Sendable {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         delegate = ForwardingDelegate()
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        // The delegate runs on a serial queue that targets the caller's task's work queue, when
+        // there is one (URLSession's shared queue in FoundationNetworking): what the live request
+        // reports is then passed on to the caller without a hop between threads, which took a
+        // fifth of the time of a recorded loopback request (record_vs_direct 1.49 → 1.32).
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        // OperationQueue does not keep its underlying queue (unowned): this forwarder does.
+        delegateDispatchQueue = delegateTarget.map { DispatchQueue(label: "Cassette.LiveForwarder", target: $0) }
+        queue.underlyingQueue = delegateDispatchQueue
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
     /// What the live request reports as it goes, besides its end.
@@ -178,9 +188,21 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         if response == nil, urlError == nil {
             urlError = URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "the response was not an HTTP response"])
         }
-        exchange.onEnd(LiveForwarder.Outcome(
+        let outcome = LiveForwarder.Outcome(
             response: response, body: exchange.body, arrivals: exchange.arrivals, error: urlError,
             firstByte: exchange.firstByte ?? (response == nil ? nil : Date().timeIntervalSince(exchange.start)), duration: Date().timeIntervalSince(exchange.start)
-        ))
+        )
+        // On Linux this runs on URLSession's shared queue (see LiveForwarder.init): building and
+        // redacting a large body's interaction there would hold up every session in the process.
+        if outcome.body.count >= Self.handedOffBody {
+            let onEnd = exchange.onEnd
+            DispatchQueue.global().async { onEnd(outcome) }
+        } else {
+            exchange.onEnd(outcome)
+        }
     }
+
+    /// The body size from which the end of an exchange is reported on a global queue rather than
+    /// on the delegate queue (1 MiB).
+    static let handedOffBody = 1 << 20
 }

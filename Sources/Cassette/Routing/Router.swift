@@ -427,10 +427,10 @@ final class Router: Sendable {
 
     // MARK: Recording
 
-    private func liveForwarder() -> LiveForwarder {
+    private func liveForwarder(for task: URLSessionTask?) -> LiveForwarder {
         forwarder.withLock { forwarder in
             if let forwarder { return forwarder }
-            let made = LiveForwarder()
+            let made = LiveForwarder(delegateTarget: TaskInternals.workQueue(of: task))
             forwarder = made
             return made
         }
@@ -460,7 +460,7 @@ final class Router: Sendable {
         // The session's timeout, which FoundationNetworking does not copy into the request.
         if let timeout = Self.timeout(of: hop.request, configuration: exchange.configuration) { outgoing.timeoutInterval = timeout }
         let sendable = UncheckedSendable(outgoing)
-        let forwarder = liveForwarder()
+        let forwarder = liveForwarder(for: task)
         let recorder = self.recorder
         let redactor = self.redactor
         let channel = exchange.channel
