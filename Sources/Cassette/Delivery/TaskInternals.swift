@@ -38,6 +38,16 @@ enum TaskInternals {
         return configuration
     }
 
+    /// The last task whose session was asked for, and that session: one request asks several
+    /// times in a row (its configuration, its place in the recording, its delegate), and each
+    /// reflection costs microseconds on the queue every session shares. Neither is kept alive.
+    private struct LastSession {
+        weak var task: URLSessionTask?
+        weak var session: URLSession?
+    }
+
+    private static let lastSession = Locked(LastSession())
+
     private struct WeakSession {
         weak var value: URLSession?
     }
@@ -54,7 +64,11 @@ enum TaskInternals {
     /// immutable field: safe to read from any thread.
     static func session(of task: URLSessionTask?) -> URLSession? {
         #if canImport(FoundationNetworking)
-        return task.flatMap { field("session", of: $0) as? URLSession }
+        guard let task else { return nil }
+        if let known = lastSession.withLock({ $0.task === task ? $0.session : nil }) { return known }
+        let session = field("session", of: task) as? URLSession
+        lastSession.withLock { $0 = LastSession(task: task, session: session) }
+        return session
         #else
         return nil
         #endif
@@ -65,10 +79,17 @@ enum TaskInternals {
     /// (DESIGN §5), so for them, and whenever the answer cannot be found, this is false. On Apple
     /// platforms, where the loading system gathers the pieces for every API, it is true.
     ///
+    /// A session without a task delegate answers false at once: FoundationNetworking reports a
+    /// delegate-driven task only to the session's delegate (its `behaviour(for:)` gives
+    /// `.noDelegate` otherwise), so nobody would hear the pieces, and reading the task registry
+    /// costs a third of the time Cassette adds to a recorded request.
+    ///
     /// Call only from `startLoading` or from the task's work queue (see the type's notes).
     static func deliversEveryChunk(_ task: URLSessionTask?) -> Bool {
         #if canImport(FoundationNetworking)
-        guard let task, let behaviour = behaviour(of: task) else { return false }
+        guard let task, let session = session(of: task), session.delegate is URLSessionTaskDelegate,
+              let behaviour = behaviour(of: task, in: session)
+        else { return false }
         return isCallDelegate(behaviour)
         #else
         return true
@@ -136,9 +157,9 @@ enum TaskInternals {
     /// handler alone (measured). Nil on Apple platforms.
     static func progressDelegate(of task: URLSessionTask?) -> URLSessionTaskDelegate? {
         #if canImport(FoundationNetworking)
-        guard let task, let behaviour = behaviour(of: task) else { return nil }
+        guard let task, let session = session(of: task), let behaviour = behaviour(of: task, in: session) else { return nil }
         if isCallDelegate(behaviour) {
-            return session(of: task)?.delegate as? URLSessionTaskDelegate
+            return session.delegate as? URLSessionTaskDelegate
         }
         return delegate(in: behaviour)
         #else
@@ -155,9 +176,8 @@ enum TaskInternals {
     }
 
     /// How the session reports `task` to its caller (FoundationNetworking's `_Behaviour`).
-    private static func behaviour(of task: URLSessionTask) -> Any? {
-        guard let session = field("session", of: task) as? URLSession,
-              let registry = field("taskRegistry", of: session),
+    private static func behaviour(of task: URLSessionTask, in session: URLSession) -> Any? {
+        guard let registry = field("taskRegistry", of: session),
               let behaviours = field("behaviours", of: registry) as? [Int: Any]
         else { return nil }
         return behaviours[task.taskIdentifier]
