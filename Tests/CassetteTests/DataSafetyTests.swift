@@ -165,6 +165,53 @@ import CassetteTestSupport
         #expect(orders[1] == orders[0])
     }
 
+    /// A recorded response reaches its caller from the queue the live request reports on, when
+    /// nothing is waiting before it (`ClientChannel.soon`). Many requests of several sessions at
+    /// once — async, completion handler, and a delegate that hears every piece — each get their
+    /// own response, whole, and the cassette keeps every one.
+    @Test func concurrentRecordingsThroughSeveralSessionsReachEveryCallerIntact() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let tape = try Tape(file: scratch.file("sessions.json"), mode: .once, environment: [:])
+        let configured = URLSessionConfiguration.ephemeral
+        tape.configure(configured)
+        let callers: [(URLSession, FetchStyle)] = [
+            (tape.session, .async), (tape.session, .completionHandler),
+            (URLSession(configuration: configured), .completionHandler), (Fetch.delegateSession(configuredBy: tape.configure), .delegate),
+        ]
+        let perCaller = 40
+        let fetched = await withTaskGroup(of: (String, Fetched).self) { group in
+            for (c, (session, style)) in callers.enumerated() {
+                for i in 0..<perCaller {
+                    // Odd requests stream in pieces; even ones come whole.
+                    let path = i.isMultiple(of: 2) ? "/echo" : "/chunked/\(i % 4 + 2)"
+                    let query = "c=\(c)&i=\(i)"
+                    let url = server.baseURL + path + "?" + query
+                    group.addTask { (path + "?" + query, await Fetch.get(url, on: session, style: style)) }
+                }
+            }
+            var all: [(String, Fetched)] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        #expect(fetched.count == callers.count * perCaller)
+        for (target, response) in fetched {
+            #expect(response.status == 200, "\(target): \(response)")
+            if target.hasPrefix("/echo") {
+                let query = String(target.drop { $0 != "?" }.dropFirst())
+                let echoed = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
+                #expect(echoed?["query"] as? String == query, "\(target) got \(response.text)")
+            } else {
+                let count = Int(target.dropFirst("/chunked/".count).prefix { $0 != "?" }) ?? 0
+                #expect(response.text == (0..<count).map { "chunk \($0)\n" }.joined(), "\(target)")
+            }
+        }
+        let report = try tape.eject()
+        #expect(report.recorded == callers.count * perCaller)
+    }
+
     /// `newEpisodes` appends: every interaction already there stays, unused or hand-edited, byte
     /// for byte, and the new one comes after them.
     @Test func newEpisodesKeepsEverythingThatWasThere() async throws {

@@ -34,6 +34,8 @@ final class ClientChannel: @unchecked Sendable {
     private var isOpen = true
     private let origin = ClientThread.Origin()
     private var clientThread: ClientThread?
+    /// How many items handed to ``later(_:)`` have not run yet.
+    private var waiting = 0
     private var timer: DispatchSourceTimer?
     /// The session's `timeoutIntervalForResource`, running from `startLoading`.
     private var deadline: DispatchSourceTimer?
@@ -222,7 +224,34 @@ final class ClientChannel: @unchecked Sendable {
     /// Runs `work` where client calls are safe after `startLoading` returned (``ClientThread``).
     /// Work items run one after another, in the order they were handed over.
     func later(_ work: @escaping @Sendable () -> Void) {
-        thread().run(work)
+        lock.lock()
+        waiting += 1
+        lock.unlock()
+        thread().run { [self] in
+            work()
+            lock.lock()
+            waiting -= 1
+            lock.unlock()
+        }
+    }
+
+    /// Runs `work` at once when the caller already runs where client calls are safe
+    /// (`onClientQueue`) and no work handed to ``later(_:)`` is still waiting, so that order is
+    /// kept; otherwise like ``later(_:)``.
+    ///
+    /// On Linux every session's work queue targets FoundationNetworking's one process-wide serial
+    /// queue (DESIGN §5), so work on any queue that targets a task's work queue is serialised
+    /// with every client call FoundationNetworking makes: the recording's ``LiveForwarder`` reports
+    /// there, and answering at once saves the caller a trip through the queue (a tenth of a
+    /// recorded loopback request).
+    func soon(onClientQueue: Bool, _ work: @escaping @Sendable () -> Void) {
+        if onClientQueue {
+            lock.lock()
+            let nothingWaits = waiting == 0
+            lock.unlock()
+            if nothingWaits { return work() }
+        }
+        later(work)
     }
 
     /// The client's thread, found on first use: instant replays answer inline and never need it.

@@ -21,6 +21,9 @@ final class LiveForwarder: Sendable {
         /// Seconds from the start of the request to the response head, and to the end.
         var firstByte: TimeInterval?
         var duration: TimeInterval
+        /// Whether the outcome is reported on a queue that targets a task's work queue, and so is
+        /// serialised with every client call of FoundationNetworking (see ``ClientChannel/soon(onClientQueue:_:)``).
+        var isOnClientQueue = false
     }
 
     /// A request on its way; cancel it when the caller cancels.
@@ -48,7 +51,7 @@ final class LiveForwarder: Sendable {
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        delegate = ForwardingDelegate()
+        delegate = ForwardingDelegate(reportsOnClientQueue: delegateTarget != nil)
         // The delegate runs on a serial queue that targets the caller's task's work queue, when
         // there is one (URLSession's shared queue in FoundationNetworking): what the live request
         // reports is then passed on to the caller without a hop between threads, which took a
@@ -126,6 +129,12 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
     }
 
     private let exchanges = Locked<[Int: Exchange]>([:])
+    /// Whether the session's delegate queue targets a task's work queue (``LiveForwarder/init(delegateTarget:)``).
+    private let reportsOnClientQueue: Bool
+
+    init(reportsOnClientQueue: Bool) {
+        self.reportsOnClientQueue = reportsOnClientQueue
+    }
 
     /// The largest body collected in a buffer reserved from its `Content-Length` (1 GiB): a
     /// header is not trusted with more.
@@ -195,7 +204,7 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         if response == nil, urlError == nil {
             urlError = URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "the response was not an HTTP response"])
         }
-        let outcome = LiveForwarder.Outcome(
+        var outcome = LiveForwarder.Outcome(
             response: response, body: exchange.body, arrivals: exchange.arrivals, error: urlError,
             firstByte: exchange.firstByte ?? (response == nil ? nil : Date().timeIntervalSince(exchange.start)), duration: Date().timeIntervalSince(exchange.start)
         )
@@ -203,8 +212,10 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         // redacting a large body's interaction there would hold up every session in the process.
         if outcome.body.count >= Self.handedOffBody {
             let onEnd = exchange.onEnd
-            DispatchQueue.global().async { onEnd(outcome) }
+            let handedOff = outcome
+            DispatchQueue.global().async { onEnd(handedOff) }
         } else {
+            outcome.isOnClientQueue = reportsOnClientQueue
             exchange.onEnd(outcome)
         }
     }

@@ -534,10 +534,10 @@ final class Router: Sendable {
                     return
                 }
                 if streaming.withLock({ $0 }) {
-                    channel.later { channel.deliverRest(body: Data(), error: ended.error) }
+                    channel.soon(onClientQueue: ended.isOnClientQueue) { channel.deliverRest(body: Data(), error: ended.error) }
                 } else {
                     let head = UncheckedSendable(ended.response)
-                    channel.later { channel.deliver(head.value, body: ended.body, error: ended.error) }
+                    channel.soon(onClientQueue: ended.isOnClientQueue) { channel.deliver(head.value, body: ended.body, error: ended.error) }
                 }
             })
             exchange.attach(live)
