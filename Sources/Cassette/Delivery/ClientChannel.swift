@@ -125,19 +125,13 @@ final class ClientChannel: @unchecked Sendable {
         _ plan: DeliveryPlan, head: HTTPURLResponse?, setsCookies: Bool, body: Data,
         error: @escaping @Sendable (URLError.Code) -> URLError
     ) {
-        let run: @Sendable (DeliveryPlan.Step) -> Void = { [self] step in
-            switch step {
-            case .head: if let head { deliverHead(head, setsCookies: setsCookies) }
-            case .body(let range):
-                // The whole body goes as it is: a copy of a 100 MB body would double the memory.
-                deliverData(range == 0..<body.count ? body : body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)))
-            case .finish: finish(error: nil)
-            case .fail(let code): finish(error: error(code))
-            }
-        }
         guard !plan.isImmediate else {
-            for event in plan.events { run(event.step) }
+            // Every replay without latency comes here, inside startLoading: no closure to allocate.
+            for event in plan.events { perform(event.step, head: head, setsCookies: setsCookies, body: body, error: error) }
             return
+        }
+        let run: @Sendable (DeliveryPlan.Step) -> Void = { [self] step in
+            perform(step, head: head, setsCookies: setsCookies, body: body, error: error)
         }
         let thread = self.thread()
         let queue = thread.timerQueue
@@ -164,6 +158,19 @@ final class ClientChannel: @unchecked Sendable {
         }
         timer.schedule(deadline: schedule.nextDeadline ?? .now(), leeway: .milliseconds(1))
         timer.resume()
+    }
+
+    /// Sends one step of a plan right now.
+    private func perform(_ step: DeliveryPlan.Step, head: HTTPURLResponse?, setsCookies: Bool, body: Data,
+                         error: (URLError.Code) -> URLError) {
+        switch step {
+        case .head: if let head { deliverHead(head, setsCookies: setsCookies) }
+        case .body(let range):
+            // The whole body goes as it is: a copy of a 100 MB body would double the memory.
+            deliverData(range == 0..<body.count ? body : body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)))
+        case .finish: finish(error: nil)
+        case .fail(let code): finish(error: error(code))
+        }
     }
 
     /// Sends a whole response — head, body in one piece, then the end or `error` — right now.

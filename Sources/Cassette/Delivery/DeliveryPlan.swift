@@ -47,14 +47,16 @@ struct DeliveryPlan: Equatable {
     ///     caller); otherwise it arrives in one piece at the duration.
     ///   - timeout: the longest wait for the head or for more data; nil for none.
     init(hasHead: Bool, bodySize: Int, error: URLError.Code?, timing: Interaction.Timing, inPieces: Bool, timeout: TimeInterval?) {
-        var events: [Event] = []
         let firstByte = Self.schedulable(timing.firstByte)
         let duration = max(Self.schedulable(timing.duration), firstByte)
+        let span = duration - firstByte
+        let pieces = inPieces ? max(1, min(bodySize, Self.mostPieces, Int((span / Self.pieceInterval).rounded(.up)))) : 1
+        var events: [Event] = []
+        // Head, pieces, end: one allocation (a replay makes a plan for every request).
+        events.reserveCapacity(pieces + 2)
         if hasHead {
             events.append(Event(at: firstByte, step: .head))
             if bodySize > 0 {
-                let span = duration - firstByte
-                let pieces = inPieces ? max(1, min(bodySize, Self.mostPieces, Int((span / Self.pieceInterval).rounded(.up)))) : 1
                 var start = 0
                 for piece in 1...pieces {
                     let end = bodySize * piece / pieces

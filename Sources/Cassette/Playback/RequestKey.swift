@@ -8,7 +8,7 @@ struct RequestKey: Hashable, Sendable {
     var headers: [String]
     var body: BodyKey
 
-    indirect enum BodyKey: Hashable, Sendable {
+    enum BodyKey: Hashable, Sendable {
         /// Compact JSON with sorted keys and normalised numbers, or sorted form fields.
         case canonical(String)
         case bytes(Data)
@@ -161,50 +161,51 @@ enum CanonicalURL {
     /// no default or empty port, a path, no fragment, and a query (if any) that
     /// ``canonicalQuery(_:_:)`` would give back as it is. Scans the bytes without allocating.
     private static func isCanonical(_ url: String) -> Bool {
-        let utf8 = url.utf8
-        guard let schemeEnd = schemeSeparator(in: Substring(url)) else { return false }
-        let scheme = url[..<schemeEnd]
-        guard scheme.utf8.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) }) else { return false }
-        let (isHTTP, isHTTPS) = (scheme == "http", scheme == "https")
-        var index = utf8.index(schemeEnd, offsetBy: 3)
+        // Scanned as raw bytes: String.UTF8View's index checks cost several times the scan.
+        if let answer = url.utf8.withContiguousStorageIfAvailable(isCanonical) { return answer }
+        var copy = url
+        return copy.withUTF8(isCanonical)
+    }
+
+    private static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let schemeEnd = schemeSeparator(in: bytes) else { return false }
+        for byte in bytes[..<schemeEnd] where byte >= 0x80 || (0x41...0x5A).contains(byte) { return false }
+        let isHTTP = bytes[..<schemeEnd].elementsEqual("http".utf8)
+        let isHTTPS = bytes[..<schemeEnd].elementsEqual("https".utf8)
+        var index = schemeEnd + 3
         // Authority: lower-case ASCII, no user info, a port that is neither empty nor the default.
-        var colon: String.Index?
-        while index < utf8.endIndex, utf8[index] != UInt8(ascii: "/") {
-            let byte = utf8[index]
-            switch byte {
+        var colon: Int?
+        while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
+            switch bytes[index] {
             case 0x80..., 0x41...0x5A, UInt8(ascii: "@"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"): return false
             case UInt8(ascii: ":"): colon = index
             default: break
             }
-            index = utf8.index(after: index)
+            index += 1
         }
-        guard index < utf8.endIndex else { return false }  // no path: the canonical text adds "/"
+        guard index < bytes.count else { return false }  // no path: the canonical text adds "/"
         if let colon {
-            let port = url[utf8.index(after: colon)..<index]
-            if port.isEmpty || (isHTTP && port == "80") || (isHTTPS && port == "443") { return false }
+            let port = bytes[(colon + 1)..<index]
+            if port.isEmpty || (isHTTP && port.elementsEqual("80".utf8)) || (isHTTPS && port.elementsEqual("443".utf8)) { return false }
         }
         // Path, then the query.
-        var queryStart: String.Index?
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "#") { return false }
-            if byte == UInt8(ascii: "?") {
-                queryStart = utf8.index(after: index)
-                break
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "#"): return false
+            case UInt8(ascii: "?"): return isCanonicalQuery(bytes[(index + 1)...])
+            default: index += 1
             }
-            index = utf8.index(after: index)
         }
-        guard let queryStart else { return true }
-        return isCanonicalQuery(url[queryStart...].utf8)
+        return true
     }
 
     /// Whether `query` is the canonical text of itself: non-empty pairs `name=value` of ASCII
     /// without `%`, `+` or `#`, names in sorted order.
-    private static func isCanonicalQuery(_ query: Substring.UTF8View) -> Bool {
+    private static func isCanonicalQuery(_ query: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         guard !query.isEmpty else { return false }
-        var previousName: Substring.UTF8View?
+        var previousName: Slice<UnsafeBufferPointer<UInt8>>?
         var pairStart = query.startIndex
-        var nameEnd: Substring.UTF8View.Index?
+        var nameEnd: Int?
         var index = query.startIndex
         while true {
             let atEnd = index == query.endIndex
@@ -216,7 +217,7 @@ enum CanonicalURL {
                 if let previousName, name.lexicographicallyPrecedes(previousName) { return false }
                 previousName = name
                 if atEnd { return true }
-                pairStart = query.index(after: index)
+                pairStart = index + 1
                 nameEnd = nil
             case UInt8(ascii: "="):
                 if nameEnd == nil { nameEnd = index }
@@ -225,8 +226,18 @@ enum CanonicalURL {
             default:
                 break
             }
-            index = query.index(after: index)
+            index += 1
         }
+    }
+
+    /// Where `://` starts in `bytes`.
+    private static func schemeSeparator(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        while index + 2 < bytes.count {
+            if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Where `://` starts.

@@ -245,27 +245,44 @@ final class Redactor: @unchecked Sendable {
 
     /// Whether a name in `query` (`a=1&b=2`) may be one of ``queryNames``: false only when every
     /// name is plain ASCII without `%` or `+` (which could hide a name) and, compared as
-    /// ``Redaction/comparable(_:)`` compares, none of them.
+    /// ``Redaction/comparable(_:)`` compares, none of them. Scanned as raw bytes; a name is built
+    /// only when its length is one of the rules'.
     private func mayNameARule(_ query: Substring.UTF8View) -> Bool {
-        var name: [UInt8] = []
+        if let answer = query.withContiguousStorageIfAvailable(mayNameARule) { return answer }
+        return Array(query).withUnsafeBufferPointer(mayNameARule)
+    }
+
+    private func mayNameARule(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var nameStart = 0
+        var length = 0
         var inName = true
-        for byte in query {
+        func isARule(endingAt end: Int) -> Bool {
+            guard queryNameLengths.contains(length) else { return false }
+            var name: [UInt8] = []
+            name.reserveCapacity(length)
+            for byte in bytes[nameStart..<end] where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") {
+                name.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
+            }
+            return queryNames.contains(String(decoding: name, as: UTF8.self))
+        }
+        for index in bytes.indices {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "&") || (inName && byte == UInt8(ascii: "=")) {
                 // A pair without "=" is checked too: staying safe costs nothing here.
-                if inName, queryNameLengths.contains(name.count), queryNames.contains(String(decoding: name, as: UTF8.self)) { return true }
-                name.removeAll(keepingCapacity: true)
+                if inName, isARule(endingAt: index) { return true }
                 inName = byte == UInt8(ascii: "&")
+                nameStart = index + 1
+                length = 0
                 continue
             }
             guard inName else { continue }
             switch byte {
             case UInt8(ascii: "%"), UInt8(ascii: "+"), 0x80...: return true
             case UInt8(ascii: "_"), UInt8(ascii: "-"): continue
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): name.append(byte | 0x20)
-            default: name.append(byte)
+            default: length += 1
             }
         }
-        return inName && queryNameLengths.contains(name.count) && queryNames.contains(String(decoding: name, as: UTF8.self))
+        return inName && isARule(endingAt: bytes.count)
     }
 
     /// `a=1&token=xyz` → `a=1&token=[REDACTED]` for the names given (compared percent-decoded).

@@ -35,6 +35,14 @@ struct RequestBody {
 
     static let none = RequestBody(data: nil, form: .request)
 
+    /// The body of `request` when the request itself holds it: the `httpBody`, or none, of a task
+    /// that is not an upload. Nil when ``obtain(for:task:later:)`` must find it elsewhere.
+    static func atHand(in request: URLRequest, task: URLSessionTask?) -> RequestBody? {
+        guard !(task is URLSessionUploadTask) else { return nil }
+        if let body = request.httpBody { return RequestBody(data: body, form: .request) }
+        return request.httpBodyStream == nil ? RequestBody.none : nil
+    }
+
     /// Finds the body of `request`, run by `task`. Returns it when it is already in memory
     /// (`httpBody`, `uploadTask(with:from:)`). A file or a stream — the request's, or the one a
     /// streamed upload's delegate gives — is read off the calling queue (`startLoading` runs on

@@ -75,23 +75,32 @@ final class Router: Sendable {
         let readsConfiguration = readsConfigurationFirst
         let urlRequest = readsConfiguration ? Self.withAdditionalHeaders(exchange.request.value, of: exchange.configuration) : exchange.request.value
         if readsConfiguration { armResourceDeadline(of: exchange) }
-        let begin: @Sendable (Result<RequestBody, URLError>) -> Void = { [self] found in
-            switch found {
-            case .failure(let error):
-                channel.finish(error: error)
-            case .success(let body):
-                var request = urlRequest
-                if let data = body.data {
-                    request.httpBodyStream = nil
-                    request.httpBody = data
-                }
-                route(Hop(request: request, body: body), of: exchange)
-            }
+        // Most requests carry their body (or none) in the request: routed at once, with no
+        // closure to allocate for a body read elsewhere.
+        if let body = RequestBody.atHand(in: urlRequest, task: task) {
+            return begin(.success(body), request: urlRequest, of: exchange)
         }
-        if let found = RequestBody.obtain(for: urlRequest, task: task, later: { found in
-            channel.later { if !exchange.isStopped { begin(found) } }
+        let sendable = UncheckedSendable(urlRequest)
+        if let found = RequestBody.obtain(for: urlRequest, task: task, later: { [self] found in
+            channel.later { if !exchange.isStopped { self.begin(found, request: sendable.value, of: exchange) } }
         }) {
-            begin(found)
+            begin(found, request: urlRequest, of: exchange)
+        }
+    }
+
+    /// Routes `request` with the body `found` for it, or fails the exchange when none could be read.
+    private func begin(_ found: Result<RequestBody, URLError>, request urlRequest: URLRequest, of exchange: Exchange) {
+        switch found {
+        case .failure(let error):
+            exchange.channel.finish(error: error)
+        case .success(let body):
+            var request = urlRequest
+            // A body of form .request is the request's own httpBody already: a copy of the request saved.
+            if let data = body.data, body.form != .request || request.httpBodyStream != nil {
+                request.httpBodyStream = nil
+                request.httpBody = data
+            }
+            route(Hop(request: request, body: body), of: exchange)
         }
     }
 
@@ -356,20 +365,22 @@ final class Router: Sendable {
         if delayed { armResourceDeadline(of: exchange) }
         let timeout = delayed ? Self.timeout(of: urlRequest, configuration: exchange.configuration) : nil
         let plan = prepared.plan(inPieces: delayed && TaskInternals.deliversEveryChunk(channel.task), timeout: timeout)
+        let latency = prepared.latency
         play(plan, head: head, setsCookies: prepared.response?.headers.contains("Set-Cookie") ?? false, body: prepared.body,
              endCode: prepared.endCode, description: prepared.description, timeout: timeout,
-             waiting: "its replay (latency \(prepared.latency))", on: channel, shownAs: shown)
+             waiting: "its replay (latency \(latency))", on: channel, shownAs: shown)
     }
 
     /// Runs `plan` on `channel`. A timeout the plan cut in (not a recorded or stubbed one) gets a
     /// description saying what waited too long. Errors name the request as `shown`: redacted.
     private func play(_ plan: DeliveryPlan, head: HTTPURLResponse?, setsCookies: Bool, body: Data, endCode: URLError.Code?,
-                      description: String?, timeout: TimeInterval?, waiting what: String, on channel: ClientChannel,
+                      description: String?, timeout: TimeInterval?, waiting what: @autoclosure @escaping @Sendable () -> String,
+                      on channel: ClientChannel,
                       shownAs shown: @escaping Shown) {
         channel.play(plan, head: head, setsCookies: setsCookies, body: body) { code in
             let request = shown()
             if code == .timedOut, code != endCode, let timeout {
-                return Self.urlError(.timedOut, url: request.url, "Cassette: \(request.method) \(request.url) timed out: \(what) "
+                return Self.urlError(.timedOut, url: request.url, "Cassette: \(request.method) \(request.url) timed out: \(what()) "
                     + "waits longer than the request's timeout of \(JSONCassetteCodec.formatSeconds(timeout)) s")
             }
             return Self.urlError(code, url: request.url, description)
