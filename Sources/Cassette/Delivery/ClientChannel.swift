@@ -30,7 +30,7 @@ final class ClientChannel: @unchecked Sendable {
     /// When `startLoading` made the channel.
     private let createdAt = DispatchTime.now()
     /// Recursive: corelibs may call `stopLoading` from inside a client call on the same thread.
-    private let lock = NSRecursiveLock()
+    private let lock = RecursiveLock()
     private var isOpen = true
     private let origin = ClientThread.Origin()
     private var clientThread: ClientThread?
@@ -126,9 +126,7 @@ final class ClientChannel: @unchecked Sendable {
         error: @escaping @Sendable (URLError.Code) -> URLError
     ) {
         guard !plan.isImmediate else {
-            // Every replay without latency comes here, inside startLoading: no closure to allocate.
-            for event in plan.events { perform(event.step, head: head, setsCookies: setsCookies, body: body, error: error) }
-            return
+            return playNow(plan, head: head, setsCookies: setsCookies, body: body, error: error)
         }
         let run: @Sendable (DeliveryPlan.Step) -> Void = { [self] step in
             perform(step, head: head, setsCookies: setsCookies, body: body, error: error)
@@ -158,6 +156,12 @@ final class ClientChannel: @unchecked Sendable {
         }
         timer.schedule(deadline: schedule.nextDeadline ?? .now(), leeway: .milliseconds(1))
         timer.resume()
+    }
+
+    /// Runs `plan`, whose events are all due now, right now: from `startLoading`, or from
+    /// ``later(_:)``. Every replay without latency comes here, and keeps no closure.
+    func playNow(_ plan: DeliveryPlan, head: HTTPURLResponse?, setsCookies: Bool, body: Data, error: (URLError.Code) -> URLError) {
+        for event in plan.events { perform(event.step, head: head, setsCookies: setsCookies, body: body, error: error) }
     }
 
     /// Sends one step of a plan right now.

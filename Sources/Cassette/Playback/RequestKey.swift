@@ -170,8 +170,10 @@ enum CanonicalURL {
     private static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let schemeEnd = schemeSeparator(in: bytes) else { return false }
         for byte in bytes[..<schemeEnd] where byte >= 0x80 || (0x41...0x5A).contains(byte) { return false }
-        let isHTTP = bytes[..<schemeEnd].elementsEqual("http".utf8)
-        let isHTTPS = bytes[..<schemeEnd].elementsEqual("https".utf8)
+        let isHTTP = schemeEnd == 4 && bytes[0] == UInt8(ascii: "h") && bytes[1] == UInt8(ascii: "t") && bytes[2] == UInt8(ascii: "t")
+            && bytes[3] == UInt8(ascii: "p")
+        let isHTTPS = schemeEnd == 5 && bytes[0] == UInt8(ascii: "h") && bytes[1] == UInt8(ascii: "t") && bytes[2] == UInt8(ascii: "t")
+            && bytes[3] == UInt8(ascii: "p") && bytes[4] == UInt8(ascii: "s")
         var index = schemeEnd + 3
         // Authority: lower-case ASCII, no user info, a port that is neither empty nor the default.
         var colon: Int?
@@ -186,7 +188,10 @@ enum CanonicalURL {
         guard index < bytes.count else { return false }  // no path: the canonical text adds "/"
         if let colon {
             let port = bytes[(colon + 1)..<index]
-            if port.isEmpty || (isHTTP && port.elementsEqual("80".utf8)) || (isHTTPS && port.elementsEqual("443".utf8)) { return false }
+            let isDefault = (isHTTP && port.count == 2 && port[colon + 1] == UInt8(ascii: "8") && port[colon + 2] == UInt8(ascii: "0"))
+                || (isHTTPS && port.count == 3 && port[colon + 1] == UInt8(ascii: "4") && port[colon + 2] == UInt8(ascii: "4")
+                    && port[colon + 3] == UInt8(ascii: "3"))
+            if port.isEmpty || isDefault { return false }
         }
         // Path, then the query.
         while index < bytes.count {

@@ -151,6 +151,10 @@ final class Redactor: @unchecked Sendable {
         }
     }
 
+    /// Whether ``forPlayback(_:)`` may change an interaction: when it cannot, a replay skips it
+    /// (and the copy of the interaction it would make).
+    var changesPlayback: Bool { !restoring.isEmpty || beforePlayback != nil }
+
     /// `interaction` as it replays: placeholders give back their secrets in the response, then the
     /// `beforePlayback` hook.
     func forPlayback(_ interaction: Interaction) -> Interaction {
@@ -221,7 +225,7 @@ final class Redactor: @unchecked Sendable {
     /// credential wherever the rules are (unless redaction is off).
     private func redactUserInfo(of url: String, secrets: inout Set<String>) -> String {
         // Most URLs have no user info: answer those without a search.
-        guard !headerNames.isEmpty || !queryNames.isEmpty, url.utf8.contains(UInt8(ascii: "@")),
+        guard !headerNames.isEmpty || !queryNames.isEmpty, url.utf8Contains(UInt8(ascii: "@")),
               let scheme = url.range(of: "://") else { return url }
         let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
         let authority = url[scheme.upperBound..<authorityEnd]
@@ -234,8 +238,8 @@ final class Redactor: @unchecked Sendable {
     }
 
     private func redactQuery(of url: String, secrets: inout Set<String>) -> String {
-        guard !queryNames.isEmpty, let mark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
-        let queryStart = url.utf8.index(after: mark)
+        guard !queryNames.isEmpty, let mark = url.utf8Offset(of: UInt8(ascii: "?")) else { return url }
+        let queryStart = url.utf8.index(url.utf8.startIndex, offsetBy: mark + 1)
         let queryEnd = url.utf8[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? url.endIndex
         // Every request passes here: a query whose names are plainly none of the rules' is left as it is.
         guard mayNameARule(url[queryStart..<queryEnd].utf8) else { return url }

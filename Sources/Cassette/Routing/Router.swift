@@ -145,8 +145,12 @@ final class Router: Sendable {
             case .found(_, let interaction):
                 log.withLock { $0.replayed += 1 }
                 reportSent(hop, of: exchange)
-                let answer = OriginMove.replayed(redactor.forPlayback(interaction), for: request.url, rule: playback.rules.origin)
-                replay(answer, hop: hop, of: exchange, shownAs: { redacted })
+                if redactor.changesPlayback || playback.rules.origin != .exact {
+                    let answer = OriginMove.replayed(redactor.forPlayback(interaction), for: request.url, rule: playback.rules.origin)
+                    replay(answer, hop: hop, of: exchange, shownAs: { redacted })
+                } else {
+                    replay(interaction, hop: hop, of: exchange, shownAs: { redacted })
+                }
                 return
             case .usedUp(let count):
                 usedUp = count
@@ -273,7 +277,7 @@ final class Router: Sendable {
                                 timing: Interaction.Timing(firstByte: stub.requestTime, duration: end), inPieces: inPieces, timeout: timeout)
         }
         play(plan, head: head, setsCookies: stub.headers.contains("Set-Cookie"), body: body, endCode: endCode, description: description,
-             timeout: timeout, waiting: "the stub's response", on: channel, shownAs: shown)
+             timeout: timeout, waiting: .stub, on: channel, shownAs: shown)
     }
 
     /// A recorded interaction as it replays to `urlRequest`: the head, the body the caller gets
@@ -365,25 +369,42 @@ final class Router: Sendable {
         if delayed { armResourceDeadline(of: exchange) }
         let timeout = delayed ? Self.timeout(of: urlRequest, configuration: exchange.configuration) : nil
         let plan = prepared.plan(inPieces: delayed && TaskInternals.deliversEveryChunk(channel.task), timeout: timeout)
-        let latency = prepared.latency
         play(plan, head: head, setsCookies: prepared.response?.headers.contains("Set-Cookie") ?? false, body: prepared.body,
              endCode: prepared.endCode, description: prepared.description, timeout: timeout,
-             waiting: "its replay (latency \(latency))", on: channel, shownAs: shown)
+             waiting: .replay(prepared.latency), on: channel, shownAs: shown)
+    }
+
+    /// What a plan waits for, as its timeout's message names it.
+    private enum Awaited {
+        case stub
+        case replay(Latency)
+
+        var description: String {
+            switch self {
+            case .stub: return "the stub's response"
+            case .replay(let latency): return "its replay (latency \(latency))"
+            }
+        }
     }
 
     /// Runs `plan` on `channel`. A timeout the plan cut in (not a recorded or stubbed one) gets a
     /// description saying what waited too long. Errors name the request as `shown`: redacted.
     private func play(_ plan: DeliveryPlan, head: HTTPURLResponse?, setsCookies: Bool, body: Data, endCode: URLError.Code?,
-                      description: String?, timeout: TimeInterval?, waiting what: @autoclosure @escaping @Sendable () -> String,
-                      on channel: ClientChannel,
+                      description: String?, timeout: TimeInterval?, waiting awaited: Awaited, on channel: ClientChannel,
                       shownAs shown: @escaping Shown) {
-        channel.play(plan, head: head, setsCookies: setsCookies, body: body) { code in
+        @Sendable func error(_ code: URLError.Code) -> URLError {
             let request = shown()
             if code == .timedOut, code != endCode, let timeout {
-                return Self.urlError(.timedOut, url: request.url, "Cassette: \(request.method) \(request.url) timed out: \(what()) "
+                return Self.urlError(.timedOut, url: request.url, "Cassette: \(request.method) \(request.url) timed out: \(awaited.description) "
                     + "waits longer than the request's timeout of \(JSONCassetteCodec.formatSeconds(timeout)) s")
             }
             return Self.urlError(code, url: request.url, description)
+        }
+        // Every instant replay: played inside startLoading, with no closure kept for later.
+        if plan.isImmediate {
+            channel.playNow(plan, head: head, setsCookies: setsCookies, body: body, error: error)
+        } else {
+            channel.play(plan, head: head, setsCookies: setsCookies, body: body, error: error)
         }
     }
 
