@@ -25,6 +25,19 @@ import Testing
         #expect(Interaction.Body.empty.isEmpty)
     }
 
+    /// The media type is the Content-Type before its parameters, without the spaces and tabs
+    /// around it, lower-cased; a value with other than ASCII is read the same way.
+    @Test func theMediaTypeIsTheLowerCasedEssenceOfTheContentType() {
+        #expect(Interaction.Body.mediaType(of: "Application/JSON ; charset=utf-8") == "application/json")
+        #expect(Interaction.Body.mediaType(of: " \ttext/event-stream") == "text/event-stream")
+        #expect(Interaction.Body.mediaType(of: "text/plain;charset=utf-8;x=1") == "text/plain")
+        #expect(Interaction.Body.mediaType(of: "") == "")
+        #expect(Interaction.Body.mediaType(of: "; charset=utf-8") == "")
+        #expect(Interaction.Body.mediaType(of: "TEXT/HTML\u{00A0}") == "text/html")        // a no-break space is a space too
+        #expect(Interaction.Body.mediaType(of: "Text/Ünïcode ; q=1") == "text/ünïcode")
+        #expect(Interaction.Body.mediaType(of: "a\nb") == "a\nb")                          // a line break is not trimmed
+    }
+
     @Test func writtenAsRefusesFormsThatCannotHoldTheBytes() throws {
         let binary = Interaction.Body(Data([0xFF, 0x00]))
         #expect(binary.written(as: .text) == nil)
