@@ -233,10 +233,19 @@ enum TaskInternals {
     /// Where each (type, label) was found; types are few (a handful of task and session classes).
     private static let fieldPlaces = Locked<[FieldKey: FieldPlace]>([:])
 
-    /// `value` without its `Optional` wrapping, or nil for `.none`.
+    /// `value` without its `Optional` wrapping, or nil for `.none`. A cast to ``AnyOptional``
+    /// answers for less than a `Mirror`, and every request's reflection passes here.
     private static func unwrapped(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.map { unwrapped($0.value) } ?? nil
+        guard let optional = value as? any AnyOptional else { return value }
+        return optional.wrappedValue.flatMap(unwrapped)
     }
+}
+
+/// An `Optional` of any type, seen through `Any`.
+private protocol AnyOptional {
+    var wrappedValue: Any? { get }
+}
+
+extension Optional: AnyOptional {
+    fileprivate var wrappedValue: Any? { map { $0 as Any } }
 }
