@@ -238,24 +238,31 @@ final class Redactor: @unchecked Sendable {
     }
 
     private func redactQuery(of url: String, secrets: inout Set<String>) -> String {
-        guard !queryNames.isEmpty, let mark = url.utf8Offset(of: UInt8(ascii: "?")) else { return url }
-        let queryStart = url.utf8.index(url.utf8.startIndex, offsetBy: mark + 1)
-        let queryEnd = url.utf8[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? url.endIndex
-        // Every request passes here: a query whose names are plainly none of the rules' is left as it is.
-        guard mayNameARule(url[queryStart..<queryEnd].utf8) else { return url }
+        guard !queryNames.isEmpty, let range = queryToRedact(in: url) else { return url }
+        let queryStart = url.utf8.index(url.utf8.startIndex, offsetBy: range.lowerBound)
+        let queryEnd = url.utf8.index(url.utf8.startIndex, offsetBy: range.upperBound)
         let query = redactPairs(url[queryStart..<queryEnd], names: queryNames, plusIsSpace: false, secrets: &secrets)
         return url[..<queryStart] + query + url[queryEnd...]
     }
 
-    /// Whether a name in `query` (`a=1&b=2`) may be one of ``queryNames``: false only when every
-    /// name is plain ASCII without `%` or `+` (which could hide a name) and, compared as
-    /// ``Redaction/comparable(_:)`` compares, none of them. Scanned as raw bytes; a name is built
-    /// only when its length is one of the rules'.
-    private func mayNameARule(_ query: Substring.UTF8View) -> Bool {
-        if let answer = query.withContiguousStorageIfAvailable(mayNameARule) { return answer }
-        return Array(query).withUnsafeBufferPointer(mayNameARule)
+    /// Where the query of `url` is (offsets in its UTF-8 bytes), when one of its names may be a
+    /// rule's; nil otherwise. Every request passes here: the URL's bytes are scanned once, and a
+    /// query whose names are plainly none of the rules' is left as it is.
+    private func queryToRedact(in url: String) -> Range<Int>? {
+        if let found = url.utf8.withContiguousStorageIfAvailable(queryToRedact) { return found }
+        return Array(url.utf8).withUnsafeBufferPointer(queryToRedact)
     }
 
+    private func queryToRedact(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        let end = bytes[(mark + 1)...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+        return mayNameARule(UnsafeBufferPointer(rebasing: bytes[(mark + 1)..<end])) ? (mark + 1)..<end : nil
+    }
+
+    /// Whether a name in `query` (`a=1&b=2`) may be one of ``queryNames``: false only when every
+    /// name is plain ASCII without `%` or `+` (which could hide a name) and, compared as
+    /// ``Redaction/comparable(_:)`` compares, none of them. A name is built only when its length
+    /// is one of the rules'.
     private func mayNameARule(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var nameStart = 0
         var length = 0
