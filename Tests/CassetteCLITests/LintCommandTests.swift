@@ -104,6 +104,27 @@ enum Locations {
         #expect(lines[4] == "1 cassette, 0 interactions, 4 errors")
     }
 
+    /// Hand edits of a streamed response that cannot replay are found with their place: an event
+    /// moved before the one above it, and an event name with a line break in it.
+    @Test(arguments: [
+        (#""at": 0.4,"#, #"46:21: error: interactions[0].response.stream.events[1].at: this chunk arrives at 0.4 s, before the one above it (0.412 s): "#
+            + #""at" counts seconds from the start of the request and never decreases; to slow a chunk down, move it and the ones after it"#),
+        (#""at": 0.436, "event": "chunk\nsplit","#,
+         #"46:37: error: interactions[0].response.stream.events[1].event: "event" is one line of the stream: it cannot hold a line break"#),
+    ])
+    func aStreamEditedWrongIsFoundWithItsPlace(_ edit: String, _ expected: String) throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = try String(contentsOfFile: Locations.examples + "/chat-stream.json", encoding: .utf8)
+        #expect(text.contains(#""at": 0.436,"#))
+        let file = folder.appendingPathComponent("chat-stream-edited.json")
+        try text.replacingOccurrences(of: #""at": 0.436,"#, with: edit).write(to: file, atomically: true, encoding: .utf8)
+
+        let result = Captured.run(["lint", file.path])
+        #expect(result.status == 1)
+        #expect(result.out == "\(file.path):\(expected)\n1 cassette, 0 interactions, 1 error\n")
+    }
+
     @Test func foldersAreSearchedRecursivelyForCassettesOnly() throws {
         let folder = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
