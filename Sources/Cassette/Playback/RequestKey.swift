@@ -162,9 +162,9 @@ enum CanonicalURL {
     /// ``canonicalQuery(_:_:)`` would give back as it is. Scans the bytes without allocating.
     private static func isCanonical(_ url: String) -> Bool {
         // Scanned as raw bytes: String.UTF8View's index checks cost several times the scan.
-        if let answer = url.utf8.withContiguousStorageIfAvailable(isCanonical) { return answer }
-        var copy = url
-        return copy.withUTF8(isCanonical)
+        // (`withUTF8` copies only a bridged string.)
+        var bytes = url
+        return bytes.withUTF8(isCanonical)
     }
 
     private static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -245,19 +245,12 @@ enum CanonicalURL {
         return nil
     }
 
-    /// Where `://` starts.
+    /// Where `://` starts in `text`: the byte search above, its offset turned into an index.
     private static func schemeSeparator(in text: Substring) -> Substring.Index? {
-        let utf8 = text.utf8
-        var index = utf8.startIndex
-        while let colon = utf8[index...].firstIndex(of: UInt8(ascii: ":")) {
-            let first = utf8.index(after: colon)
-            if first < utf8.endIndex, utf8[first] == UInt8(ascii: "/") {
-                let second = utf8.index(after: first)
-                if second < utf8.endIndex, utf8[second] == UInt8(ascii: "/") { return colon }
-            }
-            index = first
-        }
-        return nil
+        var bytes = text
+        // `withUTF8` may make a bridged substring contiguous (a copy): only its offset is kept.
+        guard let offset = bytes.withUTF8({ schemeSeparator(in: $0) }) else { return nil }
+        return text.utf8.index(text.utf8.startIndex, offsetBy: offset)
     }
 
     /// Lower-cased; without allocating a new form when it is lower-case ASCII already.

@@ -249,8 +249,8 @@ final class Redactor: @unchecked Sendable {
     /// rule's; nil otherwise. Every request passes here: the URL's bytes are scanned once, and a
     /// query whose names are plainly none of the rules' is left as it is.
     private func queryToRedact(in url: String) -> Range<Int>? {
-        if let found = url.utf8.withContiguousStorageIfAvailable(queryToRedact) { return found }
-        return Array(url.utf8).withUnsafeBufferPointer(queryToRedact)
+        var bytes = url
+        return bytes.withUTF8(queryToRedact)
     }
 
     private func queryToRedact(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {

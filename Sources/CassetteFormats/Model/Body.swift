@@ -123,7 +123,9 @@ extension Interaction {
         package static func mediaType(of contentType: String) -> String {
             // Nearly every Content-Type is ASCII: read as bytes, without Foundation's trimming,
             // which cost more than the rest of recording a response's body (CassetteBench).
-            let ascii = contentType.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            var contiguous = contentType
+            // nil: not ASCII, left to Foundation below. (`withUTF8` copies only a bridged string.)
+            let ascii = contiguous.withUTF8 { bytes -> String? in
                 func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
                 var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
                 var start = 0
@@ -137,7 +139,7 @@ extension Interaction {
                 if isLowerCase, start == 0, end == bytes.count { return contentType }
                 return String(decoding: bytes[start..<end].lazy.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
             }
-            if let ascii = ascii ?? nil { return ascii }
+            if let ascii { return ascii }
             let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             return essence.trimmingCharacters(in: .whitespaces).lowercased()
         }
