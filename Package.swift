@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "Cassette",
     // The async URLSession API, task-locals and Swift concurrency the runtime is built on.
-    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15)],
     products: [
         // The runtime: links neither Swift Testing nor XCTest, so an app target may link it.
         .library(name: "Cassette", targets: ["Cassette"]),

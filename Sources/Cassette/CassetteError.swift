@@ -43,6 +43,9 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     case cassetteNameNotDerivable(test: String, argument: String, reason: String)
     /// A ``TapeServer`` could not start: the reason says why and what to do.
     case serverFailed(String)
+    /// The platform cannot route a session's requests through Cassette (watchOS, where
+    /// `URLProtocol` serves no custom protocol): the platform's name.
+    case unsupportedPlatform(String)
 
     /// What happened, and what to do about it.
     public var description: String {
@@ -90,6 +93,10 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
                 : "\(findings.count) problems with the cassette:\n" + findings.map { "- " + $0.description }.joined(separator: "\n")
         case .serverFailed(let reason):
             return "Cassette: the replay server cannot start: \(reason)"
+        case .unsupportedPlatform(let platform):
+            return "Cassette cannot record or replay on \(platform): its URLSession never asks a custom URLProtocol, so requests "
+                + "would reach the network unrecorded. Run these tests on iOS, tvOS, macOS or Linux, or point the code under test at "
+                + "a TapeServer (cassette serve) running on the Mac."
         case .cassetteNameNotDerivable(let test, let argument, let reason):
             return "cannot name a cassette after \(argument) of the parameterized test \(test): \(reason). Give the argument's type a "
                 + "stable testDescription (CustomTestStringConvertible), or name the cassette yourself: .cassette(\"\(Self.suggestedName(test))\") "

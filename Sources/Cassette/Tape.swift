@@ -161,7 +161,7 @@ public final class Tape: Sendable {
     public let latency: Latency
     /// A session whose requests go through this tape (an ephemeral configuration without a URL
     /// cache; see ``configure(_:)``).
-    public let session: URLSession
+    public var session: URLSession { routes.session }
     /// The options the tape was opened with.
     public let options: Options
     /// Stubs for this tape's sessions, asked before the cassette: a request a stub answers is
@@ -173,7 +173,7 @@ public final class Tape: Sendable {
     public let stubs = Stubs()
 
     let router: Router
-    private let protocolClass: CassetteURLProtocol.Type
+    private let routes: SessionRoutes
     private let fileExisted: Bool
     private let stale: Report.Stale?
     private let state = Locked((ejected: false, holdsSharedSession: false))
@@ -236,6 +236,9 @@ public final class Tape: Sendable {
         options: Options = Options(),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
+        #if os(watchOS)
+        throw CassetteError.unsupportedPlatform("watchOS")
+        #endif
         var mode = try RecordMode.resolve(requested: mode, environment: environment)
         let latency = try Latency.resolve(requested: options.latency, environment: environment)
         let redactor = try Redactor(options.redaction, beforeRecord: options.beforeRecord, beforePlayback: options.beforePlayback)
@@ -273,16 +276,21 @@ public final class Tape: Sendable {
             playback: PlaybackQueue(existing, rules: matching, allowsRepeats: options.allowsPlaybackRepeats, redactor: redactor),
             stubs: stubs
         )
-        protocolClass = RouteTable.shared.attach(router)
-        let configuration = URLSessionConfiguration.ephemeral
-        protocolClass.route(configuration)
-        session = URLSession(configuration: configuration)
+        routes = SessionRoutes(router: router)
     }
 
     /// Routes the sessions made from `configuration` through this tape: puts the tape's protocol
     /// first in its `protocolClasses`, and removes its `urlCache`: every request is the cassette's
     /// to answer, and Cassette's answers are never stored in a cache, so a lookup would only cost
     /// time (about 30 µs a request on Linux). Call before creating the session.
+    ///
+    /// The tape keeps a reference to `configuration`: its `httpAdditionalHeaders`, cookie
+    /// storage and policies, and timeouts apply to the requests of the sessions made from it, on
+    /// every platform, as a live session applies them (a protocol on Apple platforms cannot ask
+    /// the session for them). Set them before creating the session; changes made to the
+    /// configuration after that reach the tape but not the session. Once the tape is ejected,
+    /// a session made from `configuration` fails its requests with an "already ejected" error —
+    /// it never reaches a later tape.
     ///
     /// ```swift
     /// let configuration = URLSessionConfiguration.default
@@ -291,7 +299,7 @@ public final class Tape: Sendable {
     /// let session = URLSession(configuration: configuration, delegate: myDelegate, delegateQueue: nil)
     /// ```
     public func configure(_ configuration: URLSessionConfiguration) {
-        protocolClass.route(configuration)
+        routes.configure(configuration)
     }
 
     /// Ends the use of the tape and saves what was recorded.
@@ -318,9 +326,7 @@ public final class Tape: Sendable {
         }
         if holdsShared { SharedSessionInterception.release(router) }
         for server in servers.withLock({ servers in defer { servers = [] }; return servers }) { server.stop() }
-        RouteTable.shared.detach(protocolClass)
-        router.shutDown()
-        session.invalidateAndCancel()
+        routes.detach()
 
         // A secret found in one interaction is removed from all of them, also from those recorded before it was found.
         let recorded = router.redactor.removingKnownSecrets(from: router.recorder.interactions)

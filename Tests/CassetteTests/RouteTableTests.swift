@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 @testable import Cassette
 
@@ -12,17 +15,40 @@ import Testing
     @Test func eachAttachedRouterHasItsOwnClassAndEjectedClassesAreReused() throws {
         let table = RouteTable()
         let a = try Self.router(), b = try Self.router(), c = try Self.router()
-        let classA = table.attach(a)
-        let classB = table.attach(b)
+        let classA = table.attach(a, configuration: nil, reusable: true)
+        let classB = table.attach(b, configuration: nil, reusable: true)
         #expect(ObjectIdentifier(classA) != ObjectIdentifier(classB))
-        #expect(table.router(for: ObjectIdentifier(classA)) === a)
-        #expect(table.router(for: ObjectIdentifier(classB)) === b)
+        #expect(table.route(for: ObjectIdentifier(classA))?.router === a)
+        #expect(table.route(for: ObjectIdentifier(classB))?.router === b)
 
         table.detach(classA)
-        #expect(table.router(for: ObjectIdentifier(classA)) == nil)
-        let classC = table.attach(c)
+        #expect(table.route(for: ObjectIdentifier(classA)) == nil)
+        let classC = table.attach(c, configuration: nil, reusable: true)
         #expect(ObjectIdentifier(classC) == ObjectIdentifier(classA), "the freed class is reused")
-        #expect(table.router(for: ObjectIdentifier(classC)) === c)
+        #expect(table.route(for: ObjectIdentifier(classC))?.router === c)
         #expect(table.classCount == 2)
+    }
+
+    @Test func aClassHandedToACallersConfigurationIsNeverReused() throws {
+        let table = RouteTable()
+        let a = try Self.router(), b = try Self.router()
+        let configuration = URLSessionConfiguration.ephemeral
+        let retired = table.attach(a, configuration: configuration, reusable: false)
+        #expect(table.route(for: ObjectIdentifier(retired))?.configuration.value === configuration)
+        table.detach(retired)
+        let next = table.attach(b, configuration: nil, reusable: true)
+        #expect(ObjectIdentifier(next) != ObjectIdentifier(retired))
+        #expect(table.route(for: ObjectIdentifier(retired)) == nil, "the retired class stays without a route")
+        #expect(table.classCount == 2)
+    }
+
+    @Test func slotClassesAreDistinctAndNestOnlyAsDeepAsTheirBinaryDigits() {
+        let classes = (0..<1_000).map { ObjectIdentifier(RouteTable.protocolClass(number: $0)) }
+        #expect(Set(classes).count == 1_000)
+        #expect(ObjectIdentifier(RouteTable.protocolClass(number: 5)) == ObjectIdentifier(SlotProtocol<SlotOne<SlotZero<SlotOne<SlotRoot>>>>.self))
+        #expect(ObjectIdentifier(RouteTable.protocolClass(number: 0)) == ObjectIdentifier(SlotProtocol<SlotRoot>.self))
+        // 999 has ten binary digits: its type name holds ten slot wrappers, not 999.
+        let name = String(reflecting: RouteTable.protocolClass(number: 999))
+        #expect(name.components(separatedBy: "Slot").count - 1 == 1 + 10 + 1, "SlotProtocol, ten digits, SlotRoot: \(name)")
     }
 }

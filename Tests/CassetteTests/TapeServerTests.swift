@@ -222,6 +222,35 @@ import CassetteTestSupport
         try tape.eject()
     }
 
+    /// `stop()` returns with the accepting thread gone and the port closed: the same port can be
+    /// listened on again at once (only the accept loop closes the listening socket, as it ends).
+    /// The loop waits with `poll` on the socket and a wake pipe, which works on Darwin too, where
+    /// `shutdown` does not wake a blocked `accept`.
+    @Test func stoppingFreesThePortAtOnce() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = scratch.file("stop.json")
+        try CassetteFile.write(CassetteDocument(interactions: []), to: file)
+        for _ in 0..<20 {
+            let first = try Tape(file: file, mode: .none, environment: [:])
+            let server = try first.serve()
+            let port = server.port
+            // A client connected and idle when the server stops.
+            let idle = try RawHTTP(port: port)
+            server.stop()
+            let stoppedAt = Date()
+            let second = try Tape(file: file, mode: .none, environment: [:])
+            var again: TapeServer?
+            while again == nil, Date().timeIntervalSince(stoppedAt) < 0.1 {
+                again = try? second.serve(TapeServer.Options(port: port))
+            }
+            #expect(again?.port == port, "port \(port) was not free within 100 ms of stop()")
+            try first.eject()
+            try second.eject()
+            withExtendedLifetime(idle) {}
+        }
+    }
+
     // MARK: Timing
 
     @Test func recordedLatencyIsRealDelayOnTheWire() throws {

@@ -191,7 +191,10 @@ final class ClientChannel: @unchecked Sendable {
     /// `setsCookies` false skips looking for them: a replay knows it has none.
     func deliverHead(_ response: HTTPURLResponse, setsCookies: Bool = true) {
         send { client, urlProtocol in
-            if setsCookies { CookieSync.store(cookiesOf: response, for: urlProtocol.request, of: urlProtocol.task) }
+            if setsCookies {
+                let configuration = (urlProtocol as? CassetteURLProtocol)?.sessionConfiguration
+                CookieSync.store(cookiesOf: response, for: urlProtocol.request, configuration: configuration)
+            }
             client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
         }
     }
@@ -207,19 +210,6 @@ final class ClientChannel: @unchecked Sendable {
         deliverData(body)
         finish(error: error)
     }
-
-    #if !canImport(FoundationNetworking)
-    /// Hands a redirect to the loading system, which asks the delegate and starts the next hop
-    /// with a new protocol (Apple platforms; on Linux this client call is a fatal error and the
-    /// ``Router`` plays the hops itself). This exchange then ends, as Apple's CustomHTTPProtocol
-    /// sample ends it.
-    func redirect(to next: URLRequest, response: HTTPURLResponse) {
-        send(closing: true) { client, urlProtocol in
-            client.urlProtocol(urlProtocol, wasRedirectedTo: next, redirectResponse: response)
-            client.urlProtocol(urlProtocol, didFailWithError: NSError(domain: NSCocoaErrorDomain, code: NSUserCancelledError))
-        }
-    }
-    #endif
 
     /// Ends the exchange with `error`, or successfully when `nil`, and closes the channel.
     func finish(error: URLError?) {

@@ -10,8 +10,10 @@ import FoundationNetworking
 ///   FoundationNetworking itself calls the client; a call from any other thread races with the
 ///   session's task registry (DESIGN §5). Timers fire on that queue directly.
 /// - Apple platforms: on the run loop of the thread that called `startLoading`, as the URL
-///   loading system requires of a protocol. Timers fire on a private queue and hand their work to
-///   that run loop. (Not run here: no Apple platform is available to this project's CI.)
+///   loading system requires of a protocol, in the mode it was running in then (a synchronous
+///   loader runs its own private mode) as well as the common modes. Timers fire on a private
+///   queue and hand their work to that run loop. (Not run here: no Apple platform is available
+///   to this project's CI; ``modes(current:common:)`` is tested on Linux.)
 struct ClientThread: Sendable {
     /// The queue delivery timers run on.
     let timerQueue: DispatchQueue
@@ -27,12 +29,20 @@ struct ClientThread: Sendable {
         if timersAreOnIt { work() } else { perform(work) }
     }
 
-    /// What must be captured inside `startLoading` (Apple platforms: its run loop); cheap.
+    /// What must be captured inside `startLoading` (Apple platforms: its run loop and mode); cheap.
     struct Origin: @unchecked Sendable {
         #if !canImport(FoundationNetworking)
         let runLoop = CFRunLoopGetCurrent()
+        let mode = CFRunLoopCopyCurrentMode(CFRunLoopGetCurrent()).map { $0.rawValue as String }
         #endif
         init() {}
+    }
+
+    /// The run-loop modes client calls are scheduled in: the common modes, and the mode
+    /// `startLoading` ran in when it is another (a caller waiting in a private mode hears back).
+    static func modes(current: String?, common: String) -> [String] {
+        guard let current, current != common else { return [common] }
+        return [common, current]
     }
 
     /// The thread for the client of `task`, whose protocol started loading at `origin`. Found
@@ -43,8 +53,9 @@ struct ClientThread: Sendable {
         return ClientThread(timerQueue: queue, timersAreOnIt: true, perform: { queue.async(execute: $0) })
         #else
         let runLoop = UncheckedSendable(origin.runLoop)
+        let modes = UncheckedSendable(modes(current: origin.mode, common: CFRunLoopMode.commonModes.rawValue as String) as CFArray)
         return ClientThread(timerQueue: DispatchQueue(label: "Cassette.ClientChannel.timers"), timersAreOnIt: false, perform: { work in
-            CFRunLoopPerformBlock(runLoop.value, CFRunLoopMode.commonModes.rawValue, work)
+            CFRunLoopPerformBlock(runLoop.value, modes.value, work)
             CFRunLoopWakeUp(runLoop.value)
         })
         #endif

@@ -11,13 +11,13 @@ import FoundationNetworking
 /// storage, when the request's `httpShouldHandleCookies` is off, or when the accept policy is
 /// `.never`; `.onlyFromMainDocumentDomain` keeps the cookies of the main document's domain.
 /// `httpShouldSetCookies` decides only whether requests carry stored cookies (measured: a live
-/// session with it off still stores a response's cookies). On Apple platforms the session's configuration is not reachable
-/// from a protocol, and this does nothing.
+/// session with it off still stores a response's cookies). The configuration is the route's
+/// (``Route/configuration``), so this runs the same on every platform.
 enum CookieSync {
-    static func store(cookiesOf response: HTTPURLResponse, for request: URLRequest, of task: URLSessionTask?) {
+    static func store(cookiesOf response: HTTPURLResponse, for request: URLRequest, configuration: URLSessionConfiguration?) {
         guard response.value(forHTTPHeaderField: "Set-Cookie") != nil, request.httpShouldHandleCookies,
               let url = response.url,
-              let configuration = TaskInternals.configuration(of: task),
+              let configuration,
               let storage = configuration.httpCookieStorage, configuration.httpCookieAcceptPolicy != .never
         else { return }
         let fields = response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
@@ -38,9 +38,9 @@ enum CookieSync {
     /// `request` carrying the cookies the session's storage holds for its URL, as a live session
     /// sends them on the next hop of a redirect: replacing the previous hop's `Cookie` field, under
     /// the same configuration rules as storing. Unchanged when none apply.
-    static func addingCookies(to request: URLRequest, of task: URLSessionTask?) -> URLRequest {
+    static func addingCookies(to request: URLRequest, configuration: URLSessionConfiguration?) -> URLRequest {
         guard request.httpShouldHandleCookies, let url = request.url,
-              let configuration = TaskInternals.configuration(of: task), configuration.httpShouldSetCookies,
+              let configuration, configuration.httpShouldSetCookies,
               let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty
         else { return request }
         var request = request

@@ -9,9 +9,13 @@ import FoundationNetworking
 /// (`willPerformHTTPRedirection`; `wasRedirectedTo` is a fatal error on Linux).
 ///
 /// Each call runs on the session's delegate queue, as the platform's would, so it keeps its
-/// place among the calls the platform makes there (the response, the data, the end). On Apple
-/// platforms the loading system makes these calls and the delegate is not reachable from a
-/// protocol: every method here then answers as if there were no delegate.
+/// place among the calls the platform makes there (the response, the data, the end).
+///
+/// Redirects are asked on every platform: Cassette follows them hop by hop itself, also on
+/// Apple platforms (a protocol's `wasRedirectedTo` there loses the 3xx when the delegate
+/// refuses, and starts each hop with a new protocol, out of reach of the hop limit). The body
+/// stream and upload progress are Linux's alone: Apple's loading system hands a protocol the
+/// streamed body and reports progress itself, and those methods do nothing there.
 enum TaskDelegateCalls {
     /// Asks for the body of `uploadTask(withStreamedRequest:)`, as FoundationNetworking does:
     /// `nil` when the session has no task delegate, or the delegate gives none.
@@ -71,21 +75,27 @@ enum TaskDelegateCalls {
     /// Asks the task's delegate whether to follow a redirect, as FoundationNetworking does for
     /// its own protocol: the answer is the request to send next, or nil to stop and deliver the
     /// redirect response itself. Without a delegate the redirect is followed as proposed.
+    ///
+    /// The delegate is ``TaskInternals/redirectDelegate(of:)``'s. Without the task's session
+    /// (an Apple system where it cannot be found) nobody is asked and the redirect is followed.
     static func redirect(_ task: URLSessionTask?, response: HTTPURLResponse, proposing next: URLRequest,
                          _ answer: @escaping @Sendable (UncheckedSendable<URLRequest?>) -> Void) {
-        #if canImport(FoundationNetworking)
         guard let task, let session = TaskInternals.session(of: task),
               let delegate = TaskInternals.redirectDelegate(of: task)
         else { return answer(UncheckedSendable(next)) }
         let call = UncheckedSendable((session, task, delegate, response, next))
         session.delegateQueue.addOperation {
             let (session, task, delegate, response, next) = call.value
-            delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: next) { chosen in
-                answer(UncheckedSendable(chosen))
+            let reply: @Sendable (URLRequest?) -> Void = { chosen in answer(UncheckedSendable(chosen)) }
+            #if canImport(FoundationNetworking)
+            delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: next, completionHandler: reply)
+            #else
+            // An optional method there: a delegate without it follows the redirect, as live.
+            guard let ask = delegate.urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:) else {
+                return reply(next)
             }
+            ask(session, task, response, next, reply)
+            #endif
         }
-        #else
-        answer(UncheckedSendable(next))
-        #endif
     }
 }

@@ -21,26 +21,9 @@ enum TaskInternals {
         #endif
     }
 
-    /// The configuration of the session that runs `task`, or nil where it cannot be found
-    /// (Apple platforms). Safe to read from any thread: the session's configuration never changes.
-    ///
-    /// Read once per session: FoundationNetworking's `configuration` getter makes a copy, too dear
-    /// for every request. The copy is only read, never changed.
-    static func configuration(of task: URLSessionTask?) -> URLSessionConfiguration? {
-        guard let session = session(of: task) else { return nil }
-        let key = ObjectIdentifier(session)
-        if let cached = configurations.withLock({ $0[key] }), cached.session.value === session { return cached.configuration }
-        let configuration = session.configuration
-        configurations.withLock { cache in
-            if cache.count >= 64 { cache = cache.filter { $0.value.session.value != nil } }
-            cache[key] = CachedConfiguration(session: WeakSession(value: session), configuration: configuration)
-        }
-        return configuration
-    }
-
     /// The last task whose session was asked for, and that session: one request asks several
-    /// times in a row (its configuration, its place in the recording, its delegate), and each
-    /// reflection costs microseconds on the queue every session shares. Neither is kept alive.
+    /// times in a row (its place in the recording, its delegate), and each reflection costs
+    /// microseconds on the queue every session shares. Neither is kept alive.
     private struct LastSession {
         weak var task: URLSessionTask?
         weak var session: URLSession?
@@ -48,30 +31,23 @@ enum TaskInternals {
 
     private static let lastSession = Locked(LastSession())
 
-    private struct WeakSession {
-        weak var value: URLSession?
-    }
-
-    private struct CachedConfiguration {
-        var session: WeakSession
-        var configuration: URLSessionConfiguration
-    }
-
-    /// Configurations by session; an entry is valid while its session is alive and the same.
-    private static let configurations = Locked<[ObjectIdentifier: CachedConfiguration]>([:])
-
-    /// The session that runs `task`, or nil where it cannot be found (Apple platforms). An
-    /// immutable field: safe to read from any thread.
+    /// The session that runs `task`, or nil where it cannot be found. An immutable field: safe
+    /// to read from any thread.
+    ///
+    /// Linux: FoundationNetworking's `session` field, by reflection. Apple platforms: the task's
+    /// `session` property, which is not public API: asked only when the task answers its
+    /// selector (checked first), so a system without it gives nil, never an exception.
     static func session(of task: URLSessionTask?) -> URLSession? {
-        #if canImport(FoundationNetworking)
         guard let task else { return nil }
         if let known = lastSession.withLock({ $0.task === task ? $0.session : nil }) { return known }
+        #if canImport(FoundationNetworking)
         let session = field("session", of: task) as? URLSession
+        #else
+        let selector = NSSelectorFromString("session")
+        let session = task.responds(to: selector) ? task.perform(selector)?.takeUnretainedValue() as? URLSession : nil
+        #endif
         lastSession.withLock { $0 = LastSession(task: task, session: session) }
         return session
-        #else
-        return nil
-        #endif
     }
 
     /// Whether every `didLoad` reaches the caller: true when the task reports to a session
@@ -136,20 +112,33 @@ enum TaskInternals {
         case data(Data)
         case file(URL)
         case stream(InputStream)
+
+        /// Which case this is, without its payload.
+        enum Kind: Equatable {
+            case notFound, absent, empty, data, file, stream
+        }
+
+        var kind: Kind {
+            switch self {
+            case .notFound: .notFound
+            case .absent: .absent
+            case .empty: .empty
+            case .data: .data
+            case .file: .file
+            case .stream: .stream
+            }
+        }
     }
 
-    /// The delegate FoundationNetworking asks about `task`'s redirects: the task's `delegate`
-    /// property, else the session's delegate when it is a `URLSessionTaskDelegate` — whichever API
-    /// started the task (measured: a completion-handler task of a session with a delegate asks it
-    /// too; the delegate given to `data(for:delegate:)` is not asked). Nil on Apple platforms,
-    /// where the loading system asks it itself.
+    /// The delegate asked about `task`'s redirects, as the platform asks it for a live request:
+    /// the task's `delegate` property, else the session's delegate when it is a
+    /// `URLSessionTaskDelegate` — whichever API started the task (measured on Linux: a
+    /// completion-handler task of a session with a delegate asks it too; the delegate given to
+    /// `data(for:delegate:)` is not asked there, as FoundationNetworking does not set the task's
+    /// `delegate` for it; Apple platforms set it, so it is asked there, as live).
     static func redirectDelegate(of task: URLSessionTask?) -> URLSessionTaskDelegate? {
-        #if canImport(FoundationNetworking)
         guard let task else { return nil }
         return task.delegate ?? session(of: task)?.delegate as? URLSessionTaskDelegate
-        #else
-        return nil
-        #endif
     }
 
     /// The delegate FoundationNetworking tells about `task`'s progress (`didSendBodyData`): only

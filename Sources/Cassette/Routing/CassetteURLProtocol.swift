@@ -10,8 +10,8 @@ import FoundationNetworking
 /// (DESIGN §4). `startLoading` and `stopLoading` run on one serial queue shared by every session,
 /// so neither blocks.
 class CassetteURLProtocol: URLProtocol {
-    /// The router for requests of this class's sessions; `nil` when none is attached.
-    class var router: Router? { nil }
+    /// The route for requests of this class's sessions; `nil` when none is attached.
+    class var route: Route? { nil }
 
     /// Whether to answer requests when no router is attached. Per-session classes do, with an
     /// error (a request of an ejected cassette must not silently reach the network); the class
@@ -39,16 +39,20 @@ class CassetteURLProtocol: URLProtocol {
 
     override class func canInit(with request: URLRequest) -> Bool {
         guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
-        return answersWithoutRouter || router != nil
+        return answersWithoutRouter || route != nil
     }
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
+    /// The configuration of the session this request came from, as its route knows it.
+    var sessionConfiguration: URLSessionConfiguration? { exchange?.configuration }
+
     override func startLoading() {
         let channel = ClientChannel(self)
-        let exchange = Exchange(request: request, channel: channel)
+        let route = Self.route
+        let exchange = Exchange(request: request, channel: channel, configuration: route?.configuration.value)
         self.exchange = exchange
-        guard let router = Self.router else {
+        guard let router = route?.router else {
             // No cassette, so no redaction rules: the URL is shown without its query and user info.
             var shown = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
             shown?.query = nil
@@ -77,15 +81,16 @@ final class Exchange: Sendable {
         var stopped = false
         var expired = false
         var live: LiveForwarder.Forwarding?
-        var configuration: UncheckedSendable<URLSessionConfiguration?>?
         var deadlineArmed = false
     }
 
     private let state = Locked(State())
+    private let knownConfiguration: UncheckedSendable<URLSessionConfiguration?>
 
-    init(request: URLRequest, channel: ClientChannel) {
+    init(request: URLRequest, channel: ClientChannel, configuration: URLSessionConfiguration?) {
         self.request = UncheckedSendable(request)
         self.channel = channel
+        knownConfiguration = UncheckedSendable(configuration)
     }
 
     /// The caller cancelled, or the session stopped the task: nothing more reaches the caller
@@ -112,14 +117,10 @@ final class Exchange: Sendable {
     /// Whether ``expire()`` was called.
     var isExpired: Bool { state.withLock { $0.expired } }
 
-    /// The configuration of the task's session (Linux; nil on Apple platforms), found by
-    /// reflection at most once per exchange, and only when something needs it.
-    var configuration: URLSessionConfiguration? {
-        if let found = state.withLock({ $0.configuration }) { return found.value }
-        let found = TaskInternals.configuration(of: channel.task)
-        state.withLock { $0.configuration = UncheckedSendable(found) }
-        return found
-    }
+    /// The configuration of the task's session, as the protocol class's ``Route`` knows it: the
+    /// same on every platform, without asking the session (which a protocol on Apple platforms
+    /// cannot reach). Nil for a request with no route.
+    var configuration: URLSessionConfiguration? { knownConfiguration.value }
 
     /// True the first time only: the resource deadline is armed once per exchange.
     func armsDeadline() -> Bool {

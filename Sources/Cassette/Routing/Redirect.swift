@@ -7,6 +7,9 @@ import FoundationNetworking
 /// sends next, and when it gives up. Cassette plays redirects hop by hop — each hop a request
 /// the ``Router`` answers (stub, recording or the network) — so that the caller's redirect
 /// policy decides, the cookies of every hop are kept, and a cassette shows the whole chain.
+/// Apple platforms take the same path: the redirect is not handed to the loading system
+/// (`wasRedirectedTo`), where a refusing delegate loses the 3xx and each hop would start a new
+/// protocol, out of reach of the hop limit.
 ///
 /// The rules are URLSession's, and RFC 9110 §15.4's:
 /// - 301 and 302 turn a `POST` into a `GET` without a body; 303 turns any method into `GET`;

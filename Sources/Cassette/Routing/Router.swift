@@ -73,7 +73,7 @@ final class Router: Sendable {
         // The configuration costs a reflection per request; an instant replay by method, URL and
         // body needs none of it, and the replay benchmark would pay for it.
         let readsConfiguration = readsConfigurationFirst
-        let urlRequest = readsConfiguration ? Self.withAdditionalHeaders(exchange.request.value, of: exchange.configuration) : exchange.request.value
+        let urlRequest = readsConfiguration ? Self.asSent(exchange.request.value, by: exchange.configuration) : exchange.request.value
         if readsConfiguration { armResourceDeadline(of: exchange) }
         // Most requests carry their body (or none) in the request: routed at once, with no
         // closure to allocate for a body read elsewhere.
@@ -165,7 +165,7 @@ final class Router: Sendable {
         // Shown with every field the session sends, the configuration's included.
         let shown = readsConfigurationFirst
             ? redacted
-            : redactor.forMatching(Interaction.Request.capturing(Self.withAdditionalHeaders(urlRequest, of: exchange.configuration)).request)
+            : redactor.forMatching(Interaction.Request.capturing(Self.asSent(urlRequest, by: exchange.configuration)).request)
         refuse(shown, usedUp: usedUp, channel: exchange.channel)
     }
 
@@ -175,12 +175,19 @@ final class Router: Sendable {
         TaskDelegateCalls.sentBody(of: exchange.channel.task, count: count, expected: hop.body.expectedLength)
     }
 
-    /// `request` with the session configuration's `httpAdditionalHeaders` under its own fields, as
-    /// a live session sends it: FoundationNetworking adds them only inside its own protocol
-    /// (DESIGN §5). On Apple platforms the request already has them and this changes nothing.
-    static func withAdditionalHeaders(_ request: URLRequest, of configuration: URLSessionConfiguration?) -> URLRequest {
-        guard let additional = configuration?.httpAdditionalHeaders, !additional.isEmpty else { return request }
+    /// `request` as a live session of `configuration` sends it: the configuration's
+    /// `httpAdditionalHeaders` under the request's own fields, and, when the request has no
+    /// `Cookie` field, the cookies its storage holds for the URL. The platform adds both only
+    /// inside its own HTTP protocol: FoundationNetworking shows a protocol the stored cookies but
+    /// not the additional fields (DESIGN §5), Apple's loading system shows neither. Fields the
+    /// request already has are kept, so this runs the same on every platform.
+    static func asSent(_ request: URLRequest, by configuration: URLSessionConfiguration?) -> URLRequest {
+        guard let configuration else { return request }
         var request = request
+        if request.value(forHTTPHeaderField: "Cookie") == nil {
+            request = CookieSync.addingCookies(to: request, configuration: configuration)
+        }
+        guard let additional = configuration.httpAdditionalHeaders, !additional.isEmpty else { return request }
         for (key, value) in additional {
             guard let name = key as? String, request.value(forHTTPHeaderField: name) == nil else { continue }
             request.setValue("\(value)", forHTTPHeaderField: name)
@@ -198,8 +205,8 @@ final class Router: Sendable {
     }
 
     /// Follows the redirect `head` (with `body`) answering `hop`, once `delay` has passed: stores
-    /// its cookies, asks the caller's delegate (Linux; on Apple platforms the loading system asks
-    /// it), then routes the next hop — or delivers the redirect itself when the delegate says nil.
+    /// its cookies, asks the caller's delegate, then routes the next hop — or delivers the
+    /// redirect itself when the delegate says nil. The same on every platform (see ``Redirect``).
     private func follow(_ head: HTTPURLResponse, body: Data, to next: URLRequest, after delay: TimeInterval,
                         hop: Hop, of exchange: Exchange, shownAs shown: @escaping Shown) {
         let channel = exchange.channel
@@ -211,9 +218,8 @@ final class Router: Sendable {
             guard !exchange.isStopped else { return }
             guard hop.number < Redirect.mostHops else { return channel.finish(error: Redirect.tooMany(url: shown().url)) }
             let task = channel.task
-            CookieSync.store(cookiesOf: head, for: hop.request, of: task)
-            #if canImport(FoundationNetworking)
-            let proposed = CookieSync.addingCookies(to: shownNext.value, of: task)
+            CookieSync.store(cookiesOf: head, for: hop.request, configuration: exchange.configuration)
+            let proposed = CookieSync.addingCookies(to: shownNext.value, configuration: exchange.configuration)
             TaskDelegateCalls.redirect(task, response: head, proposing: proposed) { chosen in
                 let chosen = UncheckedSendable(chosen.value)
                 channel.later { [self] in
@@ -227,9 +233,6 @@ final class Router: Sendable {
                     route(Hop(request: request, body: body, number: hop.number + 1), of: exchange)
                 }
             }
-            #else
-            channel.redirect(to: shownNext.value, response: head)
-            #endif
         }
     }
 

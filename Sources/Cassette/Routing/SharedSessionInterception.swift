@@ -15,12 +15,14 @@ enum SharedSessionInterception {
     static let selfCheckHost = "cassette-self-check.invalid"
 
     private static let registered = Locked(false)
-    private static let owner = Locked<Router?>(nil)
+    private static let owner = Locked<Route?>(nil)
     private static let gate = AsyncGate()
     /// The self-check's result, once known; it cannot change within a process.
     private static let verdict = Locked<Bool?>(nil)
 
-    static var currentRouter: Router? { owner.current }
+    /// The owning tape's route, with `.shared`'s own configuration (its cookie storage and
+    /// policies apply to the replies, as live).
+    static var currentRoute: Route? { owner.current }
 
     /// Registers ``SharedSessionProtocol`` ahead of the platform's own protocols.
     ///
@@ -49,13 +51,14 @@ enum SharedSessionInterception {
         register()
         try await verifyInterception()
         await gate.acquire()
-        owner.withLock { $0 = router }
+        let route = Route(router: router, configuration: URLSession.shared.configuration)
+        owner.withLock { $0 = route }
     }
 
     /// Gives `.shared` up, if `router` owns it.
     static func release(_ router: Router) {
         let released = owner.withLock { owner -> Bool in
-            guard owner === router else { return false }
+            guard owner?.router === router else { return false }
             owner = nil
             return true
         }
@@ -86,7 +89,7 @@ enum SharedSessionInterception {
 final class SharedSessionProtocol: CassetteURLProtocol {
     static let selfCheckHeader = "X-Cassette-Self-Check"
 
-    override class var router: Router? { SharedSessionInterception.currentRouter }
+    override class var route: Route? { SharedSessionInterception.currentRoute }
     override class var answersWithoutRouter: Bool { false }
 
     override class func canInit(with request: URLRequest) -> Bool {

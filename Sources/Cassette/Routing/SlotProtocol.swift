@@ -1,19 +1,45 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
-/// A type-level tag that gives each session its own ``SlotProtocol`` class:
-/// `SlotProtocol<SlotRoot>`, `SlotProtocol<SlotNext<SlotRoot>>`, and so on.
+/// A type-level number that gives each protocol class its own type: `SlotProtocol<SlotRoot>`,
+/// `SlotProtocol<SlotOne<SlotRoot>>`, `SlotProtocol<SlotZero<SlotOne<SlotRoot>>>`, … — slot n
+/// is n's binary digits, so its type nests only log₂(n) deep however many classes a long test
+/// run retires (each nesting lengthens the class's runtime name).
 protocol RoutingSlot {}
 enum SlotRoot: RoutingSlot {}
-enum SlotNext<Previous: RoutingSlot>: RoutingSlot {}
+enum SlotZero<Higher: RoutingSlot>: RoutingSlot {}
+enum SlotOne<Higher: RoutingSlot>: RoutingSlot {}
 
-/// The protocol class of one session. Its identity (`ObjectIdentifier(Self.self)`) names the
-/// ``Router`` in ``RouteTable``.
+/// The protocol class of one route. Its identity (`ObjectIdentifier(Self.self)`) names the
+/// ``Route`` in ``RouteTable``.
 final class SlotProtocol<Slot: RoutingSlot>: CassetteURLProtocol {
-    override class var router: Router? { RouteTable.shared.router(for: ObjectIdentifier(self)) }
+    override class var route: Route? { RouteTable.shared.route(for: ObjectIdentifier(self)) }
 }
 
-/// Which router answers for which protocol class. Classes are pooled: a class whose cassette
-/// was ejected goes back to the pool and serves a later cassette, the longest-free first.
+/// Where a protocol class's requests go: the router that answers them, and the configuration
+/// of the sessions made with the class — known on every platform without asking the session,
+/// which a protocol on Apple platforms cannot reach.
+final class Route: Sendable {
+    let router: Router
+    /// The configuration the class was put into (by ``Tape/configure(_:)`` or a tape's own
+    /// session), as the sessions made from it see it; nil when unknown.
+    let configuration: UncheckedSendable<URLSessionConfiguration?>
+
+    init(router: Router, configuration: URLSessionConfiguration?) {
+        self.router = router
+        self.configuration = UncheckedSendable(configuration)
+    }
+}
+
+/// Which route answers for which protocol class.
+///
+/// A class whose every session Cassette made itself and invalidates (a tape's ``Tape/session``)
+/// goes back to a pool when its tape is ejected, and serves a later tape, the longest-free first.
+/// A class handed to a configuration the caller owns (``Tape/configure(_:)``) is retired
+/// instead: a session made from it may outlive the tape, and must then fail with "already
+/// ejected" rather than reach a later test's cassette.
 ///
 /// This is the one place that knows how sessions are told apart; replace it if a platform needs
 /// another mechanism.
@@ -21,52 +47,72 @@ final class RouteTable: Sendable {
     static let shared = RouteTable()
 
     private struct State {
-        var routers: [ObjectIdentifier: Router] = [:]
+        var routes: [ObjectIdentifier: Route] = [:]
+        var reusable: Set<ObjectIdentifier> = []
         var free: [CassetteURLProtocol.Type] = []
-        var lastSlot: any RoutingSlot.Type = SlotRoot.self
         var classCount = 0
     }
 
     private let state = Locked(State())
 
-    /// Attaches `router` to a free protocol class and returns the class, to put first in a
-    /// session configuration's `protocolClasses`.
-    func attach(_ router: Router) -> CassetteURLProtocol.Type {
-        state.withLock { state in
+    /// Attaches `router` to a protocol class for the sessions made from `configuration`, and
+    /// returns the class, to put first in that configuration's `protocolClasses`.
+    ///
+    /// - Parameter reusable: whether every session that can reach the class is Cassette's own
+    ///   and is invalidated when the route is detached, so that the class may serve again.
+    func attach(_ router: Router, configuration: URLSessionConfiguration?, reusable: Bool) -> CassetteURLProtocol.Type {
+        let route = Route(router: router, configuration: configuration)
+        return state.withLock { state in
             let protocolClass: CassetteURLProtocol.Type
-            if !state.free.isEmpty {
+            if reusable, !state.free.isEmpty {
                 protocolClass = state.free.removeFirst()
             } else {
-                protocolClass = Self.protocolClass(for: state.lastSlot)
-                state.lastSlot = Self.next(after: state.lastSlot)
+                protocolClass = Self.protocolClass(number: state.classCount)
                 state.classCount += 1
             }
-            state.routers[ObjectIdentifier(protocolClass)] = router
+            let key = ObjectIdentifier(protocolClass)
+            state.routes[key] = route
+            if reusable { state.reusable.insert(key) }
             return protocolClass
         }
     }
 
-    /// Detaches the router from `protocolClass` and returns the class to the pool.
+    /// Detaches the route of `protocolClass`: its requests fail from now on, and the class goes
+    /// back to the pool when it was attached as reusable.
     func detach(_ protocolClass: CassetteURLProtocol.Type) {
+        let key = ObjectIdentifier(protocolClass)
         state.withLock { state in
-            guard state.routers.removeValue(forKey: ObjectIdentifier(protocolClass)) != nil else { return }
-            state.free.append(protocolClass)
+            guard state.routes.removeValue(forKey: key) != nil else { return }
+            if state.reusable.remove(key) != nil { state.free.append(protocolClass) }
         }
     }
 
-    func router(for protocolClass: ObjectIdentifier) -> Router? {
-        state.withLock { $0.routers[protocolClass] }
+    func route(for protocolClass: ObjectIdentifier) -> Route? {
+        state.withLock { $0.routes[protocolClass] }
     }
 
     /// How many distinct protocol classes exist (for tests of the pool).
     var classCount: Int { state.withLock { $0.classCount } }
 
+    /// The class of slot `number`: `SlotRoot` wrapped once per binary digit, most significant first.
+    static func protocolClass(number: Int) -> CassetteURLProtocol.Type {
+        var slot: any RoutingSlot.Type = SlotRoot.self
+        var digits: [Bool] = []
+        var rest = number
+        while rest > 0 {
+            digits.append(rest & 1 == 1)
+            rest >>= 1
+        }
+        for digit in digits.reversed() {
+            slot = digit ? one(above: slot) : zero(above: slot)
+        }
+        return protocolClass(for: slot)
+    }
+
     private static func protocolClass<Slot: RoutingSlot>(for _: Slot.Type) -> CassetteURLProtocol.Type {
         SlotProtocol<Slot>.self
     }
 
-    private static func next<Slot: RoutingSlot>(after _: Slot.Type) -> any RoutingSlot.Type {
-        SlotNext<Slot>.self
-    }
+    private static func one<Slot: RoutingSlot>(above _: Slot.Type) -> any RoutingSlot.Type { SlotOne<Slot>.self }
+    private static func zero<Slot: RoutingSlot>(above _: Slot.Type) -> any RoutingSlot.Type { SlotZero<Slot>.self }
 }
-

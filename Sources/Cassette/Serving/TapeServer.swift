@@ -126,7 +126,9 @@ public final class TapeServer: @unchecked Sendable {
     /// The options it was started with.
     public let options: Options
 
-    private let listener: Int32
+    private let listener: Listener
+    /// Signalled when the accept loop has ended and the listening socket is closed.
+    private let acceptEnded = DispatchSemaphore(value: 0)
     private let session: URLSession
     private let delegate = ServerSessionDelegate()
     /// Where a path goes: `upstream`, the cassette's one origin, or the server's own.
@@ -148,12 +150,13 @@ public final class TapeServer: @unchecked Sendable {
     public init(tape: Tape, options: Options = Options()) throws {
         self.tape = tape
         self.options = options
-        let (listener, port) = try Self.listen(host: options.host, port: options.port)
+        let (descriptor, port) = try Self.listen(host: options.host, port: options.port)
+        let listener = try Listener(listening: descriptor)
         self.listener = listener
         self.port = port
         let base = "http://\(options.host.contains(":") ? "[\(options.host)]" : options.host):\(port)"
         guard let baseURL = URL(string: base) else {
-            closeDescriptor(listener)
+            listener.close()
             throw CassetteError.serverFailed("\(base) is not a URL")
         }
         self.baseURL = baseURL
@@ -165,7 +168,7 @@ public final class TapeServer: @unchecked Sendable {
             origin = origins.count == 1 ? origins.first ?? base : base
         }
         if tape.router.setup.recordsNewRequests, options.upstream == nil, origin == base {
-            closeDescriptor(listener)
+            listener.close()
             throw CassetteError.serverFailed("record mode \(tape.mode) records what the cassette cannot answer, but there is nowhere to "
                 + "record from: give an upstream (cassette serve --upstream https://api.example.com), or replay with mode none")
         }
@@ -183,7 +186,8 @@ public final class TapeServer: @unchecked Sendable {
     }
 
     /// Stops listening, closes every connection (requests in flight are cancelled, not saved) and
-    /// waits for them to end. Called by ``Tape/eject()``; calling it again does nothing.
+    /// waits for them to end. When it returns, the accepting thread is gone and the port is free
+    /// to listen on again. Called by ``Tape/eject()``; calling it again does nothing.
     public func stop() {
         let open = state.withLock { state -> [ServerConnection]? in
             if state.stopped { return nil }
@@ -191,7 +195,9 @@ public final class TapeServer: @unchecked Sendable {
             return Array(state.connections.values)
         }
         guard let open else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
+        listener.wake()
+        // The accept loop ends at once; the bound is only there so that stop() never hangs.
+        _ = acceptEnded.wait(timeout: .now() + 5)
         for connection in open { connection.shutDown() }
         session.invalidateAndCancel()
         finished.lock()
@@ -243,17 +249,23 @@ public final class TapeServer: @unchecked Sendable {
     }
 
     private func acceptLoop() {
-        defer { closeDescriptor(listener) }
+        defer {
+            listener.close()
+            acceptEnded.signal()
+        }
         while true {
-            let descriptor = accept(listener, nil, nil)
-            if descriptor < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                if errno == EMFILE || errno == ENFILE {
-                    // Out of descriptors: wait for some connections to end rather than spin.
-                    usleep(10_000)
-                    if state.withLock({ $0.stopped }) { return }
-                    continue
-                }
+            let descriptor: Int32
+            switch listener.next() {
+            case .connection(let accepted):
+                descriptor = accepted
+            case .again:
+                continue
+            case .exhausted:
+                // Out of descriptors: wait for some connections to end rather than spin.
+                usleep(10_000)
+                if state.withLock({ $0.stopped }) { return }
+                continue
+            case .stopped:
                 return
             }
             let connection = ServerConnection(socket: descriptor)

@@ -35,12 +35,12 @@ public final class StubSession: Sendable {
     /// The stubs that answer this session's requests.
     public let stubs: Stubs
     /// A session whose requests go through the stubs (an ephemeral configuration).
-    public let session: URLSession
+    public var session: URLSession { routes.session }
     /// What happens to a request no stub answers.
     public let unmatched: Unmatched
 
     let router: Router
-    private let protocolClass: CassetteURLProtocol.Type
+    private let routes: SessionRoutes
     private let invalidated = Locked(false)
 
     /// A session answered by stubs.
@@ -51,17 +51,14 @@ public final class StubSession: Sendable {
         router = Router(
             setup: Router.Setup(file: nil, mode: .none, recordsNewRequests: unmatched == .passThrough, replays: false, latency: .instant),
             redactor: .none(), playback: PlaybackQueue([], rules: .default, allowsRepeats: false, redactor: .none()), stubs: stubs)
-        protocolClass = RouteTable.shared.attach(router)
-        let configuration = URLSessionConfiguration.ephemeral
-        protocolClass.route(configuration)
-        session = URLSession(configuration: configuration)
+        routes = SessionRoutes(router: router)
     }
 
     /// Routes the sessions made from `configuration` through these stubs: first in its
     /// `protocolClasses`, and without a `urlCache` (see ``Tape/configure(_:)``). Call before
     /// creating the session.
     public func configure(_ configuration: URLSessionConfiguration) {
-        protocolClass.route(configuration)
+        routes.configure(configuration)
     }
 
     /// Checks that every expectation was met and every request answered (``Stubs/verify()``).
@@ -78,9 +75,7 @@ public final class StubSession: Sendable {
             return !done
         }
         guard first else { return }
-        RouteTable.shared.detach(protocolClass)
-        router.shutDown()
-        session.invalidateAndCancel()
+        routes.detach()
     }
 }
 

@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The protocol classes a tape or a stub session hands out — one for its own ``session``, one
+/// for each configuration it routes — and their detaching when it ends. Each class stands for
+/// one session configuration, so a request always knows its session's configuration (its
+/// additional header fields, cookie storage and timeouts) without asking the session.
+final class SessionRoutes: Sendable {
+    let router: Router
+    /// The session Cassette made and owns: invalidated by ``detach()``.
+    let session: URLSession
+    private let classes: Locked<[CassetteURLProtocol.Type]>
+
+    /// Attaches `router` and makes its own session from an ephemeral configuration.
+    init(router: Router) {
+        self.router = router
+        let configuration = URLSessionConfiguration.ephemeral
+        let own = RouteTable.shared.attach(router, configuration: configuration, reusable: true)
+        own.route(configuration)
+        classes = Locked([own])
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Routes the sessions made from `configuration` through `router`, with a class of their own
+    /// that is retired when the routes are detached (the caller's sessions may outlive them).
+    func configure(_ configuration: URLSessionConfiguration) {
+        let made = RouteTable.shared.attach(router, configuration: configuration, reusable: false)
+        made.route(configuration)
+        classes.withLock { $0.append(made) }
+    }
+
+    /// Detaches every class (requests through them fail as "already ejected" from now on),
+    /// cancels live requests still recording and invalidates the own session. Calling it again
+    /// does nothing.
+    func detach() {
+        let detached = classes.withLock { classes in
+            defer { classes = [] }
+            return classes
+        }
+        guard !detached.isEmpty else { return }
+        for protocolClass in detached { RouteTable.shared.detach(protocolClass) }
+        router.shutDown()
+        session.invalidateAndCancel()
+    }
+}
