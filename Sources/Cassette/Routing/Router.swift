@@ -70,8 +70,8 @@ final class Router: Sendable {
             return
         }
         #endif
-        // The configuration costs a reflection per request; an instant replay by method, URL and
-        // body needs none of it, and the replay benchmark would pay for it.
+        // The request as the session sends it costs a cookie-storage lookup; an instant replay by
+        // method, URL and body needs none of it, and the replay benchmark would pay for it.
         let readsConfiguration = readsConfigurationFirst
         let urlRequest = readsConfiguration ? Self.asSent(exchange.request.value, by: exchange.configuration) : exchange.request.value
         if readsConfiguration { armResourceDeadline(of: exchange) }
