@@ -131,6 +131,25 @@ public final class Tape: Sendable {
         /// and values saved that still look like secrets (see ``Options/secretCheck``). Each is
         /// also written to standard error when it happens.
         public var warnings: [String] = []
+        /// Each replay whose match relied on redacted values: the recorded request held a
+        /// placeholder (`[REDACTED-1]`) where the live request had a value, which the tape
+        /// then gave back in place of the placeholder in the responses that follow.
+        public var redactedMatches: [RedactedMatch] = []
+
+        /// A replay whose match relied on redacted values.
+        public struct RedactedMatch: Sendable, Equatable, CustomStringConvertible {
+            /// The interaction that answered, numbered from 1 in file order.
+            public var interaction: Int
+            /// The recorded request, as the cassette holds it: `GET https://…?flavour=[REDACTED-1]`.
+            public var request: String
+            /// How many placeholders stood for what the live request had there.
+            public var redactedValues: Int
+
+            /// `#1 GET https://…?flavour=[REDACTED-1] matched with 1 redacted value`.
+            public var description: String {
+                "#\(interaction) \(request) matched with \(redactedValues) redacted value\(redactedValues == 1 ? "" : "s")"
+            }
+        }
 
         /// A stale cassette: what to say, and whether it fails the test.
         public struct Stale: Sendable, Equatable {
@@ -277,6 +296,8 @@ public final class Tape: Sendable {
             stubs: stubs
         )
         routes = SessionRoutes(router: router)
+        // New recordings join the cassette: their placeholders are numbered after its own.
+        if router.setup.recordsNewRequests, !existing.isEmpty { redactor.continueNumbering(after: existing) }
     }
 
     /// Routes the sessions made from `configuration` through this tape: puts the tape's protocol
@@ -361,7 +382,8 @@ public final class Tape: Sendable {
             "#\(index + 1) \(recording.request.method) \(recording.request.url)"
         }
         return Report(file: file, mode: mode, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
-                      unused: unused.count, unusedInteractions: unused, stale: stale, saved: saved, warnings: warnings)
+                      unused: unused.count, unusedInteractions: unused, stale: stale, saved: saved, warnings: warnings,
+                      redactedMatches: log.redactedMatches)
     }
 
     /// Starts an HTTP server that answers from this tape, for clients outside this process's

@@ -112,15 +112,21 @@ import CassetteTestSupport
         server.stop()
         let saved = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
         for secret in [tenant, pin, ssn] { #expect(!saved.contains(secret), "\(secret) was saved") }
-        #expect(saved.contains(#""X-Tenant": "[REDACTED]""#))
+        #expect(saved.contains(#""X-Tenant": "[REDACTED-1]""#))
 
-        // The same rules make the same request match offline; without them it does not.
+        // The same request matches offline, and the answer gives the client its own values back.
         let played = Captured.run(["play"] + arguments)
         #expect(played.status == 0, "\(played.error)")
+        #expect(played.out.contains(tenant) && played.out.contains(ssn))
+        // A placeholder stands for whatever the request has in its place: the same request
+        // matches without the rules too, and still not a changed one.
         let unredacted = Captured.run(["play", "--cassette", file, "-H", "X-Tenant: \(tenant)", "-H", "Content-Type: application/json",
                                        "--data", #"{"ssn":"\#(ssn)"}"#, url])
-        #expect(unredacted.status == 1)
-        #expect(unredacted.error.hasPrefix("error: Cassette: no recorded interaction matches POST \(url)"))
+        #expect(unredacted.status == 0, "\(unredacted.error)")
+        let changed = Captured.run(["play", "--cassette", file, "-H", "X-Tenant: \(tenant)", "-H", "Content-Type: application/json",
+                                    "--data", #"{"ssn":"\#(ssn)","extra":1}"#, url])
+        #expect(changed.status == 1)
+        #expect(changed.error.hasPrefix("error: Cassette: no recorded interaction matches POST \(url.replacingOccurrences(of: pin, with: "[REDACTED]"))"), "\(changed.error)")
     }
 
     @Test func usageErrors() {

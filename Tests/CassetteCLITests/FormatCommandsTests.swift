@@ -90,11 +90,12 @@ import Testing
         #expect(try Data(contentsOf: clean) == cleanBytes, "a file with nothing to redact is not rewritten")
         let redacted = try CassetteFormat(path: file.path).decode(Data(contentsOf: file))
         let first = try #require(redacted.interactions.first)
-        #expect(first.request.url == "https://api.example.com/me?api_key=[REDACTED]&page=1")
-        #expect(first.request.headers["Authorization"] == "Bearer [REDACTED]")
-        #expect(first.request.headers["X-Team"] == "[REDACTED]")
+        // One numbered placeholder per secret, in the order the rules find them.
+        #expect(first.request.url == "https://api.example.com/me?api_key=[REDACTED-3]&page=1")
+        #expect(first.request.headers["Authorization"] == "Bearer [REDACTED-1]")
+        #expect(first.request.headers["X-Team"] == "[REDACTED-2]")
         // The token's echo in the body goes too, though no rule names that place.
-        #expect(first.response?.body.text == #"{"user":{"name":"Ada","token":"[REDACTED]","refresh":"[REDACTED]"}}"#)
+        #expect(first.response?.body.text == #"{"user":{"name":"Ada","token":"[REDACTED-1]","refresh":"[REDACTED-4]"}}"#)
         #expect(redacted.interactions[1] == document.interactions[1])
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)

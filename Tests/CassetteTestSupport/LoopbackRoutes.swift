@@ -144,6 +144,35 @@ public enum LoopbackRoutes {
                 headers.append(("Set-Cookie", (cookie == "session" ? "sid=\(sessionSecret)" : cookie) + "; Path=/"))
             }
             return Reply(status: status, headers: headers, body: .whole(Data("redirecting with \(status)".utf8)))
+        case ("cookies", 1):
+            // As httpbin's /cookies: the cookies the request carried, as JSON.
+            let pairs = (request.headers["cookie"] ?? "").split(separator: ";").compactMap { pair -> (String, String)? in
+                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            }
+            let members = pairs.sorted { $0.0 < $1.0 }.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",")
+            return Reply(status: 200, headers: [("Content-Type", "application/json")], body: .whole(Data("{\"cookies\":{\(members)}}".utf8)))
+        case ("cookies", 2) where parts[1] == "set":
+            // As httpbin's /cookies/set?name=value…: each pair set as a cookie, then a redirect to /cookies.
+            let items = URLComponents(string: request.target)?.queryItems ?? []
+            let cookies = items.map { ("Set-Cookie", "\($0.name)=\($0.value ?? ""); Path=/") }
+            return Reply(status: 302, headers: [("Location", "/cookies"), ("Content-Type", "text/plain")] + cookies,
+                         body: .whole(Data("redirecting to /cookies".utf8)))
+        case ("response-headers", 1):
+            // As httpbin's /response-headers?Name=value…: each pair a header field of the response,
+            // and the pairs again as the JSON body.
+            let items = URLComponents(string: request.target)?.queryItems ?? []
+            let fields = items.map { ($0.name, $0.value ?? "") }
+            let members = fields.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",")
+            return Reply(status: 200, headers: [("Content-Type", "application/json")] + fields, body: .whole(Data("{\(members)}".utf8)))
+        case ("login", 1):
+            // A login: a JSON body with "user" and "password" gets a token the server makes from them.
+            guard let object = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
+                  let user = object["user"] as? String, let password = object["password"] as? String
+            else { return Reply(status: 400, headers: text(""), body: .whole(Data("user and password, please".utf8))) }
+            let token = "tok-" + String(UInt64(bitPattern: Int64((user + ":" + password).utf8.reduce(5381) { ($0 &* 33) &+ Int($1) })), radix: 16)
+            return Reply(status: 200, headers: [("Content-Type", "application/json")],
+                         body: .whole(Data(#"{"access_token":"\#(token)","token_type":"bearer"}"#.utf8)))
         case ("bytes", 2):
             let count = Int(parts[1]) ?? 0
             return Reply(status: 200, headers: [("Content-Type", "application/octet-stream")],

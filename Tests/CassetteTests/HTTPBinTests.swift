@@ -154,7 +154,60 @@ import CassetteTestSupport
         for secret in Self.secrets {
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in \(file.path)")
         }
-        #expect(String(decoding: bytes, as: UTF8.self).contains(#""Authorization": "Bearer [REDACTED]""#))
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""Authorization": "Bearer [REDACTED-1]""#))
+    }
+
+    /// Values the client supplies that default redaction takes out — a cookie set through the
+    /// URL and read back, `Set-Cookie` asked for in the query, a token in a redirect's target and
+    /// inside a `url=`-like parameter — recorded from httpbin, then replayed offline: every
+    /// request matches and the client sees exactly what it saw live.
+    static func redactedValueRequests(base: String) -> [URLRequest] {
+        ["/cookies/set?flavour=oatmeal&session=abc12345", "/response-headers?Set-Cookie=plain%3Dcookie1xyz",
+         "/redirect-to?url=%2Fanything%3Fapi_key%3DTOKEN123456", "/anything?next=%2Fcallback%3Faccess_token%3Dabcdef123456", "/cookies"]
+            .map { path in
+                var request = URLRequest(url: URL(string: base + path)!)
+                request.timeoutInterval = 30
+                return request
+            }
+    }
+
+    static let redactedValues = ["oatmeal", "abc12345", "cookie1xyz", "TOKEN123456", "abcdef123456"]
+
+    @Test(.enabled(if: phase == "record", "records only when .ci/run starts httpbin"))
+    func recordRedactedValuesFromHTTPBin() async throws {
+        guard let settings = Self.settings() else { return }
+        try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
+        let file = Self.fresh(settings.workdir.appendingPathComponent("redacted-values.json"))
+        let tape = try Tape(file: file, mode: .all, environment: [:])
+        var live: [Fetched] = []
+        for request in Self.redactedValueRequests(base: settings.base) {
+            live.append(await Fetch.run(request, on: tape.session, style: .async))
+        }
+        try tape.eject()
+        #expect(live.allSatisfy { $0.status == 200 }, "\(live)")
+        #expect(live[4].text.contains(#""flavour": "oatmeal""#) && live[4].text.contains(#""plain": "cookie1xyz""#), "\(live[4].text)")
+        let bytes = try Data(contentsOf: file)
+        for secret in Self.redactedValues { #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in \(file.path)") }
+        let records = live.map { ["status": $0.status ?? 0, "body": $0.body.base64EncodedString(), "url": $0.url ?? ""] as [String: Any] }
+        try JSONSerialization.data(withJSONObject: records, options: [.sortedKeys])
+            .write(to: settings.workdir.appendingPathComponent("redacted-values-live.json"))
+    }
+
+    @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))
+    func replayRedactedValuesOfflineGivesTheClientItsValues() async throws {
+        guard let settings = Self.settings() else { return }
+        let liveData = try Data(contentsOf: settings.workdir.appendingPathComponent("redacted-values-live.json"))
+        let live = try #require(try JSONSerialization.jsonObject(with: liveData) as? [[String: Any]])
+        let tape = try Tape(file: settings.workdir.appendingPathComponent("redacted-values.json"), mode: .none, environment: [:])
+        for (request, recorded) in zip(Self.redactedValueRequests(base: settings.base), live) {
+            let replayed = await Fetch.run(request, on: tape.session, style: .async)
+            #expect(replayed.status == recorded["status"] as? Int, "\(request)")
+            #expect(replayed.text == String(decoding: Data(base64Encoded: recorded["body"] as? String ?? "") ?? Data(), as: UTF8.self), "\(request)")
+            #expect(replayed.url == recorded["url"] as? String, "\(request)")
+        }
+        let report = try tape.eject()
+        #expect(report.unmatched.isEmpty, "\(report.unmatched.map(\.description))")
+        #expect(!report.redactedMatches.isEmpty)
     }
 
     /// A multipart upload as Alamofire builds it, with a boundary drawn at random.

@@ -49,13 +49,14 @@ import CassetteTestSupport
         }
         let document = try JSONCassetteCodec.decode(bytes, file: file.path)
         let bearer = try #require(document.interactions.first)
-        #expect(bearer.request.headers["Authorization"] == "Bearer [REDACTED]")
-        #expect(bearer.request.headers["Cookie"] == "pref=[REDACTED]")
-        #expect(bearer.request.headers["Proxy-Authorization"] == "Basic [REDACTED]")
-        #expect(bearer.response?.body.text == #"{"authenticated":true,"token":"[REDACTED]"}"#)
+        // Each secret has a placeholder of its own, the same wherever it appears.
+        #expect(bearer.request.headers["Authorization"] == "Bearer [REDACTED-1]")
+        #expect(bearer.request.headers["Cookie"] == "pref=[REDACTED-2]")
+        #expect(bearer.request.headers["Proxy-Authorization"] == "Basic [REDACTED-3]")
+        #expect(bearer.response?.body.text == #"{"authenticated":true,"token":"[REDACTED-1]"}"#)
         let session = document.interactions[2]
-        #expect(session.response?.headers["Set-Cookie"] == "sid=[REDACTED]; Path=/; HttpOnly")
-        #expect(session.response?.body.text == "your session is [REDACTED]")
+        #expect(session.response?.headers["Set-Cookie"] == "sid=[REDACTED-6]; Path=/; HttpOnly")
+        #expect(session.response?.body.text == "your session is [REDACTED-6]")
         server.stop()
 
         // Offline, the same requests (with their real secrets) match the redacted recordings.
@@ -63,7 +64,11 @@ import CassetteTestSupport
         for (index, path) in paths.enumerated() {
             let replayed = await Fetch.run(try Self.request(server.baseURL, path), on: replaying.session, style: .async)
             #expect(replayed.status == 200, "\(path): \(replayed)")
-            #expect(replayed.body == document.interactions[index].response?.body.data)
+            // The client gets its own secrets back where the file holds their placeholders; the
+            // session secret the server made stays a placeholder (nothing live ever stood for it),
+            // in the response that set it and in the cookie the client then sent back.
+            let expected = live[index].text.replacingOccurrences(of: LoopbackRoutes.sessionSecret, with: "[REDACTED-6]")
+            #expect(replayed.text == expected, "\(path)")
         }
         let report = try replaying.eject()
         #expect(report.replayed == 4)
@@ -103,12 +108,13 @@ import CassetteTestSupport
                 status: 200, headers: ["Content-Type": "text/plain", "X-Echo": "key was KEY-123456"],
                 body: .init(text: "card 4111111111111111 paid, ref=R123456, password hunter2-long, header HEADER-KEY-9")))
         let stored = try #require(redactor.forRecording(interaction))
-        #expect(stored.request.url == "https://api.example.com/pay?api_key=[REDACTED]&page=2")
-        #expect(stored.request.headers["X-Api-Key"] == "[REDACTED]")
+        // Numbered in the order the rules find them: header fields, the URL, the body; then the response.
+        #expect(stored.request.url == "https://api.example.com/pay?api_key=[REDACTED-2]&page=2")
+        #expect(stored.request.headers["X-Api-Key"] == "[REDACTED-1]")
         #expect(stored.request.headers["Accept"] == "application/json")
-        #expect(stored.request.body.text == #"{"user":"ada","password":"[REDACTED]","cards":[{"number":"[REDACTED]","cvc":"123"}]}"#)
-        #expect(stored.response?.headers["X-Echo"] == "key was [REDACTED]")
-        #expect(stored.response?.body.text == "card [REDACTED] paid, ref=[REDACTED], password [REDACTED], header [REDACTED]")
+        #expect(stored.request.body.text == #"{"user":"ada","password":"[REDACTED-3]","cards":[{"number":"[REDACTED-4]","cvc":"123"}]}"#)
+        #expect(stored.response?.headers["X-Echo"] == "key was [REDACTED-2]")
+        #expect(stored.response?.body.text == "card [REDACTED-4] paid, ref=[REDACTED-5], password [REDACTED-3], header [REDACTED-1]")
 
         let form = Interaction(
             request: .init(method: "POST", url: "https://api.example.com/login",
@@ -116,8 +122,8 @@ import CassetteTestSupport
                            body: .init(text: "user=ada&pin=99%2F12%2B34&remember=1")),
             response: .init(status: 200, body: .init(text: "welcome; pin 99/12+34 accepted")))
         let storedForm = try #require(redactor.forRecording(form))
-        #expect(storedForm.request.body.text == "user=ada&pin=[REDACTED]&remember=1")
-        #expect(storedForm.response?.body.text == "welcome; pin [REDACTED] accepted")
+        #expect(storedForm.request.body.text == "user=ada&pin=[REDACTED-6]&remember=1")
+        #expect(storedForm.response?.body.text == "welcome; pin [REDACTED-6] accepted")
     }
 
     @Test func shortValuesAreRemovedOnlyWhereARuleFoundThem() throws {
@@ -139,11 +145,14 @@ import CassetteTestSupport
             request: .init(url: "https://example.com/basic-auth/ada/correct-horse", headers: ["Authorization": "Basic \(credentials)"]),
             response: .init(status: 200, body: .init(text: #"{"user":"ada","password":"correct-horse"}"#)))
         let stored = try #require(redactor.forRecording(interaction))
-        #expect(stored.request.url == "https://example.com/basic-auth/ada/[REDACTED]")
-        #expect(stored.request.headers["Authorization"] == "Basic [REDACTED]")
-        #expect(stored.response?.body.text == #"{"user":"ada","password":"[REDACTED]"}"#)
-        // The live request is redacted the same way, so it matches its recording.
-        #expect(redactor.forMatching(interaction.request) == stored.request)
+        #expect(stored.request.url == "https://example.com/basic-auth/ada/[REDACTED-3]")
+        #expect(stored.request.headers["Authorization"] == "Basic [REDACTED-1]")
+        #expect(stored.response?.body.text == #"{"user":"ada","password":"[REDACTED-3]"}"#)
+        // The live request matches its recording, each placeholder standing for its value.
+        let rules = RequestMatching.default.includingHeaders("Authorization")
+        let match = PlaceholderPattern.match(RequestKey(stored.request, rules: rules), RequestKey(interaction.request, rules: rules), bound: [:])
+        #expect(match?.bindings == ["[REDACTED-1]": credentials, "[REDACTED-3]": "correct-horse"])
+        #expect(match?.count == 2)
     }
 
     @Test func redactingTwiceChangesNothingMore() throws {

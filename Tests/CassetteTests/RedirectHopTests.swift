@@ -56,13 +56,13 @@ import CassetteTestSupport
         server.stop()
         let saved = try String(contentsOf: file, encoding: .utf8)
         #expect(!saved.contains(LoopbackRoutes.sessionSecret))
-        #expect(try CassetteFile.read(file).interactions.map { $0.request.headers["Cookie"] } == [nil, "sid=[REDACTED]", "sid=[REDACTED]"])
+        #expect(try CassetteFile.read(file).interactions.map { $0.request.headers["Cookie"] } == [nil, "sid=[REDACTED-1]", "sid=[REDACTED-1]"])
 
         // Replayed: the redirect's cookie (redacted, as the cassette holds it) lands in storage.
         let replaying = try Tape(file: file, mode: .none, environment: [:])
         let (_, response) = try await replaying.session.data(from: URL(string: url)!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(replaying.session.configuration.httpCookieStorage?.cookies?.map { "\($0.name)=\($0.value)" } == ["sid=[REDACTED]"])
+        #expect(replaying.session.configuration.httpCookieStorage?.cookies?.map { "\($0.name)=\($0.value)" } == ["sid=[REDACTED-1]"])
         _ = try await replaying.session.data(from: URL(string: server.baseURL + "/echo")!)
         #expect(try replaying.eject().unmatched.isEmpty)
     }

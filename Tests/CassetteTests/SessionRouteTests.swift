@@ -54,7 +54,7 @@ import CassetteTestSupport
         #expect(try tape.eject().recorded == 1)
         let saved = try CassetteFile.read(file).interactions
         #expect(saved.first?.request.headers["X-Client"] == "route-tests")
-        #expect(saved.first?.request.headers["Authorization"] == "Bearer [REDACTED]")
+        #expect(saved.first?.request.headers["Authorization"] == "Bearer [REDACTED-1]")
     }
 
     /// A replayed `Set-Cookie` is stored in the configuration's own storage, and the next request

@@ -83,7 +83,11 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
             if RequestKey.comparedValue(of: name, in: recorded.headers) != RequestKey.comparedValue(of: name, in: live.headers) { differences.append(.init(field: .header(name), recorded: was.map(quoted), requested: now.map(quoted))) }
         }
         differences += bodyDifferences(live, recorded, rules: rules)
-        return differences
+        // A placeholder stands for whatever the request has there: not a difference.
+        return differences.filter { difference in
+            guard let was = difference.recorded, let now = difference.requested, PlaceholderPattern.containsPlaceholder(was) else { return true }
+            return PlaceholderPattern.match(was, now, bound: [:]) == nil
+        }
     }
 
     // MARK: Bodies

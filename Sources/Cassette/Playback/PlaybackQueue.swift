@@ -8,7 +8,9 @@ import Foundation
 final class PlaybackQueue: Sendable {
     /// What a lookup found.
     enum Lookup: Sendable {
-        case found(index: Int, Interaction)
+        /// `redactedValues`: how many placeholders of the recorded request stood for what the
+        /// live request had there (0 for an exact match).
+        case found(index: Int, Interaction, redactedValues: Int)
         /// Matching interactions exist but each was already used.
         case usedUp(count: Int)
         case noMatch
@@ -22,6 +24,17 @@ final class PlaybackQueue: Sendable {
     /// Indices of the interactions with each key, in recorded order (`nil` with a custom predicate).
     private let index: [RequestKey: [Int]]?
     private let used: Locked<[Bool]>
+    /// The recordings whose compared parts hold a redaction placeholder, with their keys, in
+    /// recorded order: matched by ``PlaceholderPattern`` when no exact match is left.
+    private let patterned: [(index: Int, key: RequestKey)]
+    /// The recordings whose request holds a placeholder anywhere (compared or not): what a live
+    /// request has there is learned when it is answered by one of them.
+    private let learnable: Set<Int>
+    private let redactor: Redactor
+
+    /// Whether some recording holds a placeholder where it is compared; a tape without any pays
+    /// nothing for placeholders.
+    var hasPlaceholders: Bool { !learnable.isEmpty }
 
     /// - Parameter redactor: redacts each recorded request before it is compared, as live requests
     ///   are, so that a cassette recorded before a redaction rule existed still matches.
@@ -30,34 +43,100 @@ final class PlaybackQueue: Sendable {
         self.rules = rules
         self.allowsRepeats = allowsRepeats
         requests = interactions.map { redactor.forMatching($0.request, remembering: false) }
+        self.redactor = redactor
+        var patterned: [(index: Int, key: RequestKey)] = []
         if rules.predicate == nil {
             var index: [RequestKey: [Int]] = [:]
             for (i, request) in requests.enumerated() {
-                index[RequestKey(request, rules: rules), default: []].append(i)
+                let key = RequestKey(request, rules: rules)
+                index[key, default: []].append(i)
+                if PlaceholderPattern.containsPlaceholder(key) { patterned.append((i, key)) }
             }
             self.index = index
         } else {
             self.index = nil
         }
+        self.patterned = patterned
+        learnable = Set(interactions.indices.filter { index in
+            let request = interactions[index].request
+            return PlaceholderPattern.containsPlaceholder(request.url) || request.headers.contains { PlaceholderPattern.containsPlaceholder($0.value) }
+                || PlaceholderPattern.containsPlaceholder(request.body.text ?? "")
+        })
         used = Locked(Array(repeating: false, count: interactions.count))
     }
 
     /// Takes the first unused interaction that matches `request`.
-    func take(_ request: Interaction.Request) -> Lookup {
+    ///
+    /// - Parameters:
+    ///   - request: the live request redacted as recordings are (``Redactor/forMatching(_:remembering:)``).
+    ///   - live: the live request before redaction, for the recordings that hold placeholders:
+    ///     when no exact match is left, the first unused one whose placeholders stand for what
+    ///     `live` has there answers, and the placeholders it bound stay bound (``PlaceholderBindings``).
+    func take(_ request: Interaction.Request, live: Interaction.Request? = nil) -> Lookup {
         let candidates: [Int]
         if let index {
             candidates = index[RequestKey(request, rules: rules)] ?? []
         } else {
             candidates = interactions.indices.filter { rules.matches(request, requests[$0]) }
         }
-        guard let last = candidates.last else { return .noMatch }
+        if learnable.isEmpty || live == nil {
+            guard let last = candidates.last else { return .noMatch }
+            return used.withLock { used in
+                if let next = candidates.first(where: { !used[$0] }) {
+                    used[next] = true
+                    return .found(index: next, interactions[next], redactedValues: 0)
+                }
+                return allowsRepeats ? .found(index: last, interactions[last], redactedValues: 0) : .usedUp(count: candidates.count)
+            }
+        }
+        let liveRequest = redactor.withPlaceholders(live ?? request)
+        let liveKey = RequestKey(liveRequest, rules: rules)
+        let bindings = redactor.bindings
+        /// Learns what the placeholders of the answering recording stand for, compared or not.
+        func learn(from index: Int) {
+            guard learnable.contains(index) else { return }
+            bindings.bind(PlaceholderPattern.learn(from: interactions[index].request, liveRequest, bound: bindings.values).bindings)
+        }
         return used.withLock { used in
             if let next = candidates.first(where: { !used[$0] }) {
                 used[next] = true
-                return .found(index: next, interactions[next])
+                learn(from: next)
+                return .found(index: next, interactions[next], redactedValues: 0)
             }
-            return allowsRepeats ? .found(index: last, interactions[last]) : .usedUp(count: candidates.count)
+            let bound = bindings.values
+            var matched: [(index: Int, match: PlaceholderPattern.Match)] = []
+            for (index, key) in patterned where !candidates.contains(index) {
+                guard let match = PlaceholderPattern.match(key, liveKey, bound: bound) else { continue }
+                if !used[index] {
+                    used[index] = true
+                    bindings.bind(match.bindings)
+                    learn(from: index)
+                    return .found(index: index, interactions[index], redactedValues: match.count)
+                }
+                matched.append((index, match))
+            }
+            let all = (candidates.map { ($0, 0) } + matched.map { ($0.index, $0.match.count) }).sorted { $0.0 < $1.0 }
+            guard let last = all.last else { return .noMatch }
+            if allowsRepeats {
+                if let match = matched.first(where: { $0.index == last.0 }) { bindings.bind(match.match.bindings) }
+                learn(from: last.0)
+                return .found(index: last.0, interactions[last.0], redactedValues: last.1)
+            }
+            return .usedUp(count: all.count)
         }
+    }
+
+    /// Everything the placeholders of any recording stand for in `live`: values a report of a
+    /// miss must not show, since the tape would have scrubbed them had the request matched.
+    func placeholderValues(in live: Interaction.Request) -> [String] {
+        guard !learnable.isEmpty else { return [] }
+        let live = redactor.withPlaceholders(live)
+        let bound = redactor.bindings.values
+        var values: Set<String> = []
+        for index in learnable.sorted() {
+            values.formUnion(PlaceholderPattern.learn(from: interactions[index].request, live, bound: bound).values)
+        }
+        return values.sorted().filter { !$0.isEmpty && !PlaceholderPattern.isPlaceholder($0) }
     }
 
     /// Each recorded request as compared (redacted), and whether it has answered a request.

@@ -3,30 +3,35 @@ import Foundation
 /// What a tape removes from interactions before they are stored, so that secrets never reach a
 /// cassette file, a report or an error message.
 ///
-/// By default (``default``) the well-known places of credentials are replaced with
-/// ``replacement``, keeping what a reader needs and no more:
+/// By default (``default``) the well-known places of credentials are replaced with a numbered
+/// placeholder, `[REDACTED-1]`, `[REDACTED-2]`, … one per secret, the same wherever that secret
+/// appears (values shorter than ``minimumEchoLength`` get the plain ``replacement``), keeping what
+/// a reader needs and no more:
 ///
 /// | where | by default | recorded as |
 /// | --- | --- | --- |
-/// | `Authorization`, `Proxy-Authorization` | always | `Authorization: Bearer [REDACTED]` (the scheme stays) |
-/// | `Cookie` | always | `Cookie: session=[REDACTED]; theme=[REDACTED]` (names stay) |
-/// | `Set-Cookie` | always | `Set-Cookie: session=[REDACTED]; Path=/; HttpOnly` (attributes stay) |
-/// | other headers | ``credentialHeaders``: `X-Api-Key`, `Api-Key`, `X-Auth-Token`, … | `X-Api-Key: [REDACTED]` |
-/// | query parameters, request and response URLs | ``credentialQueryParameters``: `api_key`, `access_token`, `key`, `sig`, … | `?api_key=[REDACTED]` |
-/// | JSON bodies, at any depth | ``credentialFields`` as keys: `access_token`, `id_token`, `password`, … | `{"access_token": "[REDACTED]"}` |
-/// | form bodies | ``credentialFields`` as field names | `password=[REDACTED]` |
+/// | `Authorization`, `Proxy-Authorization` | always | `Authorization: Bearer [REDACTED-1]` (the scheme stays) |
+/// | `Cookie` | always | `Cookie: session=[REDACTED-2]; theme=[REDACTED]` (names stay) |
+/// | `Set-Cookie` | always | `Set-Cookie: session=[REDACTED-2]; Path=/; HttpOnly` (attributes stay) |
+/// | other headers | ``credentialHeaders``: `X-Api-Key`, `Api-Key`, `X-Auth-Token`, … | `X-Api-Key: [REDACTED-3]` |
+/// | query parameters: request and response URLs, URLs in `Location`, `Content-Location`, `Link`, `Refresh`, `Referer`, in query values and in JSON strings | ``credentialQueryParameters``: `api_key`, `access_token`, `key`, `sig`, … | `?api_key=[REDACTED-4]` |
+/// | JSON bodies, at any depth | ``credentialFields`` as keys: `access_token`, `id_token`, `password`, … | `{"access_token": "[REDACTED-5]"}` |
+/// | form bodies | ``credentialFields`` as field names | `password=[REDACTED-6]` |
 ///
 /// Query parameter, form field and JSON key names compare ignoring case, `_` and `-`:
 /// `access_token` also covers `accessToken`, `Access-Token` and `ACCESS_TOKEN`.
 ///
-/// **What the defaults change on replay.** Requests still match (the live request is redacted the
-/// same way first). A replayed response has `[REDACTED]` where the server sent a credential:
-/// in `Set-Cookie` values, in form fields, in response URLs, and in the values of JSON keys such
-/// as `access_token` or `id_token`, which keep their shape so that a `Codable` client still
-/// decodes them: a string becomes `"[REDACTED]"`, a number `0`, an object or array keeps its keys
-/// and length with its strings and numbers redacted, booleans and nulls stay. An empty value is
-/// left as it is. A `Content-Length` (request or response) that was true of a body stays true of
-/// the redacted body. To replay a credential as it was, give it a placeholder
+/// **What the defaults change on replay.** A placeholder in a recorded request matches whatever
+/// the live request has in its place, and the tape gives that value back wherever the placeholder
+/// stands in later responses (``Tape/Report/redactedMatches`` lists such replays): the client
+/// sees the values it sent itself. The one limit, by design: a request that differs from its
+/// recording only in a redacted value matches it. A secret the server made replays as its
+/// placeholder: in `Set-Cookie` values, and in the values of JSON keys such as `access_token` or
+/// `id_token`, which keep their shape so that a `Codable` client still decodes them: a string
+/// becomes its placeholder, a number `0`, an object or array keeps its keys and length with its
+/// strings and numbers redacted, booleans and nulls stay. An empty value is left as it is. A
+/// `Content-Length` (request or response) that was true of a body stays true of the redacted
+/// body. To replay a credential the client did not send as it was, give it a placeholder
 /// (``replacing(_:with:)``), which puts it back on replay; to keep the old behaviour, start from
 /// ``init(headers:queryParameters:jsonPaths:jsonKeys:formFields:bodyPatterns:placeholders:minimumEchoLength:)``
 /// with the four credential headers only.
@@ -55,10 +60,11 @@ import Foundation
 /// ``minimumEchoLength`` characters are removed only where a rule found them, since short values
 /// such as `1` or `dark` turn up by chance.
 ///
-/// **Matching still works.** A live request is redacted the same way before it is compared with
-/// the cassette, and so are the recorded requests, so a cassette whose matching includes
-/// `Authorization` replays (with any token of the same scheme) and one recorded before a rule
-/// existed still matches.
+/// **Matching still works.** A placeholder stands for whatever the live request has in its place
+/// (`[REDACTED-1]` matches `abc123`), and a live request is redacted the same way before it is compared
+/// with a recording of the plain `[REDACTED]` of earlier releases, so a cassette whose matching
+/// includes `Authorization` replays (with any token of the same scheme) and one recorded before a
+/// rule existed still matches.
 ///
 /// **Placeholders** (VCR's `filter_sensitive_data`): ``replacing(_:with:)`` writes the placeholder
 /// instead of the secret everywhere in the file, and puts the secret back into replayed responses,

@@ -32,10 +32,24 @@ final class Redactor: @unchecked Sendable {
     /// matched), long enough to search for: a secret is replaced everywhere it appears, also in an
     /// interaction where no rule found it (a cookie value echoed into a later request's query).
     private let known = Locked(KnownSecrets())
+    /// What each numbered placeholder of the cassette stood for, as the tape learned it from
+    /// live requests (see ``PlaceholderPattern``).
+    let bindings = PlaceholderBindings()
 
     private struct KnownSecrets {
         var secrets: Set<String> = []
         var scrubber = SecretScrubber(pairs: [])
+        /// Each secret long enough to search for, and its numbered placeholder in the file.
+        var placeholders: [String: String] = [:]
+        var numbered = SecretScrubber(pairs: [])
+        /// The number the next secret gets.
+        var nextNumber = 1
+    }
+
+    /// Whether `text` is left alone by the rules: `[REDACTED]`, a numbered placeholder, or one
+    /// of ``Redaction/placeholders``: each stands for a secret already taken out.
+    private func isKept(_ text: String) -> Bool {
+        keptTexts.contains(text) || (text.hasPrefix(PlaceholderPattern.prefix) && PlaceholderPattern.isPlaceholder(text))
     }
 
     /// - Throws: ``CassetteError/invalidRedactionPattern(_:reason:)`` for a body pattern that is not
@@ -88,30 +102,78 @@ final class Redactor: @unchecked Sendable {
     /// `interaction` as it may be stored: the `beforeRecord` hook first (nil: not recorded), then
     /// placeholders, then every rule (which leaves placeholders alone, so `Bearer <TOKEN>` stays),
     /// then every secret the rules found removed from the whole interaction.
+    ///
+    /// Each secret long enough to search for (``Redaction/minimumEchoLength``) becomes a
+    /// numbered placeholder, `[REDACTED-1]`, the same one wherever it appears and in every
+    /// interaction of the tape, numbered in the order the rules find them (so re-recording the
+    /// same traffic writes the same numbers). A replay then matches a live value there and gives
+    /// it back (``PlaceholderPattern``, ``PlaceholderBindings``). Shorter values, and numbers in
+    /// JSON (a placeholder there would not be JSON), become `[REDACTED]` and `0` where the rules
+    /// found them.
     func forRecording(_ interaction: Interaction) -> Interaction? {
         guard var interaction = beforeRecord.map({ $0(interaction) }) ?? interaction else { return nil }
         let lengths = BodyLengths(interaction)
         scrub(&interaction, with: placing)
-        var secrets = Set<String>()
+        // First what the rules find, in the order they find it; then every copy of each found
+        // secret becomes its placeholder; then the rules take out what is left.
+        var probe = interaction
+        var secrets = FoundSecrets()
+        redact(&probe, secrets: &secrets)
+        remember(secrets)
+        let (numbered, earlier) = known.withLock { ($0.numbered, $0.secrets) }
+        if numbered.isEmpty {
+            interaction = probe
+            scrub(&interaction, with: echoScrubber(secrets.list + earlier))
+        } else {
+            scrub(&interaction, with: numbered)
+            var left = FoundSecrets()
+            redact(&interaction, secrets: &left)
+            scrub(&interaction, with: echoScrubber(left.list + earlier))
+        }
+        lengths.keepContentLengths(of: &interaction)
+        return interaction
+    }
+
+    /// The rules, over the request and the response of `interaction`.
+    private func redact(_ interaction: inout Interaction, secrets: inout FoundSecrets) {
         redact(&interaction.request, secrets: &secrets)
         if var response = interaction.response {
             redact(&response, secrets: &secrets)
             interaction.response = response
         }
-        remember(secrets)
-        scrub(&interaction, with: echoScrubber(secrets.union(known.current.secrets)))
-        lengths.keepContentLengths(of: &interaction)
-        return interaction
+    }
+
+    /// Goes on numbering placeholders after the highest `[REDACTED-n]` that `interactions`
+    /// hold: a recording added to a cassette never gives another secret a number it uses.
+    func continueNumbering(after interactions: [Interaction]) {
+        var highest = 0
+        func scan(_ text: String) {
+            guard PlaceholderPattern.containsPlaceholder(text) else { return }
+            for case .placeholder(let placeholder, true) in PlaceholderPattern.pieces(of: Array(text.utf8)) {
+                if let number = Int(placeholder.dropFirst(PlaceholderPattern.prefix.count + 1).dropLast()) { highest = max(highest, number) }
+            }
+        }
+        for interaction in interactions {
+            scan(interaction.request.url)
+            interaction.request.headers.forEach { scan($0.value) }
+            if let text = interaction.request.body.text { scan(text) }
+            if let response = interaction.response {
+                response.headers.forEach { scan($0.value) }
+                if let text = response.body.text { scan(text) }
+            }
+        }
+        known.withLock { $0.nextNumber = max($0.nextNumber, highest + 1) }
     }
 
     /// `interactions` with every secret the tape has found so far removed: the last pass before
     /// saving, for a secret found only in an interaction recorded after the one that echoes it.
     func removingKnownSecrets(from interactions: [Interaction]) -> [Interaction] {
-        let scrubber = known.current.scrubber
+        let (numbered, scrubber) = known.withLock { ($0.numbered, $0.scrubber) }
         guard !scrubber.isEmpty else { return interactions }
         return interactions.map { interaction in
             var interaction = interaction
             let lengths = BodyLengths(interaction)
+            scrub(&interaction, with: numbered)
             scrub(&interaction, with: scrubber)
             lengths.keepContentLengths(of: &interaction)
             return interaction
@@ -128,11 +190,11 @@ final class Redactor: @unchecked Sendable {
     func forMatching(_ request: Interaction.Request, remembering: Bool = true) -> Interaction.Request {
         var request = request
         if !placing.isEmpty { scrub(&request, with: placing) }
-        var secrets = Set<String>()
+        var secrets = FoundSecrets()
         redact(&request, secrets: &secrets)
         if !secrets.isEmpty {
             if remembering { remember(secrets) }
-            let echo = echoScrubber(secrets)
+            let echo = echoScrubber(secrets.list)
             if !echo.isEmpty { scrub(&request, with: echo) }
         }
         // Every request passes here: only a tape that found secrets pays for scrubbing with them.
@@ -140,28 +202,63 @@ final class Redactor: @unchecked Sendable {
         return request
     }
 
-    /// Adds what the rules found to the tape's known secrets.
-    private func remember(_ secrets: Set<String>) {
-        let worth = secrets.filter { $0.count >= redaction.minimumEchoLength && !keptTexts.contains($0) }
+    /// Adds what the rules found to the tape's known secrets, and numbers the new ones: a value
+    /// the tape learned a placeholder stood for gets that placeholder back; a secret that is the
+    /// other spelling (percent-encoded or decoded) of a numbered one shares its number.
+    private func remember(_ secrets: FoundSecrets) {
+        let worth = secrets.list.filter { $0.count >= redaction.minimumEchoLength && !isKept($0) }
         guard !worth.isEmpty else { return }
+        let bound = bindings.isEmpty ? [:] : Dictionary(bindings.values.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         known.withLock { known in
-            guard !worth.isSubset(of: known.secrets) else { return }
-            known.secrets.formUnion(worth)
+            guard !worth.allSatisfy(known.secrets.contains) else { return }
+            for secret in worth where !known.secrets.contains(secret) {
+                known.secrets.insert(secret)
+                // Numbers in JSON stay numbers (0 where the rules found them): a placeholder there would not be JSON.
+                guard !secrets.numbers.contains(secret) else { continue }
+                let decoded = secret.removingPercentEncoding
+                if let placeholder = bound[secret] ?? decoded.flatMap({ bound[$0] ?? known.placeholders[$0] })
+                    ?? known.placeholders.first(where: { $0.key.removingPercentEncoding == secret })?.value {
+                    known.placeholders[secret] = placeholder
+                } else {
+                    known.placeholders[secret] = "[REDACTED-\(known.nextNumber)]"
+                    known.nextNumber += 1
+                }
+            }
             known.scrubber = SecretScrubber(secrets: known.secrets, with: Redaction.replacement)
+            known.numbered = SecretScrubber(pairs: known.placeholders.sorted { $0.value < $1.value }.map { ($0.key, $0.value) })
         }
     }
 
-    /// Whether ``forPlayback(_:)`` may change an interaction: when it cannot, a replay skips it
-    /// (and the copy of the interaction it would make).
+    /// Whether ``forPlayback(_:bound:)`` may change an interaction without bound placeholders:
+    /// when it cannot, a replay skips it (and the copy of the interaction it would make).
     var changesPlayback: Bool { !restoring.isEmpty || beforePlayback != nil }
 
-    /// `interaction` as it replays: placeholders give back their secrets in the response, then the
-    /// `beforePlayback` hook.
-    func forPlayback(_ interaction: Interaction) -> Interaction {
+    /// `request` with the secrets of ``Redaction/placeholders`` replaced by their placeholders
+    /// and nothing else redacted: a live request as it is compared with recordings that hold
+    /// placeholders (``PlaceholderPattern``).
+    func withPlaceholders(_ request: Interaction.Request) -> Interaction.Request {
+        guard !placing.isEmpty else { return request }
+        var request = request
+        scrub(&request, with: placing)
+        return request
+    }
+
+    /// `interaction` as it replays: placeholders give back their secrets in the response — the
+    /// ones of ``Redaction/placeholders``, then, with `bound`, the values the tape learned its
+    /// numbered placeholders stood for (``bindings``) — then the `beforePlayback` hook.
+    func forPlayback(_ interaction: Interaction, bound: Bool = false) -> Interaction {
         var interaction = interaction
-        if !restoring.isEmpty, var response = interaction.response {
+        let learned = bound ? bindings.restorers : nil
+        if !restoring.isEmpty || learned != nil, var response = interaction.response {
             let lengths = BodyLengths(interaction)
-            scrub(&response, with: restoring)
+            if !restoring.isEmpty { scrub(&response, with: restoring) }
+            if let learned {
+                response.url = response.url.map(learned.any.apply)
+                response.headers.transformValues { _, value in learned.any.apply(value) }
+                let contentType = response.headers["Content-Type"]
+                let isJSON = contentType.map { Interaction.Body.isJSONMediaType(Interaction.Body.mediaType(of: $0)) } ?? false
+                response.changeBody { scrub($0, contentType: contentType, with: isJSON ? learned.json : learned.any) }
+            }
             interaction.response = response
             lengths.keepContentLengths(of: &interaction)
         }
@@ -197,33 +294,73 @@ final class Redactor: @unchecked Sendable {
 
     // MARK: Rules
 
-    private func redact(_ request: inout Interaction.Request, secrets: inout Set<String>) {
+    private func redact(_ request: inout Interaction.Request, secrets: inout FoundSecrets) {
         redact(&request.headers, secrets: &secrets)
         request.url = redactUserInfo(of: redactQuery(of: request.url, secrets: &secrets), secrets: &secrets)
         request.body = redact(request.body, contentType: request.headers["Content-Type"], secrets: &secrets)
     }
 
-    private func redact(_ response: inout Interaction.Response, secrets: inout Set<String>) {
+    private func redact(_ response: inout Interaction.Response, secrets: inout FoundSecrets) {
         redact(&response.headers, secrets: &secrets)
         response.url = response.url.map { redactQuery(of: $0, secrets: &secrets) }
         let contentType = response.headers["Content-Type"]
         response.changeBody { redact($0, contentType: contentType, secrets: &secrets) }
     }
 
-    private func redact(_ headers: inout Interaction.Headers, secrets: inout Set<String>) {
-        guard !headerNames.isEmpty else { return }
+    private func redact(_ headers: inout Interaction.Headers, secrets: inout FoundSecrets) {
+        guard !headerNames.isEmpty || !queryNames.isEmpty else { return }
         headers.transformValues { name, value in
-            guard headerNames.contains(name.lowercased()) else { return value }
+            let lowercased = name.lowercased()
+            if let kind = Self.urlFields[lowercased] { return redactURLs(in: value, kind: kind, secrets: &secrets) }
+            guard headerNames.contains(lowercased) else { return value }
             let (redacted, found) = CredentialFields.redact(value, ofField: name, replacement: Redaction.replacement)
-            if !found.isEmpty, found.allSatisfy(keptTexts.contains) { return value }
+            if !found.isEmpty, found.allSatisfy(isKept) { return value }
             secrets.formUnion(found)
             return redacted
         }
     }
 
+    /// Where a header field holds URLs, which get the URL rules (query parameters, user info).
+    private enum URLField {
+        /// The whole value is a URL: `Location`, `Content-Location`, `Referer`.
+        case whole
+        /// `Link: <https://…>; rel="next", <…>`: each URL between `<` and `>`.
+        case bracketed
+        /// `Refresh: 5; url=https://…`: the URL after `url=`.
+        case refresh
+    }
+
+    private static let urlFields: [String: URLField] = [
+        "location": .whole, "content-location": .whole, "referer": .whole, "link": .bracketed, "refresh": .refresh,
+    ]
+
+    private func redactURLs(in value: String, kind: URLField, secrets: inout FoundSecrets) -> String {
+        switch kind {
+        case .whole:
+            return redactURL(value, secrets: &secrets)
+        case .refresh:
+            guard let marker = value.range(of: "url=", options: .caseInsensitive) else { return value }
+            return value[..<marker.upperBound] + redactURL(String(value[marker.upperBound...]), secrets: &secrets)
+        case .bracketed:
+            var out = ""
+            var rest = Substring(value)
+            while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+                out += rest[...open]
+                out += redactURL(String(rest[rest.index(after: open)..<close]), secrets: &secrets)
+                rest = rest[close...]
+            }
+            return out + rest
+        }
+    }
+
+    /// A URL (absolute, or a path with a query) with the URL rules applied.
+    private func redactURL(_ url: String, secrets: inout FoundSecrets) -> String {
+        redactUserInfo(of: redactQuery(of: url, secrets: &secrets), secrets: &secrets)
+    }
+
     /// `https://ada:s3cret@host/` → `https://ada:[REDACTED]@host/`: a password in the URL is a
     /// credential wherever the rules are (unless redaction is off).
-    private func redactUserInfo(of url: String, secrets: inout Set<String>) -> String {
+    private func redactUserInfo(of url: String, secrets: inout FoundSecrets) -> String {
         // Most URLs have no user info: answer those without a search.
         guard !headerNames.isEmpty || !queryNames.isEmpty, url.utf8Contains(UInt8(ascii: "@")),
               let scheme = url.range(of: "://") else { return url }
@@ -231,17 +368,17 @@ final class Redactor: @unchecked Sendable {
         let authority = url[scheme.upperBound..<authorityEnd]
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
         let password = String(authority[authority.index(after: colon)..<at])
-        guard !password.isEmpty, !keptTexts.contains(password) else { return url }
+        guard !password.isEmpty, !isKept(password) else { return url }
         secrets.insert(password)
         if let decoded = password.removingPercentEncoding { secrets.insert(decoded) }
         return url[..<authority.index(after: colon)] + Redaction.replacement + url[at...]
     }
 
-    private func redactQuery(of url: String, secrets: inout Set<String>) -> String {
+    private func redactQuery(of url: String, secrets: inout FoundSecrets) -> String {
         guard !queryNames.isEmpty, let range = queryToRedact(in: url) else { return url }
         let queryStart = url.utf8.index(url.utf8.startIndex, offsetBy: range.lowerBound)
         let queryEnd = url.utf8.index(url.utf8.startIndex, offsetBy: range.upperBound)
-        let query = redactPairs(url[queryStart..<queryEnd], names: queryNames, plusIsSpace: false, secrets: &secrets)
+        let query = redactPairs(url[queryStart..<queryEnd], names: queryNames, plusIsSpace: false, urlsInValues: true, secrets: &secrets)
         return url[..<queryStart] + query + url[queryEnd...]
     }
 
@@ -286,7 +423,13 @@ final class Redactor: @unchecked Sendable {
                 length = 0
                 continue
             }
-            guard inName else { continue }
+            guard inName else {
+                // A URL nested in a value (`url=/next?token=…`, written `%3F` or `?`) may hold a rule's name.
+                if byte == UInt8(ascii: "?") { return true }
+                if byte == UInt8(ascii: "%"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "3"),
+                   bytes[index + 2] | 0x20 == UInt8(ascii: "f") { return true }
+                continue
+            }
             switch byte {
             case UInt8(ascii: "%"), UInt8(ascii: "+"), 0x80...: return true
             case UInt8(ascii: "_"), UInt8(ascii: "-"): continue
@@ -297,11 +440,19 @@ final class Redactor: @unchecked Sendable {
     }
 
     /// `a=1&token=xyz` → `a=1&token=[REDACTED]` for the names given (compared percent-decoded).
-    private func redactPairs(_ text: Substring, names: Set<String>, plusIsSpace: Bool, secrets: inout Set<String>) -> String {
+    private func redactPairs(_ text: Substring, names: Set<String>, plusIsSpace: Bool, urlsInValues: Bool = false,
+                             secrets: inout FoundSecrets) -> String {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let field = FormFields.parse(String(pair), plusIsSpace: plusIsSpace).first
-            guard let field, names.contains(Redaction.comparable(field.name)), !field.value.isEmpty, !keptTexts.contains(field.value) else {
+            // A URL in a value (`redirect_uri=…`, `url=/next?token=…`) gets the URL rules too.
+            if urlsInValues, let field, field.value.contains("?") || field.value.contains("://") {
+                let nested = redactURL(field.value, secrets: &secrets)
+                if nested != field.value {
+                    return pair[...equals] + (nested.addingPercentEncoding(withAllowedCharacters: Self.queryValueCharacters) ?? nested)
+                }
+            }
+            guard let field, names.contains(Redaction.comparable(field.name)), !field.value.isEmpty, !isKept(field.value) else {
                 return String(pair)
             }
             secrets.insert(field.value)
@@ -310,7 +461,10 @@ final class Redactor: @unchecked Sendable {
         }.joined(separator: "&")
     }
 
-    private func redact(_ body: Interaction.Body, contentType: String?, secrets: inout Set<String>) -> Interaction.Body {
+    /// What a query value may hold without percent-encoding.
+    private static let queryValueCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    private func redact(_ body: Interaction.Body, contentType: String?, secrets: inout FoundSecrets) -> Interaction.Body {
         guard !body.isEmpty, !jsonPaths.isEmpty || !jsonKeys.isEmpty || !formNames.isEmpty || !patterns.isEmpty else { return body }
         var data = body.data
         let mediaType = contentType.map(Interaction.Body.mediaType(of:)) ?? ""
@@ -320,13 +474,14 @@ final class Redactor: @unchecked Sendable {
             var changed = false
             let replace: (JSONValue) -> JSONValue = { found in
                 let values = Self.scalars(in: found)
-                if values.allSatisfy({ $0.isEmpty || self.keptTexts.contains($0) }) { return found }
-                secrets.formUnion(values)
+                if values.allSatisfy({ $0.text.isEmpty || self.isKept($0.text) }) { return found }
+                for value in values { secrets.insert(value.text, isNumber: value.isNumber) }
                 changed = true
                 return self.redactedKeepingShape(found)
             }
             var redacted = JSONPathPattern.replacing(in: node.value, at: jsonPaths, with: replace)
             if !jsonKeys.isEmpty { redacted = replacingKeys(in: redacted, with: replace) }
+            if !queryNames.isEmpty { redacted = redactingURLs(in: redacted, secrets: &secrets, changed: &changed) }
             if changed { data = Data(JSONWriter.compact(redacted)) }
         }
         if !formNames.isEmpty, mediaType == "application/x-www-form-urlencoded", let text = String(data: data, encoding: .utf8) {
@@ -341,7 +496,7 @@ final class Redactor: @unchecked Sendable {
                     let group = match.numberOfRanges > 1 && match.range(at: 1).location != NSNotFound ? 1 : 0
                     guard let range = Range(match.range(at: group), in: text), !range.isEmpty else { continue }
                     let secret = String(text[range])
-                    if keptTexts.contains(secret) { continue }
+                    if isKept(secret) { continue }
                     secrets.insert(secret)
                     text.replaceSubrange(range, with: Redaction.replacement)
                 }
@@ -349,6 +504,29 @@ final class Redactor: @unchecked Sendable {
             data = Data(text.utf8)
         }
         return data == body.data ? body : Interaction.Body(data, contentType: contentType)
+    }
+
+    /// `value` with the URL rules applied to each string that holds a URL with a query
+    /// (`"next": "/page?token=…"`), at any depth.
+    private func redactingURLs(in value: JSONValue, secrets: inout FoundSecrets, changed: inout Bool) -> JSONValue {
+        switch value {
+        case .string(let text):
+            guard text.contains("?"), !isKept(text) else { return value }
+            let redacted = redactURL(text, secrets: &secrets)
+            if redacted == text { return value }
+            changed = true
+            return .string(redacted)
+        case .object(let members):
+            return .object(members.map { member in
+                var member = member
+                member.value = JSONNode(redactingURLs(in: member.value.value, secrets: &secrets, changed: &changed))
+                return member
+            })
+        case .array(let elements):
+            return .array(elements.map { JSONNode(redactingURLs(in: $0.value, secrets: &secrets, changed: &changed)) })
+        case .null, .bool, .number, .longString, .base64:
+            return value
+        }
     }
 
     /// `value` with the value of every member whose key is one of ``jsonKeys`` replaced, at any depth.
@@ -374,7 +552,7 @@ final class Redactor: @unchecked Sendable {
     /// `Codable` client decoding the response still finds the types it expects.
     private func redactedKeepingShape(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .string(let text): return text.isEmpty || keptTexts.contains(text) ? value : .string(Redaction.replacement)
+        case .string(let text): return text.isEmpty || isKept(text) ? value : .string(Redaction.replacement)
         case .longString, .base64: return .string(Redaction.replacement)
         case .number: return .number("0")
         case .null, .bool: return value
@@ -388,13 +566,13 @@ final class Redactor: @unchecked Sendable {
         }
     }
 
-    /// The strings and number literals in a JSON value.
-    private static func scalars(in value: JSONValue) -> [String] {
+    /// The strings and number literals in a JSON value, each saying which it is.
+    private static func scalars(in value: JSONValue) -> [(text: String, isNumber: Bool)] {
         switch value {
-        case .string(let text): return [text]
-        case .longString(let long): return [long.string]
-        case .base64(let data): return [data.base64EncodedString()]
-        case .number(let literal): return [literal]
+        case .string(let text): return [(text, false)]
+        case .longString(let long): return [(long.string, false)]
+        case .base64(let data): return [(data.base64EncodedString(), false)]
+        case .number(let literal): return [(literal, true)]
         case .null, .bool: return []
         case .array(let elements): return elements.flatMap { scalars(in: $0.value) }
         case .object(let members): return members.flatMap { scalars(in: $0.value.value) }
@@ -403,9 +581,9 @@ final class Redactor: @unchecked Sendable {
 
     // MARK: Removing secrets everywhere
 
-    private func echoScrubber(_ secrets: Set<String>) -> SecretScrubber {
+    private func echoScrubber(_ secrets: [String]) -> SecretScrubber {
         SecretScrubber(
-            secrets: secrets.filter { $0.count >= redaction.minimumEchoLength && !keptTexts.contains($0) },
+            secrets: secrets.filter { $0.count >= redaction.minimumEchoLength && !isKept($0) },
             with: Redaction.replacement)
     }
 
@@ -445,6 +623,28 @@ extension Redaction {
     ///   not a regular expression.
     package func redacting(_ interactions: [Interaction]) throws(CassetteError) -> [Interaction] {
         let redactor = try Redactor(self)
+        // Placeholders the cassette already holds keep their numbers; new secrets get new ones.
+        redactor.continueNumbering(after: interactions)
         return interactions.compactMap(redactor.forRecording)
+    }
+}
+
+/// The secrets the rules found, in the order they found them (so that numbering them is
+/// repeatable), each once.
+struct FoundSecrets {
+    private(set) var list: [String] = []
+    private var seen: Set<String> = []
+    /// The ones found as JSON numbers: they stay numbers, never placeholders.
+    private(set) var numbers: Set<String> = []
+
+    var isEmpty: Bool { list.isEmpty }
+
+    mutating func insert(_ secret: String, isNumber: Bool = false) {
+        if seen.insert(secret).inserted { list.append(secret) }
+        if isNumber { numbers.insert(secret) }
+    }
+
+    mutating func formUnion<Secrets: Sequence<String>>(_ secrets: Secrets) {
+        for secret in secrets { insert(secret) }
     }
 }

@@ -26,8 +26,37 @@ struct SecretScrubber {
         self.replacements = replacements.sorted { $0.from.utf8.count > $1.from.utf8.count }
     }
 
+    /// Puts each `value` back where its `placeholder` stands, spelled as the placeholder is
+    /// spelled there: a percent-encoded placeholder gets the value percent-encoded the same way,
+    /// a JSON-escaped one the value JSON-escaped.
+    ///
+    /// - Parameter insideJSON: the text is a JSON document, where a placeholder written as it is
+    ///   stands inside a JSON string: the value goes back JSON-escaped.
+    init(restoring pairs: [(placeholder: String, value: String)], insideJSON: Bool = false) {
+        var seen = Set<String>()
+        var replacements: [(from: String, to: String)] = []
+        for (placeholder, value) in pairs where !placeholder.isEmpty && placeholder != value {
+            var spellings = Self.variants(of: value)
+            if insideJSON, let escaped = spellings.last { spellings[0] = escaped }
+            for (from, to) in zip(Self.variants(of: placeholder), spellings) where seen.insert(from).inserted {
+                replacements.append((from, to))
+            }
+        }
+        self.replacements = replacements.sorted { $0.from.utf8.count > $1.from.utf8.count }
+    }
+
     /// Whether there is nothing to replace.
     var isEmpty: Bool { replacements.isEmpty }
+
+    /// `request` with every occurrence replaced in its URL, header values and body.
+    func applied(to request: Interaction.Request) -> Interaction.Request {
+        guard !isEmpty else { return request }
+        var request = request
+        request.url = apply(request.url)
+        request.headers.transformValues { _, value in apply(value) }
+        if let data = apply(request.body.data) { request.body = Interaction.Body(data, contentType: request.headers["Content-Type"]) }
+        return request
+    }
 
     /// `text` with every occurrence replaced.
     func apply(_ text: String) -> String {

@@ -29,6 +29,8 @@ final class Router: Sendable {
         /// Requests that could not connect while recording and were not saved.
         var connectionFailures = 0
         var warnings: [String] = []
+        /// Replays whose match relied on redacted values.
+        var redactedMatches: [Tape.Report.RedactedMatch] = []
     }
 
     /// Errors that mean the request never reached a server: while recording they say more about
@@ -141,12 +143,13 @@ final class Router: Sendable {
         let redacted = redactor.forMatching(request)
         var usedUp = 0
         if setup.replays {
-            switch playback.take(redacted) {
-            case .found(_, let interaction):
-                log.withLock { $0.replayed += 1 }
+            switch playback.take(redacted, live: request) {
+            case .found(let index, let interaction, let redactedValues):
+                noteReplay(of: index, redactedValues: redactedValues)
                 reportSent(hop, of: exchange)
-                if redactor.changesPlayback || playback.rules.origin != .exact {
-                    let answer = OriginMove.replayed(redactor.forPlayback(interaction), for: request.url, rule: playback.rules.origin)
+                let bound = playback.hasPlaceholders && !redactor.bindings.isEmpty
+                if redactor.changesPlayback || playback.rules.origin != .exact || bound {
+                    let answer = OriginMove.replayed(redactor.forPlayback(interaction, bound: bound), for: request.url, rule: playback.rules.origin)
                     replay(answer, hop: hop, of: exchange, shownAs: { redacted })
                 } else {
                     replay(interaction, hop: hop, of: exchange, shownAs: { redacted })
@@ -162,11 +165,25 @@ final class Router: Sendable {
             record(request.withReadableBody(), hop: hop, exchange: exchange)
             return
         }
-        // Shown with every field the session sends, the configuration's included.
-        let shown = readsConfigurationFirst
+        // Shown with every field the session sends, the configuration's included, and without
+        // a value that stands where a recording holds a placeholder (a secret the tape does not know).
+        var shown = readsConfigurationFirst
             ? redacted
             : redactor.forMatching(Interaction.Request.capturing(Self.asSent(urlRequest, by: exchange.configuration)).request)
+        let hidden = playback.placeholderValues(in: request)
+        if !hidden.isEmpty { shown = SecretScrubber(secrets: hidden, with: Redaction.replacement).applied(to: shown) }
         refuse(shown, usedUp: usedUp, channel: exchange.channel)
+    }
+
+    /// Counts a replay of the interaction at `index`, and notes a match that relied on redacted values.
+    func noteReplay(of index: Int, redactedValues: Int) {
+        guard redactedValues > 0 else { return log.withLock { $0.replayed += 1 } }
+        let recorded = playback.requests[index]
+        let match = Tape.Report.RedactedMatch(interaction: index + 1, request: "\(recorded.method) \(recorded.url)", redactedValues: redactedValues)
+        log.withLock {
+            $0.replayed += 1
+            $0.redactedMatches.append(match)
+        }
     }
 
     /// Tells a progress delegate the body was sent, as a live upload would before its response.

@@ -20,9 +20,10 @@ extension Router {
     func wireReplay(for request: Interaction.Request) -> WireReplay? {
         guard setup.replays, stubs.isEmpty, Stubs.global.isEmpty else { return nil }
         let redacted = redactor.forMatching(request)
-        guard case .found(_, let interaction) = playback.take(redacted) else { return nil }
-        log.withLock { $0.replayed += 1 }
-        let answer = OriginMove.replayed(redactor.forPlayback(interaction), for: request.url, rule: playback.rules.origin)
+        guard case .found(let index, let interaction, let redactedValues) = playback.take(redacted, live: request) else { return nil }
+        noteReplay(of: index, redactedValues: redactedValues)
+        let bound = playback.hasPlaceholders && !redactor.bindings.isEmpty
+        let answer = OriginMove.replayed(redactor.forPlayback(interaction, bound: bound), for: request.url, rule: playback.rules.origin)
         let prepared = prepare(answer, method: request.method, shownAs: { redacted })
         return WireReplay(prepared: prepared, plan: prepared.plan(inPieces: true, timeout: nil))
     }
