@@ -214,7 +214,14 @@ import CassetteTestSupport
             .data(from: try #require(URL(string: base + path)))
         #expect((replayed.1 as? HTTPURLResponse)?.statusCode == 302)
         #expect((replayed.1 as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") == "/echo?api_key=TOKEN123456")
-        #expect(try player.eject().unmatched.isEmpty)
+        // A miss shows the nested token redacted, in the error and in the report.
+        let missed = await Fetch.get(base + path + "&attempt=2", on: player.session)
+        #expect(missed.errorCode == Tape.unmatchedRequestErrorCode)
+        #expect(missed.errorDescription?.contains("TOKEN123456") == false, "\(missed.errorDescription ?? "")")
+        #expect(missed.errorDescription?.contains("api_key%3D[REDACTED]") == true, "\(missed.errorDescription ?? "")")
+        let report = try player.eject()
+        #expect(report.unmatched.count == 1)
+        #expect(!report.unmatched.map(\.description).joined().contains("TOKEN123456"))
     }
 
     final class Refusing: NSObject, URLSessionTaskDelegate, @unchecked Sendable {

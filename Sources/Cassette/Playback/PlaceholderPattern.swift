@@ -63,6 +63,31 @@ enum PlaceholderPattern {
         text.utf8.count >= prefix.utf8.count && text.contains(prefix)
     }
 
+    /// Whether `data` holds a placeholder, searched as bytes (a body is never copied into a string).
+    static func containsPlaceholder(_ data: Data) -> Bool {
+        data.count >= prefix.utf8.count && data.range(of: Data(prefix.utf8)) != nil
+    }
+
+    /// The numbers of the numbered placeholders in `data`, searched as bytes.
+    static func numbers(in data: Data) -> [Int] {
+        let marker = Data((prefix + "-").utf8)
+        var numbers: [Int] = []
+        var cursor = data.startIndex
+        while let found = data.range(of: marker, in: cursor..<data.endIndex) {
+            var index = found.upperBound
+            var number = 0
+            var digits = 0
+            while index < data.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(data[index]), digits < 9 {
+                number = number * 10 + Int(data[index] - UInt8(ascii: "0"))
+                digits += 1
+                index += 1
+            }
+            if digits > 0, index < data.endIndex, data[index] == UInt8(ascii: "]") { numbers.append(number) }
+            cursor = found.upperBound
+        }
+        return numbers
+    }
+
     /// Whether `text` is a placeholder and nothing else.
     static func isPlaceholder(_ text: String) -> Bool {
         let pieces = pieces(of: Array(text.utf8))
@@ -274,7 +299,7 @@ extension PlaceholderPattern {
         for field in recorded.headers where containsPlaceholder(field.value) {
             if let value = live.headers[field.name] { attempt(field.value, value) }
         }
-        if containsPlaceholder(recorded.body.text ?? "") || (recorded.body.text == nil && !recorded.body.isEmpty) {
+        if containsPlaceholder(recorded.body.data) {
             switch (RequestKey(recorded, rules: .default).body, RequestKey(live, rules: .default).body) {
             case (.canonical(let recordedText), .canonical(let liveText)):
                 let isJSON = recordedText.utf8.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "\"") } ?? false
@@ -302,7 +327,7 @@ extension PlaceholderPattern {
         func body(_ key: RequestKey.BodyKey) -> Bool {
             switch key {
             case .canonical(let text): return containsPlaceholder(text)
-            case .bytes(let data): return data.range(of: Data(prefix.utf8)) != nil
+            case .bytes(let data): return containsPlaceholder(data)
             case .multipart(let parts):
                 return parts.contains { containsPlaceholder($0.name ?? "") || containsPlaceholder($0.filename ?? "") || body($0.body) }
             }

@@ -32,8 +32,8 @@ final class PlaybackQueue: Sendable {
     private let learnable: Set<Int>
     private let redactor: Redactor
 
-    /// Whether some recording holds a placeholder where it is compared; a tape without any pays
-    /// nothing for placeholders.
+    /// Whether some recording's request holds a placeholder; a tape without any pays nothing for
+    /// placeholders.
     var hasPlaceholders: Bool { !learnable.isEmpty }
 
     /// - Parameter redactor: redacts each recorded request before it is compared, as live requests
@@ -60,7 +60,7 @@ final class PlaybackQueue: Sendable {
         learnable = Set(interactions.indices.filter { index in
             let request = interactions[index].request
             return PlaceholderPattern.containsPlaceholder(request.url) || request.headers.contains { PlaceholderPattern.containsPlaceholder($0.value) }
-                || PlaceholderPattern.containsPlaceholder(request.body.text ?? "")
+                || PlaceholderPattern.containsPlaceholder(request.body.data)
         })
         used = Locked(Array(repeating: false, count: interactions.count))
     }
@@ -127,7 +127,9 @@ final class PlaybackQueue: Sendable {
     }
 
     /// Everything the placeholders of any recording stand for in `live`: values a report of a
-    /// miss must not show, since the tape would have scrubbed them had the request matched.
+    /// miss must not show, since the tape would have scrubbed them had the request matched. Only
+    /// values long enough to search for (shorter ones were only ever replaced in place, and the
+    /// report's redaction does that already).
     func placeholderValues(in live: Interaction.Request) -> [String] {
         guard !learnable.isEmpty else { return [] }
         let live = redactor.withPlaceholders(live)
@@ -136,7 +138,7 @@ final class PlaybackQueue: Sendable {
         for index in learnable.sorted() {
             values.formUnion(PlaceholderPattern.learn(from: interactions[index].request, live, bound: bound).values)
         }
-        return values.sorted().filter { !$0.isEmpty && !PlaceholderPattern.isPlaceholder($0) }
+        return values.sorted().filter { $0.count >= redactor.minimumEchoLength && !PlaceholderPattern.isPlaceholder($0) }
     }
 
     /// Each recorded request as compared (redacted), and whether it has answered a request.

@@ -36,6 +36,9 @@ final class Redactor: @unchecked Sendable {
     /// live requests (see ``PlaceholderPattern``).
     let bindings = PlaceholderBindings()
 
+    /// Values at least this long are searched for wherever else they appear (``Redaction/minimumEchoLength``).
+    var minimumEchoLength: Int { redaction.minimumEchoLength }
+
     private struct KnownSecrets {
         var secrets: Set<String> = []
         var scrubber = SecretScrubber(pairs: [])
@@ -147,19 +150,16 @@ final class Redactor: @unchecked Sendable {
     /// hold: a recording added to a cassette never gives another secret a number it uses.
     func continueNumbering(after interactions: [Interaction]) {
         var highest = 0
-        func scan(_ text: String) {
-            guard PlaceholderPattern.containsPlaceholder(text) else { return }
-            for case .placeholder(let placeholder, true) in PlaceholderPattern.pieces(of: Array(text.utf8)) {
-                if let number = Int(placeholder.dropFirst(PlaceholderPattern.prefix.count + 1).dropLast()) { highest = max(highest, number) }
-            }
+        func scan(_ bytes: Data) {
+            for number in PlaceholderPattern.numbers(in: bytes) { highest = max(highest, number) }
         }
         for interaction in interactions {
-            scan(interaction.request.url)
-            interaction.request.headers.forEach { scan($0.value) }
-            if let text = interaction.request.body.text { scan(text) }
+            scan(Data(interaction.request.url.utf8))
+            interaction.request.headers.forEach { scan(Data($0.value.utf8)) }
+            scan(interaction.request.body.data)
             if let response = interaction.response {
-                response.headers.forEach { scan($0.value) }
-                if let text = response.body.text { scan(text) }
+                response.headers.forEach { scan(Data($0.value.utf8)) }
+                scan(response.body.data)
             }
         }
         known.withLock { $0.nextNumber = max($0.nextNumber, highest + 1) }
@@ -461,8 +461,9 @@ final class Redactor: @unchecked Sendable {
         }.joined(separator: "&")
     }
 
-    /// What a query value may hold without percent-encoding.
-    private static let queryValueCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    /// What a query value may hold without percent-encoding: the unreserved characters, and the
+    /// brackets of a placeholder, kept readable as everywhere else in a cassette.
+    private static let queryValueCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~[]")
 
     private func redact(_ body: Interaction.Body, contentType: String?, secrets: inout FoundSecrets) -> Interaction.Body {
         guard !body.isEmpty, !jsonPaths.isEmpty || !jsonKeys.isEmpty || !formNames.isEmpty || !patterns.isEmpty else { return body }
@@ -626,25 +627,5 @@ extension Redaction {
         // Placeholders the cassette already holds keep their numbers; new secrets get new ones.
         redactor.continueNumbering(after: interactions)
         return interactions.compactMap(redactor.forRecording)
-    }
-}
-
-/// The secrets the rules found, in the order they found them (so that numbering them is
-/// repeatable), each once.
-struct FoundSecrets {
-    private(set) var list: [String] = []
-    private var seen: Set<String> = []
-    /// The ones found as JSON numbers: they stay numbers, never placeholders.
-    private(set) var numbers: Set<String> = []
-
-    var isEmpty: Bool { list.isEmpty }
-
-    mutating func insert(_ secret: String, isNumber: Bool = false) {
-        if seen.insert(secret).inserted { list.append(secret) }
-        if isNumber { numbers.insert(secret) }
-    }
-
-    mutating func formUnion<Secrets: Sequence<String>>(_ secrets: Secrets) {
-        for secret in secrets { insert(secret) }
     }
 }

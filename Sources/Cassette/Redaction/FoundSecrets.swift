@@ -1,0 +1,19 @@
+/// The secrets the rules found, in the order they found them (so that numbering them is
+/// repeatable), each once.
+struct FoundSecrets {
+    private(set) var list: [String] = []
+    private var seen: Set<String> = []
+    /// The ones found as JSON numbers: they stay numbers, never placeholders.
+    private(set) var numbers: Set<String> = []
+
+    var isEmpty: Bool { list.isEmpty }
+
+    mutating func insert(_ secret: String, isNumber: Bool = false) {
+        if seen.insert(secret).inserted { list.append(secret) }
+        if isNumber { numbers.insert(secret) }
+    }
+
+    mutating func formUnion<Secrets: Sequence<String>>(_ secrets: Secrets) {
+        for secret in secrets { insert(secret) }
+    }
+}
