@@ -4,7 +4,7 @@ import Foundation
 /// Keeps timing-sensitive tests and load-heavy tests from running at the same moment.
 ///
 /// Swift Testing runs suites in parallel, and every URLSession in the process shares one serial
-/// queue (DESIGN §5): while a stress test keeps it busy with thousands of replays, a replay that
+/// queue (docs/Architecture.md, "Linux facts"): while a stress test keeps it busy with thousands of replays, a replay that
 /// should take 0.3 s takes over a second. And Swift Testing runs tests on the cooperative pool,
 /// one thread per core (two here): while CPU-heavy tests hold both, a timing test whose replay
 /// ended on time cannot resume to read the clock (a 0.3 s timeout once measured 2.0 s in CI, the

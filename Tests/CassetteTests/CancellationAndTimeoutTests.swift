@@ -7,7 +7,7 @@ import FoundationNetworking
 import Testing
 
 /// A delayed replay can be cancelled at any moment, and is cut short by the request's timeout,
-/// as a live request would be (DESIGN §5: FoundationNetworking enforces neither for a protocol).
+/// as a live request would be (docs/Architecture.md, "Linux facts": FoundationNetworking enforces neither for a protocol).
 @Suite struct CancellationAndTimeoutTests {
     static let url = "https://api.example.com/slow"
 

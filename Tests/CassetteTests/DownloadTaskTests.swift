@@ -7,7 +7,7 @@ import Testing
 import CassetteTestSupport
 
 /// Download tasks on Linux: FoundationNetworking gives a download answered by a URLProtocol no
-/// file, and its async and delegate paths would crash on the missing one (DESIGN §5). Cassette
+/// file, and its async and delegate paths would crash on the missing one (docs/Architecture.md, "Linux facts"). Cassette
 /// fails them with a clear error instead — recording and replaying, through every API — and the
 /// process lives on.
 @Suite struct DownloadTaskTests {

@@ -8,7 +8,7 @@ import CassetteTestSupport
 
 /// Streamed responses: a `text/event-stream` recorded event by event with each arrival, replayed
 /// with the recorded gaps (scaled, or all at once under `instant`) to a delegate, and whole to
-/// callers that only see a whole body (DESIGN §5); hand edits that cut, slow down or shorten a
+/// callers that only see a whole body (docs/Architecture.md, "Linux facts"); hand edits that cut, slow down or shorten a
 /// stream; an OpenAI-style chat completion stream read by a client written from the specification.
 @Suite(.timingIsolated) struct StreamingTests {
     static let eventCount = 20
@@ -151,7 +151,7 @@ import CassetteTestSupport
     }
 
     /// Completion handlers and `data(for:)` on Linux keep only the last piece a protocol delivers
-    /// (DESIGN §5): they get the whole stream, once its last event is due.
+    /// (docs/Architecture.md, "Linux facts"): they get the whole stream, once its last event is due.
     @Test(arguments: [FetchStyle.async, .completionHandler])
     func callersThatSeeOnlyTheWholeBodyGetItWhenTheStreamEnds(style: FetchStyle) async throws {
         let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("chat-stream.json"), mode: .none,

@@ -6,7 +6,7 @@ import Testing
 import CassetteTesting
 import CassetteTestSupport
 
-/// Stubs come first in the router (DESIGN §3): in a session with a cassette, a matching stub
+/// Stubs come first in the router (docs/Architecture.md, "The flow"): in a session with a cassette, a matching stub
 /// answers and the cassette is neither consulted nor recorded; the cassette answers the rest.
 @Suite struct StubAndCassetteTests {
     static func cassette() -> CassetteDocument {

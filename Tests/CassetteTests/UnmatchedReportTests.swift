@@ -6,7 +6,7 @@ import Testing
 import Cassette
 import CassetteTestSupport
 
-/// The exact text of the unmatched-request report (DESIGN §8) in each situation a developer
+/// The exact text of the unmatched-request report (docs/Architecture.md, "When a request has no match") in each situation a developer
 /// meets. `FILE` stands for the cassette's path.
 @Suite struct UnmatchedReportTests {
     static let cassette = """

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// The one way Cassette talks to a `URLProtocolClient`, written around what FoundationNetworking
-/// on Linux tolerates (DESIGN §5):
+/// on Linux tolerates (docs/Architecture.md, "Linux facts"):
 ///
 /// - a client call after `stopLoading` or after the final call is a fatal error there, so every
 ///   call happens under a lock and checks that the channel is still open;
@@ -241,7 +241,7 @@ final class ClientChannel: @unchecked Sendable {
     /// kept; otherwise like ``later(_:)``.
     ///
     /// On Linux every session's work queue targets FoundationNetworking's one process-wide serial
-    /// queue (DESIGN §5), so work on any queue that targets a task's work queue is serialised
+    /// queue (docs/Architecture.md, "Linux facts"), so work on any queue that targets a task's work queue is serialised
     /// with every client call FoundationNetworking makes: the recording's ``LiveForwarder`` reports
     /// there, and answering at once saves the caller a trip through the queue (a tenth of a
     /// recorded loopback request).

@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// - Linux: on the task's own work queue (``TaskInternals/workQueue(of:)``), where
 ///   FoundationNetworking itself calls the client; a call from any other thread races with the
-///   session's task registry (DESIGN §5). Timers fire on that queue directly.
+///   session's task registry (docs/Architecture.md, "Linux facts"). Timers fire on that queue directly.
 /// - Apple platforms: on the run loop of the thread that called `startLoading`, as the URL
 ///   loading system requires of a protocol, in the mode it was running in then (a synchronous
 ///   loader runs its own private mode) as well as the common modes. Timers fire on a private

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// Stores the cookies of a response delivered by Cassette in the session's cookie storage,
-/// as FoundationNetworking does for a live response and does not for a protocol's (DESIGN §5):
+/// as FoundationNetworking does for a live response and does not for a protocol's (docs/Architecture.md, "Linux facts"):
 /// so the next request of the session carries them, recorded or replayed alike.
 ///
 /// Follows the configuration as a live session does: nothing is stored without a cookie

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// The calls Cassette makes to the caller's task delegate itself, because FoundationNetworking
-/// makes them only for its own HTTP protocol (DESIGN §5): the body of a streamed upload
+/// makes them only for its own HTTP protocol (docs/Architecture.md, "Linux facts"): the body of a streamed upload
 /// (`needNewBodyStream`), upload progress (`didSendBodyData`) and redirects
 /// (`willPerformHTTPRedirection`; `wasRedirectedTo` is a fatal error on Linux).
 ///

@@ -8,7 +8,7 @@ import FoundationNetworking
 /// none of these fields exist and every lookup gives its fallback, except the task's session
 /// (``session(of:)``). A session's configuration is never read here: its ``Route`` knows it.
 ///
-/// Measured on Swift 6.3.1 (DESIGN §5): a task's `workQueue` targets its session's `workQueue`,
+/// Measured on Swift 6.3.1 (docs/Architecture.md, "Linux facts"): a task's `workQueue` targets its session's `workQueue`,
 /// which is also where the session mutates its task registry; reading the registry is
 /// therefore safe only from `startLoading` or from work running on the task's `workQueue`.
 enum TaskInternals {
@@ -53,7 +53,7 @@ enum TaskInternals {
 
     /// Whether every `didLoad` reaches the caller: true when the task reports to a session
     /// delegate. Completion handlers and `data(for:)` on Linux keep only the last `didLoad`
-    /// (DESIGN §5), so for them, and whenever the answer cannot be found, this is false. On Apple
+    /// (docs/Architecture.md, "Linux facts"), so for them, and whenever the answer cannot be found, this is false. On Apple
     /// platforms, where the loading system gathers the pieces for every API, it is true.
     ///
     /// A session without a task delegate answers false at once: FoundationNetworking reports a

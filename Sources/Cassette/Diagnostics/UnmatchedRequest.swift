@@ -3,7 +3,7 @@ import Foundation
 /// A request that found no recorded match (or no stub) and was refused: what ``Tape/Report``
 /// lists in ``Tape/Report/unmatched`` and what a failed test is told.
 ///
-/// Its ``description`` is the full report the caller's `URLError` carries (DESIGN §8); the other
+/// Its ``description`` is the full report the caller's `URLError` carries (docs/Architecture.md, "When a request has no match"); the other
 /// properties are the same facts as values, for tools and assertions:
 ///
 /// ```swift

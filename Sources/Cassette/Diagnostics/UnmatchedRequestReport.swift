@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a developer reads when a request found no recorded match (DESIGN §8): the request, the
+/// What a developer reads when a request found no recorded match (docs/Architecture.md, "When a request has no match"): the request, the
 /// cassette and mode searched, the closest recordings with each field that differs, whether a
 /// match was already used, and what fixes it.
 ///

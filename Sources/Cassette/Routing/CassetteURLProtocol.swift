@@ -7,7 +7,7 @@ import FoundationNetworking
 ///
 /// Each session gets its own subclass (``SlotProtocol``), and the class names the ``Router``
 /// that answers: on Linux a request carries nothing else a protocol could tell sessions apart by
-/// (DESIGN §4). `startLoading` and `stopLoading` run on one serial queue shared by every session,
+/// (docs/Architecture.md, "Routing"). `startLoading` and `stopLoading` run on one serial queue shared by every session,
 /// so neither blocks.
 class CassetteURLProtocol: URLProtocol {
     /// The route for requests of this class's sessions; `nil` when none is attached.

@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// FoundationNetworking shows a protocol the body of `dataTask`/`data(for:)` (`httpBody`) and a
 /// caller's `httpBodyStream`, but keeps the body of `uploadTask(with:from:)`, `upload(for:from:)`
-/// and the `fromFile:` variants in the task (DESIGN §5), and asks the session delegate for the
+/// and the `fromFile:` variants in the task (docs/Architecture.md, "Linux facts"), and asks the session delegate for the
 /// body of `uploadTask(withStreamedRequest:)`. On Apple platforms bodies usually arrive as
 /// `httpBodyStream`, also when the caller gave data: recording re-sends such a body as data,
 /// with its `Content-Length`, as the caller's session would have (``source(_:)`` decides). A
@@ -48,7 +48,7 @@ struct RequestBody {
     /// Finds the body of `request`, run by `task`, where ``source(_:)`` says it is. Returns it
     /// when it is already in memory (`httpBody`, `uploadTask(with:from:)`). A file or a stream —
     /// the request's, or the one a streamed upload's delegate gives — is read off the calling
-    /// queue (`startLoading` runs on the queue every session shares, DESIGN §5, and a bound
+    /// queue (`startLoading` runs on the queue every session shares, docs/Architecture.md, "Linux facts", and a bound
     /// stream's writer may need it): then this returns nil and hands the body to `later`, on
     /// another queue.
     static func obtain(for request: URLRequest, task: URLSessionTask?,

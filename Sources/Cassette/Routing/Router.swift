@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// Decides, for each request of a tape's or stub session's sessions, who answers: a stub, the
 /// cassette's recording, the live network (recording what comes back), or nobody (a clear
-/// error). DESIGN §3.
+/// error). docs/Architecture.md, "The flow".
 final class Router: Sendable {
     /// How the router was set up by its ``Tape`` or ``StubSession``.
     struct Setup: Sendable {
@@ -196,7 +196,7 @@ final class Router: Sendable {
     /// `httpAdditionalHeaders` under the request's own fields, and, when the request has no
     /// `Cookie` field, the cookies its storage holds for the URL. The platform adds both only
     /// inside its own HTTP protocol: FoundationNetworking shows a protocol the stored cookies but
-    /// not the additional fields (DESIGN §5), Apple's loading system shows neither. Fields the
+    /// not the additional fields (docs/Architecture.md, "Linux facts"), Apple's loading system shows neither. Fields the
     /// request already has are kept, so this runs the same on every platform.
     static func asSent(_ request: URLRequest, by configuration: URLSessionConfiguration?) -> URLRequest {
         guard let configuration else { return request }

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A stack of stubs: code-defined answers that come before any cassette (DESIGN §3).
+/// A stack of stubs: code-defined answers that come before any cassette (docs/Architecture.md, "The flow").
 ///
 /// Every ``Tape`` and ``StubSession`` has its own (`tape.stubs`), which answers its sessions'
 /// requests only; ``global`` answers every request that goes through Cassette, after the
