@@ -117,3 +117,20 @@ import CassetteTestSupport
         }
     }
 }
+
+extension SessionRouteTests {
+    /// A stub session's pass-through goes through the recording path but never saves: it keeps
+    /// nothing, so a long stub session's memory does not grow with its traffic.
+    @Test func aStubSessionsPassThroughKeepsNothing() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let stubbed = StubSession(unmatched: .passThrough)
+        defer { stubbed.invalidate() }
+        for index in 0..<20 {
+            let fetched = await Fetch.get(server.baseURL + "/echo?n=\(index)", on: stubbed.session)
+            #expect(fetched.status == 200)
+        }
+        #expect(server.received.count == 20)
+        #expect(stubbed.router.recorder.interactions.isEmpty)
+    }
+}

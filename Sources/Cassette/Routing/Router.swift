@@ -559,7 +559,10 @@ final class Router: Sendable {
                 let interaction = Interaction(
                     recordedAt: recordedAt, request: request, response: response,
                     error: outcome.error.map(Interaction.TransportError.init), timing: timing)
-                if exchange.isStopped, !exchange.isExpired, outcome.error?.code == .cancelled {
+                if file == nil {
+                    // A stub session's pass-through: nothing is ever saved, so nothing is kept.
+                    recorder.abandon(ticket)
+                } else if exchange.isStopped, !exchange.isExpired, outcome.error?.code == .cancelled {
                     recorder.abandon(ticket)
                 } else if !savesConnectionFailures, outcome.response == nil, let code = outcome.error?.code,
                           Self.connectionFailureCodes.contains(code) {
