@@ -282,3 +282,26 @@ extension RedactedValuesReplayTests {
         #expect(redacted.map(\.request.url) == ["https://api.example.com/a?api_key=[REDACTED-7]", "https://api.example.com/b?api_key=[REDACTED-8]"])
     }
 }
+
+extension RedactedValuesReplayTests {
+    /// A value the tape learned a placeholder stood for is written as that placeholder when the
+    /// same tape records it again (mode newEpisodes): one secret, one placeholder, in the file.
+    @Test func aLearnedValueIsRecordedAsItsPlaceholderAgain() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let base = server.baseURL
+        let file = scratch.file("episodes.json")
+        try CassetteFile.write(CassetteDocument(interactions: [Interaction(
+            request: .init(url: base + "/echo?step=1&api_key=[REDACTED-1]"), response: .init(status: 200, body: .init(text: "one")))]), to: file)
+        let tape = try Tape(file: file, mode: .newEpisodes, environment: [:])
+        #expect(await Fetch.get(base + "/echo?step=1&api_key=TOKEN-LEARNED-42", on: tape.session).text == "one")
+        #expect(await Fetch.get(base + "/echo?step=2&api_key=TOKEN-LEARNED-42&other=NEW-SECRET-77", on: tape.session).status == 200)
+        let report = try tape.eject()
+        #expect(report.replayed == 1 && report.recorded == 1)
+        let saved = try CassetteFile.read(file).interactions.map(\.request.url)
+        #expect(saved == [base + "/echo?step=1&api_key=[REDACTED-1]", base + "/echo?step=2&api_key=[REDACTED-1]&other=NEW-SECRET-77"])
+        #expect(!String(decoding: try Data(contentsOf: file), as: UTF8.self).contains("TOKEN-LEARNED-42"))
+    }
+}

@@ -95,7 +95,7 @@ final class PlaybackQueue: Sendable {
         /// Learns what the placeholders of the answering recording stand for, compared or not.
         func learn(from index: Int) {
             guard learnable.contains(index) else { return }
-            bindings.bind(PlaceholderPattern.learn(from: interactions[index].request, liveRequest, bound: bindings.values).bindings)
+            redactor.bind(PlaceholderPattern.learn(from: interactions[index].request, liveRequest, bound: bindings.values).bindings)
         }
         return used.withLock { used in
             if let next = candidates.first(where: { !used[$0] }) {
@@ -109,7 +109,7 @@ final class PlaybackQueue: Sendable {
                 guard let match = PlaceholderPattern.match(key, liveKey, bound: bound) else { continue }
                 if !used[index] {
                     used[index] = true
-                    bindings.bind(match.bindings)
+                    redactor.bind(match.bindings)
                     learn(from: index)
                     return .found(index: index, interactions[index], redactedValues: match.count)
                 }
@@ -118,7 +118,7 @@ final class PlaybackQueue: Sendable {
             let all = (candidates.map { ($0, 0) } + matched.map { ($0.index, $0.match.count) }).sorted { $0.0 < $1.0 }
             guard let last = all.last else { return .noMatch }
             if allowsRepeats {
-                if let match = matched.first(where: { $0.index == last.0 }) { bindings.bind(match.match.bindings) }
+                if let match = matched.first(where: { $0.index == last.0 }) { redactor.bind(match.match.bindings) }
                 learn(from: last.0)
                 return .found(index: last.0, interactions[last.0], redactedValues: last.1)
             }

@@ -36,6 +36,23 @@ final class Redactor: @unchecked Sendable {
     /// live requests (see ``PlaceholderPattern``).
     let bindings = PlaceholderBindings()
 
+    /// Binds placeholders to the values a live request had in their place (``bindings``), and
+    /// makes a recording by this tape write each such value as that placeholder again, whatever
+    /// number it was given when the live request was redacted for matching.
+    func bind(_ learned: [String: String]) {
+        guard !learned.isEmpty else { return }
+        bindings.bind(learned)
+        let bound = bindings.values
+        known.withLock { known in
+            var changed = false
+            for (placeholder, value) in bound where known.placeholders[value] != nil && known.placeholders[value] != placeholder {
+                known.placeholders[value] = placeholder
+                changed = true
+            }
+            if changed { known.numbered = SecretScrubber(pairs: known.placeholders.sorted { $0.value < $1.value }.map { ($0.key, $0.value) }) }
+        }
+    }
+
     /// Values at least this long are searched for wherever else they appear (``Redaction/minimumEchoLength``).
     var minimumEchoLength: Int { redaction.minimumEchoLength }
 
