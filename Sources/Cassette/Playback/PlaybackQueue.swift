@@ -90,7 +90,6 @@ final class PlaybackQueue: Sendable {
             }
         }
         let liveRequest = redactor.withPlaceholders(live ?? request)
-        let liveKey = RequestKey(liveRequest, rules: rules)
         let bindings = redactor.bindings
         /// Learns what the placeholders of the answering recording stand for, compared or not.
         func learn(from index: Int) {
@@ -103,6 +102,8 @@ final class PlaybackQueue: Sendable {
                 learn(from: next)
                 return .found(index: next, interactions[next], redactedValues: 0)
             }
+            // The live key only now: an exact match, the common case, needs none.
+            let liveKey = RequestKey(liveRequest, rules: rules)
             let bound = bindings.values
             var matched: [(index: Int, match: PlaceholderPattern.Match)] = []
             for (index, key) in patterned where !candidates.contains(index) {
