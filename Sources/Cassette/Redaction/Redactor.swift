@@ -615,9 +615,7 @@ final class Redactor: @unchecked Sendable {
     }
 
     private func scrub(_ request: inout Interaction.Request, with scrubber: SecretScrubber) {
-        request.url = scrubber.apply(request.url)
-        request.headers.transformValues { _, value in scrubber.apply(value) }
-        request.body = scrub(request.body, contentType: request.headers["Content-Type"], with: scrubber)
+        request = scrubber.applied(to: request)
     }
 
     private func scrub(_ response: inout Interaction.Response, with scrubber: SecretScrubber) {
