@@ -30,7 +30,7 @@ import CassetteTestSupport
         let task = session.dataTask(with: request)
         // FoundationNetworking registers a new task's delegate on its work queue, a moment later.
         for _ in 0..<200 where TaskInternals.progressDelegate(of: task) == nil { try? await Task.sleep(nanoseconds: 5_000_000) }
-        steps(SentBody(hop: Router.Hop(request: request, body: RequestBody(data: Data(count: bodyCount), form: .request)), task: task))
+        steps(SentBody(RequestBody(data: Data(count: bodyCount), form: .request), firstHop: true, task: task))
         await withCheckedContinuation { continuation in queue.addOperation { continuation.resume() } }
         return progress.reported
     }

@@ -15,10 +15,12 @@ final class SentBody: Sendable {
     private let expected: Int64
     private let reported = Locked<Int64>(0)
 
-    init(hop: Router.Hop, task: URLSessionTask?) {
+    /// - Parameters:
+    ///   - body: the hop's body; `firstHop` false for a redirect's request, which reports nothing.
+    init(_ body: RequestBody, firstHop: Bool, task: URLSessionTask?) {
         self.task = UncheckedSendable(task)
-        count = hop.number == 0 ? Int64(hop.body.data?.count ?? 0) : 0
-        expected = hop.body.expectedLength
+        count = firstHop ? Int64(body.data?.count ?? 0) : 0
+        expected = body.expectedLength
     }
 
     /// A piece the live upload reported; ignored when the total was reported already.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Collects the interactions recorded while a cassette is in use, in a deterministic order.
 ///
@@ -31,6 +34,50 @@ final class Recorder: Sendable {
     }
 
     private let state = Locked(State())
+    /// What is kept of each live exchange.
+    let policy: RecordingPolicy
+    /// Sends the requests, made on first use.
+    private let forwarder = Locked<LiveForwarder?>(nil)
+
+    init(policy: RecordingPolicy) {
+        self.policy = policy
+    }
+
+    /// The forwarder that sends live requests, made the first time a request is recorded.
+    func liveForwarder(for task: URLSessionTask?) -> LiveForwarder {
+        forwarder.withLock { forwarder in
+            if let forwarder { return forwarder }
+            let made = LiveForwarder(delegateTarget: TaskInternals.workQueue(of: task))
+            forwarder = made
+            return made
+        }
+    }
+
+    /// Stops recording: cancels live requests still running.
+    func shutDown() {
+        forwarder.withLock { forwarder in
+            forwarder?.invalidate()
+            forwarder = nil
+        }
+    }
+
+    /// Settles the place `place` with what ``policy`` keeps of `outcome` (see
+    /// ``RecordingPolicy/keep(_:of:recordedAt:cancelled:)``); returns the warning for a request
+    /// that could not connect and was not kept.
+    func settle(_ place: Place, outcome: LiveForwarder.Outcome, of request: Interaction.Request, recordedAt: Date,
+                cancelled: Bool) -> String? {
+        switch policy.keep(outcome, of: request, recordedAt: recordedAt, cancelled: cancelled) {
+        case .interaction(let interaction):
+            finish(place, with: interaction)
+            return nil
+        case .nothing:
+            abandon(place)
+            return nil
+        case .unsavedConnectionFailure(let warning):
+            abandon(place)
+            return warning
+        }
+    }
 
     /// Reserves a place in the recording, when a request reaches Cassette.
     ///

@@ -58,12 +58,11 @@ class CassetteURLProtocol: URLProtocol {
             shown?.query = nil
             shown?.user = nil
             shown?.password = nil
-            channel.finish(error: URLError(.resourceUnavailable, userInfo: [
-                NSLocalizedDescriptionKey: Self.noRouterExplanation("\(request.httpMethod ?? "GET") \(shown?.string ?? "")"),
-            ]))
+            let explanation = Self.noRouterExplanation("\(request.httpMethod ?? "GET") \(shown?.string ?? "")")
+            channel.finish(error: RequestFailure(.noRoute(explanation: explanation)).urlError)
             return
         }
-        router.start(exchange)
+        SessionExecutor(router: router).start(exchange)
     }
 
     override func stopLoading() {

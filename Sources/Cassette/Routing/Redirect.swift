@@ -15,7 +15,7 @@ import FoundationNetworking
 /// - 301 and 302 turn a `POST` into a `GET` without a body; 303 turns any method into `GET`;
 /// - 305, 307 and 308 (and 301/302 for other methods) keep the method and the body;
 /// - the `Location` may be relative; without one the response is not a redirect;
-/// - after ``mostHops`` redirects the task fails with `httpTooManyRedirects`.
+/// - after ``mostHops`` redirects the task fails with `httpTooManyRedirects` (``RequestFailure``).
 ///
 /// FoundationNetworking's own protocol sends a 307/308 hop without its body and, when a delegate
 /// is asked, without the cookies the previous hop set (measured on Swift 6.3.1). Cassette keeps
@@ -43,10 +43,5 @@ enum Redirect {
             next.httpBody = body
         }
         return next
-    }
-
-    /// The error after too many hops, worded as URLSession's.
-    static func tooMany(url: String) -> URLError {
-        Router.urlError(.httpTooManyRedirects, url: url, "too many HTTP redirects (more than \(mostHops)): Cassette stopped following, as URLSession does")
     }
 }

@@ -170,33 +170,20 @@ struct RequestBody {
             let data = try Data(contentsOf: url)
             return .success(RequestBody(data: data, form: .upload))
         } catch {
-            // The codes a live upload from a missing or unreadable file fails with.
             let missing = !FileManager.default.fileExists(atPath: url.path)
-            return .failure(failure(missing ? .fileDoesNotExist : .noPermissionsToReadFile,
-                                    "Cassette could not read the file to upload, \(url.path): \(error.localizedDescription)"))
+            return .failure(RequestFailure(.uploadFileUnreadable(path: url.path, missing: missing, why: error.localizedDescription)).urlError)
         }
     }
 
     private static func fromStream(_ stream: InputStream, form: Form) -> Result<RequestBody, URLError> {
-        let source = form == .uploadStream ? "the stream the delegate's needNewBodyStream gave" : "the request's httpBodyStream"
         do {
             return .success(RequestBody(data: try InputStreamReader.readAll(stream), form: form))
         } catch {
-            return .failure(failure(.cannotDecodeRawData,
-                                    "Cassette could not read the request body from \(source): \(error). "
-                                        + "Nothing was sent or recorded; make the stream readable to its end."))
+            return .failure(RequestFailure(.bodyStreamUnreadable(fromDelegate: form == .uploadStream, why: "\(error)")).urlError)
         }
     }
 
     private static func unreachable() -> URLError {
-        failure(.requestBodyStreamExhausted,
-                "Cassette cannot read the body of this upload task: the platform keeps it out of a URLProtocol's reach, so it "
-                    + "would be sent and recorded empty. Nothing was sent. Send the body with data(for:) and httpBody (or "
-                    + "httpBodyStream) instead, which Cassette reads on every platform.")
-    }
-
-    /// Without the failing URL: it is not redacted yet, and printing the error must not show a secret.
-    private static func failure(_ code: URLError.Code, _ text: String) -> URLError {
-        URLError(code, userInfo: [NSLocalizedDescriptionKey: text])
+        RequestFailure(.bodyOutOfReach).urlError
     }
 }

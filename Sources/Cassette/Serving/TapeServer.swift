@@ -23,11 +23,12 @@ import Darwin
 /// ```
 ///
 /// Every request goes through the tape's own pipeline — stubs, matching, recorded order,
-/// latency, faults, redaction, recording and saving are the library's, not a copy. A request the
-/// cassette answers is decided by the tape's router and written on the replay's own schedule (the
-/// head at the first byte, the body spread over the recorded time); anything else — stubs,
-/// recording, a miss — crosses a `URLSession` routed through the tape, whose answer goes to the
-/// wire as it arrives.
+/// latency, faults, redaction, recording and saving are the library's, not a copy. The tape's
+/// router decides each request as it decides a session's (the same ``Decision``); the server
+/// carries it out on the wire: a stub's or a recording's answer on its own schedule (the head at
+/// the first byte, the body spread over the recorded time), a miss with its report, and a request
+/// to record through a `URLSession` routed through the tape, whose answer goes to the wire as it
+/// arrives.
 ///
 /// **Where requests go.** A request for `/path?query` is the request for `upstream` + that path.
 /// Without an `upstream`, the cassette's own origin is used when all its interactions share one;
@@ -164,7 +165,7 @@ public final class TapeServer: @unchecked Sendable {
         if let upstream = options.upstream {
             origin = upstream.absoluteString.hasSuffix("/") ? String(upstream.absoluteString.dropLast()) : upstream.absoluteString
         } else {
-            let origins = Set(tape.router.playback.recordings.compactMap { OriginMove.origin(of: $0.request.url) })
+            let origins = tape.router.recordedOrigins
             origin = origins.count == 1 ? origins.first ?? base : base
         }
         if tape.router.setup.recordsNewRequests, options.upstream == nil, origin == base {
@@ -317,9 +318,10 @@ public final class TapeServer: @unchecked Sendable {
         }
     }
 
-    /// Answers one request; false when the connection must close. A replay goes straight from
-    /// the router to the wire (``Router/wireReplay(for:)``); anything else — stubs, recording, a
-    /// miss and its report — crosses the tape's session, as any request does.
+    /// Answers one request; false when the connection must close. The tape's router decides;
+    /// a stub's or a recording's answer goes straight to the wire on its plan, a refusal is
+    /// answered here, and a request to record crosses the tape's session (which records it) and
+    /// goes to the wire as it arrives.
     private func answer(_ wire: WireRequest, on connection: ServerConnection) -> Bool {
         guard let url = url(for: wire) else {
             writeRefusal(WireRequest.Refusal(status: 400, reason: "\(wire.target) does not make a URL"), to: connection)
@@ -330,12 +332,20 @@ public final class TapeServer: @unchecked Sendable {
                          to: connection)
             return false
         }
-        if let replay = tape.router.wireReplay(for: Self.captured(wire, url: url)) {
-            return play(replay, of: wire, url: url, on: connection)
+        switch tape.router.decide(Self.captured(wire, url: url), sent: { Self.urlRequest(for: wire, url: url) }) {
+        case .stub(let answer), .replay(let answer):
+            return play(answer, of: wire, on: connection)
+        case .refuse(let failure):
+            return refuse(failure, of: wire, on: connection)
+        case .record:
+            return record(wire, url: url, on: connection)
         }
-        let urlRequest = Self.urlRequest(for: wire, url: url)
+    }
+
+    /// Sends `wire` through the tape's session, which records it, and writes what comes back as it arrives.
+    private func record(_ wire: WireRequest, url: URL, on connection: ServerConnection) -> Bool {
         let stream = ResponseStream()
-        let task = session.dataTask(with: urlRequest)
+        let task = session.dataTask(with: Self.urlRequest(for: wire, url: url))
         delegate.register(stream, for: task)
         task.resume()
         var response: WireResponse?
@@ -359,20 +369,20 @@ public final class TapeServer: @unchecked Sendable {
                 guard let response else { return false }
                 return connection.write(response.endBytes) && response.keepsConnection
             case .end(let error?):
-                return fail(before: response == nil, error, of: wire, on: connection)
+                return fail(before: response == nil, error, on: connection)
             }
         }
     }
 
-    /// Writes a replay the router prepared, on its plan's schedule: what is due at once goes out
+    /// Writes an answer the router decided, on its plan's schedule: what is due at once goes out
     /// in one write, and the connection's thread waits between steps, as a server taking that long
-    /// would.
-    private func play(_ replay: WireReplay, of wire: WireRequest, url: URL, on connection: ServerConnection) -> Bool {
+    /// would. A redirect is not followed: the client on the wire follows it if it wants to.
+    private func play(_ answer: Answer, of wire: WireRequest, on connection: ServerConnection) -> Bool {
         let start = DispatchTime.now()
-        let body = replay.prepared.body
+        let body = answer.body
         var response: WireResponse?
         var pending: [UInt8] = []
-        for event in replay.plan.events {
+        for event in answer.plan(inPieces: true, timeout: nil).events {
             let wait = event.at - Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
             if wait > 0 {
                 guard pending.isEmpty || connection.write(pending) else { return false }
@@ -381,7 +391,7 @@ public final class TapeServer: @unchecked Sendable {
             }
             switch event.step {
             case .head:
-                guard let recorded = replay.prepared.response else { continue }
+                guard let recorded = answer.response else { continue }
                 let started = WireResponse(status: recorded.status, headers: recorded.headers, for: wire)
                 response = started
                 pending += started.headBytes
@@ -394,27 +404,28 @@ public final class TapeServer: @unchecked Sendable {
                 return connection.write(pending) && response.keepsConnection
             case .fail(let code):
                 guard pending.isEmpty || connection.write(pending) else { return false }
-                return fail(before: response == nil, Router.urlError(code, url: url.absoluteString, replay.prepared.description),
-                            of: wire, on: connection)
+                return fail(before: response == nil, answer.error(code, timeout: nil), on: connection)
             }
         }
         return false
     }
 
-    /// After a task failed: how the failure looks on the wire. Always closes the connection.
-    private func fail(before head: Bool, _ error: URLError?, of wire: WireRequest, on connection: ServerConnection) -> Bool {
+    /// A request nobody may answer: an unmatched one gets ``Options/unmatchedStatus`` with the
+    /// miss report (and ``Options/onUnmatched`` hears of it); any other refusal looks on the wire
+    /// as its error would.
+    private func refuse(_ failure: RequestFailure, of wire: WireRequest, on connection: ServerConnection) -> Bool {
+        guard case .unmatched(let miss) = failure.reason else { return fail(before: true, failure.urlError, on: connection) }
+        options.onUnmatched?(miss)
+        let body = Data((miss.description + "\n").utf8)
+        var head = "HTTP/1.1 \(options.unmatchedStatus) \(ReasonPhrase.of(options.unmatchedStatus))\r\n"
+        head += "Content-Type: text/plain; charset=utf-8\r\n\(Self.unmatchedHeader): true\r\nContent-Length: \(body.count)\r\n"
+        head += wire.keepsAlive ? "\r\n" : "Connection: close\r\n\r\n"
+        return connection.write(Array(head.utf8) + Array(wire.method == "HEAD" ? Data() : body)) && wire.keepsAlive
+    }
+
+    /// After an answer failed: how the failure looks on the wire. Always closes the connection.
+    private func fail(before head: Bool, _ error: URLError?, on connection: ServerConnection) -> Bool {
         guard let error else { return false }
-        if head, error.userInfo[Router.unmatchedKey] as? Bool == true {
-            let report = error.localizedDescription
-            options.onUnmatched?(tape.router.log.current.unmatched.last { $0.description == report }
-                ?? UnmatchedRequest(request: Interaction.Request(method: wire.method, url: wire.target), cassette: tape.file, mode: tape.mode,
-                                    candidates: [], usedUp: 0, description: report))
-            let body = Data((report + "\n").utf8)
-            var head = "HTTP/1.1 \(options.unmatchedStatus) \(ReasonPhrase.of(options.unmatchedStatus))\r\n"
-            head += "Content-Type: text/plain; charset=utf-8\r\n\(Self.unmatchedHeader): true\r\nContent-Length: \(body.count)\r\n"
-            head += wire.keepsAlive ? "\r\n" : "Connection: close\r\n\r\n"
-            return connection.write(Array(head.utf8) + Array(wire.method == "HEAD" ? Data() : body)) && wire.keepsAlive
-        }
         switch error.code {
         case .timedOut:
             // A server that never answers: the client waits until it gives up.

@@ -1,0 +1,264 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Carries out the router's decisions for a request of a `URLSession`: reads the body, asks the
+/// ``Router``, then plays the answer through the exchange's ``ClientChannel``, follows a redirect
+/// hop by hop (asking the router again for each hop), or sends the request live and records it.
+/// What a session adds to a request — its configured header fields and cookies, its timeouts,
+/// its delegate — is this executor's business, never the decision's.
+struct SessionExecutor {
+    let router: Router
+
+    /// Answers `exchange`. Runs inside `startLoading`: never blocks.
+    func start(_ exchange: Exchange) {
+        let channel = exchange.channel
+        let task = channel.task
+        #if canImport(FoundationNetworking)
+        if task is URLSessionDownloadTask {
+            let shown = router.redactor.forMatching(Interaction.Request.capturing(exchange.request.value).request)
+            channel.finish(error: RequestFailure(.downloadOnLinux, request: shown).urlError)
+            return
+        }
+        #endif
+        // The request as the session sends it costs a cookie-storage lookup; an instant replay by
+        // method, URL and body needs none of it, and the replay benchmark would pay for it.
+        let readsConfiguration = router.readsConfigurationFirst
+        let urlRequest = readsConfiguration ? Self.asSent(exchange.request.value, by: exchange.configuration) : exchange.request.value
+        if readsConfiguration { armResourceDeadline(of: exchange) }
+        // Most requests carry their body (or none) in the request: routed at once, with no
+        // closure to allocate for a body read elsewhere.
+        if let body = RequestBody.atHand(in: urlRequest, task: task) {
+            return begin(.success(body), request: urlRequest, of: exchange)
+        }
+        let sendable = UncheckedSendable(urlRequest)
+        if let found = RequestBody.obtain(for: urlRequest, task: task, later: { [self] found in
+            channel.later { if !exchange.isStopped { self.begin(found, request: sendable.value, of: exchange) } }
+        }) {
+            begin(found, request: urlRequest, of: exchange)
+        }
+    }
+
+    /// Runs the first hop with the body `found` for it, or fails the exchange when none could be read.
+    private func begin(_ found: Result<RequestBody, URLError>, request urlRequest: URLRequest, of exchange: Exchange) {
+        switch found {
+        case .failure(let error):
+            exchange.channel.finish(error: error)
+        case .success(let body):
+            var request = urlRequest
+            // A body of form .request is the request's own httpBody already: a copy of the request saved.
+            if let data = body.data, body.form != .request || request.httpBodyStream != nil {
+                request.httpBodyStream = nil
+                request.httpBody = data
+            }
+            run(Hop(request: request, body: body), of: exchange)
+        }
+    }
+
+    /// Asks the router who answers `hop`, and carries it out. Runs inside `startLoading` or on the
+    /// channel's work queue, where client calls are safe.
+    private func run(_ hop: Hop, of exchange: Exchange) {
+        let urlRequest = hop.request
+        let request = Interaction.Request.capturing(urlRequest).request
+        let decision = router.decide(request, sent: { urlRequest }, shownOnMiss: router.readsConfigurationFirst ? nil : {
+            Interaction.Request.capturing(Self.asSent(urlRequest, by: exchange.configuration)).request
+        })
+        switch decision {
+        case .stub(let answer), .replay(let answer):
+            reportSent(hop, of: exchange)
+            play(answer, hop: hop, of: exchange)
+        case .record(let readable):
+            record(readable, hop: hop, of: exchange)
+        case .refuse(let failure):
+            exchange.channel.finish(error: failure.urlError)
+        }
+    }
+
+    /// Tells a progress delegate the body was sent, as a live upload would before its response.
+    private func reportSent(_ hop: Hop, of exchange: Exchange) {
+        guard hop.number == 0, let count = hop.body.data?.count, count > 0 else { return }
+        TaskDelegateCalls.sentBody(of: exchange.channel.task, count: count, expected: hop.body.expectedLength)
+    }
+
+    /// Plays `answer` to `hop`: follows it when it is a redirect, otherwise runs its plan — inline
+    /// when nothing waits, on a timer (with the request's timeout) when something does.
+    private func play(_ decided: Answer, hop: Hop, of exchange: Exchange) {
+        let channel = exchange.channel
+        let urlRequest = hop.request
+        let head = decided.response?.urlResponse(for: urlRequest.url ?? URL(fileURLWithPath: "/"))
+        let answer = decided.response.map { response in
+            head != nil ? decided : decided.failing(with: RequestFailure(.unbuildableStatus(response.status, stub: decided.source == .stub),
+                                                                         request: decided.request))
+        } ?? decided
+        if let head, answer.endCode == nil, let next = Redirect.nextRequest(after: head, to: urlRequest, body: hop.body.data) {
+            return follow(head, body: answer.body, to: next, after: answer.timing.duration, hop: hop, of: exchange, shownAs: answer.request)
+        }
+        let delayed = answer.isDelayed
+        if delayed { armResourceDeadline(of: exchange) }
+        let timeout = delayed ? Self.timeout(of: urlRequest, configuration: exchange.configuration) : nil
+        let plan = answer.plan(inPieces: delayed && TaskInternals.deliversEveryChunk(channel.task), timeout: timeout)
+        // Every instant replay: played inside startLoading, with no closure kept for later.
+        if plan.isImmediate {
+            channel.playNow(plan, head: head, setsCookies: answer.setsCookies, body: answer.body) { answer.error($0, timeout: timeout) }
+        } else {
+            channel.play(plan, head: head, setsCookies: answer.setsCookies, body: answer.body) { answer.error($0, timeout: timeout) }
+        }
+    }
+
+    /// Follows the redirect `head` (with `body`) answering `hop`, once `delay` has passed: stores
+    /// its cookies, asks the caller's delegate, then runs the next hop — or delivers the redirect
+    /// itself when the delegate says nil. The same on every platform (see ``Redirect``).
+    private func follow(_ head: HTTPURLResponse, body: Data, to next: URLRequest, after delay: TimeInterval,
+                        hop: Hop, of exchange: Exchange, shownAs shown: Interaction.Request) {
+        let channel = exchange.channel
+        if delay > 0 { armResourceDeadline(of: exchange) }
+        let shownNext = UncheckedSendable(next)
+        let sendable = UncheckedSendable((head, hop))
+        channel.after(delay) { [self] in
+            let (head, hop) = sendable.value
+            guard !exchange.isStopped else { return }
+            guard hop.number < Redirect.mostHops else {
+                return channel.finish(error: RequestFailure(.tooManyRedirects, request: shown).urlError)
+            }
+            let task = channel.task
+            CookieSync.store(cookiesOf: head, for: hop.request, configuration: exchange.configuration)
+            let proposed = CookieSync.addingCookies(to: shownNext.value, configuration: exchange.configuration)
+            TaskDelegateCalls.redirect(task, response: head, proposing: proposed) { chosen in
+                let chosen = UncheckedSendable(chosen.value)
+                channel.later { [self] in
+                    guard !exchange.isStopped else { return }
+                    channel.restartClock()
+                    guard let request = chosen.value else {
+                        // Refused: the redirect is the response, with its body, as live.
+                        return channel.deliver(head, body: body, error: nil)
+                    }
+                    let body = RequestBody(data: request.httpBody, form: .request)
+                    run(Hop(request: request, body: body, number: hop.number + 1), of: exchange)
+                }
+            }
+        }
+    }
+
+    /// Fails the exchange with `timedOut` when it outlasts the session's
+    /// `timeoutIntervalForResource` (counted from `startLoading`), once per exchange.
+    private func armResourceDeadline(of exchange: Exchange) {
+        guard let seconds = exchange.configuration?.timeoutIntervalForResource, seconds > 0, seconds < CassetteRules.longestSeconds,
+              exchange.armsDeadline()
+        else { return }
+        let redactor = router.redactor
+        exchange.channel.expire(after: seconds - exchange.channel.age, with: {
+            let shown = redactor.forMatching(Interaction.Request.capturing(exchange.request.value).request)
+            return RequestFailure(.resourceTimeout(seconds: seconds), request: shown).urlError
+        }, then: { exchange.expire() })
+    }
+
+    /// `request` as a live session of `configuration` sends it: the configuration's
+    /// `httpAdditionalHeaders` under the request's own fields, and, when the request has no
+    /// `Cookie` field, the cookies its storage holds for the URL. The platform adds both only
+    /// inside its own HTTP protocol: FoundationNetworking shows a protocol the stored cookies but
+    /// not the additional fields (docs/Architecture.md, "Linux facts"), Apple's loading system
+    /// shows neither. Fields the request already has are kept, so this runs the same on every platform.
+    static func asSent(_ request: URLRequest, by configuration: URLSessionConfiguration?) -> URLRequest {
+        guard let configuration else { return request }
+        var request = request
+        if request.value(forHTTPHeaderField: "Cookie") == nil {
+            request = CookieSync.addingCookies(to: request, configuration: configuration)
+        }
+        guard let additional = configuration.httpAdditionalHeaders, !additional.isEmpty else { return request }
+        for (key, value) in additional {
+            guard let name = key as? String, request.value(forHTTPHeaderField: name) == nil else { continue }
+            request.setValue("\(value)", forHTTPHeaderField: name)
+        }
+        return request
+    }
+
+    /// The timeout a live request would have: the request's own `timeoutInterval` when it was
+    /// changed from the default of 60 s, else the session configuration's
+    /// `timeoutIntervalForRequest` (which FoundationNetworking does not copy into the request a
+    /// protocol sees). Nil for none.
+    private static func timeout(of request: URLRequest, configuration: URLSessionConfiguration?) -> TimeInterval? {
+        var timeout = request.timeoutInterval
+        if timeout == 60, let configured = configuration?.timeoutIntervalForRequest {
+            timeout = configured
+        }
+        return timeout > 0 && timeout.isFinite ? timeout : nil
+    }
+
+    // MARK: Recording
+
+    /// Sends `hop` live and hands what comes back to the caller as it arrives and to the
+    /// ``Recorder``, which keeps it by its policy; a redirect is followed as a replayed one is.
+    private func record(_ request: Interaction.Request, hop: Hop, of exchange: Exchange) {
+        let task = exchange.channel.task
+        let recorder = router.recorder
+        let ticket = recorder.begin(session: TaskInternals.session(of: task).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
+        let recordedAt = Date()
+        var outgoing = hop.request
+        // The session's timeout, which FoundationNetworking does not copy into the request.
+        if let timeout = Self.timeout(of: hop.request, configuration: exchange.configuration) { outgoing.timeoutInterval = timeout }
+        let sendable = UncheckedSendable(outgoing)
+        let forwarder = recorder.liveForwarder(for: task)
+        let redactor = router.redactor
+        let channel = exchange.channel
+        let log = router.log
+        // Whether the body goes to the caller piece by piece, as it arrives: decided with the head.
+        // (Asked here, in startLoading or on the task's work queue, where the answer can be read.)
+        let everyChunk = TaskInternals.deliversEveryChunk(task)
+        let streaming = Locked(false)
+        let sent = SentBody(hop.body, firstHop: hop.number == 0, task: task)
+        let progress = LiveForwarder.Progress(head: { head in
+            // Only a caller that hears every piece can tell when the head came: the others get it
+            // with the body at the end, one hop instead of two.
+            guard everyChunk, Redirect.nextRequest(after: head, to: sendable.value, body: nil) == nil else { return }
+            streaming.withLock { $0 = true }
+            sent.reportTheRest()
+            channel.later { channel.deliverHead(head) }
+        }, data: { data in
+            if streaming.withLock({ $0 }) { channel.later { channel.deliverData(data) } }
+        }, sent: { piece, total, expected in
+            sent.report(piece: piece, total: total, expected: expected)
+        })
+        // Off URLSession's shared queue: creating another session's task from it crashes.
+        DispatchQueue.global().async { [self] in
+            if exchange.isStopped {
+                recorder.abandon(ticket)
+                return
+            }
+            let live = forwarder.forward(sendable.value, body: hop.body, progress: progress, onEnd: { received in
+                var outcome = received
+                if exchange.isExpired {
+                    // Saved as the caller saw it: the resource timeout cut the exchange.
+                    outcome.response = nil
+                    outcome.error = URLError(.timedOut)
+                }
+                let ended = outcome
+                let cancelled = exchange.isStopped && !exchange.isExpired
+                if let warning = recorder.settle(ticket, outcome: outcome, of: request, recordedAt: recordedAt, cancelled: cancelled) {
+                    log.withLock {
+                        $0.connectionFailures += 1
+                        $0.warnings.append(warning)
+                    }
+                    FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
+                }
+                if outcome.response != nil { sent.reportTheRest() }
+                if outcome.error == nil, let head = outcome.response,
+                   let next = Redirect.nextRequest(after: head, to: sendable.value, body: hop.body.data) {
+                    let redirect = UncheckedSendable((head, next))
+                    channel.later { [self] in
+                        follow(redirect.value.0, body: ended.body, to: redirect.value.1, after: 0, hop: hop, of: exchange,
+                               shownAs: redactor.forMatching(request))
+                    }
+                    return
+                }
+                if streaming.withLock({ $0 }) {
+                    channel.soon(onClientQueue: ended.isOnClientQueue) { channel.deliverRest(body: Data(), error: ended.error) }
+                } else {
+                    let head = UncheckedSendable(ended.response)
+                    channel.soon(onClientQueue: ended.isOnClientQueue) { channel.deliver(head.value, body: ended.body, error: ended.error) }
+                }
+            })
+            exchange.attach(live)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Cassette
+
+/// The decision alone: each route the router can take, decided for a request with no session,
+/// no channel and no server (``Router/decide(_:sent:shownOnMiss:)``).
+@Suite struct RouterTests {
+    static let file = URL(fileURLWithPath: "/cassettes/api.json")
+
+    static func router(_ interactions: [Interaction], mode: RecordMode = .none, rules: RequestMatching = .default,
+                       latency: Latency = .instant, stubs: Stubs = Stubs(), file: URL? = file) -> Router {
+        Router(
+            setup: Router.Setup(file: file, mode: mode, recordsNewRequests: mode == .newEpisodes || mode == .all, replays: mode != .all,
+                                latency: latency),
+            redactor: .none(), playback: PlaybackQueue(interactions, rules: rules, allowsRepeats: false, redactor: .none()), stubs: stubs)
+    }
+
+    static func decide(_ router: Router, _ url: String, method: String = "GET") -> Decision {
+        guard let address = URL(string: url) else { return .refuse(RequestFailure(.tooManyRedirects)) }
+        var urlRequest = URLRequest(url: address)
+        urlRequest.httpMethod = method
+        return router.decide(Interaction.Request(method: method, url: url), sent: { urlRequest })
+    }
+
+    static let user = Interaction(
+        request: .init(url: "https://api.example.com/users/42"),
+        response: .init(status: 200, headers: ["Content-Type": "application/json"], body: .init(text: #"{"id":42}"#)),
+        timing: .init(firstByte: 0.1, duration: 0.3))
+
+    @Test func aStubAnswersBeforeTheCassetteAndIsNeitherReplayedNorCounted() throws {
+        let stubs = Stubs()
+        _ = stubs.add(.path("/users/42"), response: .text("stubbed", status: 203).requestTime(0.5, responseTime: 0))
+        let router = Self.router([Self.user], stubs: stubs)
+        guard case .stub(let answer) = Self.decide(router, "https://api.example.com/users/42") else {
+            Issue.record("not a stub")
+            return
+        }
+        #expect(answer.response?.status == 203)
+        #expect(answer.body == Data("stubbed".utf8))
+        #expect(answer.timing == Interaction.Timing(firstByte: 0.5, duration: 0.5))
+        #expect(answer.isDelayed)
+        #expect(answer.source == .stub)
+        #expect(router.log.current.replayed == 0)
+        // The recording is still there for the next request the stub does not answer.
+        #expect(router.playback.recordings.map(\.used) == [false])
+    }
+
+    @Test func aRecordingAnswersOnceAtTheTapesLatencyAndIsCounted() throws {
+        let router = Self.router([Self.user], latency: .recorded)
+        guard case .replay(let answer) = Self.decide(router, "https://api.example.com/users/42") else {
+            Issue.record("not a replay")
+            return
+        }
+        #expect(answer.response?.status == 200)
+        #expect(answer.response?.headers["Content-Type"] == "application/json")
+        #expect(answer.body == Data(#"{"id":42}"#.utf8))
+        #expect(answer.timing == Interaction.Timing(firstByte: 0.1, duration: 0.3))
+        #expect(answer.source == .replay(.recorded))
+        #expect(answer.plan(inPieces: false, timeout: nil).events == [
+            DeliveryPlan.Event(at: 0.1, step: .head), DeliveryPlan.Event(at: 0.3, step: .body(0..<9)), DeliveryPlan.Event(at: 0.3, step: .finish),
+        ])
+        #expect(router.log.current.replayed == 1)
+
+        // Used up: in mode none the second request is refused, and the report says why.
+        guard case .refuse(let failure) = Self.decide(router, "https://api.example.com/users/42"),
+              case .unmatched(let miss) = failure.reason else {
+            Issue.record("not refused as unmatched")
+            return
+        }
+        #expect(failure.code == .resourceUnavailable)
+        #expect(failure.code == Tape.unmatchedRequestErrorCode)
+        #expect(miss.usedUp == 1)
+        #expect(miss.description.hasPrefix("Cassette: no recorded interaction matches GET https://api.example.com/users/42 in cassette "
+            + "/cassettes/api.json (record mode none)."))
+        #expect(failure.urlError.localizedDescription == miss.description)
+        #expect(router.log.current.unmatched == [miss])
+    }
+
+    @Test func aRequestWithoutARecordingIsRecordedWhereTheModeRecords() throws {
+        let router = Self.router([Self.user], mode: .newEpisodes)
+        guard case .record(let request) = Self.decide(router, "https://api.example.com/users", method: "POST") else {
+            Issue.record("not recorded")
+            return
+        }
+        #expect(request.method == "POST")
+        #expect(request.url == "https://api.example.com/users")
+        #expect(router.log.current.unmatched.isEmpty)
+    }
+
+    @Test func aStubSessionRefusesWhatNoStubAnswersAndListsIt() throws {
+        let stubs = Stubs()
+        _ = stubs.add(.path("/a"), response: .text("a"))
+        let router = Self.router([], stubs: stubs, file: nil)
+        guard case .refuse(let failure) = Self.decide(router, "https://a.example/unknown") else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(failure.code == .resourceUnavailable)
+        #expect(failure.message == "Cassette: no stub matches GET https://a.example/unknown (1 stub installed). Add a stub whose "
+            + "condition this request meets, or create the StubSession with unmatched: .passThrough to let such requests reach the network.")
+        #expect(failure.urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL == URL(string: "https://a.example/unknown"))
+        #expect(throws: StubVerificationError.self) { try stubs.verify() }
+    }
+
+    @Test func aRecordingForAnotherOriginPointsWhereTheRequestWent() throws {
+        let redirect = Interaction(
+            request: .init(url: "https://api.example.com/old"),
+            response: .init(status: 302, headers: ["Location": "https://api.example.com/new"]))
+        let router = Self.router([redirect], rules: RequestMatching.default.ignoringHost())
+        guard case .replay(let answer) = Self.decide(router, "http://127.0.0.1:8080/old") else {
+            Issue.record("not a replay")
+            return
+        }
+        #expect(answer.response?.status == 302)
+        #expect(answer.response?.headers["Location"] == "http://127.0.0.1:8080/new")
+        #expect(answer.request.url == "http://127.0.0.1:8080/old")
+    }
+
+    @Test func aHandEditedContentLengthLongerThanTheBodyLosesTheConnectionAfterIt() throws {
+        let edited = Interaction(
+            request: .init(url: "https://api.example.com/cut"),
+            response: .init(status: 200, headers: ["Content-Length": "20"], body: .init(text: "0123456789")))
+        let router = Self.router([edited])
+        guard case .replay(let answer) = Self.decide(router, "https://api.example.com/cut") else {
+            Issue.record("not a replay")
+            return
+        }
+        #expect(answer.endCode == .networkConnectionLost)
+        #expect(answer.body == Data("0123456789".utf8))
+        let error = answer.error(.networkConnectionLost, timeout: nil)
+        #expect(error.code == .networkConnectionLost)
+        #expect(error.localizedDescription == "Cassette: the recorded response to GET https://api.example.com/cut declares Content-Length 20 "
+            + "but its body holds 10 bytes, so the connection is lost after them, as it would be live. If the body was edited, correct or "
+            + "remove its Content-Length in /cassettes/api.json.")
+    }
+
+    @Test func aTimeoutThePlanCutsInSaysWhatWaited() throws {
+        let router = Self.router([Self.user], latency: .fixed(firstByte: 5, duration: 6))
+        guard case .replay(let answer) = Self.decide(router, "https://api.example.com/users/42") else {
+            Issue.record("not a replay")
+            return
+        }
+        #expect(answer.plan(inPieces: false, timeout: 1).events == [DeliveryPlan.Event(at: 1, step: .fail(.timedOut))])
+        #expect(answer.error(.timedOut, timeout: 1).localizedDescription
+            == "Cassette: GET https://api.example.com/users/42 timed out: its replay (latency fixed:5,6) waits longer "
+            + "than the request's timeout of 1 s")
+    }
+}
