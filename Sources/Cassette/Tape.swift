@@ -27,143 +27,10 @@ import FoundationNetworking
 /// description names the request, the cassette and its mode; it never reaches the network unless
 /// the mode records.
 public final class Tape: Sendable {
-    /// Options beyond the record mode and the matching rules.
-    public struct Options: Sendable {
-        /// When every recorded interaction matching a request has been used, answer with the
-        /// last of them again instead of failing as unmatched. Default `false`: each recorded
-        /// interaction answers once, as the server answered once.
-        public var allowsPlaybackRepeats: Bool
-        /// How replayed responses are timed (see `Latency`). `nil`, the default: as
-        /// `CASSETTE_LATENCY` says, else instant. An interaction's own `"latency"` in the file
-        /// wins over this.
-        public var latency: Latency?
-        /// What is removed from interactions before they are stored (see ``Redaction``). Default:
-        /// the values of `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
-        public var redaction: Redaction
-        /// Rewrites each recorded interaction before redaction and storage; return `nil` to leave
-        /// it out of the cassette (the caller still gets the live response).
-        ///
-        /// ```swift
-        /// Tape.Options(beforeRecord: { interaction in
-        ///     var interaction = interaction
-        ///     interaction.response?.headers["Date"] = nil     // keep re-recordings diff-free
-        ///     return interaction
-        /// })
-        /// ```
-        public var beforeRecord: (@Sendable (Interaction) -> Interaction?)?
-        /// Rewrites each recorded interaction just before it replays (after placeholders were
-        /// given back their secrets); the cassette file is not changed.
-        public var beforePlayback: (@Sendable (Interaction) -> Interaction)?
-        /// What the `.cassette` trait and `withCassette` say about recorded interactions that
-        /// answered no request. Default ``UnusedInteractions/ignore``.
-        public var unusedInteractions: UnusedInteractions
-        /// What happens when the cassette holds interactions older than an age; `nil`, the
-        /// default: nothing.
-        public var staleness: Staleness?
-        /// Whether a request that could not reach its server at all while recording
-        /// (`cannotConnectToHost`, `cannotFindHost`, `notConnectedToInternet`, `dnsLookupFailed`)
-        /// is saved as a recorded outage. Default `false`: the caller gets the error as live, but
-        /// the cassette does not keep it, and the report (and standard error) say so — a recording
-        /// made while offline must not become the truth every later run replays. Set `true` to
-        /// capture an outage on purpose. Errors after the server answered (a timeout, a lost
-        /// connection) are always saved.
-        public var savesConnectionFailures: Bool
-        /// What happens when what is about to be saved still looks like it holds a secret after
-        /// redaction (see ``SecretCheck``). Default ``SecretCheck/warn``.
-        public var secretCheck: SecretCheck
-        /// What may change when the same traffic is recorded again (record mode `all`) without
-        /// rewriting an interaction: dates, ages, request ids, timing within ±50 % or ±50 ms
-        /// (see ``VolatileParts``). Unchanged traffic leaves the file byte-identical.
-        public var volatileParts: VolatileParts = .default
-
-        /// Options with their defaults.
-        public init(
-            allowsPlaybackRepeats: Bool = false,
-            latency: Latency? = nil,
-            redaction: Redaction = .default,
-            beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
-            beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil,
-            unusedInteractions: UnusedInteractions = .ignore,
-            staleness: Staleness? = nil,
-            savesConnectionFailures: Bool = false,
-            secretCheck: SecretCheck = .warn,
-            volatileParts: VolatileParts = .default
-        ) {
-            self.volatileParts = volatileParts
-            self.allowsPlaybackRepeats = allowsPlaybackRepeats
-            self.latency = latency
-            self.redaction = redaction
-            self.beforeRecord = beforeRecord
-            self.beforePlayback = beforePlayback
-            self.unusedInteractions = unusedInteractions
-            self.staleness = staleness
-            self.savesConnectionFailures = savesConnectionFailures
-            self.secretCheck = secretCheck
-        }
-    }
-
-    /// What a tape did, returned by ``eject()``.
-    public struct Report: Sendable, Equatable {
-        /// The cassette file.
-        public var file: URL
-        /// The record mode the tape ran in.
-        public var mode: RecordMode
-        /// Requests answered from the cassette.
-        public var replayed: Int
-        /// Interactions recorded from the network during this use.
-        public var recorded: Int
-        /// Each request that found no match and was refused: the request, the closest recordings
-        /// and what differs; its `description` is the report the caller's error carried.
-        public var unmatched: [UnmatchedRequest]
-        /// How many recorded interactions answered no request.
-        public var unused: Int
-        /// Each recorded interaction that answered no request: `#3 GET https://…` (numbered from
-        /// 1 in file order).
-        public var unusedInteractions: [String]
-        /// What ``Options/staleness`` found, when the cassette is stale and was not re-recorded.
-        public var stale: Stale?
-        /// Whether the file was written. `false` also when re-recording (mode `all`) found the
-        /// same traffic as the file holds, apart from ``Options/volatileParts``: the file is then
-        /// left as it was, byte for byte.
-        public var saved: Bool
-        /// What the tape noticed that needs a look but fails nothing: requests that could not
-        /// connect while recording and were not saved (see ``Options/savesConnectionFailures``),
-        /// and values saved that still look like secrets (see ``Options/secretCheck``). Each is
-        /// also written to standard error when it happens.
-        public var warnings: [String] = []
-        /// Each replay whose match relied on redacted values: the recorded request held a
-        /// placeholder (`[REDACTED-1]`) where the live request had a value, which the tape
-        /// then gave back in place of the placeholder in the responses that follow.
-        public var redactedMatches: [RedactedMatch] = []
-
-        /// A replay whose match relied on redacted values.
-        public struct RedactedMatch: Sendable, Equatable, CustomStringConvertible {
-            /// The interaction that answered, numbered from 1 in file order.
-            public var interaction: Int
-            /// The recorded request, as the cassette holds it: `GET https://…?flavour=[REDACTED-1]`.
-            public var request: String
-            /// How many placeholders stood for what the live request had there.
-            public var redactedValues: Int
-
-            /// `#1 GET https://…?flavour=[REDACTED-1] matched with 1 redacted value`.
-            public var description: String {
-                "#\(interaction) \(request) matched with \(redactedValues) redacted value\(redactedValues == 1 ? "" : "s")"
-            }
-        }
-
-        /// A stale cassette: what to say, and whether it fails the test.
-        public struct Stale: Sendable, Equatable {
-            /// Which cassette, how many interactions, how old, and how to re-record it.
-            public var message: String
-            /// Whether the test fails (``Staleness/Action/fail``) or is warned.
-            public var fails: Bool
-        }
-    }
-
     /// The `URLError` code of a request that matches no recorded interaction and may not be
     /// recorded: `.resourceUnavailable`. Its `localizedDescription` says which request, which
     /// cassette and which mode.
-    public static let unmatchedRequestErrorCode = URLError.Code.resourceUnavailable
+    public static let unmatchedRequestErrorCode = RequestFailure.unmatchedCode
 
     /// The tape of the current test, set by the `.cassette` test trait and by
     /// `withCassette(_:)`.
@@ -349,40 +216,33 @@ public final class Tape: Sendable {
         for server in servers.withLock({ servers in defer { servers = [] }; return servers }) { server.stop() }
         routes.detach()
 
-        // A secret found in one interaction is removed from all of them, also from those recorded before it was found.
-        let recorded = router.redactor.removingKnownSecrets(from: router.recorder.interactions)
-        let log = router.log.current
-        let recordingMode = mode != .none && !(mode == .once && fileExisted)
-        // A request that could not connect was not recorded: the recording is incomplete, so it
-        // neither replaces a cassette (mode all) nor creates an empty one that would replay nothing.
-        let incomplete = log.connectionFailures > 0 && (mode == .all || recorded.isEmpty)
-        let mustSave = recordingMode && !incomplete && (!recorded.isEmpty || !fileExisted || mode == .all)
+        let conclusion = router.conclusion()
+        let (recorded, log) = (conclusion.recorded, conclusion.log)
+        let verdict = SavePolicy.verdict(mode: mode, fileExisted: fileExisted, recorded: recorded.count,
+                                         connectionFailures: log.connectionFailures, file: file)
         var warnings = log.warnings
-        if mustSave, options.secretCheck != .off {
-            let findings = SecretCheck.findings(in: recorded)
-            if !findings.isEmpty, options.secretCheck == .failSave {
-                throw CassetteError.suspectedSecrets(file: file.path, findings: findings)
-            }
-            for finding in findings {
-                let warning = "\(file.path): possible secret, saved: \(finding). \(SecretCheck.advice)"
-                warnings.append(warning)
-                FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
-            }
-        }
         var saved = false
-        if mustSave {
-            saved = try CassetteFile.save(recorded, replacing: mode == .all, volatile: options.volatileParts, to: file)
-        }
-        if incomplete, recordingMode {
-            warnings.append("cassette \(file.path) was not saved: \(log.connectionFailures) request\(log.connectionFailures == 1 ? "" : "s") "
-                + "could not connect, so the recording is incomplete" + (fileExisted ? "; the file is unchanged" : "")
-                + ". Record again when the servers can be reached.")
-        }
-        let unused = router.playback.recordings.enumerated().filter { !$0.element.used }.map { index, recording in
-            "#\(index + 1) \(recording.request.method) \(recording.request.url)"
+        switch verdict {
+        case .leaveAsIs:
+            break
+        case .incomplete(let warning):
+            warnings.append(warning)
+        case .save(let replacing):
+            if options.secretCheck != .off {
+                let findings = SecretCheck.findings(in: recorded)
+                if !findings.isEmpty, options.secretCheck == .failSave {
+                    throw CassetteError.suspectedSecrets(file: file.path, findings: findings)
+                }
+                for finding in findings {
+                    let warning = "\(file.path): possible secret, saved: \(finding). \(SecretCheck.advice)"
+                    warnings.append(warning)
+                    FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
+                }
+            }
+            saved = try CassetteFile.save(recorded, replacing: replacing, volatile: options.volatileParts, to: file)
         }
         return Report(file: file, mode: mode, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
-                      unused: unused.count, unusedInteractions: unused, stale: stale, saved: saved, warnings: warnings,
+                      unused: conclusion.unused.count, unusedInteractions: conclusion.unused, stale: stale, saved: saved, warnings: warnings,
                       redactedMatches: log.redactedMatches)
     }
 

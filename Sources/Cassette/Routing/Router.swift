@@ -132,6 +132,24 @@ final class Router: Sendable {
         return RequestFailure(.unmatched(miss), request: request)
     }
 
+    /// What the requests came to, when the tape is ejected.
+    struct Conclusion {
+        /// The new recordings, in the order their requests started; a secret found in one is
+        /// removed from all of them, also from those recorded before it was found.
+        var recorded: [Interaction]
+        var log: Log
+        /// The cassette's interactions that answered nothing: `#3 GET https://…`.
+        var unused: [String]
+    }
+
+    /// What the requests came to so far (``Tape/eject()`` asks once, after the sessions are detached).
+    func conclusion() -> Conclusion {
+        let unused = playback.recordings.enumerated().filter { !$0.element.used }.map { index, recording in
+            "#\(index + 1) \(recording.request.method) \(recording.request.url)"
+        }
+        return Conclusion(recorded: redactor.removingKnownSecrets(from: recorder.interactions), log: log.current, unused: unused)
+    }
+
     /// The origins (`scheme://host:port`) of the cassette's recordings.
     var recordedOrigins: Set<String> {
         Set(playback.recordings.compactMap { OriginMove.origin(of: $0.request.url) })

@@ -23,56 +23,54 @@ import CassetteTestSupport
 
     /// The session of the issue: a bearer token, cookies both ways, a server that echoes them.
     @Test func secretsSentAndReceivedNeverReachTheFileAndTheSameRequestsStillReplay() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("secrets.json")
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let paths = ["/bearer", "/echo", "/session", "/echo?after=session"]
-        let matching = RequestMatching.default.includingHeaders("Authorization", "Cookie")
+        try await withScratchTape(cassette: "secrets.json") { scratch in
+            let (file, server) = (scratch.file, scratch.server)
+            let paths = ["/bearer", "/echo", "/session", "/echo?after=session"]
+            let matching = RequestMatching.default.includingHeaders("Authorization", "Cookie")
 
-        let recording = try Tape(file: file, mode: .once, matching: matching, environment: [:])
-        var live: [Fetched] = []
-        for path in paths {
-            live.append(await Fetch.run(try Self.request(server.baseURL, path), on: recording.session, style: .async))
-        }
-        #expect(try recording.eject().recorded == 4)
-        // The server did send the secrets back, so the file had every chance to hold them.
-        #expect(live[0].text == #"{"authenticated":true,"token":"\#(Self.token)"}"#)
-        #expect(live[1].text.contains(Self.cookie) && live[1].text.contains(Self.proxyCredentials))
-        #expect(live[2].text == "your session is \(LoopbackRoutes.sessionSecret)")
+            let recording = try Tape(file: file, mode: .once, matching: matching, environment: [:])
+            var live: [Fetched] = []
+            for path in paths {
+                live.append(await Fetch.run(try Self.request(server.baseURL, path), on: recording.session, style: .async))
+            }
+            #expect(try recording.eject().recorded == 4)
+            // The server did send the secrets back, so the file had every chance to hold them.
+            #expect(live[0].text == #"{"authenticated":true,"token":"\#(Self.token)"}"#)
+            #expect(live[1].text.contains(Self.cookie) && live[1].text.contains(Self.proxyCredentials))
+            #expect(live[2].text == "your session is \(LoopbackRoutes.sessionSecret)")
 
-        let bytes = try Data(contentsOf: file)
-        let secrets = [Self.token, Self.cookie, Self.proxyPassword, Self.proxyCredentials, "ada:\(Self.proxyPassword)", LoopbackRoutes.sessionSecret]
-        for secret in secrets {
-            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in the cassette")
-        }
-        let document = try JSONCassetteCodec.decode(bytes, file: file.path)
-        let bearer = try #require(document.interactions.first)
-        // Each secret has a placeholder of its own, the same wherever it appears.
-        #expect(bearer.request.headers["Authorization"] == "Bearer [REDACTED-1]")
-        #expect(bearer.request.headers["Cookie"] == "pref=[REDACTED-2]")
-        #expect(bearer.request.headers["Proxy-Authorization"] == "Basic [REDACTED-3]")
-        #expect(bearer.response?.body.text == #"{"authenticated":true,"token":"[REDACTED-1]"}"#)
-        let session = document.interactions[2]
-        #expect(session.response?.headers["Set-Cookie"] == "sid=[REDACTED-6]; Path=/; HttpOnly")
-        #expect(session.response?.body.text == "your session is [REDACTED-6]")
-        server.stop()
+            let bytes = try Data(contentsOf: file)
+            let secrets = [Self.token, Self.cookie, Self.proxyPassword, Self.proxyCredentials, "ada:\(Self.proxyPassword)", LoopbackRoutes.sessionSecret]
+            for secret in secrets {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in the cassette")
+            }
+            let document = try JSONCassetteCodec.decode(bytes, file: file.path)
+            let bearer = try #require(document.interactions.first)
+            // Each secret has a placeholder of its own, the same wherever it appears.
+            #expect(bearer.request.headers["Authorization"] == "Bearer [REDACTED-1]")
+            #expect(bearer.request.headers["Cookie"] == "pref=[REDACTED-2]")
+            #expect(bearer.request.headers["Proxy-Authorization"] == "Basic [REDACTED-3]")
+            #expect(bearer.response?.body.text == #"{"authenticated":true,"token":"[REDACTED-1]"}"#)
+            let session = document.interactions[2]
+            #expect(session.response?.headers["Set-Cookie"] == "sid=[REDACTED-6]; Path=/; HttpOnly")
+            #expect(session.response?.body.text == "your session is [REDACTED-6]")
+            server.stop()
 
-        // Offline, the same requests (with their real secrets) match the redacted recordings.
-        let replaying = try Tape(file: file, mode: .none, matching: matching, environment: [:])
-        for (index, path) in paths.enumerated() {
-            let replayed = await Fetch.run(try Self.request(server.baseURL, path), on: replaying.session, style: .async)
-            #expect(replayed.status == 200, "\(path): \(replayed)")
-            // The client gets its own secrets back where the file holds their placeholders; the
-            // session secret the server made stays a placeholder (nothing live ever stood for it),
-            // in the response that set it and in the cookie the client then sent back.
-            let expected = live[index].text.replacingOccurrences(of: LoopbackRoutes.sessionSecret, with: "[REDACTED-6]")
-            #expect(replayed.text == expected, "\(path)")
+            // Offline, the same requests (with their real secrets) match the redacted recordings.
+            let replaying = try Tape(file: file, mode: .none, matching: matching, environment: [:])
+            for (index, path) in paths.enumerated() {
+                let replayed = await Fetch.run(try Self.request(server.baseURL, path), on: replaying.session, style: .async)
+                #expect(replayed.status == 200, "\(path): \(replayed)")
+                // The client gets its own secrets back where the file holds their placeholders; the
+                // session secret the server made stays a placeholder (nothing live ever stood for it),
+                // in the response that set it and in the cookie the client then sent back.
+                let expected = live[index].text.replacingOccurrences(of: LoopbackRoutes.sessionSecret, with: "[REDACTED-6]")
+                #expect(replayed.text == expected, "\(path)")
+            }
+            let report = try replaying.eject()
+            #expect(report.replayed == 4)
+            #expect(report.unmatched.isEmpty)
         }
-        let report = try replaying.eject()
-        #expect(report.replayed == 4)
-        #expect(report.unmatched.isEmpty)
     }
 
     /// A query parameter is found however its name is spelt (case, `-` and `_`, percent-encoded)
@@ -168,105 +166,99 @@ import CassetteTestSupport
 
     /// VCR's `filter_sensitive_data`: the file holds the placeholder, the caller gets the secret.
     @Test func placeholdersStandForASecretInTheFileAndGiveItBackOnReplay() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("placeholders.json")
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let secret = "PLACEHOLDER-SECRET-42"
-        let options = Tape.Options(redaction: .default.replacing(secret, with: "<API_KEY>").replacing("", with: "<UNSET>"))
-        func request() throws -> URLRequest {
-            var request = URLRequest(url: try #require(URL(string: server.baseURL + "/echo?key=\(secret)")))
-            request.setValue(secret, forHTTPHeaderField: "X-Api-Key")
-            return request
+        try await withScratchTape(cassette: "placeholders.json") { scratch in
+            let (file, server) = (scratch.file, scratch.server)
+            let secret = "PLACEHOLDER-SECRET-42"
+            let options = Tape.Options(redaction: .default.replacing(secret, with: "<API_KEY>").replacing("", with: "<UNSET>"))
+            func request() throws -> URLRequest {
+                var request = URLRequest(url: try #require(URL(string: server.baseURL + "/echo?key=\(secret)")))
+                request.setValue(secret, forHTTPHeaderField: "X-Api-Key")
+                return request
+            }
+
+            let recording = try Tape(file: file, mode: .once, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
+            let live = await Fetch.run(try request(), on: recording.session, style: .async)
+            #expect(live.text.contains(secret))
+            try recording.eject()
+            let bytes = try Data(contentsOf: file)
+            #expect(bytes.range(of: Data(secret.utf8)) == nil)
+            let stored = try #require(try JSONCassetteCodec.decode(bytes).interactions.first)
+            #expect(stored.request.url == server.baseURL + "/echo?key=<API_KEY>")
+            #expect(stored.request.headers["X-Api-Key"] == "<API_KEY>")
+            #expect(stored.response?.body.text?.contains(#""x-api-key":"<API_KEY>""#) == true)
+            server.stop()
+
+            let replaying = try Tape(file: file, mode: .none, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
+            let replayed = await Fetch.run(try request(), on: replaying.session, style: .async)
+            #expect(replayed.status == 200)
+            #expect(replayed.body == live.body)
+            #expect(try replaying.eject().unmatched.isEmpty)
         }
-
-        let recording = try Tape(file: file, mode: .once, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
-        let live = await Fetch.run(try request(), on: recording.session, style: .async)
-        #expect(live.text.contains(secret))
-        try recording.eject()
-        let bytes = try Data(contentsOf: file)
-        #expect(bytes.range(of: Data(secret.utf8)) == nil)
-        let stored = try #require(try JSONCassetteCodec.decode(bytes).interactions.first)
-        #expect(stored.request.url == server.baseURL + "/echo?key=<API_KEY>")
-        #expect(stored.request.headers["X-Api-Key"] == "<API_KEY>")
-        #expect(stored.response?.body.text?.contains(#""x-api-key":"<API_KEY>""#) == true)
-        server.stop()
-
-        let replaying = try Tape(file: file, mode: .none, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
-        let replayed = await Fetch.run(try request(), on: replaying.session, style: .async)
-        #expect(replayed.status == 200)
-        #expect(replayed.body == live.body)
-        #expect(try replaying.eject().unmatched.isEmpty)
     }
 
     /// A placeholder wins over a rule that covers the same place: the default rules redact
     /// `Authorization`, but a token with a placeholder is written as `Bearer <TOKEN>` and replays
     /// as the token itself.
     @Test func aPlaceholderWinsOverTheRuleForTheSameField() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("placeholder-token.json")
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let token = "T0KEN-WITH-A-PLACEHOLDER"
-        let options = Tape.Options(redaction: .default.replacing(token, with: "<TOKEN>"))
-        func request() throws -> URLRequest {
-            var request = URLRequest(url: try #require(URL(string: server.baseURL + "/bearer")))
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-            return request
-        }
-        let matching = RequestMatching.default.includingHeaders("Authorization")
-        let recording = try Tape(file: file, mode: .once, matching: matching, options: options, environment: [:])
-        let live = await Fetch.run(try request(), on: recording.session, style: .async)
-        #expect(live.text == #"{"authenticated":true,"token":"\#(token)"}"#)
-        try recording.eject()
-        let bytes = try Data(contentsOf: file)
-        #expect(bytes.range(of: Data(token.utf8)) == nil)
-        let stored = try #require(try JSONCassetteCodec.decode(bytes).interactions.first)
-        #expect(stored.request.headers["Authorization"] == "Bearer <TOKEN>")
-        #expect(stored.response?.body.text == #"{"authenticated":true,"token":"<TOKEN>"}"#)
-        server.stop()
+        try await withScratchTape(cassette: "placeholder-token.json") { scratch in
+            let (file, server) = (scratch.file, scratch.server)
+            let token = "T0KEN-WITH-A-PLACEHOLDER"
+            let options = Tape.Options(redaction: .default.replacing(token, with: "<TOKEN>"))
+            func request() throws -> URLRequest {
+                var request = URLRequest(url: try #require(URL(string: server.baseURL + "/bearer")))
+                request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                return request
+            }
+            let matching = RequestMatching.default.includingHeaders("Authorization")
+            let recording = try Tape(file: file, mode: .once, matching: matching, options: options, environment: [:])
+            let live = await Fetch.run(try request(), on: recording.session, style: .async)
+            #expect(live.text == #"{"authenticated":true,"token":"\#(token)"}"#)
+            try recording.eject()
+            let bytes = try Data(contentsOf: file)
+            #expect(bytes.range(of: Data(token.utf8)) == nil)
+            let stored = try #require(try JSONCassetteCodec.decode(bytes).interactions.first)
+            #expect(stored.request.headers["Authorization"] == "Bearer <TOKEN>")
+            #expect(stored.response?.body.text == #"{"authenticated":true,"token":"<TOKEN>"}"#)
+            server.stop()
 
-        let replaying = try Tape(file: file, mode: .none, matching: matching, options: options, environment: [:])
-        let replayed = await Fetch.run(try request(), on: replaying.session, style: .async)
-        #expect(replayed.body == live.body)
-        #expect(try replaying.eject().unmatched.isEmpty)
+            let replaying = try Tape(file: file, mode: .none, matching: matching, options: options, environment: [:])
+            let replayed = await Fetch.run(try request(), on: replaying.session, style: .async)
+            #expect(replayed.body == live.body)
+            #expect(try replaying.eject().unmatched.isEmpty)
+        }
     }
 
     @Test func hooksRewriteWhatIsRecordedAndWhatIsReplayed() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("hooks.json")
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let recordingOptions = Tape.Options(beforeRecord: { interaction in
-            // Leave out the teapot, and keep no ETag.
-            if interaction.response?.status == 418 { return nil }
-            var interaction = interaction
-            interaction.response?.headers["Etag"] = nil
-            return interaction
-        })
-        let recording = try Tape(file: file, mode: .once, options: recordingOptions, environment: [:])
-        let teapot = await Fetch.get(server.baseURL + "/status/418", on: recording.session)
-        let headers = await Fetch.get(server.baseURL + "/headers", on: recording.session)
-        #expect(teapot.status == 418 && headers.headers["Etag"] == "\"v1\"", "the caller gets the live response")
-        let report = try recording.eject()
-        #expect(report.recorded == 1)
-        let stored = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
-        #expect(stored.map(\.request.url) == [server.baseURL + "/headers"])
-        #expect(stored.first?.response?.headers.contains("Etag") == false)
-        server.stop()
+        try await withScratchTape(cassette: "hooks.json") { scratch in
+            let (file, server) = (scratch.file, scratch.server)
+            let recordingOptions = Tape.Options(beforeRecord: { interaction in
+                // Leave out the teapot, and keep no ETag.
+                if interaction.response?.status == 418 { return nil }
+                var interaction = interaction
+                interaction.response?.headers["Etag"] = nil
+                return interaction
+            })
+            let recording = try Tape(file: file, mode: .once, options: recordingOptions, environment: [:])
+            let teapot = await Fetch.get(server.baseURL + "/status/418", on: recording.session)
+            let headers = await Fetch.get(server.baseURL + "/headers", on: recording.session)
+            #expect(teapot.status == 418 && headers.headers["Etag"] == "\"v1\"", "the caller gets the live response")
+            let report = try recording.eject()
+            #expect(report.recorded == 1)
+            let stored = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
+            #expect(stored.map(\.request.url) == [server.baseURL + "/headers"])
+            #expect(stored.first?.response?.headers.contains("Etag") == false)
+            server.stop()
 
-        let playbackOptions = Tape.Options(beforePlayback: { interaction in
-            var interaction = interaction
-            interaction.response?.status = 503
-            return interaction
-        })
-        let replaying = try Tape(file: file, mode: .none, options: playbackOptions, environment: [:])
-        #expect(await Fetch.get(server.baseURL + "/headers", on: replaying.session).status == 503)
-        try replaying.eject()
-        #expect(try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions.first?.response?.status == 200)
+            let playbackOptions = Tape.Options(beforePlayback: { interaction in
+                var interaction = interaction
+                interaction.response?.status = 503
+                return interaction
+            })
+            let replaying = try Tape(file: file, mode: .none, options: playbackOptions, environment: [:])
+            #expect(await Fetch.get(server.baseURL + "/headers", on: replaying.session).status == 503)
+            try replaying.eject()
+            #expect(try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions.first?.response?.status == 200)
+        }
     }
 
     /// A cassette written before a rule existed: its recorded requests are redacted before they

@@ -105,28 +105,26 @@ import CassetteTestSupport
     /// FoundationNetworking does not do it for a protocol's response: Cassette does, recording
     /// and replaying.
     @Test func setCookieIsStoredInTheCallersCookieStorageRecordingAndReplaying() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("cookies.json")
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        // Redaction off, so the stored cookies keep their values (by default they are [REDACTED]).
-        let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
-        _ = await Fetch.get(server.baseURL + "/headers", on: recording.session)
-        let echoed = await Fetch.get(server.baseURL + "/echo", on: recording.session)
-        #expect(Self.cookieHeader(in: echoed) == ["a=1", "b=2"], "\(echoed.text)")
-        try recording.eject()
-        server.stop()
+        try await withScratchTape(cassette: "cookies.json") { scratch in
+            let (file, server) = (scratch.file, scratch.server)
+            // Redaction off, so the stored cookies keep their values (by default they are [REDACTED]).
+            let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
+            _ = await Fetch.get(server.baseURL + "/headers", on: recording.session)
+            let echoed = await Fetch.get(server.baseURL + "/echo", on: recording.session)
+            #expect(Self.cookieHeader(in: echoed) == ["a=1", "b=2"], "\(echoed.text)")
+            try recording.eject()
+            server.stop()
 
-        let replaying = try Tape(file: file, mode: .none, environment: [:])
-        let storage = try #require(replaying.session.configuration.httpCookieStorage)
-        #expect(storage.cookies(for: try #require(URL(string: server.baseURL)))?.isEmpty ?? true)
-        _ = await Fetch.get(server.baseURL + "/headers", on: replaying.session)
-        let stored = storage.cookies(for: try #require(URL(string: server.baseURL))) ?? []
-        #expect(stored.map { "\($0.name)=\($0.value)" }.sorted() == ["a=1", "b=2"])
-        let replayedEcho = await Fetch.get(server.baseURL + "/echo", on: replaying.session)
-        #expect(replayedEcho.text == echoed.text)
-        #expect(try replaying.eject().unmatched.isEmpty)
+            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let storage = try #require(replaying.session.configuration.httpCookieStorage)
+            #expect(storage.cookies(for: try #require(URL(string: server.baseURL)))?.isEmpty ?? true)
+            _ = await Fetch.get(server.baseURL + "/headers", on: replaying.session)
+            let stored = storage.cookies(for: try #require(URL(string: server.baseURL))) ?? []
+            #expect(stored.map { "\($0.name)=\($0.value)" }.sorted() == ["a=1", "b=2"])
+            let replayedEcho = await Fetch.get(server.baseURL + "/echo", on: replaying.session)
+            #expect(replayedEcho.text == echoed.text)
+            #expect(try replaying.eject().unmatched.isEmpty)
+        }
     }
 
     /// The cookies the loopback server's `/echo` saw, sorted (cookie storage keeps no order).

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Whether an ejected tape writes its cassette, and how: decided from the mode, whether the file
+/// existed, how many interactions were recorded and how many requests could not connect. Pure, so
+/// every rule is tested without a tape (`SavePolicyTests`).
+enum SavePolicy {
+    /// What happens to the file.
+    enum Verdict: Equatable {
+        /// Nothing is written: the mode does not record, or nothing new was recorded.
+        case leaveAsIs
+        /// The recordings are written: added to what the file holds, or `replacing` it (mode `all`).
+        case save(replacing: Bool)
+        /// A request could not connect, so the recording is incomplete: it neither replaces a
+        /// cassette (mode `all`) nor creates an empty one that would replay nothing. The warning says so.
+        case incomplete(warning: String)
+    }
+
+    static func verdict(mode: RecordMode, fileExisted: Bool, recorded: Int, connectionFailures: Int, file: URL) -> Verdict {
+        let recordingMode = mode != .none && !(mode == .once && fileExisted)
+        guard recordingMode else { return .leaveAsIs }
+        if connectionFailures > 0, mode == .all || recorded == 0 {
+            return .incomplete(warning: "cassette \(file.path) was not saved: \(connectionFailures) request\(connectionFailures == 1 ? "" : "s") "
+                + "could not connect, so the recording is incomplete" + (fileExisted ? "; the file is unchanged" : "")
+                + ". Record again when the servers can be reached.")
+        }
+        guard recorded > 0 || !fileExisted || mode == .all else { return .leaveAsIs }
+        return .save(replacing: mode == .all)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Tape {
+    /// Options beyond the record mode and the matching rules.
+    public struct Options: Sendable {
+        /// When every recorded interaction matching a request has been used, answer with the
+        /// last of them again instead of failing as unmatched. Default `false`: each recorded
+        /// interaction answers once, as the server answered once.
+        public var allowsPlaybackRepeats: Bool
+        /// How replayed responses are timed (see `Latency`). `nil`, the default: as
+        /// `CASSETTE_LATENCY` says, else instant. An interaction's own `"latency"` in the file
+        /// wins over this.
+        public var latency: Latency?
+        /// What is removed from interactions before they are stored (see ``Redaction``). Default:
+        /// the values of `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
+        public var redaction: Redaction
+        /// Rewrites each recorded interaction before redaction and storage; return `nil` to leave
+        /// it out of the cassette (the caller still gets the live response).
+        ///
+        /// ```swift
+        /// Tape.Options(beforeRecord: { interaction in
+        ///     var interaction = interaction
+        ///     interaction.response?.headers["Date"] = nil     // keep re-recordings diff-free
+        ///     return interaction
+        /// })
+        /// ```
+        public var beforeRecord: (@Sendable (Interaction) -> Interaction?)?
+        /// Rewrites each recorded interaction just before it replays (after placeholders were
+        /// given back their secrets); the cassette file is not changed.
+        public var beforePlayback: (@Sendable (Interaction) -> Interaction)?
+        /// What the `.cassette` trait and `withCassette` say about recorded interactions that
+        /// answered no request. Default ``UnusedInteractions/ignore``.
+        public var unusedInteractions: UnusedInteractions
+        /// What happens when the cassette holds interactions older than an age; `nil`, the
+        /// default: nothing.
+        public var staleness: Staleness?
+        /// Whether a request that could not reach its server at all while recording
+        /// (`cannotConnectToHost`, `cannotFindHost`, `notConnectedToInternet`, `dnsLookupFailed`)
+        /// is saved as a recorded outage. Default `false`: the caller gets the error as live, but
+        /// the cassette does not keep it, and the report (and standard error) say so — a recording
+        /// made while offline must not become the truth every later run replays. Set `true` to
+        /// capture an outage on purpose. Errors after the server answered (a timeout, a lost
+        /// connection) are always saved.
+        public var savesConnectionFailures: Bool
+        /// What happens when what is about to be saved still looks like it holds a secret after
+        /// redaction (see ``SecretCheck``). Default ``SecretCheck/warn``.
+        public var secretCheck: SecretCheck
+        /// What may change when the same traffic is recorded again (record mode `all`) without
+        /// rewriting an interaction: dates, ages, request ids, timing within ±50 % or ±50 ms
+        /// (see ``VolatileParts``). Unchanged traffic leaves the file byte-identical.
+        public var volatileParts: VolatileParts = .default
+
+        /// Options with their defaults.
+        public init(
+            allowsPlaybackRepeats: Bool = false,
+            latency: Latency? = nil,
+            redaction: Redaction = .default,
+            beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
+            beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil,
+            unusedInteractions: UnusedInteractions = .ignore,
+            staleness: Staleness? = nil,
+            savesConnectionFailures: Bool = false,
+            secretCheck: SecretCheck = .warn,
+            volatileParts: VolatileParts = .default
+        ) {
+            self.volatileParts = volatileParts
+            self.allowsPlaybackRepeats = allowsPlaybackRepeats
+            self.latency = latency
+            self.redaction = redaction
+            self.beforeRecord = beforeRecord
+            self.beforePlayback = beforePlayback
+            self.unusedInteractions = unusedInteractions
+            self.staleness = staleness
+            self.savesConnectionFailures = savesConnectionFailures
+            self.secretCheck = secretCheck
+        }
+    }
+}

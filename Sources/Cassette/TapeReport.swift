@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Tape {
+    /// What a tape did, returned by ``eject()``.
+    public struct Report: Sendable, Equatable {
+        /// The cassette file.
+        public var file: URL
+        /// The record mode the tape ran in.
+        public var mode: RecordMode
+        /// Requests answered from the cassette.
+        public var replayed: Int
+        /// Interactions recorded from the network during this use.
+        public var recorded: Int
+        /// Each request that found no match and was refused: the request, the closest recordings
+        /// and what differs; its `description` is the report the caller's error carried.
+        public var unmatched: [UnmatchedRequest]
+        /// How many recorded interactions answered no request.
+        public var unused: Int
+        /// Each recorded interaction that answered no request: `#3 GET https://…` (numbered from
+        /// 1 in file order).
+        public var unusedInteractions: [String]
+        /// What ``Options/staleness`` found, when the cassette is stale and was not re-recorded.
+        public var stale: Stale?
+        /// Whether the file was written. `false` also when re-recording (mode `all`) found the
+        /// same traffic as the file holds, apart from ``Options/volatileParts``: the file is then
+        /// left as it was, byte for byte.
+        public var saved: Bool
+        /// What the tape noticed that needs a look but fails nothing: requests that could not
+        /// connect while recording and were not saved (see ``Options/savesConnectionFailures``),
+        /// and values saved that still look like secrets (see ``Options/secretCheck``). Each is
+        /// also written to standard error when it happens.
+        public var warnings: [String] = []
+        /// Each replay whose match relied on redacted values: the recorded request held a
+        /// placeholder (`[REDACTED-1]`) where the live request had a value, which the tape
+        /// then gave back in place of the placeholder in the responses that follow.
+        public var redactedMatches: [RedactedMatch] = []
+
+        /// A replay whose match relied on redacted values.
+        public struct RedactedMatch: Sendable, Equatable, CustomStringConvertible {
+            /// The interaction that answered, numbered from 1 in file order.
+            public var interaction: Int
+            /// The recorded request, as the cassette holds it: `GET https://…?flavour=[REDACTED-1]`.
+            public var request: String
+            /// How many placeholders stood for what the live request had there.
+            public var redactedValues: Int
+
+            /// `#1 GET https://…?flavour=[REDACTED-1] matched with 1 redacted value`.
+            public var description: String {
+                "#\(interaction) \(request) matched with \(redactedValues) redacted value\(redactedValues == 1 ? "" : "s")"
+            }
+        }
+
+        /// A stale cassette: what to say, and whether it fails the test.
+        public struct Stale: Sendable, Equatable {
+            /// Which cassette, how many interactions, how old, and how to re-record it.
+            public var message: String
+            /// Whether the test fails (``Staleness/Action/fail``) or is warned.
+            public var fails: Bool
+        }
+    }
+}

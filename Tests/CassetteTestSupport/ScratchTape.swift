@@ -1,0 +1,70 @@
+import Foundation
+import Cassette
+
+/// The set-up most runtime tests share: a scratch folder with a cassette file in it, a loopback
+/// server to record from, and tapes opened on that file — one per phase (record, then replay).
+/// Everything is cleaned up when the test's body returns or throws: tapes still in use are
+/// ejected, the server stopped, the folder removed.
+///
+/// ```swift
+/// try await withScratchTape { scratch in
+///     let recording = try scratch.tape(mode: .once)
+///     _ = await Fetch.get(scratch.server.baseURL + "/json", on: recording.session)
+///     try recording.eject()
+///     let replaying = try scratch.tape(mode: .none)
+///     …
+/// }
+/// ```
+public final class ScratchTape: @unchecked Sendable {
+    /// The folder, for other files the test writes.
+    public let folder: ScratchFolder
+    /// The cassette the tapes are opened on (not created until a tape saves it).
+    public let file: URL
+    /// The loopback server to record from.
+    public let server: LoopbackServer
+    private let opened = NSLock()
+    private var tapes: [Tape] = []
+
+    init(cassette name: String) throws {
+        folder = try ScratchFolder()
+        file = folder.file(name)
+        server = try LoopbackServer()
+    }
+
+    /// A tape on ``file``, with no environment variables (`CASSETTE_RECORD_MODE` and `CI` do not
+    /// change `mode`): ejected at the end if the test did not eject it.
+    public func tape(mode: RecordMode = .once, matching: RequestMatching = .default, options: Tape.Options = Tape.Options()) throws -> Tape {
+        let tape = try Tape(file: file, mode: mode, matching: matching, options: options, environment: [:])
+        opened.lock()
+        tapes.append(tape)
+        opened.unlock()
+        return tape
+    }
+
+    /// Another file in the scratch folder.
+    public func file(_ name: String) -> URL { folder.file(name) }
+
+    /// The scratch folder's URL.
+    public var url: URL { folder.url }
+
+    /// `server.baseURL + path`.
+    public func url(_ path: String) -> String { server.baseURL + path }
+
+    func tearDown() {
+        opened.lock()
+        let open = tapes
+        tapes = []
+        opened.unlock()
+        for tape in open { _ = try? tape.eject() }
+        server.stop()
+        folder.remove()
+    }
+}
+
+/// Runs `body` with a ``ScratchTape`` (a cassette file named `cassette` in a scratch folder, and
+/// a loopback server), and cleans all of it up afterwards.
+public func withScratchTape<Result>(cassette: String = "scratch.json", _ body: (ScratchTape) async throws -> Result) async throws -> Result {
+    let scratch = try ScratchTape(cassette: cassette)
+    defer { scratch.tearDown() }
+    return try await body(scratch)
+}
