@@ -63,8 +63,17 @@ public final class ScratchTape: @unchecked Sendable {
 
 /// Runs `body` with a ``ScratchTape`` (a cassette file named `cassette` in a scratch folder, and
 /// a loopback server), and cleans all of it up afterwards.
+@discardableResult
 public func withScratchTape<Result>(cassette: String = "scratch.json", _ body: (ScratchTape) async throws -> Result) async throws -> Result {
     let scratch = try ScratchTape(cassette: cassette)
     defer { scratch.tearDown() }
     return try await body(scratch)
+}
+
+/// ``withScratchTape(cassette:_:)`` for a test that is not `async`.
+@discardableResult
+public func withScratchTape<Result>(cassette: String = "scratch.json", _ body: (ScratchTape) throws -> Result) throws -> Result {
+    let scratch = try ScratchTape(cassette: cassette)
+    defer { scratch.tearDown() }
+    return try body(scratch)
 }

@@ -16,48 +16,47 @@ import CassetteTestSupport
 
     @Test(arguments: TaskCall.allCases)
     func downloadsFailClearlyWhileRecordingAndSendNothing(call: TaskCall) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("downloads.json")
-        let tape = try Tape(file: file, mode: .once, environment: [:])
-        let configuration = URLSessionConfiguration.ephemeral
-        tape.configure(configuration)
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("downloads.json")
+            let tape = try Tape(file: file, mode: .once, environment: [:])
+            let configuration = URLSessionConfiguration.ephemeral
+            tape.configure(configuration)
 
-        let observed = await TaskRun.observe(.download(URLRequest(url: URL(string: server.baseURL + "/bytes/2048")!)),
-                                             call: call, configuration: configuration)
-        #expect(observed.errorDomain == NSURLErrorDomain && observed.errorCode == URLError.Code.cannotCreateFile.rawValue)
-        #expect(observed.errorDescription?.hasPrefix("Cassette cannot complete the download task for GET \(server.baseURL)/bytes/2048 on Linux") == true)
-        #expect(observed.errorDescription?.contains(Self.advice) == true)
-        #expect(observed.status == nil && observed.body.isEmpty)
-        if call != .async {
-            #expect(observed.events == (call == .delegate ? ["complete NSURLErrorDomain -3000"] : []))
+            let observed = await TaskRun.observe(.download(URLRequest(url: URL(string: server.baseURL + "/bytes/2048")!)),
+                                                 call: call, configuration: configuration)
+            #expect(observed.errorDomain == NSURLErrorDomain && observed.errorCode == URLError.Code.cannotCreateFile.rawValue)
+            #expect(observed.errorDescription?.hasPrefix("Cassette cannot complete the download task for GET \(server.baseURL)/bytes/2048 on Linux") == true)
+            #expect(observed.errorDescription?.contains(Self.advice) == true)
+            #expect(observed.status == nil && observed.body.isEmpty)
+            if call != .async {
+                #expect(observed.events == (call == .delegate ? ["complete NSURLErrorDomain -3000"] : []))
+            }
+            #expect(server.received.isEmpty, "nothing may reach the server")
+            let report = try tape.eject()
+            #expect(report.recorded == 0)
+            #expect(try CassetteFile.read(file).interactions.isEmpty)
         }
-        #expect(server.received.isEmpty, "nothing may reach the server")
-        let report = try tape.eject()
-        #expect(report.recorded == 0)
-        #expect(try CassetteFile.read(file).interactions.isEmpty)
     }
 
     @Test(arguments: TaskCall.allCases)
     func downloadsFailClearlyWhenReplaying(call: TaskCall) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("downloads.json")
-        try Data(#"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://files.example.com/report.pdf"}, "response": {"status": 200, "body": {"text": "%PDF"}}}]}"#.utf8).write(to: file)
-        let tape = try Tape(file: file, mode: .none, environment: [:])
-        let configuration = URLSessionConfiguration.ephemeral
-        tape.configure(configuration)
+        try await withScratchTape { scratch in
+            let file = scratch.file("downloads.json")
+            try Data(#"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://files.example.com/report.pdf"}, "response": {"status": 200, "body": {"text": "%PDF"}}}]}"#.utf8).write(to: file)
+            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let configuration = URLSessionConfiguration.ephemeral
+            tape.configure(configuration)
 
-        let observed = await TaskRun.observe(.download(URLRequest(url: URL(string: "https://files.example.com/report.pdf")!)),
-                                             call: call, configuration: configuration)
-        #expect(observed.errorCode == URLError.Code.cannotCreateFile.rawValue)
-        #expect(observed.errorDescription?.contains(Self.advice) == true)
-        // The same request as a data task replays: the advice works.
-        let (data, response) = try await URLSession(configuration: configuration).data(from: URL(string: "https://files.example.com/report.pdf")!)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200 && data == Data("%PDF".utf8))
-        _ = try tape.eject()
+            let observed = await TaskRun.observe(.download(URLRequest(url: URL(string: "https://files.example.com/report.pdf")!)),
+                                                 call: call, configuration: configuration)
+            #expect(observed.errorCode == URLError.Code.cannotCreateFile.rawValue)
+            #expect(observed.errorDescription?.contains(Self.advice) == true)
+            // The same request as a data task replays: the advice works.
+            let (data, response) = try await URLSession(configuration: configuration).data(from: URL(string: "https://files.example.com/report.pdf")!)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200 && data == Data("%PDF".utf8))
+            _ = try tape.eject()
+        }
     }
     #endif
 }

@@ -20,133 +20,131 @@ import CassetteTestSupport
     }
 
     @Test func twentyEventsRecordedLiveReplayWithTheirRecordedTiming() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let url = server.baseURL + "/sse/\(Self.eventCount)/\(Int(Self.gap * 1000))"
-        let file = scratch.file("sse.json")
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let url = server.baseURL + "/sse/\(Self.eventCount)/\(Int(Self.gap * 1000))"
+            let file = scratch.file("sse.json")
 
-        // Live, without Cassette, then recorded: the same events, about 50 ms apart.
-        let live = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: { _ in }), style: .delegate)
-        let liveEvents = EventStreamClient.events(of: live)
-        #expect(liveEvents.map(\.data) == (0..<Self.eventCount).map { #"{"index":\#($0),"token":"t\#($0)"}"# })
-        let recorder = try Tape(file: file, mode: .once, environment: [:])
-        let recorded = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: recorder.configure), style: .delegate)
-        _ = try recorder.eject()
-        #expect(recorded.sameOutcome(as: live))
-        #expect(EventStreamClient.events(of: recorded).map(\.data) == liveEvents.map(\.data))
+            // Live, without Cassette, then recorded: the same events, about 50 ms apart.
+            let live = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: { _ in }), style: .delegate)
+            let liveEvents = EventStreamClient.events(of: live)
+            #expect(liveEvents.map(\.data) == (0..<Self.eventCount).map { #"{"index":\#($0),"token":"t\#($0)"}"# })
+            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorded = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: recorder.configure), style: .delegate)
+            _ = try recorder.eject()
+            #expect(recorded.sameOutcome(as: live))
+            #expect(EventStreamClient.events(of: recorded).map(\.data) == liveEvents.map(\.data))
 
-        // In the file: one chunk per event, each with its arrival, in the order they came.
-        let interaction = try #require(try CassetteFile.read(file).interactions.first)
-        let stream = try #require(interaction.response?.stream)
-        #expect(stream.chunks.map(\.data) == (0..<Self.eventCount).map(LoopbackRoutes.sseEvent))
-        #expect(stream.chunks.allSatisfy { $0.event != nil })
-        let offsets = stream.chunks.map(\.at)
-        #expect(offsets == offsets.sorted())
-        let span = try #require(offsets.last) - offsets[0]
-        #expect(span >= Double(Self.eventCount - 1) * Self.gap * 0.9, "\(offsets)")
-        let text = try String(contentsOf: file, encoding: .utf8)
-        #expect(text.contains(#""events": ["#) && text.contains(#""id": "19", "data": { "index": 19, "token": "t19" } }"#), "\(text)")
+            // In the file: one chunk per event, each with its arrival, in the order they came.
+            let interaction = try #require(try CassetteFile.read(file).interactions.first)
+            let stream = try #require(interaction.response?.stream)
+            #expect(stream.chunks.map(\.data) == (0..<Self.eventCount).map(LoopbackRoutes.sseEvent))
+            #expect(stream.chunks.allSatisfy { $0.event != nil })
+            let offsets = stream.chunks.map(\.at)
+            #expect(offsets == offsets.sorted())
+            let span = try #require(offsets.last) - offsets[0]
+            #expect(span >= Double(Self.eventCount - 1) * Self.gap * 0.9, "\(offsets)")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(text.contains(#""events": ["#) && text.contains(#""id": "19", "data": { "index": 19, "token": "t19" } }"#), "\(text)")
 
-        // Replayed with the recorded latency: each event when it arrived, the same bytes.
-        let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
-        let replayed = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
-        #expect(replayed.sameOutcome(as: live))
-        let replayedEvents = EventStreamClient.events(of: replayed)
-        #expect(replayedEvents.map(\.data) == liveEvents.map(\.data))
-        for (event, offset) in zip(replayedEvents, offsets) {
-            #expect(Self.isClose(event.at, to: offset), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
+            // Replayed with the recorded latency: each event when it arrived, the same bytes.
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+            let replayed = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
+            #expect(replayed.sameOutcome(as: live))
+            let replayedEvents = EventStreamClient.events(of: replayed)
+            #expect(replayedEvents.map(\.data) == liveEvents.map(\.data))
+            for (event, offset) in zip(replayedEvents, offsets) {
+                #expect(Self.isClose(event.at, to: offset), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
+            }
+            #expect(replayed.pieces.count == Self.eventCount)
+
+            // Twice as fast, the gaps halve.
+            let fast = try Tape(file: file, mode: .none, options: .init(latency: .scaled(0.5)), environment: [:])
+            let halved = EventStreamClient.events(of: await Fetch.get(url, on: Fetch.delegateSession(configuredBy: fast.configure), style: .delegate))
+            #expect(halved.count == Self.eventCount)
+            for (event, offset) in zip(halved, offsets) {
+                #expect(Self.isClose(event.at, to: offset / 2), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
+            }
+
+            // Instant: the whole stream at once.
+            let instant = try Tape(file: file, mode: .none, environment: [:])
+            let started = Date()
+            let atOnce = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: instant.configure), style: .delegate)
+            #expect(Date().timeIntervalSince(started) < 0.2 * TimingIsolation.scale)
+            #expect(atOnce.sameOutcome(as: live))
+            #expect(EventStreamClient.events(of: atOnce).count == Self.eventCount)
+            for tape in [player, fast, instant] { _ = try tape.eject() }
         }
-        #expect(replayed.pieces.count == Self.eventCount)
-
-        // Twice as fast, the gaps halve.
-        let fast = try Tape(file: file, mode: .none, options: .init(latency: .scaled(0.5)), environment: [:])
-        let halved = EventStreamClient.events(of: await Fetch.get(url, on: Fetch.delegateSession(configuredBy: fast.configure), style: .delegate))
-        #expect(halved.count == Self.eventCount)
-        for (event, offset) in zip(halved, offsets) {
-            #expect(Self.isClose(event.at, to: offset / 2), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
-        }
-
-        // Instant: the whole stream at once.
-        let instant = try Tape(file: file, mode: .none, environment: [:])
-        let started = Date()
-        let atOnce = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: instant.configure), style: .delegate)
-        #expect(Date().timeIntervalSince(started) < 0.2 * TimingIsolation.scale)
-        #expect(atOnce.sameOutcome(as: live))
-        #expect(EventStreamClient.events(of: atOnce).count == Self.eventCount)
-        for tape in [player, fast, instant] { _ = try tape.eject() }
     }
 
     /// What recording keeps as a stream, whatever API the caller used: server-sent events always;
     /// another body only when it came with pauses and without a Content-Length.
     @Test func recordingKeepsEventsAlwaysAndOtherBodiesAsChunksOnlyWhenTheyPaused() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("kinds.json")
-        let tape = try Tape(file: file, mode: .once, environment: [:])
-        let paths = ["/slow-chunks/4/100", "/chunked/5", "/delay/100", "/sse/3/0"]
-        var live: [Fetched] = []
-        for path in paths { live.append(await Fetch.get(server.baseURL + path, on: tape.session, style: .async)) }
-        _ = try tape.eject()
-        let responses = try CassetteFile.read(file).interactions.map(\.response)
-        #expect(responses.count == 4)
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("kinds.json")
+            let tape = try Tape(file: file, mode: .once, environment: [:])
+            let paths = ["/slow-chunks/4/100", "/chunked/5", "/delay/100", "/sse/3/0"]
+            var live: [Fetched] = []
+            for path in paths { live.append(await Fetch.get(server.baseURL + path, on: tape.session, style: .async)) }
+            _ = try tape.eject()
+            let responses = try CassetteFile.read(file).interactions.map(\.response)
+            #expect(responses.count == 4)
 
-        let chunks = try #require(responses[0]?.stream?.chunks)
-        #expect(chunks.map { String(decoding: $0.data, as: UTF8.self) } == ["chunk 0\n", "chunk 1\n", "chunk 2\n", "chunk 3\n"])
-        for (earlier, later) in zip(chunks, chunks.dropFirst()) { #expect(later.at - earlier.at >= 0.09, "\(chunks.map(\.at))") }
-        #expect(responses[1]?.stream == nil && responses[1]?.body.data == live[1].body)  // chunked, but without a pause
-        #expect(responses[2]?.stream == nil && responses[2]?.body.text == "delayed 100 ms")  // Content-Length
-        #expect(responses[3]?.stream?.chunks.map(\.data) == (0..<3).map(LoopbackRoutes.sseEvent))  // events, however fast
-        let text = try String(contentsOf: file, encoding: .utf8)
-        #expect(text.contains(#""chunks": ["#) && text.contains(#""text": "chunk 0\n" }"#), "\(text)")
+            let chunks = try #require(responses[0]?.stream?.chunks)
+            #expect(chunks.map { String(decoding: $0.data, as: UTF8.self) } == ["chunk 0\n", "chunk 1\n", "chunk 2\n", "chunk 3\n"])
+            for (earlier, later) in zip(chunks, chunks.dropFirst()) { #expect(later.at - earlier.at >= 0.09, "\(chunks.map(\.at))") }
+            #expect(responses[1]?.stream == nil && responses[1]?.body.data == live[1].body)  // chunked, but without a pause
+            #expect(responses[2]?.stream == nil && responses[2]?.body.text == "delayed 100 ms")  // Content-Length
+            #expect(responses[3]?.stream?.chunks.map(\.data) == (0..<3).map(LoopbackRoutes.sseEvent))  // events, however fast
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(text.contains(#""chunks": ["#) && text.contains(#""text": "chunk 0\n" }"#), "\(text)")
 
-        // Replayed to a delegate with the recorded latency: four pieces, each when it was recorded.
-        let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
-        let replayed = await Fetch.get(server.baseURL + paths[0], on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
-        #expect(replayed.sameOutcome(as: live[0]))
-        #expect(replayed.pieces == chunks.map(\.data.count))
-        for (arrival, chunk) in zip(replayed.pieceTimes, chunks) {
-            #expect(Self.isClose(arrival, to: chunk.at), "a chunk arrived at \(arrival) s, recorded at \(chunk.at) s")
+            // Replayed to a delegate with the recorded latency: four pieces, each when it was recorded.
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+            let replayed = await Fetch.get(server.baseURL + paths[0], on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
+            #expect(replayed.sameOutcome(as: live[0]))
+            #expect(replayed.pieces == chunks.map(\.data.count))
+            for (arrival, chunk) in zip(replayed.pieceTimes, chunks) {
+                #expect(Self.isClose(arrival, to: chunk.at), "a chunk arrived at \(arrival) s, recorded at \(chunk.at) s")
+            }
+            _ = try player.eject()
         }
-        _ = try player.eject()
     }
 
     /// Through the replay server as a recording proxy: a client outside the tape's session hears
     /// each event as the upstream sends it, the cassette keeps them as events, and the server
     /// replays them with their timing.
     @Test func aStreamRecordedThroughTheServerReachesItsClientAsItArrivesAndReplaysSo() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let upstream = try LoopbackServer()
-        let upstreamURL = try #require(URL(string: upstream.baseURL))
-        let file = scratch.file("proxied-sse.json")
-        let gap = 0.1
-        let client = Fetch.delegateSession(configuredBy: { _ in })
+        try await withScratchTape { scratch in
+            let upstream = try LoopbackServer()
+            let upstreamURL = try #require(URL(string: upstream.baseURL))
+            let file = scratch.file("proxied-sse.json")
+            let gap = 0.1
+            let client = Fetch.delegateSession(configuredBy: { _ in })
 
-        let recorder = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
-        let proxy = try recorder.serve(.init(upstream: upstreamURL))
-        let live = await Fetch.get(proxy.baseURL.absoluteString + "/sse/5/\(Int(gap * 1000))", on: client, style: .delegate)
-        _ = try recorder.eject()
-        upstream.stop()
-        let liveEvents = EventStreamClient.events(of: live)
-        #expect(liveEvents.map(\.lastEventID) == ["0", "1", "2", "3", "4"])
-        // Passed on as they came: the last event about four gaps after the first, not all at the end.
-        #expect((liveEvents.last?.at ?? 0) - (liveEvents.first?.at ?? 0) >= 4 * gap * 0.9, "\(liveEvents.map(\.at))")
-        let stream = try #require(try CassetteFile.read(file).interactions.first?.response?.stream)
-        #expect(stream.chunks.map(\.data) == (0..<5).map(LoopbackRoutes.sseEvent))
+            let recorder = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
+            let proxy = try recorder.serve(.init(upstream: upstreamURL))
+            let live = await Fetch.get(proxy.baseURL.absoluteString + "/sse/5/\(Int(gap * 1000))", on: client, style: .delegate)
+            _ = try recorder.eject()
+            upstream.stop()
+            let liveEvents = EventStreamClient.events(of: live)
+            #expect(liveEvents.map(\.lastEventID) == ["0", "1", "2", "3", "4"])
+            // Passed on as they came: the last event about four gaps after the first, not all at the end.
+            #expect((liveEvents.last?.at ?? 0) - (liveEvents.first?.at ?? 0) >= 4 * gap * 0.9, "\(liveEvents.map(\.at))")
+            let stream = try #require(try CassetteFile.read(file).interactions.first?.response?.stream)
+            #expect(stream.chunks.map(\.data) == (0..<5).map(LoopbackRoutes.sseEvent))
 
-        let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded, redaction: .none), environment: [:])
-        let server = try player.serve(.init(upstream: upstreamURL))
-        let replayed = await Fetch.get(server.baseURL.absoluteString + "/sse/5/\(Int(gap * 1000))", on: client, style: .delegate)
-        _ = try player.eject()
-        #expect(replayed.body == live.body && replayed.status == 200)
-        let replayedEvents = EventStreamClient.events(of: replayed)
-        #expect(replayedEvents.count == 5)
-        for (event, chunk) in zip(replayedEvents, stream.chunks) {
-            #expect(Self.isClose(event.at, to: chunk.at), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(chunk.at) s")
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded, redaction: .none), environment: [:])
+            let server = try player.serve(.init(upstream: upstreamURL))
+            let replayed = await Fetch.get(server.baseURL.absoluteString + "/sse/5/\(Int(gap * 1000))", on: client, style: .delegate)
+            _ = try player.eject()
+            #expect(replayed.body == live.body && replayed.status == 200)
+            let replayedEvents = EventStreamClient.events(of: replayed)
+            #expect(replayedEvents.count == 5)
+            for (event, chunk) in zip(replayedEvents, stream.chunks) {
+                #expect(Self.isClose(event.at, to: chunk.at), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(chunk.at) s")
+            }
         }
     }
 
@@ -170,29 +168,28 @@ import CassetteTestSupport
     /// once it has ended, and a recording that still keeps the events with their arrivals.
     @Test(arguments: [FetchStyle.async, .completionHandler])
     func aStreamIsTheSameLiveRecordedAndReplayedForCallersOfTheWholeBody(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let url = try #require(URL(string: server.baseURL + "/sse/5/60"))
-        let file = scratch.file("whole.json")
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let url = try #require(URL(string: server.baseURL + "/sse/5/60"))
+            let file = scratch.file("whole.json")
 
-        let live = await Fetch.run(URLRequest(url: url), on: URLSession(configuration: .ephemeral), style: style)
-        let recorder = try Tape(file: file, mode: .once, environment: [:])
-        let recorded = await Fetch.run(URLRequest(url: url), on: recorder.session, style: style)
-        _ = try recorder.eject()
-        let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
-        let started = Date()
-        let replayed = await Fetch.run(URLRequest(url: url), on: player.session, style: style)
-        let elapsed = Date().timeIntervalSince(started)
-        _ = try player.eject()
+            let live = await Fetch.run(URLRequest(url: url), on: URLSession(configuration: .ephemeral), style: style)
+            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorded = await Fetch.run(URLRequest(url: url), on: recorder.session, style: style)
+            _ = try recorder.eject()
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+            let started = Date()
+            let replayed = await Fetch.run(URLRequest(url: url), on: player.session, style: style)
+            let elapsed = Date().timeIntervalSince(started)
+            _ = try player.eject()
 
-        #expect(live.status == 200 && live.body == Data((0..<5).map(LoopbackRoutes.sseEvent).joined()))
-        #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
-        #expect(replayed.sameOutcome(as: live), "replayed \(replayed), live \(live)")
-        let stream = try #require(try CassetteFile.read(file).interactions.first?.response?.stream)
-        #expect(stream.chunks.count == 5)
-        #expect(elapsed >= (stream.chunks.last?.at ?? 0) * 0.9, "the whole stream came after \(elapsed) s")
+            #expect(live.status == 200 && live.body == Data((0..<5).map(LoopbackRoutes.sseEvent).joined()))
+            #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
+            #expect(replayed.sameOutcome(as: live), "replayed \(replayed), live \(live)")
+            let stream = try #require(try CassetteFile.read(file).interactions.first?.response?.stream)
+            #expect(stream.chunks.count == 5)
+            #expect(elapsed >= (stream.chunks.last?.at ?? 0) * 0.9, "the whole stream came after \(elapsed) s")
+        }
     }
 
     // MARK: An OpenAI-style chat completion
@@ -253,26 +250,26 @@ import CassetteTestSupport
     }
 
     @Test func slowingAnEventDownAndDroppingDoneAreEditsToo() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        var document = try CassetteFile.read(PackagePaths.examples.appendingPathComponent("chat-stream.json"))
-        var stream = try #require(document.interactions[0].response?.stream)
-        // Event 5 (" can") and every later one come 0.5 s later; the final [DONE] is gone.
-        for index in 4..<stream.chunks.count { stream.chunks[index].at += 0.5 }
-        stream.chunks.removeLast()
-        document.interactions[0].response?.stream = stream
-        let file = scratch.file("edited.json")
-        try CassetteFile.write(document, to: file)
+        try await withScratchTape { scratch in
+            var document = try CassetteFile.read(PackagePaths.examples.appendingPathComponent("chat-stream.json"))
+            var stream = try #require(document.interactions[0].response?.stream)
+            // Event 5 (" can") and every later one come 0.5 s later; the final [DONE] is gone.
+            for index in 4..<stream.chunks.count { stream.chunks[index].at += 0.5 }
+            stream.chunks.removeLast()
+            document.interactions[0].response?.stream = stream
+            let file = scratch.file("edited.json")
+            try CassetteFile.write(document, to: file)
 
-        let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
-        let fetched = await Fetch.run(try Self.chatRequest(), on: Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
-        let events = EventStreamClient.events(of: fetched)
-        #expect(fetched.errorCode == nil)
-        #expect(events.count == 11)
-        #expect(!events.contains { $0.data == "[DONE]" })
-        #expect(Self.tokens(events) == "Hello! How can I help you today?")
-        #expect(events[4].at - events[3].at >= 0.5, "\(events.map(\.at))")
-        #expect(Self.isClose(events[3].at, to: 0.502))
-        _ = try tape.eject()
+            let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+            let fetched = await Fetch.run(try Self.chatRequest(), on: Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
+            let events = EventStreamClient.events(of: fetched)
+            #expect(fetched.errorCode == nil)
+            #expect(events.count == 11)
+            #expect(!events.contains { $0.data == "[DONE]" })
+            #expect(Self.tokens(events) == "Hello! How can I help you today?")
+            #expect(events[4].at - events[3].at >= 0.5, "\(events.map(\.at))")
+            #expect(Self.isClose(events[3].at, to: 0.502))
+            _ = try tape.eject()
+        }
     }
 }

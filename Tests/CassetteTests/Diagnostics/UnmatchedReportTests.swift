@@ -44,24 +44,24 @@ import CassetteTestSupport
     /// What the caller's `URLError` says for each request in `requests`, in order (`nil` for a
     /// request that was answered), from a tape in mode `none` on `cassette`.
     static func reports(cassette: String = cassette, _ requests: [URLRequest]) async throws -> [String?] {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("users.json")
-        try Data(cassette.utf8).write(to: file)
-        let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Accept"), environment: [:])
-        var reports: [String?] = []
-        for request in requests {
-            let fetched = await Fetch.run(request, on: tape.session, style: .async)
-            if let description = fetched.errorDescription {
-                #expect(fetched.errorCode == Tape.unmatchedRequestErrorCode)
-                reports.append(description.replacingOccurrences(of: file.path, with: "FILE"))
-            } else {
-                reports.append(nil)
+        try await withScratchTape { scratch in
+            let file = scratch.file("users.json")
+            try Data(cassette.utf8).write(to: file)
+            let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Accept"), environment: [:])
+            var reports: [String?] = []
+            for request in requests {
+                let fetched = await Fetch.run(request, on: tape.session, style: .async)
+                if let description = fetched.errorDescription {
+                    #expect(fetched.errorCode == Tape.unmatchedRequestErrorCode)
+                    reports.append(description.replacingOccurrences(of: file.path, with: "FILE"))
+                } else {
+                    reports.append(nil)
+                }
             }
+            let report = try tape.eject()
+            #expect(report.unmatched.map { $0.description.replacingOccurrences(of: file.path, with: "FILE") } == reports.compactMap { $0 })
+            return reports
         }
-        let report = try tape.eject()
-        #expect(report.unmatched.map { $0.description.replacingOccurrences(of: file.path, with: "FILE") } == reports.compactMap { $0 })
-        return reports
     }
 
     static func request(_ method: String, _ url: String, headers: [String: String] = ["Accept": "application/json"], json: String? = nil) -> URLRequest {
@@ -208,18 +208,18 @@ import CassetteTestSupport
 
     /// Mode `none` cannot record a cassette that does not exist: opening the tape says so.
     @Test func cassetteMissingInModeNone() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("Users/missing.json")
-        #expect {
-            try Tape(file: file, mode: .none, environment: [:])
-        } throws: { error in
-            "\(error)" == "cassette \(file.path) does not exist and record mode \"none\" never records. "
-                + "Record it once with CASSETTE_RECORD_MODE=once on a machine with network access, and commit it."
-        }
-        // CI (no explicit mode) gets the same error.
-        #expect(throws: CassetteError.cassetteNotFound(file: file.path, mode: .none)) {
-            try Tape(file: file, environment: ["CI": "true"])
+        try withScratchTape { scratch in
+            let file = scratch.file("Users/missing.json")
+            #expect {
+                try Tape(file: file, mode: .none, environment: [:])
+            } throws: { error in
+                "\(error)" == "cassette \(file.path) does not exist and record mode \"none\" never records. "
+                    + "Record it once with CASSETTE_RECORD_MODE=once on a machine with network access, and commit it."
+            }
+            // CI (no explicit mode) gets the same error.
+            #expect(throws: CassetteError.cassetteNotFound(file: file.path, mode: .none)) {
+                try Tape(file: file, environment: ["CI": "true"])
+            }
         }
     }
 
@@ -240,23 +240,23 @@ import CassetteTestSupport
     /// The report as values: the request, the cassette and mode, the closest recordings and what
     /// differs in each — its text the description.
     @Test func theReportIsAlsoValues() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("pages.json")
-        try Data(#"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://api.example.com/users?page=1"}, "response": {"status": 200}}, {"request": {"method": "POST", "url": "https://api.example.com/login"}, "response": {"status": 204}}]}"#.utf8).write(to: file)
-        let tape = try Tape(file: file, mode: .none, environment: [:])
-        let fetched = await Fetch.get("https://api.example.com/users?page=2", on: tape.session)
-        let report = try tape.eject()
-        let miss = try #require(report.unmatched.first)
-        #expect(report.unmatched.count == 1)
-        #expect(miss.request.method == "GET" && miss.request.url == "https://api.example.com/users?page=2")
-        #expect(miss.cassette == file && miss.mode == RecordMode.none && miss.usedUp == 0)
-        #expect(miss.candidates.map(\.number) == [1])
-        #expect(miss.candidates.first?.request.url == "https://api.example.com/users?page=1")
-        #expect(miss.candidates.first?.alreadyUsed == false)
-        #expect(miss.candidates.first?.differences.map(\.field) == [.query("page")])
-        #expect(miss.candidates.first?.differences.first?.recorded == "\"1\"" && miss.candidates.first?.differences.first?.requested == "\"2\"")
-        #expect(miss.candidates.first?.differences.map(\.description) == [#"query parameter "page": recorded "1", requested "2""#])
-        #expect(miss.description == fetched.errorDescription)
+        try await withScratchTape { scratch in
+            let file = scratch.file("pages.json")
+            try Data(#"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://api.example.com/users?page=1"}, "response": {"status": 200}}, {"request": {"method": "POST", "url": "https://api.example.com/login"}, "response": {"status": 204}}]}"#.utf8).write(to: file)
+            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let fetched = await Fetch.get("https://api.example.com/users?page=2", on: tape.session)
+            let report = try tape.eject()
+            let miss = try #require(report.unmatched.first)
+            #expect(report.unmatched.count == 1)
+            #expect(miss.request.method == "GET" && miss.request.url == "https://api.example.com/users?page=2")
+            #expect(miss.cassette == file && miss.mode == RecordMode.none && miss.usedUp == 0)
+            #expect(miss.candidates.map(\.number) == [1])
+            #expect(miss.candidates.first?.request.url == "https://api.example.com/users?page=1")
+            #expect(miss.candidates.first?.alreadyUsed == false)
+            #expect(miss.candidates.first?.differences.map(\.field) == [.query("page")])
+            #expect(miss.candidates.first?.differences.first?.recorded == "\"1\"" && miss.candidates.first?.differences.first?.requested == "\"2\"")
+            #expect(miss.candidates.first?.differences.map(\.description) == [#"query parameter "page": recorded "1", requested "2""#])
+            #expect(miss.description == fetched.errorDescription)
+        }
     }
 }

@@ -30,75 +30,74 @@ import CassetteTestSupport
 
     @Test(arguments: FetchStyle.allCases, CassetteFormat.allCases)
     func recordThenReplayOfflineGivesTheSameResults(style: FetchStyle, format: CassetteFormat) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("end-to-end.\(format.fileExtension)")
-        let server = try LoopbackServer()
+        try await withScratchTape { scratch in
+            let file = scratch.file("end-to-end.\(format.fileExtension)")
+            let server = try LoopbackServer()
 
-        // Redaction off: this compares every byte of what was recorded with what replays
-        // (RedactionTests covers what redaction changes).
-        let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
-        let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
-        var live: [Fetched] = []
-        for request in Self.requests(server.baseURL) {
-            live.append(await Fetch.run(request, on: liveSession, style: style))
+            // Redaction off: this compares every byte of what was recorded with what replays
+            // (RedactionTests covers what redaction changes).
+            let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
+            let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
+            var live: [Fetched] = []
+            for request in Self.requests(server.baseURL) {
+                live.append(await Fetch.run(request, on: liveSession, style: style))
+            }
+            let recordReport = try recording.eject()
+            #expect(recordReport.recorded == live.count + 3, "each redirect hop is an interaction")
+            #expect(recordReport.saved)
+            server.stop()
+            // Each request reached the server once; the redirect's three hops add three.
+            #expect(server.received.count == live.count + 3)
+
+            // What the live caller received is what the server sent.
+            #expect(live[0].status == 200)
+            #expect(live[1].status == 418 && live[1].text == "status 418")
+            #expect(live[2].body == Data((0..<4096).map { UInt8($0 % 251) }))
+            #expect(live[3].body == LoopbackRoutes.compressedJSON && live[3].headers["Content-Encoding"] == "gzip")
+            #expect(live[4].body == LoopbackRoutes.compressedJSON && live[4].headers["Content-Encoding"] == "deflate")
+            #expect(live[5].text == "chunk 0\nchunk 1\nchunk 2\nchunk 3\nchunk 4\n")
+            #expect(live[6].text == "arrived" && live[6].url == server.baseURL + "/redirect/0")
+            #expect(live[7].headers["Set-Cookie"] == "a=1; Path=/, b=2; Path=/")
+            #expect(live[8].text == "delayed 50 ms")
+            #expect(live[9].status == 204 && live[9].body.isEmpty)
+            #expect(server.received.first { $0.method == "POST" }?.body == Data(#"{"name":"Ada","tags":["a","b"]}"#.utf8))
+            #expect(server.received.first { $0.method == "PUT" }?.body == Data("streamed body".utf8))
+            // Recorded request bodies are written in their readable form.
+            let saved = try format.decode(Data(contentsOf: file), file: file.path)
+            #expect(saved.interactions.count == live.count + 3)
+            #expect(saved.interactions.first { $0.request.method == "POST" }?.request.body.form == .json)
+            #expect(saved.interactions.first { $0.request.method == "PUT" }?.request.body.form == .text)
+
+            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
+            for (index, request) in Self.requests(server.baseURL).enumerated() {
+                let replayed = await Fetch.run(request, on: replaySession, style: style)
+                #expect(replayed.sameOutcome(as: live[index]), "request \(index) \(request.url!.path): live \(live[index]), replayed \(replayed)")
+            }
+            let replayReport = try replaying.eject()
+            #expect(replayReport.replayed == live.count + 3)
+            #expect(replayReport.unmatched.isEmpty)
+            #expect(!replayReport.saved)
         }
-        let recordReport = try recording.eject()
-        #expect(recordReport.recorded == live.count + 3, "each redirect hop is an interaction")
-        #expect(recordReport.saved)
-        server.stop()
-        // Each request reached the server once; the redirect's three hops add three.
-        #expect(server.received.count == live.count + 3)
-
-        // What the live caller received is what the server sent.
-        #expect(live[0].status == 200)
-        #expect(live[1].status == 418 && live[1].text == "status 418")
-        #expect(live[2].body == Data((0..<4096).map { UInt8($0 % 251) }))
-        #expect(live[3].body == LoopbackRoutes.compressedJSON && live[3].headers["Content-Encoding"] == "gzip")
-        #expect(live[4].body == LoopbackRoutes.compressedJSON && live[4].headers["Content-Encoding"] == "deflate")
-        #expect(live[5].text == "chunk 0\nchunk 1\nchunk 2\nchunk 3\nchunk 4\n")
-        #expect(live[6].text == "arrived" && live[6].url == server.baseURL + "/redirect/0")
-        #expect(live[7].headers["Set-Cookie"] == "a=1; Path=/, b=2; Path=/")
-        #expect(live[8].text == "delayed 50 ms")
-        #expect(live[9].status == 204 && live[9].body.isEmpty)
-        #expect(server.received.first { $0.method == "POST" }?.body == Data(#"{"name":"Ada","tags":["a","b"]}"#.utf8))
-        #expect(server.received.first { $0.method == "PUT" }?.body == Data("streamed body".utf8))
-        // Recorded request bodies are written in their readable form.
-        let saved = try format.decode(Data(contentsOf: file), file: file.path)
-        #expect(saved.interactions.count == live.count + 3)
-        #expect(saved.interactions.first { $0.request.method == "POST" }?.request.body.form == .json)
-        #expect(saved.interactions.first { $0.request.method == "PUT" }?.request.body.form == .text)
-
-        let replaying = try Tape(file: file, mode: .none, environment: [:])
-        let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
-        for (index, request) in Self.requests(server.baseURL).enumerated() {
-            let replayed = await Fetch.run(request, on: replaySession, style: style)
-            #expect(replayed.sameOutcome(as: live[index]), "request \(index) \(request.url!.path): live \(live[index]), replayed \(replayed)")
-        }
-        let replayReport = try replaying.eject()
-        #expect(replayReport.replayed == live.count + 3)
-        #expect(replayReport.unmatched.isEmpty)
-        #expect(!replayReport.saved)
     }
 
     /// Recording is transparent: the caller receives what a session without Cassette receives.
     /// (`/headers` sets cookies, which Cassette does not store yet; see the known issue below.)
     @Test(arguments: FetchStyle.allCases)
     func recordingGivesTheCallerWhatAPlainSessionGets(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let plain = style == .delegate ? Fetch.delegateSession { _ in } : URLSession(configuration: .ephemeral)
-        let tape = try Tape(file: scratch.file("transparent.json"), mode: .once, environment: [:])
-        let recording = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
-        let withoutCookies = { Self.requests(server.baseURL).filter { $0.url?.path != "/headers" } }
-        for (direct, through) in zip(withoutCookies(), withoutCookies()) {
-            let expected = await Fetch.run(direct, on: plain, style: style)
-            let received = await Fetch.run(through, on: recording, style: style)
-            #expect(received.sameOutcome(as: expected), "\(direct.url!.path): without Cassette \(expected.text), recording \(received.text)")
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let plain = style == .delegate ? Fetch.delegateSession { _ in } : URLSession(configuration: .ephemeral)
+            let tape = try Tape(file: scratch.file("transparent.json"), mode: .once, environment: [:])
+            let recording = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            let withoutCookies = { Self.requests(server.baseURL).filter { $0.url?.path != "/headers" } }
+            for (direct, through) in zip(withoutCookies(), withoutCookies()) {
+                let expected = await Fetch.run(direct, on: plain, style: style)
+                let received = await Fetch.run(through, on: recording, style: style)
+                #expect(received.sameOutcome(as: expected), "\(direct.url!.path): without Cassette \(expected.text), recording \(received.text)")
+            }
+            try tape.eject()
         }
-        try tape.eject()
     }
 
     /// A live session stores the cookies a response sets, so the next request carries them.
@@ -139,74 +138,74 @@ import CassetteTestSupport
     /// `TaskKindsTests` compares that with a live session.)
     @Test(arguments: ["httpCookieAcceptPolicy", "httpShouldHandleCookies"])
     func cookiesAreNotStoredWhenTheConfigurationOrRequestRefusesThem(refusedBy setting: String) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("set-cookie.json")
-        try Data("""
-            { "version": 1, "interactions": [ {
-              "request": { "method": "GET", "url": "https://api.example.com/login" },
-              "response": { "status": 200, "headers": { "Set-Cookie": ["session=abc; Path=/", "theme=dark; Path=/"] } }
-            } ] }
-            """.utf8).write(to: file)
-        let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
-        let configuration = URLSessionConfiguration.ephemeral
-        let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-\(setting)-\(UUID())")
-        configuration.httpCookieStorage = storage
-        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/login")))
-        switch setting {
-        case "httpCookieAcceptPolicy": configuration.httpCookieAcceptPolicy = .never
-        default: request.httpShouldHandleCookies = false
-        }
-        tape.configure(configuration)
-        let session = URLSession(configuration: configuration)
-        let (_, response) = try await session.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(storage.cookies?.isEmpty ?? true, "\(storage.cookies ?? [])")
+        try await withScratchTape { scratch in
+            let file = scratch.file("set-cookie.json")
+            try Data("""
+                { "version": 1, "interactions": [ {
+                  "request": { "method": "GET", "url": "https://api.example.com/login" },
+                  "response": { "status": 200, "headers": { "Set-Cookie": ["session=abc; Path=/", "theme=dark; Path=/"] } }
+                } ] }
+                """.utf8).write(to: file)
+            let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+            let configuration = URLSessionConfiguration.ephemeral
+            let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-\(setting)-\(UUID())")
+            configuration.httpCookieStorage = storage
+            var request = URLRequest(url: try #require(URL(string: "https://api.example.com/login")))
+            switch setting {
+            case "httpCookieAcceptPolicy": configuration.httpCookieAcceptPolicy = .never
+            default: request.httpShouldHandleCookies = false
+            }
+            tape.configure(configuration)
+            let session = URLSession(configuration: configuration)
+            let (_, response) = try await session.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(storage.cookies?.isEmpty ?? true, "\(storage.cookies ?? [])")
 
-        // The same cassette, with cookies allowed: both are stored.
-        let allowed = URLSessionConfiguration.ephemeral
-        allowed.httpCookieStorage = storage
-        tape.configure(allowed)
-        _ = try await URLSession(configuration: allowed).data(from: try #require(URL(string: "https://api.example.com/login")))
-        #expect((storage.cookies ?? []).map(\.name).sorted() == ["session", "theme"])
-        _ = try tape.eject()
+            // The same cassette, with cookies allowed: both are stored.
+            let allowed = URLSessionConfiguration.ephemeral
+            allowed.httpCookieStorage = storage
+            tape.configure(allowed)
+            _ = try await URLSession(configuration: allowed).data(from: try #require(URL(string: "https://api.example.com/login")))
+            #expect((storage.cookies ?? []).map(\.name).sorted() == ["session", "theme"])
+            _ = try tape.eject()
+        }
     }
 
     /// Transport errors are recorded as `error` entries (connection failures when asked to) and
     /// replay as the same `URLError`.
     @Test(arguments: FetchStyle.allCases, CassetteFormat.allCases)
     func transportErrorsReplayAsTheSameURLError(style: FetchStyle, format: CassetteFormat) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("errors.\(format.fileExtension)")
-        let server = try LoopbackServer()
-        let closed = try ClosedPort()
-        defer { withExtendedLifetime(closed) {} }  // the port stays taken until the test ends
-        let urls = [server.baseURL + "/drop", server.baseURL + "/drop-mid-body", closed.baseURL + "/refused"]
+        try await withScratchTape { scratch in
+            let file = scratch.file("errors.\(format.fileExtension)")
+            let server = try LoopbackServer()
+            let closed = try ClosedPort()
+            defer { withExtendedLifetime(closed) {} }  // the port stays taken until the test ends
+            let urls = [server.baseURL + "/drop", server.baseURL + "/drop-mid-body", closed.baseURL + "/refused"]
 
-        let recording = try Tape(file: file, mode: .once, options: .init(savesConnectionFailures: true), environment: [:])
-        let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
-        var live: [Fetched] = []
-        for url in urls { live.append(await Fetch.get(url, on: liveSession, style: style)) }
-        try recording.eject()
-        server.stop()
-        // FoundationNetworking reports a connection closed before the head as badServerResponse,
-        // and one closed mid-body as badServerResponse or unknown, depending on timing.
-        #expect(live[0].errorCode == .badServerResponse)
-        #expect(live[1].errorCode == .badServerResponse || live[1].errorCode == .unknown)
-        #expect(live[2].errorCode == .cannotConnectToHost)
+            let recording = try Tape(file: file, mode: .once, options: .init(savesConnectionFailures: true), environment: [:])
+            let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
+            var live: [Fetched] = []
+            for url in urls { live.append(await Fetch.get(url, on: liveSession, style: style)) }
+            try recording.eject()
+            server.stop()
+            // FoundationNetworking reports a connection closed before the head as badServerResponse,
+            // and one closed mid-body as badServerResponse or unknown, depending on timing.
+            #expect(live[0].errorCode == .badServerResponse)
+            #expect(live[1].errorCode == .badServerResponse || live[1].errorCode == .unknown)
+            #expect(live[2].errorCode == .cannotConnectToHost)
 
-        let saved = try format.decode(Data(contentsOf: file), file: file.path)
-        #expect(saved.interactions.map { $0.error.map { $0.code.rawValue } } == live.map { $0.errorCode?.rawValue })
-        #expect(saved.interactions[0].response == nil)
-        #expect(saved.interactions[1].response?.status == 200, "the head arrived before the connection dropped")
+            let saved = try format.decode(Data(contentsOf: file), file: file.path)
+            #expect(saved.interactions.map { $0.error.map { $0.code.rawValue } } == live.map { $0.errorCode?.rawValue })
+            #expect(saved.interactions[0].response == nil)
+            #expect(saved.interactions[1].response?.status == 200, "the head arrived before the connection dropped")
 
-        let replaying = try Tape(file: file, mode: .none, environment: [:])
-        let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
-        for (index, url) in urls.enumerated() {
-            let replayed = await Fetch.get(url, on: replaySession, style: style)
-            #expect(replayed.sameOutcome(as: live[index]), "\(url): live \(live[index]), replayed \(replayed)")
+            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
+            for (index, url) in urls.enumerated() {
+                let replayed = await Fetch.get(url, on: replaySession, style: style)
+                #expect(replayed.sameOutcome(as: live[index]), "\(url): live \(live[index]), replayed \(replayed)")
+            }
+            try replaying.eject()
         }
-        try replaying.eject()
     }
 }

@@ -10,16 +10,16 @@ import CassetteTestSupport
 @Suite(.timingIsolated) struct MemoryTests {
     /// The `HEAP <stage> <bytes>` lines the child printed.
     static func heap(_ arguments: [String]) throws -> [String: Int] {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let (status, output) = try ChildProcess.run("CassetteMemoryCheck", [arguments[0], scratch.url.path] + arguments.dropFirst())
-        #expect(status == 0, "\(output)")
-        var stages: [String: Int] = [:]
-        for line in output.split(separator: "\n") where line.hasPrefix("HEAP ") {
-            let fields = line.split(separator: " ")
-            if fields.count == 3, let bytes = Int(fields[2]) { stages[String(fields[1])] = bytes }
+        try withScratchTape { scratch in
+            let (status, output) = try ChildProcess.run("CassetteMemoryCheck", [arguments[0], scratch.url.path] + arguments.dropFirst())
+            #expect(status == 0, "\(output)")
+            var stages: [String: Int] = [:]
+            for line in output.split(separator: "\n") where line.hasPrefix("HEAP ") {
+                let fields = line.split(separator: " ")
+                if fields.count == 3, let bytes = Int(fields[2]) { stages[String(fields[1])] = bytes }
+            }
+            return stages
         }
-        return stages
     }
 
     @Test func tenThousandReplaysLeaveTheHeapWhereItWas() throws {

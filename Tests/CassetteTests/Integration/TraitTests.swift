@@ -45,24 +45,24 @@ import CassetteTestSupport
 
     /// Unmatched requests fail the test: checked through `withCassette`, which the trait also uses.
     @Test func unmatchedRequestsMakeWithCassetteThrowAfterEjecting() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        try FileManager.default.copyItem(at: PackagePaths.examples.appendingPathComponent("users-api.json"),
-                                         to: scratch.file("users.json"))
-        var sawError: CassetteError?
-        do {
-            try await withCassette("users", folder: scratch.url.path, mode: .none) { tape in
-                _ = await Fetch.get("https://api.example.com/unknown", on: tape.session)
+        try await withScratchTape { scratch in
+            try FileManager.default.copyItem(at: PackagePaths.examples.appendingPathComponent("users-api.json"),
+                                             to: scratch.file("users.json"))
+            var sawError: CassetteError?
+            do {
+                try await withCassette("users", folder: scratch.url.path, mode: .none) { tape in
+                    _ = await Fetch.get("https://api.example.com/unknown", on: tape.session)
+                }
+            } catch let error as CassetteError {
+                sawError = error
             }
-        } catch let error as CassetteError {
-            sawError = error
+            guard case .verificationFailed(let messages)? = sawError else {
+                Issue.record("expected verificationFailed, got \(String(describing: sawError))")
+                return
+            }
+            #expect(messages.count == 1)
+            #expect(messages[0].description.hasPrefix("Cassette: no recorded interaction matches GET https://api.example.com/unknown in cassette "))
         }
-        guard case .verificationFailed(let messages)? = sawError else {
-            Issue.record("expected verificationFailed, got \(String(describing: sawError))")
-            return
-        }
-        #expect(messages.count == 1)
-        #expect(messages[0].description.hasPrefix("Cassette: no recorded interaction matches GET https://api.example.com/unknown in cassette "))
     }
 
     /// When the body throws, its error wins and the tape is still ejected (what was recorded is saved).

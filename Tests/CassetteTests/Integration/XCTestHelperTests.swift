@@ -18,23 +18,22 @@ final class XCTestHelperTests: XCTestCase {
     }
 
     func testSynchronousWithCassetteRecordsAndSaves() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let status = try withCassette("sync", folder: scratch.url.path, mode: .once, environment: [:]) { tape -> Int in
-            let done = DispatchSemaphore(value: 0)
-            let result = ResultBox()
-            tape.session.dataTask(with: URL(string: server.baseURL + "/status/201")!) { _, response, _ in
-                result.status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                done.signal()
-            }.resume()
-            done.wait()
-            return result.status
+        try withScratchTape { scratch in
+            let server = scratch.server
+            let status = try withCassette("sync", folder: scratch.url.path, mode: .once, environment: [:]) { tape -> Int in
+                let done = DispatchSemaphore(value: 0)
+                let result = ResultBox()
+                tape.session.dataTask(with: URL(string: server.baseURL + "/status/201")!) { _, response, _ in
+                    result.status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                    done.signal()
+                }.resume()
+                done.wait()
+                return result.status
+            }
+            XCTAssertEqual(status, 201)
+            let saved = try JSONCassetteCodec.decode(Data(contentsOf: scratch.file("sync.json")), file: "sync.json")
+            XCTAssertEqual(saved.interactions.map { $0.response?.status }, [201])
         }
-        XCTAssertEqual(status, 201)
-        let saved = try JSONCassetteCodec.decode(Data(contentsOf: scratch.file("sync.json")), file: "sync.json")
-        XCTAssertEqual(saved.interactions.map { $0.response?.status }, [201])
     }
 
     /// `withStubSession` as XCTest users write it: stubs for the test, verified at its end.

@@ -58,33 +58,33 @@ import CassetteTestSupport
     }
 
     @Test func aCassetteWithANumberOutOfBoundsIsRefusedWithItsPlace() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("slow.json")
-        try Data("""
-        {
-          "version": 1,
-          "interactions": [
-            { "request": { "method": "GET", "url": "https://a.example/" }, "response": { "status": 200 }, "latency": { "bytesPerSecond": 1e-300 } }
-          ]
-        }
-        """.utf8).write(to: file)
-        #expect(throws: CassetteFormatError(file: file.path, problems: [
-            .init(path: JSONPath([.key("interactions"), .index(0), .key("latency"), .key("bytesPerSecond")]), line: 4, column: 130,
-                  message: "expected bytesPerSecond to be at least 1 (a finite number), found 1e-300"),
-        ])) {
-            _ = try Tape(file: file, mode: .none, environment: [:])
+        try withScratchTape { scratch in
+            let file = scratch.file("slow.json")
+            try Data("""
+            {
+              "version": 1,
+              "interactions": [
+                { "request": { "method": "GET", "url": "https://a.example/" }, "response": { "status": 200 }, "latency": { "bytesPerSecond": 1e-300 } }
+              ]
+            }
+            """.utf8).write(to: file)
+            #expect(throws: CassetteFormatError(file: file.path, problems: [
+                .init(path: JSONPath([.key("interactions"), .index(0), .key("latency"), .key("bytesPerSecond")]), line: 4, column: 130,
+                      message: "expected bytesPerSecond to be at least 1 (a finite number), found 1e-300"),
+            ])) {
+                _ = try Tape(file: file, mode: .none, environment: [:])
+            }
         }
     }
 
     @Test func aFolderGivenAsACassetteSaysSo() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let folder = scratch.file("cassettes.json")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        #expect(throws: CassetteError.unreadableCassette(file: folder.path, reason: "it is a folder, not a file; give the path of a "
-            + "cassette file in it, such as \(folder.appendingPathComponent("name.json").path)")) {
-            _ = try Tape(file: folder, mode: .none, environment: [:])
+        try withScratchTape { scratch in
+            let folder = scratch.file("cassettes.json")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            #expect(throws: CassetteError.unreadableCassette(file: folder.path, reason: "it is a folder, not a file; give the path of a "
+                + "cassette file in it, such as \(folder.appendingPathComponent("name.json").path)")) {
+                _ = try Tape(file: folder, mode: .none, environment: [:])
+            }
         }
     }
 
@@ -131,26 +131,25 @@ import CassetteTestSupport
     }
 
     @Test func redactionKeepsContentLengthTrue() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("redacted.json")
-        let redaction = Redaction.default.redactingQueryParameters("token")
-        let recording = try Tape(file: file, mode: .once, options: .init(redaction: redaction), environment: [:])
-        // /echo answers with a JSON echo of the request, with a Content-Length; the token's echo
-        // in it is removed, which shortens the body.
-        let live = await Fetch.get(server.baseURL + "/echo?token=a-rather-long-secret-value-here", on: recording.session)
-        _ = try recording.eject()
-        #expect(live.status == 200)
-        let stored = try #require(try CassetteFormat.json.decode(Data(contentsOf: file)).interactions.first?.response)
-        #expect(stored.headers["Content-Length"] == String(stored.body.data.count))
-        let replaying = try Tape(file: file, mode: .none, options: .init(redaction: redaction), environment: [:])
-        let replayed = await Fetch.get(server.baseURL + "/echo?token=a-rather-long-secret-value-here", on: replaying.session)
-        _ = try replaying.eject()
-        #expect(replayed.errorCode == nil, "\(replayed)")
-        // The token is the client's own: the replay gives it back, and Content-Length follows.
-        #expect(replayed.body == live.body)
-        #expect(replayed.headers["Content-Length"] == String(live.body.count))
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("redacted.json")
+            let redaction = Redaction.default.redactingQueryParameters("token")
+            let recording = try Tape(file: file, mode: .once, options: .init(redaction: redaction), environment: [:])
+            // /echo answers with a JSON echo of the request, with a Content-Length; the token's echo
+            // in it is removed, which shortens the body.
+            let live = await Fetch.get(server.baseURL + "/echo?token=a-rather-long-secret-value-here", on: recording.session)
+            _ = try recording.eject()
+            #expect(live.status == 200)
+            let stored = try #require(try CassetteFormat.json.decode(Data(contentsOf: file)).interactions.first?.response)
+            #expect(stored.headers["Content-Length"] == String(stored.body.data.count))
+            let replaying = try Tape(file: file, mode: .none, options: .init(redaction: redaction), environment: [:])
+            let replayed = await Fetch.get(server.baseURL + "/echo?token=a-rather-long-secret-value-here", on: replaying.session)
+            _ = try replaying.eject()
+            #expect(replayed.errorCode == nil, "\(replayed)")
+            // The token is the client's own: the replay gives it back, and Content-Length follows.
+            #expect(replayed.body == live.body)
+            #expect(replayed.headers["Content-Length"] == String(live.body.count))
+        }
     }
 }

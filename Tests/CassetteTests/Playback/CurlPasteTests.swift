@@ -12,28 +12,28 @@ import CassetteTestSupport
 @Suite(.timingIsolated) struct CurlPasteTests {
     @Test(arguments: ["/status/418", "/headers", "/chunked/3", "/gzip", "/status/204"])
     func curlOutputPastedIntoAnHTTPCassetteReplays(path: String) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        let url = server.baseURL + path
-        let live = await Fetch.get(url, on: URLSession(configuration: .ephemeral))
-        // --compressed: a cassette holds bodies decoded, as URLSession hands them to the caller.
-        let printed = try Self.curl(["-si", "--compressed", "-H", "Accept: */*", url])
-        server.stop()
-        #expect(String(decoding: printed.prefix(9), as: UTF8.self) == "HTTP/1.1 ")
+        try await withScratchTape { scratch in
+            let server = try LoopbackServer()
+            let url = server.baseURL + path
+            let live = await Fetch.get(url, on: URLSession(configuration: .ephemeral))
+            // --compressed: a cassette holds bodies decoded, as URLSession hands them to the caller.
+            let printed = try Self.curl(["-si", "--compressed", "-H", "Accept: */*", url])
+            server.stop()
+            #expect(String(decoding: printed.prefix(9), as: UTF8.self) == "HTTP/1.1 ")
 
-        let file = scratch.file("pasted.http")
-        // As docs/HTTPMessageFormat.md says: a request line above, and after the paste a line break
-        // and a blank line (Enter twice), so the body keeps its last byte, line break or not.
-        let pasted = Data("### recordedAt=2026-11-22T10:15:30.123Z\nGET \(url) HTTP/1.1\n\n".utf8) + printed + Data("\n\n".utf8)
-        try pasted.write(to: file)
-        let tape = try Tape(file: file, mode: .none, environment: [:])
-        let replayed = await Fetch.get(url, on: tape.session)
-        #expect(replayed.errorCode == nil, "\(replayed.errorDescription ?? "")")
-        #expect(replayed.status == live.status)
-        #expect(replayed.body == live.body, "replayed \(replayed.text.debugDescription), live \(live.text.debugDescription)")
-        #expect(replayed.headers == live.headers, "replayed \(replayed.headers), live \(live.headers)")
-        #expect(try tape.eject().replayed == 1)
+            let file = scratch.file("pasted.http")
+            // As docs/HTTPMessageFormat.md says: a request line above, and after the paste a line break
+            // and a blank line (Enter twice), so the body keeps its last byte, line break or not.
+            let pasted = Data("### recordedAt=2026-11-22T10:15:30.123Z\nGET \(url) HTTP/1.1\n\n".utf8) + printed + Data("\n\n".utf8)
+            try pasted.write(to: file)
+            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let replayed = await Fetch.get(url, on: tape.session)
+            #expect(replayed.errorCode == nil, "\(replayed.errorDescription ?? "")")
+            #expect(replayed.status == live.status)
+            #expect(replayed.body == live.body, "replayed \(replayed.text.debugDescription), live \(live.text.debugDescription)")
+            #expect(replayed.headers == live.headers, "replayed \(replayed.headers), live \(live.headers)")
+            #expect(try tape.eject().replayed == 1)
+        }
     }
 
     /// Runs curl and returns what it printed; fails clearly when curl is not installed.

@@ -72,46 +72,46 @@ import CassetteTestSupport
     /// repeats the last with `allowsPlaybackRepeats`.
     @Test(arguments: [false, true])
     func identicalRequestsReplayInRecordedOrder(allowsRepeats: Bool) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("poll.json")
-        let interactions = ["pending", "running", "done"].map { state in
-            Interaction(request: .init(url: "https://jobs.example/1"), response: .init(status: 200, body: .init(text: state)))
-        }
-        try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
-        let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: allowsRepeats), environment: [:])
-        var answers: [String] = []
-        for _ in 0..<4 {
-            let fetched = await Fetch.get("https://jobs.example/1", on: tape.session)
-            answers.append(fetched.errorCode.map { "error \($0.rawValue)" } ?? fetched.text)
-        }
-        let report = try tape.eject()
-        if allowsRepeats {
-            #expect(answers == ["pending", "running", "done", "done"])
-            #expect(report.unmatched.isEmpty)
-        } else {
-            #expect(answers == ["pending", "running", "done", "error \(Tape.unmatchedRequestErrorCode.rawValue)"])
-            #expect(report.unmatched.map(\.description) == ["""
-                Cassette: no recorded interaction matches GET https://jobs.example/1 in cassette \(file.path) (record mode none).
-                Request: GET https://jobs.example/1
-                  no body
-                It matches recorded interactions #1, #2, #3, which all already answered earlier requests: each recorded interaction answers once.
-                To fix: if the server answers this request more than once, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine \
-                with network access; to replay the last answer again instead, open the tape with Tape.Options(allowsPlaybackRepeats: true).
-                """])
+        try await withScratchTape { scratch in
+            let file = scratch.file("poll.json")
+            let interactions = ["pending", "running", "done"].map { state in
+                Interaction(request: .init(url: "https://jobs.example/1"), response: .init(status: 200, body: .init(text: state)))
+            }
+            try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
+            let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: allowsRepeats), environment: [:])
+            var answers: [String] = []
+            for _ in 0..<4 {
+                let fetched = await Fetch.get("https://jobs.example/1", on: tape.session)
+                answers.append(fetched.errorCode.map { "error \($0.rawValue)" } ?? fetched.text)
+            }
+            let report = try tape.eject()
+            if allowsRepeats {
+                #expect(answers == ["pending", "running", "done", "done"])
+                #expect(report.unmatched.isEmpty)
+            } else {
+                #expect(answers == ["pending", "running", "done", "error \(Tape.unmatchedRequestErrorCode.rawValue)"])
+                #expect(report.unmatched.map(\.description) == ["""
+                    Cassette: no recorded interaction matches GET https://jobs.example/1 in cassette \(file.path) (record mode none).
+                    Request: GET https://jobs.example/1
+                      no body
+                    It matches recorded interactions #1, #2, #3, which all already answered earlier requests: each recorded interaction answers once.
+                    To fix: if the server answers this request more than once, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine \
+                    with network access; to replay the last answer again instead, open the tape with Tape.Options(allowsPlaybackRepeats: true).
+                    """])
+            }
         }
     }
 
     /// A custom rule goes through the whole pipeline too.
     @Test func customMatchingOnATape() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("custom.json")
-        try JSONCassetteCodec.encode(CassetteDocument(interactions: [
-            Interaction(request: .init(url: "https://e.com/search"), response: .init(status: 200, body: .init(text: "results"))),
-        ])).write(to: file)
-        let tape = try Tape(file: file, mode: .none, matching: .custom { live, recorded in live.url.hasPrefix(recorded.url) }, environment: [:])
-        #expect(await Fetch.get("https://e.com/search?q=swift", on: tape.session).text == "results")
-        try tape.eject()
+        try await withScratchTape { scratch in
+            let file = scratch.file("custom.json")
+            try JSONCassetteCodec.encode(CassetteDocument(interactions: [
+                Interaction(request: .init(url: "https://e.com/search"), response: .init(status: 200, body: .init(text: "results"))),
+            ])).write(to: file)
+            let tape = try Tape(file: file, mode: .none, matching: .custom { live, recorded in live.url.hasPrefix(recorded.url) }, environment: [:])
+            #expect(await Fetch.get("https://e.com/search?q=swift", on: tape.session).text == "results")
+            try tape.eject()
+        }
     }
 }

@@ -46,37 +46,37 @@ import CassetteTestSupport
 
     @Test(arguments: FetchStyle.allCases)
     func everyEntryReplaysWithItsStatusAndBytes(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("httpbin.har")
-        try FileManager.default.copyItem(at: Self.har, to: file)
-        let entries = try Self.entries()
-        #expect(entries.count == 13)
-        // What the capture holds: bodies as text, JSON, form, binary (base64) and empty.
-        #expect(Set(entries.map(\.status)) == [200, 204, 302, 418])
-        #expect(entries.contains { $0.body.count == 2048 })
+        try await withScratchTape { scratch in
+            let file = scratch.file("httpbin.har")
+            try FileManager.default.copyItem(at: Self.har, to: file)
+            let entries = try Self.entries()
+            #expect(entries.count == 13)
+            // What the capture holds: bodies as text, JSON, form, binary (base64) and empty.
+            #expect(Set(entries.map(\.status)) == [200, 204, 302, 418])
+            #expect(entries.contains { $0.body.count == 2048 })
 
-        let tape = try Tape(file: file, mode: .none, environment: [:])
-        let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
-        for entry in entries {
-            let replayed = await Fetch.run(entry.request, on: session, style: style)
-            let what = "\(entry.request.httpMethod ?? "") \(entry.request.url?.absoluteString ?? "")"
-            if entry.status == 302 {
-                // The capture was made without following the redirect; a URLSession client follows
-                // it, as live, and the next hop (GET /get) is not in the capture.
-                #expect(replayed.errorCode == Tape.unmatchedRequestErrorCode, "\(what)")
-                #expect(replayed.errorDescription?.hasPrefix("Cassette: no recorded interaction matches GET http://127.0.0.1:37019/get in cassette") == true)
-                continue
+            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            for entry in entries {
+                let replayed = await Fetch.run(entry.request, on: session, style: style)
+                let what = "\(entry.request.httpMethod ?? "") \(entry.request.url?.absoluteString ?? "")"
+                if entry.status == 302 {
+                    // The capture was made without following the redirect; a URLSession client follows
+                    // it, as live, and the next hop (GET /get) is not in the capture.
+                    #expect(replayed.errorCode == Tape.unmatchedRequestErrorCode, "\(what)")
+                    #expect(replayed.errorDescription?.hasPrefix("Cassette: no recorded interaction matches GET http://127.0.0.1:37019/get in cassette") == true)
+                    continue
+                }
+                #expect(replayed.errorCode == nil, "\(what): \(replayed.errorDescription ?? "")")
+                #expect(replayed.status == entry.status, "\(what)")
+                #expect(replayed.body == entry.body, "\(what): \(replayed.body.count) bytes, expected \(entry.body.count)")
+                for (name, value) in entry.headers where name == "Content-Type" {
+                    #expect(replayed.headers[name] == value, "\(what)")
+                }
             }
-            #expect(replayed.errorCode == nil, "\(what): \(replayed.errorDescription ?? "")")
-            #expect(replayed.status == entry.status, "\(what)")
-            #expect(replayed.body == entry.body, "\(what): \(replayed.body.count) bytes, expected \(entry.body.count)")
-            for (name, value) in entry.headers where name == "Content-Type" {
-                #expect(replayed.headers[name] == value, "\(what)")
-            }
+            let report = try tape.eject()
+            #expect(report.replayed == entries.count)
+            #expect(report.unmatched.count == 1)
         }
-        let report = try tape.eject()
-        #expect(report.replayed == entries.count)
-        #expect(report.unmatched.count == 1)
     }
 }

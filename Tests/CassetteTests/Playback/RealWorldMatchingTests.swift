@@ -38,75 +38,72 @@ import CassetteTestSupport
 
     @Test(arguments: FetchStyle.allCases)
     func aMultipartUploadRecordedWithOneBoundaryReplaysWithAnother(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("upload.json")
-        let recordedForm = Self.multipart()
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("upload.json")
+            let recordedForm = Self.multipart()
 
-        let live = await Fetch.run(Self.upload(server, recordedForm), on: Self.session(style), style: style)
-        let recorder = try Tape(file: file, mode: .once, environment: [:])
-        let recorded = await Fetch.run(Self.upload(server, recordedForm), on: Self.session(style, tape: recorder), style: style)
-        try recorder.eject()
-        #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
-        #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self).contains(#"{ "name": "title", "text": "Holiday" }"#))
+            let live = await Fetch.run(Self.upload(server, recordedForm), on: Self.session(style), style: style)
+            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorded = await Fetch.run(Self.upload(server, recordedForm), on: Self.session(style, tape: recorder), style: style)
+            try recorder.eject()
+            #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
+            #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self).contains(#"{ "name": "title", "text": "Holiday" }"#))
 
-        let before = server.received.count
-        for form in [Self.multipart(), Self.multipart(reversed: true)] {
-            let player = try Tape(file: file, mode: .none, environment: [:])
-            let replayed = await Fetch.run(Self.upload(server, form), on: Self.session(style, tape: player), style: style)
-            let report = try player.eject()
-            #expect(report.replayed == 1 && report.unmatched.isEmpty, "\(report.unmatched.map(\.description))")
-            #expect(replayed.sameOutcome(as: live), "replayed \(replayed), live \(live)")
-            #expect(replayed.body == live.body)
+            let before = server.received.count
+            for form in [Self.multipart(), Self.multipart(reversed: true)] {
+                let player = try Tape(file: file, mode: .none, environment: [:])
+                let replayed = await Fetch.run(Self.upload(server, form), on: Self.session(style, tape: player), style: style)
+                let report = try player.eject()
+                #expect(report.replayed == 1 && report.unmatched.isEmpty, "\(report.unmatched.map(\.description))")
+                #expect(replayed.sameOutcome(as: live), "replayed \(replayed), live \(live)")
+                #expect(replayed.body == live.body)
+            }
+            #expect(server.received.count == before, "a replay must not reach the server")
         }
-        #expect(server.received.count == before, "a replay must not reach the server")
     }
 
     @Test func anUploadFromAFileMatchesTheRecordingWithANewBoundary() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("upload.json")
-        let recorder = try Tape(file: file, mode: .once, environment: [:])
-        let first = Self.multipart()
-        _ = try await recorder.session.data(for: Self.upload(server, first))
-        try recorder.eject()
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("upload.json")
+            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let first = Self.multipart()
+            _ = try await recorder.session.data(for: Self.upload(server, first))
+            try recorder.eject()
 
-        let second = Self.multipart(reversed: true)
-        let bodyFile = scratch.file("form.bin")
-        try second.body.write(to: bodyFile)
-        var request = Self.upload(server, second)
-        request.httpBody = nil
-        let player = try Tape(file: file, mode: .none, environment: [:])
-        let (data, response) = try await player.session.upload(for: request, fromFile: bodyFile)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        let echoed = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(echoed["body"] as? String == String(decoding: first.body, as: UTF8.self), "the recorded echo, with the recorded boundary")
-        #expect(try player.eject().replayed == 1)
+            let second = Self.multipart(reversed: true)
+            let bodyFile = scratch.file("form.bin")
+            try second.body.write(to: bodyFile)
+            var request = Self.upload(server, second)
+            request.httpBody = nil
+            let player = try Tape(file: file, mode: .none, environment: [:])
+            let (data, response) = try await player.session.upload(for: request, fromFile: bodyFile)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            let echoed = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(echoed["body"] as? String == String(decoding: first.body, as: UTF8.self), "the recorded echo, with the recorded boundary")
+            #expect(try player.eject().replayed == 1)
+        }
     }
 
     @Test func aChangedPartMissesAndTheReportNamesIt() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("upload.json")
-        let recorder = try Tape(file: file, mode: .once, environment: [:])
-        _ = try await recorder.session.data(for: Self.upload(server, Self.multipart()))
-        try recorder.eject()
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("upload.json")
+            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            _ = try await recorder.session.data(for: Self.upload(server, Self.multipart()))
+            try recorder.eject()
 
-        let player = try Tape(file: file, mode: .none, environment: [:])
-        let missed = await Fetch.run(Self.upload(server, Self.multipart(title: "Winter")), on: player.session, style: .async)
-        #expect(missed.errorCode == Tape.unmatchedRequestErrorCode)
-        let unmatched = try #require(try player.eject().unmatched.first)
-        #expect(unmatched.candidates.first?.differences == [
-            RequestDifference(field: .multipartPart("title"), recorded: #""Holiday" (7 bytes)"#, requested: #""Winter" (6 bytes)"#),
-        ])
-        #expect(unmatched.description.contains(#"    - multipart part "title": recorded "Holiday" (7 bytes), requested "Winter" (6 bytes)"#),
-                "\(unmatched.description)")
+            let player = try Tape(file: file, mode: .none, environment: [:])
+            let missed = await Fetch.run(Self.upload(server, Self.multipart(title: "Winter")), on: player.session, style: .async)
+            #expect(missed.errorCode == Tape.unmatchedRequestErrorCode)
+            let unmatched = try #require(try player.eject().unmatched.first)
+            #expect(unmatched.candidates.first?.differences == [
+                RequestDifference(field: .multipartPart("title"), recorded: #""Holiday" (7 bytes)"#, requested: #""Winter" (6 bytes)"#),
+            ])
+            #expect(unmatched.description.contains(#"    - multipart part "title": recorded "Holiday" (7 bytes), requested "Winter" (6 bytes)"#),
+                    "\(unmatched.description)")
+        }
     }
 
     @Test func partOrderCountsWhenAsked() {
@@ -123,96 +120,96 @@ import CassetteTestSupport
     }
 
     @Test func aBodyThatIsNotMultipartIsComparedByBytesAndTheReportSaysWhy() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("broken.json")
-        let recordedBody = "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nnever closed"
-        try CassetteDocument(interactions: [
-            Interaction(request: Request(method: "POST", url: "http://127.0.0.1:9/u", headers: ["Content-Type": "multipart/form-data; boundary=x"],
-                                         body: .init(text: recordedBody)),
-                        response: .init(status: 201)),
-        ]).jsonData().write(to: file)
-        let tape = try Tape(file: file, mode: .none, environment: [:])
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:9/u")!)
-        request.httpMethod = "POST"
-        request.setValue("multipart/form-data; boundary=x", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(recordedBody.utf8)
-        #expect(await Fetch.run(request, on: tape.session, style: .async).status == 201, "the same bytes still match")
-        request.httpBody = Data((recordedBody + "!").utf8)
-        #expect(await Fetch.run(request, on: tape.session, style: .async).errorCode == Tape.unmatchedRequestErrorCode)
-        let report = try #require(try tape.eject().unmatched.first).description
-        #expect(report.contains("Note: the request's body says multipart/form-data but is not valid multipart (part 1 is not closed: no \"--x\" after it), so it is compared byte for byte."), "\(report)")
+        try await withScratchTape { scratch in
+            let file = scratch.file("broken.json")
+            let recordedBody = "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nnever closed"
+            try CassetteDocument(interactions: [
+                Interaction(request: Request(method: "POST", url: "http://127.0.0.1:9/u", headers: ["Content-Type": "multipart/form-data; boundary=x"],
+                                             body: .init(text: recordedBody)),
+                            response: .init(status: 201)),
+            ]).jsonData().write(to: file)
+            let tape = try Tape(file: file, mode: .none, environment: [:])
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:9/u")!)
+            request.httpMethod = "POST"
+            request.setValue("multipart/form-data; boundary=x", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(recordedBody.utf8)
+            #expect(await Fetch.run(request, on: tape.session, style: .async).status == 201, "the same bytes still match")
+            request.httpBody = Data((recordedBody + "!").utf8)
+            #expect(await Fetch.run(request, on: tape.session, style: .async).errorCode == Tape.unmatchedRequestErrorCode)
+            let report = try #require(try tape.eject().unmatched.first).description
+            #expect(report.contains("Note: the request's body says multipart/form-data but is not valid multipart (part 1 is not closed: no \"--x\" after it), so it is compared byte for byte."), "\(report)")
+        }
     }
 
     // MARK: Hosts and ports
 
     @Test(arguments: FetchStyle.allCases)
     func aCassetteRecordedOnOnePortReplaysOnAnotherWithTheOption(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("port.json")
-        let first = try LoopbackServer()
-        let live = await Fetch.get(first.baseURL + "/echo?q=1", on: Self.session(style), style: style)
-        let recorder = try Tape(file: file, mode: .once, environment: [:])
-        let recorded = await Fetch.get(first.baseURL + "/echo?q=1", on: Self.session(style, tape: recorder), style: style)
-        try recorder.eject()
-        first.stop()
-        #expect(recorded.sameOutcome(as: live))
+        try await withScratchTape { scratch in
+            let file = scratch.file("port.json")
+            let first = try LoopbackServer()
+            let live = await Fetch.get(first.baseURL + "/echo?q=1", on: Self.session(style), style: style)
+            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorded = await Fetch.get(first.baseURL + "/echo?q=1", on: Self.session(style, tape: recorder), style: style)
+            try recorder.eject()
+            first.stop()
+            #expect(recorded.sameOutcome(as: live))
 
-        let second = try LoopbackServer()  // another free port
-        defer { second.stop() }
-        #expect(second.port != first.port)
-        let player = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: [:])
-        let replayed = await Fetch.get(second.baseURL + "/echo?q=1", on: Self.session(style, tape: player), style: style)
-        #expect(try player.eject().replayed == 1)
-        #expect(replayed.status == live.status && replayed.body == live.body && replayed.headers == live.headers)
-        #expect(second.received.isEmpty)
+            let second = try LoopbackServer()  // another free port
+            defer { second.stop() }
+            #expect(second.port != first.port)
+            let player = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: [:])
+            let replayed = await Fetch.get(second.baseURL + "/echo?q=1", on: Self.session(style, tape: player), style: style)
+            #expect(try player.eject().replayed == 1)
+            #expect(replayed.status == live.status && replayed.body == live.body && replayed.headers == live.headers)
+            #expect(second.received.isEmpty)
 
-        let strict = try Tape(file: file, mode: .none, environment: [:])
-        let missed = await Fetch.get(second.baseURL + "/echo?q=1", on: Self.session(style, tape: strict), style: style)
-        #expect(missed.errorCode == Tape.unmatchedRequestErrorCode)
-        let report = try #require(try strict.eject().unmatched.first).description
-        #expect(report.contains("- scheme, host and port: recorded http://127.0.0.1:\(first.port), requested http://127.0.0.1:\(second.port)"), "\(report)")
-        #expect(report.contains("To fix: if the server may listen on another port (a test server on a random port), add .ignoringPort() to the cassette's matching"), "\(report)")
+            let strict = try Tape(file: file, mode: .none, environment: [:])
+            let missed = await Fetch.get(second.baseURL + "/echo?q=1", on: Self.session(style, tape: strict), style: style)
+            #expect(missed.errorCode == Tape.unmatchedRequestErrorCode)
+            let report = try #require(try strict.eject().unmatched.first).description
+            #expect(report.contains("- scheme, host and port: recorded http://127.0.0.1:\(first.port), requested http://127.0.0.1:\(second.port)"), "\(report)")
+            #expect(report.contains("To fix: if the server may listen on another port (a test server on a random port), add .ignoringPort() to the cassette's matching"), "\(report)")
+        }
     }
 
     @Test func ignoringTheHostReplaysForAnotherServerAndTheReportSuggestsIt() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("host.json")
-        try CassetteDocument(interactions: [
-            Interaction(request: Request(url: "https://staging.example.com:8443/v1/items?page=2"), response: .init(status: 200, body: .init(text: "items"))),
-        ]).jsonData().write(to: file)
-        let tape = try Tape(file: file, mode: .none, matching: .default.ignoringHost(), environment: [:])
-        let replayed = await Fetch.get("http://127.0.0.1:1/v1/items?page=2", on: tape.session)
-        #expect(replayed.status == 200 && replayed.text == "items")
-        let other = await Fetch.get("http://127.0.0.1:1/v1/items?page=3", on: tape.session)
-        #expect(other.errorCode == Tape.unmatchedRequestErrorCode)
-        _ = try tape.eject()
+        try await withScratchTape { scratch in
+            let file = scratch.file("host.json")
+            try CassetteDocument(interactions: [
+                Interaction(request: Request(url: "https://staging.example.com:8443/v1/items?page=2"), response: .init(status: 200, body: .init(text: "items"))),
+            ]).jsonData().write(to: file)
+            let tape = try Tape(file: file, mode: .none, matching: .default.ignoringHost(), environment: [:])
+            let replayed = await Fetch.get("http://127.0.0.1:1/v1/items?page=2", on: tape.session)
+            #expect(replayed.status == 200 && replayed.text == "items")
+            let other = await Fetch.get("http://127.0.0.1:1/v1/items?page=3", on: tape.session)
+            #expect(other.errorCode == Tape.unmatchedRequestErrorCode)
+            _ = try tape.eject()
 
-        let strict = try Tape(file: file, mode: .none, environment: [:])
-        _ = await Fetch.get("https://api.example.com/v1/items?page=2", on: strict.session)
-        let report = try #require(try strict.eject().unmatched.first).description
-        #expect(report.contains("To fix: if the same requests go to another server (staging, a local one), add .ignoringHost() to the cassette's matching"), "\(report)")
+            let strict = try Tape(file: file, mode: .none, environment: [:])
+            _ = await Fetch.get("https://api.example.com/v1/items?page=2", on: strict.session)
+            let report = try #require(try strict.eject().unmatched.first).description
+            #expect(report.contains("To fix: if the same requests go to another server (staging, a local one), add .ignoringHost() to the cassette's matching"), "\(report)")
+        }
     }
 
     /// A redirect recorded with an absolute `Location` on the recorded port is followed to the
     /// server the test talks to now, and the caller sees that server's URL, as live.
     @Test(arguments: FetchStyle.allCases)
     func aRecordedRedirectLeadsToTheLiveOrigin(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("moved.json")
-        try CassetteDocument(interactions: [
-            Interaction(request: Request(url: "http://127.0.0.1:53124/old"),
-                        response: .init(status: 302, headers: ["Location": "http://127.0.0.1:53124/new?from=old"])),
-            Interaction(request: Request(url: "http://127.0.0.1:53124/new?from=old"), response: .init(status: 200, body: .init(text: "moved"))),
-        ]).jsonData().write(to: file)
-        let tape = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: [:])
-        let fetched = await Fetch.get("http://127.0.0.1:1/old", on: Self.session(style, tape: tape), style: style)
-        #expect(fetched.status == 200 && fetched.text == "moved", "\(fetched)")
-        #expect(fetched.url == "http://127.0.0.1:1/new?from=old")
-        #expect(try tape.eject().replayed == 2)
+        try await withScratchTape { scratch in
+            let file = scratch.file("moved.json")
+            try CassetteDocument(interactions: [
+                Interaction(request: Request(url: "http://127.0.0.1:53124/old"),
+                            response: .init(status: 302, headers: ["Location": "http://127.0.0.1:53124/new?from=old"])),
+                Interaction(request: Request(url: "http://127.0.0.1:53124/new?from=old"), response: .init(status: 200, body: .init(text: "moved"))),
+            ]).jsonData().write(to: file)
+            let tape = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: [:])
+            let fetched = await Fetch.get("http://127.0.0.1:1/old", on: Self.session(style, tape: tape), style: style)
+            #expect(fetched.status == 200 && fetched.text == "moved", "\(fetched)")
+            #expect(fetched.url == "http://127.0.0.1:1/new?from=old")
+            #expect(try tape.eject().replayed == 2)
+        }
     }
 
     @Test func portAndHostRulesCompareWhatTheySay() {

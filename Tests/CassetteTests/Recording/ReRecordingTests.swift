@@ -26,117 +26,113 @@ import CassetteTestSupport
 
     @Test(arguments: ["json", "http", "har"])
     func recordingTheSameTrafficAgainChangesNoByte(format: String) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("again.\(format)")
-        let first = try await Self.record(server, into: file)
-        #expect(first.saved && first.recorded == 4)
-        let written = try Data(contentsOf: file)
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("again.\(format)")
+            let first = try await Self.record(server, into: file)
+            #expect(first.saved && first.recorded == 4)
+            let written = try Data(contentsOf: file)
 
-        try await Task.sleep(nanoseconds: 20_000_000)  // another recordedAt, another Date
-        let second = try await Self.record(server, into: file)
-        #expect(second.recorded == 4)
-        #expect(!second.saved, "nothing meaningful changed, so the file is not written")
-        #expect(try Data(contentsOf: file) == written)
-        #expect(server.received.count == 8, "both runs recorded live")
+            try await Task.sleep(nanoseconds: 20_000_000)  // another recordedAt, another Date
+            let second = try await Self.record(server, into: file)
+            #expect(second.recorded == 4)
+            #expect(!second.saved, "nothing meaningful changed, so the file is not written")
+            #expect(try Data(contentsOf: file) == written)
+            #expect(server.received.count == 8, "both runs recorded live")
+        }
     }
 
     @Test func aChangedResponseRewritesOnlyItsInteraction() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("changed.json")
-        _ = try await Self.record(server, into: file)
-        let before = try Data(contentsOf: file)
-        let stored = try JSONCassetteCodec.decode(before).interactions
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("changed.json")
+            _ = try await Self.record(server, into: file)
+            let before = try Data(contentsOf: file)
+            let stored = try JSONCassetteCodec.decode(before).interactions
 
-        server.setEdition(2, of: "b")
-        let report = try await Self.record(server, into: file)
-        #expect(report.saved)
-        let after = try Data(contentsOf: file)
-        let rewritten = try JSONCassetteCodec.decode(after).interactions
-        #expect(rewritten.count == 4)
-        #expect(rewritten[0] == stored[0] && rewritten[2] == stored[2] && rewritten[3] == stored[3],
-                "unchanged interactions keep recordedAt, timing and headers as stored")
-        #expect(rewritten[1].response?.body.text == "b, edition 2")
-        #expect(rewritten[1].recordedAt != stored[1].recordedAt)
+            server.setEdition(2, of: "b")
+            let report = try await Self.record(server, into: file)
+            #expect(report.saved)
+            let after = try Data(contentsOf: file)
+            let rewritten = try JSONCassetteCodec.decode(after).interactions
+            #expect(rewritten.count == 4)
+            #expect(rewritten[0] == stored[0] && rewritten[2] == stored[2] && rewritten[3] == stored[3],
+                    "unchanged interactions keep recordedAt, timing and headers as stored")
+            #expect(rewritten[1].response?.body.text == "b, edition 2")
+            #expect(rewritten[1].recordedAt != stored[1].recordedAt)
 
-        // In the file, every changed line is inside interaction #2.
-        let old = String(decoding: before, as: UTF8.self).components(separatedBy: "\n")
-        let new = String(decoding: after, as: UTF8.self).components(separatedBy: "\n")
-        #expect(old.count == new.count)
-        let start = try #require(old.firstIndex { $0.contains("/volatile/b") })
-        let end = try #require(old.firstIndex { $0.contains("/volatile/c") })
-        let changed = zip(old, new).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
-        #expect(!changed.isEmpty)
-        #expect(changed.allSatisfy { $0 > start - 4 && $0 < end - 3 }, "changed lines \(changed), interaction #2 is lines \(start)…\(end)")
+            // In the file, every changed line is inside interaction #2.
+            let old = String(decoding: before, as: UTF8.self).components(separatedBy: "\n")
+            let new = String(decoding: after, as: UTF8.self).components(separatedBy: "\n")
+            #expect(old.count == new.count)
+            let start = try #require(old.firstIndex { $0.contains("/volatile/b") })
+            let end = try #require(old.firstIndex { $0.contains("/volatile/c") })
+            let changed = zip(old, new).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+            #expect(!changed.isEmpty)
+            #expect(changed.allSatisfy { $0 > start - 4 && $0 < end - 3 }, "changed lines \(changed), interaction #2 is lines \(start)…\(end)")
+        }
     }
 
     /// Bodies of a megabyte or more are compared where the cassette stores them, not read into
     /// memory beside the new ones (``DeferredBodies``); what is kept and what is rewritten is the
     /// same as for small bodies, to the byte.
     @Test func largeBodiesAreComparedExactlyWhereTheyAreStored() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("large.json")
-        let upload = String(repeating: "0123456789abcdef", count: 1 << 17)  // 2 MiB on one line
-        var volatile = VolatileParts.default
-        volatile.timingSeconds = 10  // a loaded machine moves a 3 MB transfer's timing a lot
-        func record() async throws -> Tape.Report {
-            let tape = try Tape(file: file, mode: .all, options: .init(volatileParts: volatile), environment: [:])
-            let (big, _) = try await tape.session.data(from: URL(string: server.baseURL + "/volatile/big/\((3 << 20) + 1)")!)
-            #expect(big.count == (3 << 20) + 1)
-            var post = URLRequest(url: URL(string: server.baseURL + "/echo")!)
-            post.httpMethod = "POST"
-            post.setValue("text/plain", forHTTPHeaderField: "Content-Type")
-            post.httpBody = Data(upload.utf8)
-            _ = try await tape.session.data(for: post)
-            _ = try await tape.session.data(from: URL(string: server.baseURL + "/volatile/small")!)
-            return try tape.eject()
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("large.json")
+            let upload = String(repeating: "0123456789abcdef", count: 1 << 17)  // 2 MiB on one line
+            var volatile = VolatileParts.default
+            volatile.timingSeconds = 10  // a loaded machine moves a 3 MB transfer's timing a lot
+            func record() async throws -> Tape.Report {
+                let tape = try Tape(file: file, mode: .all, options: .init(volatileParts: volatile), environment: [:])
+                let (big, _) = try await tape.session.data(from: URL(string: server.baseURL + "/volatile/big/\((3 << 20) + 1)")!)
+                #expect(big.count == (3 << 20) + 1)
+                var post = URLRequest(url: URL(string: server.baseURL + "/echo")!)
+                post.httpMethod = "POST"
+                post.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+                post.httpBody = Data(upload.utf8)
+                _ = try await tape.session.data(for: post)
+                _ = try await tape.session.data(from: URL(string: server.baseURL + "/volatile/small")!)
+                return try tape.eject()
+            }
+            #expect(try await record().saved)
+            let written = try Data(contentsOf: file)
+            let stored = try JSONCassetteCodec.decode(written).interactions
+            #expect(stored[0].response?.body.form == .base64 && stored[1].request.body.form == .text)
+
+            try await Task.sleep(nanoseconds: 20_000_000)  // another recordedAt, another Date
+            #expect(try await !record().saved, "the same traffic again: the file is not written")
+            #expect(try Data(contentsOf: file) == written)
+
+            server.setEdition(2, of: "small")
+            #expect(try await record().saved)
+            var rewritten = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
+            #expect(rewritten[0] == stored[0] && rewritten[1] == stored[1], "the large interactions are kept as stored")
+            #expect(rewritten[0].response?.body.data == stored[0].response?.body.data && rewritten[0].response?.body.form == .base64)
+            #expect(rewritten[1].request.body.data == Data(upload.utf8) && rewritten[1].request.body.form == .text)
+            #expect(rewritten[2].response?.body.text == "small, edition 2")
+
+            server.setEdition(2, of: "big")  // the last of 3 MiB of bytes changes
+            #expect(try await record().saved)
+            rewritten = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
+            let body = try #require(rewritten[0].response?.body.data)
+            #expect(body.count == (3 << 20) + 1 && body.last == 2 && body.dropLast() == stored[0].response?.body.data.dropLast())
+            #expect(rewritten[0].recordedAt != stored[0].recordedAt)
+            #expect(rewritten[1] == stored[1])
         }
-        #expect(try await record().saved)
-        let written = try Data(contentsOf: file)
-        let stored = try JSONCassetteCodec.decode(written).interactions
-        #expect(stored[0].response?.body.form == .base64 && stored[1].request.body.form == .text)
-
-        try await Task.sleep(nanoseconds: 20_000_000)  // another recordedAt, another Date
-        #expect(try await !record().saved, "the same traffic again: the file is not written")
-        #expect(try Data(contentsOf: file) == written)
-
-        server.setEdition(2, of: "small")
-        #expect(try await record().saved)
-        var rewritten = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
-        #expect(rewritten[0] == stored[0] && rewritten[1] == stored[1], "the large interactions are kept as stored")
-        #expect(rewritten[0].response?.body.data == stored[0].response?.body.data && rewritten[0].response?.body.form == .base64)
-        #expect(rewritten[1].request.body.data == Data(upload.utf8) && rewritten[1].request.body.form == .text)
-        #expect(rewritten[2].response?.body.text == "small, edition 2")
-
-        server.setEdition(2, of: "big")  // the last of 3 MiB of bytes changes
-        #expect(try await record().saved)
-        rewritten = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
-        let body = try #require(rewritten[0].response?.body.data)
-        #expect(body.count == (3 << 20) + 1 && body.last == 2 && body.dropLast() == stored[0].response?.body.data.dropLast())
-        #expect(rewritten[0].recordedAt != stored[0].recordedAt)
-        #expect(rewritten[1] == stored[1])
     }
 
     @Test func whatIsVolatileIsConfigurable() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("strict.json")
-        _ = try await Self.record(server, into: file)
-        let before = try Data(contentsOf: file)
-        let tape = try Tape(file: file, mode: .all, options: .init(volatileParts: .none), environment: [:])
-        _ = try await tape.session.data(from: URL(string: server.baseURL + "/volatile/a")!)
-        #expect(try tape.eject().saved)
-        #expect(try Data(contentsOf: file) != before, "with nothing volatile, a new Date is a change")
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("strict.json")
+            _ = try await Self.record(server, into: file)
+            let before = try Data(contentsOf: file)
+            let tape = try Tape(file: file, mode: .all, options: .init(volatileParts: .none), environment: [:])
+            _ = try await tape.session.data(from: URL(string: server.baseURL + "/volatile/a")!)
+            #expect(try tape.eject().saved)
+            #expect(try Data(contentsOf: file) != before, "with nothing volatile, a new Date is a change")
+        }
     }
 
     // MARK: The rules

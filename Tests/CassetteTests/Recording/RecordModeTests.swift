@@ -48,60 +48,59 @@ import CassetteTestSupport
 
     @Test(arguments: cases)
     func modeInSituation(_ situation: Case) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("modes.json")
-        var before: Data?
-        if situation.present {
-            before = try JSONCassetteCodec.encode(Self.presentCassette(base: server.baseURL))
-            try before?.write(to: file)
-        }
-        let path = situation.known ? "/status/200" : "/status/201"
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("modes.json")
+            var before: Data?
+            if situation.present {
+                before = try JSONCassetteCodec.encode(Self.presentCassette(base: server.baseURL))
+                try before?.write(to: file)
+            }
+            let path = situation.known ? "/status/200" : "/status/201"
 
-        let tape = try Tape(file: file, mode: situation.mode, environment: [:])
-        #expect(tape.mode == situation.mode)
-        let fetched = await Fetch.get(server.baseURL + path, on: tape.session)
-        let report = try tape.eject()
+            let tape = try Tape(file: file, mode: situation.mode, environment: [:])
+            #expect(tape.mode == situation.mode)
+            let fetched = await Fetch.get(server.baseURL + path, on: tape.session)
+            let report = try tape.eject()
 
-        switch situation.expected {
-        case .replayed:
-            #expect(fetched.text == "recorded body")
-            #expect(server.received.isEmpty)
-            #expect(report.replayed == 1 && report.recorded == 0)
-        case .live:
-            #expect(fetched.text == "status \(situation.known ? 200 : 201)")
-            #expect(server.received.map(\.target) == [path])
-            #expect(report.recorded == 1 && report.replayed == 0)
-        case .refused:
-            #expect(fetched.errorCode == Tape.unmatchedRequestErrorCode)
-            let lines = fetched.errorDescription?.components(separatedBy: "\n") ?? []
-            #expect(lines.first == "Cassette: no recorded interaction matches GET \(server.baseURL + path) in cassette \(file.path) (record mode \(situation.mode)).")
-            #expect(lines.last == "To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes "
-                + (situation.mode == .once ? "(mode \"once\" does not record into an existing cassette)" : "on a machine with network access")
-                + "; if the code under test should have sent the recorded request, check what it builds.")
-            #expect(server.received.isEmpty)
-            #expect(report.unmatched.count == 1)
-        }
+            switch situation.expected {
+            case .replayed:
+                #expect(fetched.text == "recorded body")
+                #expect(server.received.isEmpty)
+                #expect(report.replayed == 1 && report.recorded == 0)
+            case .live:
+                #expect(fetched.text == "status \(situation.known ? 200 : 201)")
+                #expect(server.received.map(\.target) == [path])
+                #expect(report.recorded == 1 && report.replayed == 0)
+            case .refused:
+                #expect(fetched.errorCode == Tape.unmatchedRequestErrorCode)
+                let lines = fetched.errorDescription?.components(separatedBy: "\n") ?? []
+                #expect(lines.first == "Cassette: no recorded interaction matches GET \(server.baseURL + path) in cassette \(file.path) (record mode \(situation.mode)).")
+                #expect(lines.last == "To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes "
+                    + (situation.mode == .once ? "(mode \"once\" does not record into an existing cassette)" : "on a machine with network access")
+                    + "; if the code under test should have sent the recorded request, check what it builds.")
+                #expect(server.received.isEmpty)
+                #expect(report.unmatched.count == 1)
+            }
 
-        let saved = try JSONCassetteCodec.decode(Data(contentsOf: file), file: file.path)
-        let savedPaths = saved.interactions.map { String($0.request.url.dropFirst(server.baseURL.count)) }
-        #expect(savedPaths == situation.savedPaths)
-        if situation.expected != .live, let before {
-            #expect(try Data(contentsOf: file) == before, "a cassette nothing was recorded into is not rewritten")
+            let saved = try JSONCassetteCodec.decode(Data(contentsOf: file), file: file.path)
+            let savedPaths = saved.interactions.map { String($0.request.url.dropFirst(server.baseURL.count)) }
+            #expect(savedPaths == situation.savedPaths)
+            if situation.expected != .live, let before {
+                #expect(try Data(contentsOf: file) == before, "a cassette nothing was recorded into is not rewritten")
+            }
+            #expect(report.saved == (situation.expected == .live))
         }
-        #expect(report.saved == (situation.expected == .live))
     }
 
     @Test func modeNoneWithoutACassetteThrowsBeforeAnyRequest() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("absent.json")
-        #expect(throws: CassetteError.cassetteNotFound(file: file.path, mode: .none)) {
-            try Tape(file: file, mode: .none, environment: [:])
+        try withScratchTape { scratch in
+            let file = scratch.file("absent.json")
+            #expect(throws: CassetteError.cassetteNotFound(file: file.path, mode: .none)) {
+                try Tape(file: file, mode: .none, environment: [:])
+            }
+            #expect(!FileManager.default.fileExists(atPath: file.path))
         }
-        #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
     @Test func theEnvironmentChoosesTheMode() throws {
@@ -120,10 +119,10 @@ import CassetteTestSupport
     }
 
     @Test func anUnknownModeInTheEnvironmentStopsTheTapeFromOpening() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        #expect(throws: CassetteError.invalidRecordMode("replay", source: "CASSETTE_RECORD_MODE")) {
-            try Tape(file: scratch.file("x.json"), environment: ["CASSETTE_RECORD_MODE": "replay"])
+        try withScratchTape { scratch in
+            #expect(throws: CassetteError.invalidRecordMode("replay", source: "CASSETTE_RECORD_MODE")) {
+                try Tape(file: scratch.file("x.json"), environment: ["CASSETTE_RECORD_MODE": "replay"])
+            }
         }
     }
 }

@@ -11,24 +11,23 @@ import CassetteTestSupport
 /// on Linux) still get it whole.
 @Suite(.timingIsolated) struct RecordingDeliveryTests {
     @Test func aDelegateHearsARecordedBodyAsItArrives() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let tape = try Tape(file: scratch.file("slow.json"), mode: .once, environment: [:])
-        let session = Fetch.delegateSession(configuredBy: tape.configure)
-        let gap = 0.15 * TimingIsolation.scale
-        let started = Date()
-        let fetched = await Fetch.get(server.baseURL + "/slow-chunks/5/\(Int(gap * 1000))", on: session, style: .delegate)
-        let total = Date().timeIntervalSince(started)
-        #expect(fetched.text == "chunk 0\nchunk 1\nchunk 2\nchunk 3\nchunk 4\n")
-        // Five chunks sent 150 ms apart arrive as (at least) five pieces, the head with the first.
-        #expect(fetched.pieces.count >= 5, "\(fetched.pieces)")
-        let headAfter = try #require(fetched.headAfter)
-        #expect(total - headAfter >= 3 * gap, "the head arrived \(headAfter) s in, the end \(total) s in")
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let tape = try Tape(file: scratch.file("slow.json"), mode: .once, environment: [:])
+            let session = Fetch.delegateSession(configuredBy: tape.configure)
+            let gap = 0.15 * TimingIsolation.scale
+            let started = Date()
+            let fetched = await Fetch.get(server.baseURL + "/slow-chunks/5/\(Int(gap * 1000))", on: session, style: .delegate)
+            let total = Date().timeIntervalSince(started)
+            #expect(fetched.text == "chunk 0\nchunk 1\nchunk 2\nchunk 3\nchunk 4\n")
+            // Five chunks sent 150 ms apart arrive as (at least) five pieces, the head with the first.
+            #expect(fetched.pieces.count >= 5, "\(fetched.pieces)")
+            let headAfter = try #require(fetched.headAfter)
+            #expect(total - headAfter >= 3 * gap, "the head arrived \(headAfter) s in, the end \(total) s in")
 
-        let whole = await Fetch.get(server.baseURL + "/slow-chunks/5/\(Int(gap * 1000))", on: tape.session, style: .completionHandler)
-        #expect(whole.text == fetched.text)
-        _ = try tape.eject()
+            let whole = await Fetch.get(server.baseURL + "/slow-chunks/5/\(Int(gap * 1000))", on: tape.session, style: .completionHandler)
+            #expect(whole.text == fetched.text)
+            _ = try tape.eject()
+        }
     }
 }

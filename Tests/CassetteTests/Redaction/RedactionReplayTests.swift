@@ -43,35 +43,34 @@ import CassetteTestSupport
     }
 
     @Test func aRedactedResponseReplaysWhole() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("length.json")
-        var request = URLRequest(url: URL(string: server.baseURL + "/echo")!)
-        request.httpMethod = "POST"
-        let body = Data(#"{"password":"correct-horse-battery-staple","user":"ada"}"#.utf8)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
-        request.httpBody = body
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("length.json")
+            var request = URLRequest(url: URL(string: server.baseURL + "/echo")!)
+            request.httpMethod = "POST"
+            let body = Data(#"{"password":"correct-horse-battery-staple","user":"ada"}"#.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
+            request.httpBody = body
 
-        let recorder = try Tape(file: file, mode: .once, environment: [:])
-        let live = await Fetch.run(request, on: recorder.session, style: .async)
-        try recorder.eject()
-        #expect(live.status == 200 && live.text.contains("correct-horse-battery-staple"))
-        let stored = try #require(try JSONCassetteCodec.decode(Data(contentsOf: file)).interactions.first)
-        #expect(stored.request.headers["Content-Length"] == String(stored.request.body.data.count))
-        let response = try #require(stored.response)
-        #expect(response.headers["Content-Length"] == String(response.body.data.count))
-        #expect(response.body.data.count < live.body.count, "the echoed password was redacted")
+            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let live = await Fetch.run(request, on: recorder.session, style: .async)
+            try recorder.eject()
+            #expect(live.status == 200 && live.text.contains("correct-horse-battery-staple"))
+            let stored = try #require(try JSONCassetteCodec.decode(Data(contentsOf: file)).interactions.first)
+            #expect(stored.request.headers["Content-Length"] == String(stored.request.body.data.count))
+            let response = try #require(stored.response)
+            #expect(response.headers["Content-Length"] == String(response.body.data.count))
+            #expect(response.body.data.count < live.body.count, "the echoed password was redacted")
 
-        let player = try Tape(file: file, mode: .none, environment: [:])
-        let replayed = await Fetch.run(request, on: player.session, style: .async)
-        #expect(replayed.errorCode == nil, "\(replayed.errorDescription ?? "")")
-        // The password is the client's own: the replay gives it back where the file holds its placeholder.
-        #expect(replayed.body == live.body)
-        #expect(replayed.headers["Content-Length"] == String(replayed.body.count))
-        #expect(try player.eject().replayed == 1)
+            let player = try Tape(file: file, mode: .none, environment: [:])
+            let replayed = await Fetch.run(request, on: player.session, style: .async)
+            #expect(replayed.errorCode == nil, "\(replayed.errorDescription ?? "")")
+            // The password is the client's own: the replay gives it back where the file holds its placeholder.
+            #expect(replayed.body == live.body)
+            #expect(replayed.headers["Content-Length"] == String(replayed.body.count))
+            #expect(try player.eject().replayed == 1)
+        }
     }
 
     // MARK: One secret, one placeholder, everywhere
@@ -79,78 +78,75 @@ import CassetteTestSupport
     /// A token a rule finds in one request (Authorization) and that a later request carries only
     /// in its query: neither is in the file, and both replay.
     @Test func aSecretEchoedIntoALaterRequestIsRemovedThereAndStillMatches() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("echoed.json")
-        func requests() -> [URLRequest] {
-            var first = URLRequest(url: URL(string: server.baseURL + "/echo?step=1")!)
-            first.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
-            let second = URLRequest(url: URL(string: server.baseURL + "/echo?step=2&hint=\(Self.token)")!)
-            return [first, second]
-        }
-        let recorder = try Tape(file: file, mode: .once, environment: [:])
-        for request in requests() { #expect(await Fetch.run(request, on: recorder.session, style: .async).status == 200) }
-        try recorder.eject()
-        let bytes = try Data(contentsOf: file)
-        #expect(bytes.range(of: Data(Self.token.utf8)) == nil, "the token is in the cassette")
-        let stored = try JSONCassetteCodec.decode(bytes).interactions
-        #expect(stored[1].request.url == server.baseURL + "/echo?step=2&hint=[REDACTED-1]")
-
-        for style in FetchStyle.allCases {
-            let player = try Tape(file: file, mode: .none, environment: [:])
-            let session = style == .delegate ? Fetch.delegateSession { player.configure($0) } : player.session
-            for request in requests() {
-                let replayed = await Fetch.run(request, on: session, style: style)
-                #expect(replayed.status == 200, "\(style): \(replayed.errorDescription ?? "")")
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("echoed.json")
+            func requests() -> [URLRequest] {
+                var first = URLRequest(url: URL(string: server.baseURL + "/echo?step=1")!)
+                first.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
+                let second = URLRequest(url: URL(string: server.baseURL + "/echo?step=2&hint=\(Self.token)")!)
+                return [first, second]
             }
-            let report = try player.eject()
-            #expect(report.replayed == 2 && report.unmatched.isEmpty, "\(style): \(report.unmatched.map(\.description))")
+            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            for request in requests() { #expect(await Fetch.run(request, on: recorder.session, style: .async).status == 200) }
+            try recorder.eject()
+            let bytes = try Data(contentsOf: file)
+            #expect(bytes.range(of: Data(Self.token.utf8)) == nil, "the token is in the cassette")
+            let stored = try JSONCassetteCodec.decode(bytes).interactions
+            #expect(stored[1].request.url == server.baseURL + "/echo?step=2&hint=[REDACTED-1]")
+
+            for style in FetchStyle.allCases {
+                let player = try Tape(file: file, mode: .none, environment: [:])
+                let session = style == .delegate ? Fetch.delegateSession { player.configure($0) } : player.session
+                for request in requests() {
+                    let replayed = await Fetch.run(request, on: session, style: style)
+                    #expect(replayed.status == 200, "\(style): \(replayed.errorDescription ?? "")")
+                }
+                let report = try player.eject()
+                #expect(report.replayed == 2 && report.unmatched.isEmpty, "\(style): \(report.unmatched.map(\.description))")
+            }
         }
     }
 
     @Test func aSecretFoundOnlyInALaterInteractionIsRemovedFromEarlierOnesBeforeTheSave() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("later.json")
-        let recorder = try Tape(file: file, mode: .once, environment: [:])
-        _ = await Fetch.get(server.baseURL + "/echo?hint=\(Self.token)", on: recorder.session)
-        var withToken = URLRequest(url: URL(string: server.baseURL + "/echo")!)
-        withToken.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
-        _ = await Fetch.run(withToken, on: recorder.session, style: .async)
-        try recorder.eject()
-        #expect(try Data(contentsOf: file).range(of: Data(Self.token.utf8)) == nil)
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("later.json")
+            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            _ = await Fetch.get(server.baseURL + "/echo?hint=\(Self.token)", on: recorder.session)
+            var withToken = URLRequest(url: URL(string: server.baseURL + "/echo")!)
+            withToken.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
+            _ = await Fetch.run(withToken, on: recorder.session, style: .async)
+            try recorder.eject()
+            #expect(try Data(contentsOf: file).range(of: Data(Self.token.utf8)) == nil)
+        }
     }
 
     /// The server sets a session cookie; the client reads it and sends it back in a query.
     @Test func aCookieEchoedIntoAQueryReplays() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("cookie.json")
-        func run(_ tape: Tape) async throws -> [Fetched] {
-            let login = await Fetch.get(server.baseURL + "/session", on: tape.session)
-            let cookie = try #require(tape.session.configuration.httpCookieStorage?.cookies?.first { $0.name == "sid" })
-            var components = try #require(URLComponents(string: server.baseURL + "/echo"))
-            components.queryItems = [URLQueryItem(name: "sid", value: cookie.value)]
-            let echoed = await Fetch.get(try #require(components.url).absoluteString, on: tape.session)
-            return [login, echoed]
-        }
-        let recorder = try Tape(file: file, mode: .once, environment: [:])
-        let live = try await run(recorder)
-        try recorder.eject()
-        #expect(live[1].text.contains(LoopbackRoutes.sessionSecret))
-        #expect(try Data(contentsOf: file).range(of: Data(LoopbackRoutes.sessionSecret.utf8)) == nil)
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("cookie.json")
+            func run(_ tape: Tape) async throws -> [Fetched] {
+                let login = await Fetch.get(server.baseURL + "/session", on: tape.session)
+                let cookie = try #require(tape.session.configuration.httpCookieStorage?.cookies?.first { $0.name == "sid" })
+                var components = try #require(URLComponents(string: server.baseURL + "/echo"))
+                components.queryItems = [URLQueryItem(name: "sid", value: cookie.value)]
+                let echoed = await Fetch.get(try #require(components.url).absoluteString, on: tape.session)
+                return [login, echoed]
+            }
+            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let live = try await run(recorder)
+            try recorder.eject()
+            #expect(live[1].text.contains(LoopbackRoutes.sessionSecret))
+            #expect(try Data(contentsOf: file).range(of: Data(LoopbackRoutes.sessionSecret.utf8)) == nil)
 
-        let player = try Tape(file: file, mode: .none, environment: [:])
-        let replayed = try await run(player)
-        #expect(replayed.map(\.status) == [200, 200], "\(replayed.map { $0.errorDescription ?? "" })")
-        let report = try player.eject()
-        #expect(report.replayed == 2 && report.unmatched.isEmpty, "\(report.unmatched.map(\.description))")
+            let player = try Tape(file: file, mode: .none, environment: [:])
+            let replayed = try await run(player)
+            #expect(replayed.map(\.status) == [200, 200], "\(replayed.map { $0.errorDescription ?? "" })")
+            let report = try player.eject()
+            #expect(report.replayed == 2 && report.unmatched.isEmpty, "\(report.unmatched.map(\.description))")
+        }
     }
 
     // MARK: Typed JSON
@@ -185,21 +181,20 @@ import CassetteTestSupport
     }
 
     @Test func aReplayedRedactedResponseDecodes() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("bearer.json")
-        var request = URLRequest(url: URL(string: server.baseURL + "/bearer")!)
-        request.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
-        let recorder = try Tape(file: file, mode: .once, environment: [:])
-        _ = try await recorder.session.data(for: request)
-        try recorder.eject()
-        let player = try Tape(file: file, mode: .none, environment: [:])
-        let (data, _) = try await player.session.data(for: request)
-        let decoded = try JSONDecoder().decode(Authenticated.self, from: data)
-        // The token is the client's own: it comes back as live, not as the placeholder.
-        #expect(decoded.authenticated && decoded.token == Self.token)
-        try player.eject()
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("bearer.json")
+            var request = URLRequest(url: URL(string: server.baseURL + "/bearer")!)
+            request.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
+            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            _ = try await recorder.session.data(for: request)
+            try recorder.eject()
+            let player = try Tape(file: file, mode: .none, environment: [:])
+            let (data, _) = try await player.session.data(for: request)
+            let decoded = try JSONDecoder().decode(Authenticated.self, from: data)
+            // The token is the client's own: it comes back as live, not as the placeholder.
+            #expect(decoded.authenticated && decoded.token == Self.token)
+            try player.eject()
+        }
     }
 }

@@ -264,31 +264,31 @@ import CassetteTestSupport
     /// A cassette written before a rule existed: its recorded requests are redacted before they
     /// are compared, as live ones are.
     @Test func aCassetteRecordedBeforeARuleExistedStillMatches() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("old.json")
-        try Data("""
-        {"version":1,"interactions":[{"request":{"method":"GET","url":"https://api.example.com/me?token=OLD-TOKEN-1",\
-        "headers":{"Authorization":"Bearer OLD-TOKEN-1"}},"response":{"status":200,"body":"me"}}]}
-        """.utf8).write(to: file)
-        let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Authorization"),
-                            options: .init(redaction: .default.redactingQueryParameters("token")), environment: [:])
-        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/me?token=NEW-TOKEN-2")))
-        request.setValue("Bearer NEW-TOKEN-2", forHTTPHeaderField: "Authorization")
-        let fetched = await Fetch.run(request, on: tape.session, style: .async)
-        #expect(fetched.status == 200 && fetched.text == "me")
-        #expect(try tape.eject().unmatched.isEmpty)
+        try await withScratchTape { scratch in
+            let file = scratch.file("old.json")
+            try Data("""
+            {"version":1,"interactions":[{"request":{"method":"GET","url":"https://api.example.com/me?token=OLD-TOKEN-1",\
+            "headers":{"Authorization":"Bearer OLD-TOKEN-1"}},"response":{"status":200,"body":"me"}}]}
+            """.utf8).write(to: file)
+            let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Authorization"),
+                                options: .init(redaction: .default.redactingQueryParameters("token")), environment: [:])
+            var request = URLRequest(url: try #require(URL(string: "https://api.example.com/me?token=NEW-TOKEN-2")))
+            request.setValue("Bearer NEW-TOKEN-2", forHTTPHeaderField: "Authorization")
+            let fetched = await Fetch.run(request, on: tape.session, style: .async)
+            #expect(fetched.status == 200 && fetched.text == "me")
+            #expect(try tape.eject().unmatched.isEmpty)
+        }
     }
 
     @Test func anInvalidBodyPatternStopsTheTapeFromOpening() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        #expect {
-            try Tape(file: scratch.file("x.json"), options: .init(redaction: .default.redactingBodyMatches("ref=(")), environment: [:])
-        } throws: { error in
-            guard case CassetteError.invalidRedactionPattern("ref=(", _) = error else { return false }
-            return "\(error)".hasPrefix("the redaction pattern \"ref=(\" is not a regular expression (")
-                && "\(error)".hasSuffix("); fix it in Redaction.redactingBodyMatches")
+        try withScratchTape { scratch in
+            #expect {
+                try Tape(file: scratch.file("x.json"), options: .init(redaction: .default.redactingBodyMatches("ref=(")), environment: [:])
+            } throws: { error in
+                guard case CassetteError.invalidRedactionPattern("ref=(", _) = error else { return false }
+                return "\(error)".hasPrefix("the redaction pattern \"ref=(\" is not a regular expression (")
+                    && "\(error)".hasSuffix("); fix it in Redaction.redactingBodyMatches")
+            }
         }
     }
 }

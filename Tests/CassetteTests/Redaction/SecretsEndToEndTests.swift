@@ -68,93 +68,91 @@ import CassetteTestSupport
 
     @Test(arguments: CassetteFormat.allCases, FetchStyle.allCases)
     func noCredentialReachesAFileAnErrorOrAReport(format: CassetteFormat, style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("secrets.\(format.fileExtension)")
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("secrets.\(format.fileExtension)")
 
-        let recording = try Tape(file: file, mode: .once, environment: [:])
-        let recordingSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
-        var live: [Fetched] = []
-        for request in Self.requests(server.baseURL) {
-            live.append(await Fetch.run(request, on: recordingSession, style: style))
+            let recording = try Tape(file: file, mode: .once, environment: [:])
+            let recordingSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
+            var live: [Fetched] = []
+            for request in Self.requests(server.baseURL) {
+                live.append(await Fetch.run(request, on: recordingSession, style: style))
+            }
+            let recorded = try recording.eject()
+            #expect(live.allSatisfy { $0.status == 200 }, "\(live)")
+            // The server echoed them, so the recording had every chance to keep them.
+            let echoed = live.map(\.text).joined(separator: "\n") + live.map { $0.headers.description }.joined()
+            #expect(Self.leaks(in: echoed).count >= Self.secrets.count, "the echoes are in the live answers")
+
+            // A deliberate miss: the same credentials on a path that was never recorded.
+            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
+            var replayed: [Fetched] = []
+            for request in Self.requests(server.baseURL) {
+                replayed.append(await Fetch.run(request, on: replaySession, style: style))
+            }
+            var missed = Self.requests(server.baseURL)[0]
+            missed.url = URL(string: missed.url!.absoluteString.replacingOccurrences(of: "/echo", with: "/never-recorded"))
+            let missedThroughStyle = await Fetch.run(missed, on: replaySession, style: style)
+            var missError: Error?
+            do { _ = try await replaying.session.data(for: missed) } catch { missError = error }
+            let report = try replaying.eject()
+            // The same status, final URL and header names as live; bodies differ exactly where the
+            // server echoed a credential (the README says what the defaults change on replay).
+            for (index, request) in Self.requests(server.baseURL).enumerated() {
+                #expect(replayed[index].status == live[index].status && replayed[index].url == live[index].url
+                    && Set(replayed[index].headers.keys) == Set(live[index].headers.keys),
+                    "\(request.url!.path): live \(live[index]), replayed \(replayed[index])")
+            }
+            #expect((missError as? URLError)?.code == Tape.unmatchedRequestErrorCode)
+            #expect(missedThroughStyle.errorCode == Tape.unmatchedRequestErrorCode)
+
+            // A replay that times out names the request redacted too.
+            let slow = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .fixed(firstByte: 5, duration: 5)),
+                                environment: [:])
+            var hurried = Self.requests(server.baseURL)[0]
+            hurried.timeoutInterval = 0.2
+            var timeoutError: Error?
+            do { _ = try await slow.session.data(for: hurried) } catch { timeoutError = error }
+            _ = try slow.eject()
+            #expect((timeoutError as? URLError)?.code == .timedOut)
+            #expect(timeoutError?.localizedDescription.contains("/echo?api_key=[REDACTED]&page=2 timed out") == true, "\(Self.errorText(timeoutError))")
+
+            let fileText = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            let produced = [Self.errorText(missError), Self.errorText(timeoutError), missedThroughStyle.errorDescription ?? "",
+                            report.unmatched.map(\.description).joined(separator: "\n"), recorded.warnings.joined(separator: "\n"),
+                            report.warnings.joined(separator: "\n")].joined(separator: "\n")
+            #expect(Self.leaks(in: fileText) == [], "in \(file.lastPathComponent)")
+            #expect(Self.leaks(in: produced) == [], "in the error and reports: \(produced)")
+            #expect(fileText.contains("[REDACTED-1]"))
         }
-        let recorded = try recording.eject()
-        #expect(live.allSatisfy { $0.status == 200 }, "\(live)")
-        // The server echoed them, so the recording had every chance to keep them.
-        let echoed = live.map(\.text).joined(separator: "\n") + live.map { $0.headers.description }.joined()
-        #expect(Self.leaks(in: echoed).count >= Self.secrets.count, "the echoes are in the live answers")
-
-        // A deliberate miss: the same credentials on a path that was never recorded.
-        let replaying = try Tape(file: file, mode: .none, environment: [:])
-        let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
-        var replayed: [Fetched] = []
-        for request in Self.requests(server.baseURL) {
-            replayed.append(await Fetch.run(request, on: replaySession, style: style))
-        }
-        var missed = Self.requests(server.baseURL)[0]
-        missed.url = URL(string: missed.url!.absoluteString.replacingOccurrences(of: "/echo", with: "/never-recorded"))
-        let missedThroughStyle = await Fetch.run(missed, on: replaySession, style: style)
-        var missError: Error?
-        do { _ = try await replaying.session.data(for: missed) } catch { missError = error }
-        let report = try replaying.eject()
-        // The same status, final URL and header names as live; bodies differ exactly where the
-        // server echoed a credential (the README says what the defaults change on replay).
-        for (index, request) in Self.requests(server.baseURL).enumerated() {
-            #expect(replayed[index].status == live[index].status && replayed[index].url == live[index].url
-                && Set(replayed[index].headers.keys) == Set(live[index].headers.keys),
-                "\(request.url!.path): live \(live[index]), replayed \(replayed[index])")
-        }
-        #expect((missError as? URLError)?.code == Tape.unmatchedRequestErrorCode)
-        #expect(missedThroughStyle.errorCode == Tape.unmatchedRequestErrorCode)
-
-        // A replay that times out names the request redacted too.
-        let slow = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .fixed(firstByte: 5, duration: 5)),
-                            environment: [:])
-        var hurried = Self.requests(server.baseURL)[0]
-        hurried.timeoutInterval = 0.2
-        var timeoutError: Error?
-        do { _ = try await slow.session.data(for: hurried) } catch { timeoutError = error }
-        _ = try slow.eject()
-        #expect((timeoutError as? URLError)?.code == .timedOut)
-        #expect(timeoutError?.localizedDescription.contains("/echo?api_key=[REDACTED]&page=2 timed out") == true, "\(Self.errorText(timeoutError))")
-
-        let fileText = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-        let produced = [Self.errorText(missError), Self.errorText(timeoutError), missedThroughStyle.errorDescription ?? "",
-                        report.unmatched.map(\.description).joined(separator: "\n"), recorded.warnings.joined(separator: "\n"),
-                        report.warnings.joined(separator: "\n")].joined(separator: "\n")
-        #expect(Self.leaks(in: fileText) == [], "in \(file.lastPathComponent)")
-        #expect(Self.leaks(in: produced) == [], "in the error and reports: \(produced)")
-        #expect(fileText.contains("[REDACTED-1]"))
     }
 
     @Test func aSecretNoRuleNamesIsFoundBeforeTheSaveAndCanStopIt() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEiLCJpYXQiOjE3MDAwMDAwMDB9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"
-        var request = URLRequest(url: URL(string: server.baseURL + "/status/200")!)
-        request.setValue(jwt, forHTTPHeaderField: "X-Session-Handle")
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEiLCJpYXQiOjE3MDAwMDAwMDB9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"
+            var request = URLRequest(url: URL(string: server.baseURL + "/status/200")!)
+            request.setValue(jwt, forHTTPHeaderField: "X-Session-Handle")
 
-        let warned = scratch.file("warned.json")
-        let tape = try Tape(file: warned, mode: .once, environment: [:])
-        _ = await Fetch.run(request, on: tape.session, style: .async)
-        let report = try tape.eject()
-        #expect(report.saved)
-        #expect(report.warnings == ["\(warned.path): possible secret, saved: GET \(server.baseURL)/status/200: JWT in "
-            + "request.headers.X-Session-Handle (\(jwt.count) characters). \(SecretCheck.advice)"])
+            let warned = scratch.file("warned.json")
+            let tape = try Tape(file: warned, mode: .once, environment: [:])
+            _ = await Fetch.run(request, on: tape.session, style: .async)
+            let report = try tape.eject()
+            #expect(report.saved)
+            #expect(report.warnings == ["\(warned.path): possible secret, saved: GET \(server.baseURL)/status/200: JWT in "
+                + "request.headers.X-Session-Handle (\(jwt.count) characters). \(SecretCheck.advice)"])
 
-        let refused = scratch.file("refused.json")
-        try Data("{\"version\": 1, \"interactions\": []}\n".utf8).write(to: refused)
-        let before = try Data(contentsOf: refused)
-        let strict = try Tape(file: refused, mode: .all, options: .init(secretCheck: .failSave), environment: [:])
-        _ = await Fetch.run(request, on: strict.session, style: .async)
-        #expect(throws: CassetteError.suspectedSecrets(file: refused.path, findings: [
-            "GET \(server.baseURL)/status/200: JWT in request.headers.X-Session-Handle (\(jwt.count) characters)",
-        ])) { try strict.eject() }
-        #expect(try Data(contentsOf: refused) == before)
-        #expect(!CassetteError.suspectedSecrets(file: refused.path, findings: []).description.contains(jwt))
+            let refused = scratch.file("refused.json")
+            try Data("{\"version\": 1, \"interactions\": []}\n".utf8).write(to: refused)
+            let before = try Data(contentsOf: refused)
+            let strict = try Tape(file: refused, mode: .all, options: .init(secretCheck: .failSave), environment: [:])
+            _ = await Fetch.run(request, on: strict.session, style: .async)
+            #expect(throws: CassetteError.suspectedSecrets(file: refused.path, findings: [
+                "GET \(server.baseURL)/status/200: JWT in request.headers.X-Session-Handle (\(jwt.count) characters)",
+            ])) { try strict.eject() }
+            #expect(try Data(contentsOf: refused) == before)
+            #expect(!CassetteError.suspectedSecrets(file: refused.path, findings: []).description.contains(jwt))
+        }
     }
 }

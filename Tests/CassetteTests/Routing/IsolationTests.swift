@@ -21,49 +21,49 @@ import CassetteTestSupport
     }
 
     @Test func twentyFourCassettesInConcurrentTasksNeverCrossTalk() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let owners = 0..<24
-        var tapes: [Tape] = []
-        for owner in owners {
-            let file = scratch.file("owner-\(owner).json")
-            try Self.writeCassette(owner: owner, to: file)
-            tapes.append(try Tape(file: file, mode: .none, environment: [:]))
-        }
-        let sessions = tapes.map(\.session)
-        let answers = await withTaskGroup(of: (Int, Int, String).self) { group in
+        try await withScratchTape { scratch in
+            let owners = 0..<24
+            var tapes: [Tape] = []
             for owner in owners {
-                for item in 0..<Self.itemsPerCassette {
-                    group.addTask {
-                        let fetched = await Fetch.get("https://api.example.com/items/\(item)", on: sessions[owner])
-                        return (owner, item, fetched.text)
+                let file = scratch.file("owner-\(owner).json")
+                try Self.writeCassette(owner: owner, to: file)
+                tapes.append(try Tape(file: file, mode: .none, environment: [:]))
+            }
+            let sessions = tapes.map(\.session)
+            let answers = await withTaskGroup(of: (Int, Int, String).self) { group in
+                for owner in owners {
+                    for item in 0..<Self.itemsPerCassette {
+                        group.addTask {
+                            let fetched = await Fetch.get("https://api.example.com/items/\(item)", on: sessions[owner])
+                            return (owner, item, fetched.text)
+                        }
                     }
                 }
+                var answers: [(Int, Int, String)] = []
+                for await answer in group { answers.append(answer) }
+                return answers
             }
-            var answers: [(Int, Int, String)] = []
-            for await answer in group { answers.append(answer) }
-            return answers
-        }
-        #expect(answers.count == 1_200)
-        let wrong = answers.filter { $0.2 != "\($0.0):\($0.1)" }
-        #expect(wrong.isEmpty, "cross-talk: \(wrong.prefix(5))")
-        for tape in tapes {
-            let report = try tape.eject()
-            #expect(report.replayed == Self.itemsPerCassette && report.unused == 0 && report.unmatched.isEmpty)
+            #expect(answers.count == 1_200)
+            let wrong = answers.filter { $0.2 != "\($0.0):\($0.1)" }
+            #expect(wrong.isEmpty, "cross-talk: \(wrong.prefix(5))")
+            for tape in tapes {
+                let report = try tape.eject()
+                #expect(report.replayed == Self.itemsPerCassette && report.unused == 0 && report.unmatched.isEmpty)
+            }
         }
     }
 
     /// Swift Testing runs these cases in parallel; each opens its own cassette with `withCassette`.
     @Test(arguments: 0..<20)
     func parallelTestsEachGetTheirOwnCassette(owner: Int) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        try Self.writeCassette(owner: owner, to: scratch.file("owner.json"))
-        try await withCassette("owner", folder: scratch.url.path, mode: .none) { tape in
-            #expect(Tape.current === tape)
-            for item in 0..<Self.itemsPerCassette {
-                let fetched = await Fetch.get("https://api.example.com/items/\(item)", on: tape.session)
-                #expect(fetched.text == "\(owner):\(item)")
+        try await withScratchTape { scratch in
+            try Self.writeCassette(owner: owner, to: scratch.file("owner.json"))
+            try await withCassette("owner", folder: scratch.url.path, mode: .none) { tape in
+                #expect(Tape.current === tape)
+                for item in 0..<Self.itemsPerCassette {
+                    let fetched = await Fetch.get("https://api.example.com/items/\(item)", on: tape.session)
+                    #expect(fetched.text == "\(owner):\(item)")
+                }
             }
         }
     }

@@ -11,60 +11,58 @@ import CassetteTestSupport
 /// sent as live.
 @Suite struct RedirectHopTests {
     @Test func editingTheSecondHopIntoA500ReplaysA500AfterTheRedirect() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("chain.json")
-        let recording = try Tape(file: file, mode: .once, environment: [:])
-        let (_, live) = try await recording.session.data(from: URL(string: server.baseURL + "/redirect/1")!)
-        #expect((live as? HTTPURLResponse)?.statusCode == 200)
-        _ = try recording.eject()
-        server.stop()
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("chain.json")
+            let recording = try Tape(file: file, mode: .once, environment: [:])
+            let (_, live) = try await recording.session.data(from: URL(string: server.baseURL + "/redirect/1")!)
+            #expect((live as? HTTPURLResponse)?.statusCode == 200)
+            _ = try recording.eject()
+            server.stop()
 
-        var text = try String(contentsOf: file, encoding: .utf8)
-        let document = try CassetteFile.read(file)
-        #expect(document.interactions.map { $0.response?.status } == [302, 200])
-        #expect(document.interactions.map { $0.request.url } == [server.baseURL + "/redirect/1", server.baseURL + "/redirect/0"])
-        // The hand edit: the second hop answers 500.
-        let range = try #require(text.range(of: "\"status\": 200"))
-        text.replaceSubrange(range, with: "\"status\": 500")
-        try text.write(to: file, atomically: true, encoding: .utf8)
+            var text = try String(contentsOf: file, encoding: .utf8)
+            let document = try CassetteFile.read(file)
+            #expect(document.interactions.map { $0.response?.status } == [302, 200])
+            #expect(document.interactions.map { $0.request.url } == [server.baseURL + "/redirect/1", server.baseURL + "/redirect/0"])
+            // The hand edit: the second hop answers 500.
+            let range = try #require(text.range(of: "\"status\": 200"))
+            text.replaceSubrange(range, with: "\"status\": 500")
+            try text.write(to: file, atomically: true, encoding: .utf8)
 
-        let replaying = try Tape(file: file, mode: .none, environment: [:])
-        let (body, response) = try await replaying.session.data(from: URL(string: server.baseURL + "/redirect/1")!)
-        let http = try #require(response as? HTTPURLResponse)
-        #expect(http.statusCode == 500)
-        #expect(http.url?.absoluteString == server.baseURL + "/redirect/0")
-        #expect(String(decoding: body, as: UTF8.self) == "arrived")
-        #expect(try replaying.eject().replayed == 2)
+            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let (body, response) = try await replaying.session.data(from: URL(string: server.baseURL + "/redirect/1")!)
+            let http = try #require(response as? HTTPURLResponse)
+            #expect(http.statusCode == 500)
+            #expect(http.url?.absoluteString == server.baseURL + "/redirect/0")
+            #expect(String(decoding: body, as: UTF8.self) == "arrived")
+            #expect(try replaying.eject().replayed == 2)
+        }
     }
 
     @Test func cookiesSetAlongTheChainAreSentOnLaterRequestsAndRecordedRedacted() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("cookies.json")
-        let url = server.baseURL + "/redirect-to?status_code=302&url=/status/200&cookie=session"
-        let recording = try Tape(file: file, mode: .once, environment: [:])
-        _ = try await recording.session.data(from: URL(string: url)!)
-        _ = try await recording.session.data(from: URL(string: server.baseURL + "/echo")!)
-        _ = try recording.eject()
-        // Live: the hop and the later request both carried the cookie the redirect set.
-        #expect(server.received.map { $0.headers["cookie"] } == [nil, "sid=\(LoopbackRoutes.sessionSecret)", "sid=\(LoopbackRoutes.sessionSecret)"])
-        server.stop()
-        let saved = try String(contentsOf: file, encoding: .utf8)
-        #expect(!saved.contains(LoopbackRoutes.sessionSecret))
-        #expect(try CassetteFile.read(file).interactions.map { $0.request.headers["Cookie"] } == [nil, "sid=[REDACTED-1]", "sid=[REDACTED-1]"])
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("cookies.json")
+            let url = server.baseURL + "/redirect-to?status_code=302&url=/status/200&cookie=session"
+            let recording = try Tape(file: file, mode: .once, environment: [:])
+            _ = try await recording.session.data(from: URL(string: url)!)
+            _ = try await recording.session.data(from: URL(string: server.baseURL + "/echo")!)
+            _ = try recording.eject()
+            // Live: the hop and the later request both carried the cookie the redirect set.
+            #expect(server.received.map { $0.headers["cookie"] } == [nil, "sid=\(LoopbackRoutes.sessionSecret)", "sid=\(LoopbackRoutes.sessionSecret)"])
+            server.stop()
+            let saved = try String(contentsOf: file, encoding: .utf8)
+            #expect(!saved.contains(LoopbackRoutes.sessionSecret))
+            #expect(try CassetteFile.read(file).interactions.map { $0.request.headers["Cookie"] } == [nil, "sid=[REDACTED-1]", "sid=[REDACTED-1]"])
 
-        // Replayed: the redirect's cookie (redacted, as the cassette holds it) lands in storage.
-        let replaying = try Tape(file: file, mode: .none, environment: [:])
-        let (_, response) = try await replaying.session.data(from: URL(string: url)!)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(replaying.session.configuration.httpCookieStorage?.cookies?.map { "\($0.name)=\($0.value)" } == ["sid=[REDACTED-1]"])
-        _ = try await replaying.session.data(from: URL(string: server.baseURL + "/echo")!)
-        #expect(try replaying.eject().unmatched.isEmpty)
+            // Replayed: the redirect's cookie (redacted, as the cassette holds it) lands in storage.
+            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let (_, response) = try await replaying.session.data(from: URL(string: url)!)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(replaying.session.configuration.httpCookieStorage?.cookies?.map { "\($0.name)=\($0.value)" } == ["sid=[REDACTED-1]"])
+            _ = try await replaying.session.data(from: URL(string: server.baseURL + "/echo")!)
+            #expect(try replaying.eject().unmatched.isEmpty)
+        }
     }
 
     /// A stub's redirect is a redirect like any other: followed, or refused by the delegate; and a

@@ -11,43 +11,41 @@ import CassetteTestSupport
 @Suite struct RequestBodyTests {
     @Test(arguments: FetchStyle.allCases)
     func aStreamAlreadyReadFailsTheRequestAndSendsNothing(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let tape = try Tape(file: scratch.file("bodies.json"), mode: .once, environment: [:])
-        let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
-        let stream = InputStream(data: Data("sent once".utf8))
-        stream.open()
-        var buffer = [UInt8](repeating: 0, count: 64)
-        _ = stream.read(&buffer, maxLength: buffer.count)
-        stream.close()
-        var request = URLRequest(url: URL(string: server.baseURL + "/echo")!)
-        request.httpMethod = "PUT"
-        request.httpBodyStream = stream
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let tape = try Tape(file: scratch.file("bodies.json"), mode: .once, environment: [:])
+            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            let stream = InputStream(data: Data("sent once".utf8))
+            stream.open()
+            var buffer = [UInt8](repeating: 0, count: 64)
+            _ = stream.read(&buffer, maxLength: buffer.count)
+            stream.close()
+            var request = URLRequest(url: URL(string: server.baseURL + "/echo")!)
+            request.httpMethod = "PUT"
+            request.httpBodyStream = stream
 
-        let fetched = await Fetch.run(request, on: session, style: style)
-        #expect(fetched.errorCode == .cannotDecodeRawData)
-        #expect(fetched.errorDescription == "Cassette could not read the request body from the request's httpBodyStream: the stream was "
-            + "already read to its end or closed (a stream can be sent once; give each request its own). Nothing was sent or recorded; "
-            + "make the stream readable to its end.")
-        #expect(server.received.isEmpty)
-        #expect(try tape.eject().recorded == 0)
+            let fetched = await Fetch.run(request, on: session, style: style)
+            #expect(fetched.errorCode == .cannotDecodeRawData)
+            #expect(fetched.errorDescription == "Cassette could not read the request body from the request's httpBodyStream: the stream was "
+                + "already read to its end or closed (a stream can be sent once; give each request its own). Nothing was sent or recorded; "
+                + "make the stream readable to its end.")
+            #expect(server.received.isEmpty)
+            #expect(try tape.eject().recorded == 0)
+        }
     }
 
     @Test func aMissingUploadFileFailsAsLiveWithTheFileNamed() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let tape = try Tape(file: scratch.file("bodies.json"), mode: .once, environment: [:])
-        let missing = scratch.file("missing.bin")
-        var request = URLRequest(url: URL(string: server.baseURL + "/echo")!)
-        request.httpMethod = "POST"
-        let error = await #expect(throws: URLError.self) { _ = try await tape.session.upload(for: request, fromFile: missing) }
-        #expect(error?.code == .fileDoesNotExist)
-        #expect(error?.localizedDescription.hasPrefix("Cassette could not read the file to upload, \(missing.path):") == true)
-        #expect(server.received.isEmpty)
-        #expect(try tape.eject().recorded == 0)
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let tape = try Tape(file: scratch.file("bodies.json"), mode: .once, environment: [:])
+            let missing = scratch.file("missing.bin")
+            var request = URLRequest(url: URL(string: server.baseURL + "/echo")!)
+            request.httpMethod = "POST"
+            let error = await #expect(throws: URLError.self) { _ = try await tape.session.upload(for: request, fromFile: missing) }
+            #expect(error?.code == .fileDoesNotExist)
+            #expect(error?.localizedDescription.hasPrefix("Cassette could not read the file to upload, \(missing.path):") == true)
+            #expect(server.received.isEmpty)
+            #expect(try tape.eject().recorded == 0)
+        }
     }
 }

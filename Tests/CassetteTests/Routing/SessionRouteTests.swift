@@ -29,91 +29,90 @@ import CassetteTestSupport
     /// answers as it would live, not with a 401.
     @Test(arguments: FetchStyle.allCases)
     func recordingSendsTheConfiguredHeadersAndStoredCookies(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("configured.json")
-        let url = try #require(URL(string: server.baseURL + "/bearer"))
-        let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-route-\(UUID().uuidString)")
-        let cookie = try #require(HTTPCookie(properties: [.name: "flavour", .value: "oatmeal", .domain: "127.0.0.1", .path: "/"]))
-        storage.setCookie(cookie)
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("configured.json")
+            let url = try #require(URL(string: server.baseURL + "/bearer"))
+            let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-route-\(UUID().uuidString)")
+            let cookie = try #require(HTTPCookie(properties: [.name: "flavour", .value: "oatmeal", .domain: "127.0.0.1", .path: "/"]))
+            storage.setCookie(cookie)
 
-        let tape = try Tape(file: file, mode: .once, environment: [:])
-        let session = Self.session(for: tape, style: style) { configuration in
-            configuration.httpAdditionalHeaders = ["Authorization": "Bearer from-the-configuration", "X-Client": "route-tests"]
-            configuration.httpCookieStorage = storage
+            let tape = try Tape(file: file, mode: .once, environment: [:])
+            let session = Self.session(for: tape, style: style) { configuration in
+                configuration.httpAdditionalHeaders = ["Authorization": "Bearer from-the-configuration", "X-Client": "route-tests"]
+                configuration.httpCookieStorage = storage
+            }
+            let fetched = await Fetch.run(URLRequest(url: url), on: session, style: style)
+            #expect(fetched.status == 200)
+            #expect(fetched.text == #"{"authenticated":true,"token":"from-the-configuration"}"#)
+            let received = try #require(server.received.last)
+            #expect(received.headers["authorization"] == "Bearer from-the-configuration")
+            #expect(received.headers["x-client"] == "route-tests")
+            #expect(received.headers["cookie"] == "flavour=oatmeal")
+            #expect(try tape.eject().recorded == 1)
+            let saved = try CassetteFile.read(file).interactions
+            #expect(saved.first?.request.headers["X-Client"] == "route-tests")
+            #expect(saved.first?.request.headers["Authorization"] == "Bearer [REDACTED-1]")
         }
-        let fetched = await Fetch.run(URLRequest(url: url), on: session, style: style)
-        #expect(fetched.status == 200)
-        #expect(fetched.text == #"{"authenticated":true,"token":"from-the-configuration"}"#)
-        let received = try #require(server.received.last)
-        #expect(received.headers["authorization"] == "Bearer from-the-configuration")
-        #expect(received.headers["x-client"] == "route-tests")
-        #expect(received.headers["cookie"] == "flavour=oatmeal")
-        #expect(try tape.eject().recorded == 1)
-        let saved = try CassetteFile.read(file).interactions
-        #expect(saved.first?.request.headers["X-Client"] == "route-tests")
-        #expect(saved.first?.request.headers["Authorization"] == "Bearer [REDACTED-1]")
     }
 
     /// A replayed `Set-Cookie` is stored in the configuration's own storage, and the next request
     /// of the session carries it, as live.
     @Test(arguments: FetchStyle.allCases)
     func aReplayedSetCookieIsStoredInTheConfiguredStorage(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("cookies.json")
-        try CassetteFile.write(CassetteDocument(interactions: [
-            Interaction(request: .init(method: "GET", url: "https://api.example.com/login"),
-                        response: .init(status: 200, headers: ["Set-Cookie": "sid=s3ss10n; Path=/"], body: .init(text: "in"))),
-            Interaction(request: .init(method: "GET", url: "https://api.example.com/me", headers: ["Cookie": "sid=s3ss10n"]),
-                        response: .init(status: 200, body: .init(text: "me"))),
-        ]), to: file)
-        let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-route-\(UUID().uuidString)")
-        let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Cookie"), environment: [:])
-        let session = Self.session(for: tape, style: style) { $0.httpCookieStorage = storage }
-        let login = await Fetch.run(URLRequest(url: try #require(URL(string: "https://api.example.com/login"))), on: session, style: style)
-        #expect(login.text == "in")
-        #expect(storage.cookies?.map { "\($0.name)=\($0.value)" } == ["sid=s3ss10n"])
-        let me = await Fetch.run(URLRequest(url: try #require(URL(string: "https://api.example.com/me"))), on: session, style: style)
-        #expect(me.status == 200)
-        #expect(me.text == "me")
-        #expect(try tape.eject().replayed == 2)
+        try await withScratchTape { scratch in
+            let file = scratch.file("cookies.json")
+            try CassetteFile.write(CassetteDocument(interactions: [
+                Interaction(request: .init(method: "GET", url: "https://api.example.com/login"),
+                            response: .init(status: 200, headers: ["Set-Cookie": "sid=s3ss10n; Path=/"], body: .init(text: "in"))),
+                Interaction(request: .init(method: "GET", url: "https://api.example.com/me", headers: ["Cookie": "sid=s3ss10n"]),
+                            response: .init(status: 200, body: .init(text: "me"))),
+            ]), to: file)
+            let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-route-\(UUID().uuidString)")
+            let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Cookie"), environment: [:])
+            let session = Self.session(for: tape, style: style) { $0.httpCookieStorage = storage }
+            let login = await Fetch.run(URLRequest(url: try #require(URL(string: "https://api.example.com/login"))), on: session, style: style)
+            #expect(login.text == "in")
+            #expect(storage.cookies?.map { "\($0.name)=\($0.value)" } == ["sid=s3ss10n"])
+            let me = await Fetch.run(URLRequest(url: try #require(URL(string: "https://api.example.com/me"))), on: session, style: style)
+            #expect(me.status == 200)
+            #expect(me.text == "me")
+            #expect(try tape.eject().replayed == 2)
+        }
     }
 
     /// A session made from a configuration a tape routed outlives the tape: its requests fail
     /// with "already ejected", and never reach the next tape, even when the next tape could
     /// answer them.
     @Test func aSessionOfAnEjectedTapeFailsAndNeverReachesTheNextTape() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("outlived.json")
-        try CassetteFile.write(CassetteDocument(interactions: [Interaction(
-            request: .init(method: "GET", url: "https://api.example.com/feed"),
-            response: .init(status: 200, body: .init(text: "feed")))]), to: file)
-        let first = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
-        let configuration = URLSessionConfiguration.ephemeral
-        first.configure(configuration)
-        let outlived = URLSession(configuration: configuration)
-        #expect(await Fetch.get("https://api.example.com/feed", on: outlived).text == "feed")
-        try first.eject()
+        try await withScratchTape { scratch in
+            let file = scratch.file("outlived.json")
+            try CassetteFile.write(CassetteDocument(interactions: [Interaction(
+                request: .init(method: "GET", url: "https://api.example.com/feed"),
+                response: .init(status: 200, body: .init(text: "feed")))]), to: file)
+            let first = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+            let configuration = URLSessionConfiguration.ephemeral
+            first.configure(configuration)
+            let outlived = URLSession(configuration: configuration)
+            #expect(await Fetch.get("https://api.example.com/feed", on: outlived).text == "feed")
+            try first.eject()
 
-        // Later tapes, each with a session of its own and a configured one: none takes the old class.
-        var later: [Tape] = []
-        for _ in 0..<3 {
-            let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
-            tape.configure(URLSessionConfiguration.ephemeral)
-            later.append(tape)
-        }
-        let fetched = await Fetch.get("https://api.example.com/feed?key=secret", on: outlived)
-        #expect(fetched.status == nil)
-        #expect(fetched.errorCode == .resourceUnavailable)
-        #expect(fetched.errorDescription == "Cassette: GET https://api.example.com/feed was made through the session of a cassette that "
-            + "was already ejected; use a session of a cassette in use")
-        for tape in later {
-            let report = try tape.eject()
-            #expect(report.replayed == 0 && report.unmatched.isEmpty)
+            // Later tapes, each with a session of its own and a configured one: none takes the old class.
+            var later: [Tape] = []
+            for _ in 0..<3 {
+                let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+                tape.configure(URLSessionConfiguration.ephemeral)
+                later.append(tape)
+            }
+            let fetched = await Fetch.get("https://api.example.com/feed?key=secret", on: outlived)
+            #expect(fetched.status == nil)
+            #expect(fetched.errorCode == .resourceUnavailable)
+            #expect(fetched.errorDescription == "Cassette: GET https://api.example.com/feed was made through the session of a cassette that "
+                + "was already ejected; use a session of a cassette in use")
+            for tape in later {
+                let report = try tape.eject()
+                #expect(report.replayed == 0 && report.unmatched.isEmpty)
+            }
         }
     }
 }

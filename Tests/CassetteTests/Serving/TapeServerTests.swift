@@ -170,56 +170,56 @@ import CassetteTestSupport
     // MARK: Recording as a reverse proxy
 
     @Test func recordedThroughTheServerThenReplayedGivesTheSameBytes() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let upstream = try LoopbackServer()
-        let file = scratch.file("proxy.json")
-        let upload = scratch.file("upload.bin")
-        try Data((0..<3000).map { UInt8($0 % 251) }).write(to: upload)
-        func run(_ base: String) -> [Data] {
-            [
-                Self.curl(["-i", base + "/echo?x=1"]).out,
-                Self.curl(["-i", "--data-binary", "@\(upload.path)", "-H", "Content-Type: application/octet-stream", base + "/echo"]).out,
-                Self.curl(["-i", "-H", "Transfer-Encoding: chunked", "--data-binary", "name=Ada", base + "/echo?form=1"]).out,
-                Self.curl(["-i", base + "/gzip"]).out,
-                Self.curl(["-i", base + "/status/418"]).out,
-                Self.curl(["-i", base + "/bytes/300"]).out,
-                Self.curl(["-i", base + "/headers"]).out,
-            ]
-        }
-        // Without redaction, so that live and replayed bytes can be compared whole.
-        let recorder = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
-        let upstreamURL = try #require(URL(string: upstream.baseURL))
-        let proxy = try recorder.serve(.init(upstream: upstreamURL))
-        let live = run(proxy.baseURL.absoluteString)
-        let report = try recorder.eject()
-        #expect(report.recorded == 7 && report.saved)
-        #expect(upstream.received.count == 7)
-        upstream.stop()
-        #expect(String(decoding: live[0], as: UTF8.self).hasPrefix("HTTP/1.1 200 OK\r\n"))
-        #expect(String(decoding: live[4], as: UTF8.self).hasPrefix("HTTP/1.1 418 I'm a teapot\r\n"))
+        try withScratchTape { scratch in
+            let upstream = try LoopbackServer()
+            let file = scratch.file("proxy.json")
+            let upload = scratch.file("upload.bin")
+            try Data((0..<3000).map { UInt8($0 % 251) }).write(to: upload)
+            func run(_ base: String) -> [Data] {
+                [
+                    Self.curl(["-i", base + "/echo?x=1"]).out,
+                    Self.curl(["-i", "--data-binary", "@\(upload.path)", "-H", "Content-Type: application/octet-stream", base + "/echo"]).out,
+                    Self.curl(["-i", "-H", "Transfer-Encoding: chunked", "--data-binary", "name=Ada", base + "/echo?form=1"]).out,
+                    Self.curl(["-i", base + "/gzip"]).out,
+                    Self.curl(["-i", base + "/status/418"]).out,
+                    Self.curl(["-i", base + "/bytes/300"]).out,
+                    Self.curl(["-i", base + "/headers"]).out,
+                ]
+            }
+            // Without redaction, so that live and replayed bytes can be compared whole.
+            let recorder = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
+            let upstreamURL = try #require(URL(string: upstream.baseURL))
+            let proxy = try recorder.serve(.init(upstream: upstreamURL))
+            let live = run(proxy.baseURL.absoluteString)
+            let report = try recorder.eject()
+            #expect(report.recorded == 7 && report.saved)
+            #expect(upstream.received.count == 7)
+            upstream.stop()
+            #expect(String(decoding: live[0], as: UTF8.self).hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(String(decoding: live[4], as: UTF8.self).hasPrefix("HTTP/1.1 418 I'm a teapot\r\n"))
 
-        let player = try Tape(file: file, mode: .none, options: .init(redaction: .none), environment: [:])
-        let replay = try player.serve(.init(upstream: upstreamURL))
-        let replayed = run(replay.baseURL.absoluteString)
-        for (index, (a, b)) in zip(live, replayed).enumerated() {
-            #expect(a == b, "request \(index): live \(String(decoding: a, as: UTF8.self).debugDescription), replayed \(String(decoding: b, as: UTF8.self).debugDescription)")
+            let player = try Tape(file: file, mode: .none, options: .init(redaction: .none), environment: [:])
+            let replay = try player.serve(.init(upstream: upstreamURL))
+            let replayed = run(replay.baseURL.absoluteString)
+            for (index, (a, b)) in zip(live, replayed).enumerated() {
+                #expect(a == b, "request \(index): live \(String(decoding: a, as: UTF8.self).debugDescription), replayed \(String(decoding: b, as: UTF8.self).debugDescription)")
+            }
+            #expect(try player.eject().replayed == 7)
         }
-        #expect(try player.eject().replayed == 7)
     }
 
     @Test func aRecordingModeWithNowhereToRecordFromRefusesToStart() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let tape = try Tape(file: scratch.file("new.json"), mode: .once, environment: [:])
-        #expect {
-            try tape.serve()
-        } throws: { error in
-            (error as? CassetteError)?.description == "Cassette: the replay server cannot start: record mode once records what the cassette "
-                + "cannot answer, but there is nowhere to record from: give an upstream (cassette serve --upstream https://api.example.com), "
-                + "or replay with mode none"
+        try withScratchTape { scratch in
+            let tape = try Tape(file: scratch.file("new.json"), mode: .once, environment: [:])
+            #expect {
+                try tape.serve()
+            } throws: { error in
+                (error as? CassetteError)?.description == "Cassette: the replay server cannot start: record mode once records what the cassette "
+                    + "cannot answer, but there is nowhere to record from: give an upstream (cassette serve --upstream https://api.example.com), "
+                    + "or replay with mode none"
+            }
+            try tape.eject()
         }
-        try tape.eject()
     }
 
     /// `stop()` returns with the accepting thread gone and the port closed: the same port can be
@@ -227,58 +227,58 @@ import CassetteTestSupport
     /// The loop waits with `poll` on the socket and a wake pipe, which works on Darwin too, where
     /// `shutdown` does not wake a blocked `accept`.
     @Test func stoppingFreesThePortAtOnce() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("stop.json")
-        try CassetteFile.write(CassetteDocument(interactions: []), to: file)
-        for _ in 0..<20 {
-            let first = try Tape(file: file, mode: .none, environment: [:])
-            let server = try first.serve()
-            let port = server.port
-            // A client connected and idle when the server stops.
-            let idle = try RawHTTP(port: port)
-            server.stop()
-            let stoppedAt = Date()
-            let second = try Tape(file: file, mode: .none, environment: [:])
-            var again: TapeServer?
-            while again == nil, Date().timeIntervalSince(stoppedAt) < 0.1 {
-                again = try? second.serve(TapeServer.Options(port: port))
+        try withScratchTape { scratch in
+            let file = scratch.file("stop.json")
+            try CassetteFile.write(CassetteDocument(interactions: []), to: file)
+            for _ in 0..<20 {
+                let first = try Tape(file: file, mode: .none, environment: [:])
+                let server = try first.serve()
+                let port = server.port
+                // A client connected and idle when the server stops.
+                let idle = try RawHTTP(port: port)
+                server.stop()
+                let stoppedAt = Date()
+                let second = try Tape(file: file, mode: .none, environment: [:])
+                var again: TapeServer?
+                while again == nil, Date().timeIntervalSince(stoppedAt) < 0.1 {
+                    again = try? second.serve(TapeServer.Options(port: port))
+                }
+                #expect(again?.port == port, "port \(port) was not free within 100 ms of stop()")
+                try first.eject()
+                try second.eject()
+                withExtendedLifetime(idle) {}
             }
-            #expect(again?.port == port, "port \(port) was not free within 100 ms of stop()")
-            try first.eject()
-            try second.eject()
-            withExtendedLifetime(idle) {}
         }
     }
 
     // MARK: Timing
 
     @Test func recordedLatencyIsRealDelayOnTheWire() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("slow.json")
-        try JSONCassetteCodec.encode(CassetteDocument(interactions: [
-            Interaction(request: .init(url: "https://api.example.com/slow"),
-                        response: .init(status: 200, headers: ["Content-Length": "4000"], body: .init(text: String(repeating: "x", count: 4000))),
-                        timing: .init(firstByte: 0.4, duration: 1.0)),
-        ])).write(to: file)
-        let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
-        let server = try tape.serve()
-        let client = try RawHTTP(port: server.port)
-        let start = Date()
-        client.send("GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        // The head at the recorded first byte, then the body spread until the recorded duration.
-        let first = client.receiveFirstBytes(timeout: 10)
-        let headAfter = Date().timeIntervalSince(start)
-        #expect(String(decoding: first.prefix(15), as: UTF8.self) == "HTTP/1.1 200 OK")
-        #expect(headAfter >= 0.35 && headAfter < 0.85, "the head came after \(headAfter) s")
-        let rest = client.receiveUntilClosed(timeout: 10).data
-        let elapsed = Date().timeIntervalSince(start)
-        let whole = first + rest
-        let body = whole.range(of: Data("\r\n\r\n".utf8)).map { whole[$0.upperBound...] } ?? Data()
-        #expect(body.count == 4000)
-        #expect(elapsed >= 0.9 && elapsed < 8, "\(elapsed) s")
-        try tape.eject()
+        try withScratchTape { scratch in
+            let file = scratch.file("slow.json")
+            try JSONCassetteCodec.encode(CassetteDocument(interactions: [
+                Interaction(request: .init(url: "https://api.example.com/slow"),
+                            response: .init(status: 200, headers: ["Content-Length": "4000"], body: .init(text: String(repeating: "x", count: 4000))),
+                            timing: .init(firstByte: 0.4, duration: 1.0)),
+            ])).write(to: file)
+            let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+            let server = try tape.serve()
+            let client = try RawHTTP(port: server.port)
+            let start = Date()
+            client.send("GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            // The head at the recorded first byte, then the body spread until the recorded duration.
+            let first = client.receiveFirstBytes(timeout: 10)
+            let headAfter = Date().timeIntervalSince(start)
+            #expect(String(decoding: first.prefix(15), as: UTF8.self) == "HTTP/1.1 200 OK")
+            #expect(headAfter >= 0.35 && headAfter < 0.85, "the head came after \(headAfter) s")
+            let rest = client.receiveUntilClosed(timeout: 10).data
+            let elapsed = Date().timeIntervalSince(start)
+            let whole = first + rest
+            let body = whole.range(of: Data("\r\n\r\n".utf8)).map { whole[$0.upperBound...] } ?? Data()
+            #expect(body.count == 4000)
+            #expect(elapsed >= 0.9 && elapsed < 8, "\(elapsed) s")
+            try tape.eject()
+        }
     }
 
     // MARK: Robustness
@@ -353,38 +353,38 @@ import CassetteTestSupport
     }
 
     @Test func expectContinueAndAClientThatLeavesMidResponse() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("big.json")
-        let big = Data((0..<2_000_000).map { UInt8($0 % 251) })
-        try JSONCassetteCodec.encode(CassetteDocument(interactions: [
-            Interaction(request: .init(method: "POST", url: "https://api.example.com/items", body: .init(text: "abc")), response: .init(status: 201)),
-            Interaction(request: .init(url: "https://api.example.com/big"),
-                        response: .init(status: 200, headers: ["Content-Type": "application/octet-stream", "Content-Length": "\(big.count)"],
-                                        body: .init(big, contentType: "application/octet-stream"))),
-            Interaction(request: .init(url: "https://api.example.com/big"),
-                        response: .init(status: 200, headers: ["Content-Type": "application/octet-stream", "Content-Length": "\(big.count)"],
-                                        body: .init(big, contentType: "application/octet-stream"))),
-        ])).write(to: file)
-        let tape = try Tape(file: file, mode: .none, environment: [:])
-        let server = try tape.serve()
+        try withScratchTape { scratch in
+            let file = scratch.file("big.json")
+            let big = Data((0..<2_000_000).map { UInt8($0 % 251) })
+            try JSONCassetteCodec.encode(CassetteDocument(interactions: [
+                Interaction(request: .init(method: "POST", url: "https://api.example.com/items", body: .init(text: "abc")), response: .init(status: 201)),
+                Interaction(request: .init(url: "https://api.example.com/big"),
+                            response: .init(status: 200, headers: ["Content-Type": "application/octet-stream", "Content-Length": "\(big.count)"],
+                                            body: .init(big, contentType: "application/octet-stream"))),
+                Interaction(request: .init(url: "https://api.example.com/big"),
+                            response: .init(status: 200, headers: ["Content-Type": "application/octet-stream", "Content-Length": "\(big.count)"],
+                                            body: .init(big, contentType: "application/octet-stream"))),
+            ])).write(to: file)
+            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let server = try tape.serve()
 
-        let client = try RawHTTP(port: server.port)
-        client.send("POST /items HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
-        #expect(client.receiveResponse()?.head == "HTTP/1.1 100 Continue")
-        client.send("abc")
-        #expect(client.receiveResponse()?.head.hasPrefix("HTTP/1.1 201 Created") == true)
+            let client = try RawHTTP(port: server.port)
+            client.send("POST /items HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
+            #expect(client.receiveResponse()?.head == "HTTP/1.1 100 Continue")
+            client.send("abc")
+            #expect(client.receiveResponse()?.head.hasPrefix("HTTP/1.1 201 Created") == true)
 
-        let leaving = try RawHTTP(port: server.port)
-        leaving.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = leaving.receiveResponse(timeout: 0.05)
-        // `leaving` goes out of scope: closed mid-response.
-        _ = consume leaving
+            let leaving = try RawHTTP(port: server.port)
+            leaving.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = leaving.receiveResponse(timeout: 0.05)
+            // `leaving` goes out of scope: closed mid-response.
+            _ = consume leaving
 
-        let next = try RawHTTP(port: server.port)
-        next.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(next.receiveResponse(timeout: 10)?.body == big)
-        try tape.eject()
+            let next = try RawHTTP(port: server.port)
+            next.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(next.receiveResponse(timeout: 10)?.body == big)
+            try tape.eject()
+        }
     }
 
     @Test func tooManyConnectionsGet503AndTheRestAreServed() throws {

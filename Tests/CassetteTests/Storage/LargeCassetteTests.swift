@@ -22,37 +22,37 @@ import CassetteTestSupport
     }
 
     @Test func aMappedCassetteReadsExactlyAsOneReadWhole() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("large.json")
-        let document = Self.document()
-        try CassetteFile.write(document, to: file)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
-        #expect(size >= MappedFile.threshold)
-        #expect(try MappedFile.read(file).release != nil)
+        try withScratchTape { scratch in
+            let file = scratch.file("large.json")
+            let document = Self.document()
+            try CassetteFile.write(document, to: file)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+            #expect(size >= MappedFile.threshold)
+            #expect(try MappedFile.read(file).release != nil)
 
-        #expect(try CassetteFile.read(file) == document)
-        #expect(try JSONCassetteCodec.decode(Data(contentsOf: file)) == document)
-        // Twice, from the same file: released pages are read again from it.
-        #expect(try CassetteFile.read(file).interactions[1].response?.body.data == document.interactions[1].response?.body.data)
+            #expect(try CassetteFile.read(file) == document)
+            #expect(try JSONCassetteCodec.decode(Data(contentsOf: file)) == document)
+            // Twice, from the same file: released pages are read again from it.
+            #expect(try CassetteFile.read(file).interactions[1].response?.body.data == document.interactions[1].response?.body.data)
+        }
     }
 
     @Test func aMistakeInAMappedCassetteIsReportedAtItsPlace() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("broken.json")
-        var bytes = Array(try JSONCassetteCodec.encode(Self.document()))
-        // Break the big base64 body near its end: the error is found after its start was released.
-        let marker = Array(#""base64": ""#.utf8)
-        let start = try #require((0..<(bytes.count - marker.count)).first { Array(bytes[$0..<($0 + marker.count)]) == marker }) + marker.count
-        let end = try #require(bytes[start...].firstIndex(of: UInt8(ascii: "\"")))
-        bytes[end - 10] = UInt8(ascii: "*")
-        try Data(bytes).write(to: file)
-        #expect {
-            try CassetteFile.read(file)
-        } throws: { error in
-            let text = (error as? CassetteFormatError)?.description ?? "\(error)"
-            return text.hasPrefix(file.path + ":") && text.contains("interactions[1].response.body.base64: invalid base64: '*' at character")
+        try withScratchTape { scratch in
+            let file = scratch.file("broken.json")
+            var bytes = Array(try JSONCassetteCodec.encode(Self.document()))
+            // Break the big base64 body near its end: the error is found after its start was released.
+            let marker = Array(#""base64": ""#.utf8)
+            let start = try #require((0..<(bytes.count - marker.count)).first { Array(bytes[$0..<($0 + marker.count)]) == marker }) + marker.count
+            let end = try #require(bytes[start...].firstIndex(of: UInt8(ascii: "\"")))
+            bytes[end - 10] = UInt8(ascii: "*")
+            try Data(bytes).write(to: file)
+            #expect {
+                try CassetteFile.read(file)
+            } throws: { error in
+                let text = (error as? CassetteFormatError)?.description ?? "\(error)"
+                return text.hasPrefix(file.path + ":") && text.contains("interactions[1].response.body.base64: invalid base64: '*' at character")
+            }
         }
     }
 }

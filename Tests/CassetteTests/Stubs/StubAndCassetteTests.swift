@@ -23,33 +23,33 @@ import CassetteTestSupport
     /// cassette file is unchanged afterwards, in a mode that would record.
     @Test(arguments: [RecordMode.none, .newEpisodes])
     func aStubForcesOneEndpointToFailWhileTheCassetteReplaysTheRest(mode: RecordMode) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("day.json")
-        try JSONCassetteCodec.encode(Self.cassette()).write(to: file)
-        let before = try Data(contentsOf: file)
+        try await withScratchTape { scratch in
+            let file = scratch.file("day.json")
+            try JSONCassetteCodec.encode(Self.cassette()).write(to: file)
+            let before = try Data(contentsOf: file)
 
-        let tape = try Tape(file: file, mode: mode, environment: [:])
-        tape.stubs.add(.path("/feed"), name: "feed times out", response: .error(.timedOut))
-        let activations = Locked(0)
-        tape.stubs.onActivation { _, _ in activations.withLock { $0 += 1 } }
-        for n in 1...10 {
-            let fetched = await Fetch.get("https://api.example.com/items/\(n)", on: tape.session)
-            #expect(fetched.status == 200 && fetched.text == "item \(n)")
+            let tape = try Tape(file: file, mode: mode, environment: [:])
+            tape.stubs.add(.path("/feed"), name: "feed times out", response: .error(.timedOut))
+            let activations = Locked(0)
+            tape.stubs.onActivation { _, _ in activations.withLock { $0 += 1 } }
+            for n in 1...10 {
+                let fetched = await Fetch.get("https://api.example.com/items/\(n)", on: tape.session)
+                #expect(fetched.status == 200 && fetched.text == "item \(n)")
+            }
+            let feed = await Fetch.get("https://api.example.com/feed", on: tape.session)
+            #expect(feed.errorCode == .timedOut)
+            // A stubbed request that the cassette does not know is not recorded either.
+            let unknown = await Fetch.get("https://api.example.com/feed?page=2", on: tape.session)
+            #expect(unknown.errorCode == .timedOut)
+            let report = try tape.eject()
+            #expect(report.replayed == 10)
+            #expect(report.recorded == 0)
+            #expect(report.unmatched.isEmpty)
+            #expect(report.unusedInteractions == ["#11 GET https://api.example.com/feed"])
+            #expect(!report.saved)
+            #expect(activations.withLock { $0 } == 2)
+            #expect(try Data(contentsOf: file) == before)
         }
-        let feed = await Fetch.get("https://api.example.com/feed", on: tape.session)
-        #expect(feed.errorCode == .timedOut)
-        // A stubbed request that the cassette does not know is not recorded either.
-        let unknown = await Fetch.get("https://api.example.com/feed?page=2", on: tape.session)
-        #expect(unknown.errorCode == .timedOut)
-        let report = try tape.eject()
-        #expect(report.replayed == 10)
-        #expect(report.recorded == 0)
-        #expect(report.unmatched.isEmpty)
-        #expect(report.unusedInteractions == ["#11 GET https://api.example.com/feed"])
-        #expect(!report.saved)
-        #expect(activations.withLock { $0 } == 2)
-        #expect(try Data(contentsOf: file) == before)
     }
 
     /// The traits combine: `.cassette` first, then `.stubs`, which installs on the test's tape.

@@ -61,21 +61,21 @@ import CassetteTestSupport
 
     /// `responseWithFile:statusCode:headers:` and `responseWithFile:contentType:`.
     @Test func aFileIsTheBodyWithTheGivenStatusAndHeaders() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("wsresponse.json")
-        try Data(#"{"from":"file"}"#.utf8).write(to: file)
-        let stubbed = StubSession()
-        defer { stubbed.invalidate() }
-        stubbed.stubs.add(.pathSuffix(".json"), response: .file(file, status: 201, headers: ["Content-Type": "text/json", "X-Fixture": "1"]))
-        stubbed.stubs.add(.path("/missing"), response: .file(scratch.file("nope.json")))
-        let fetched = await Fetch.get("https://ws.example/v1/users.json", on: stubbed.session)
-        #expect(fetched.status == 201)
-        #expect(fetched.headers["Content-Type"] == "text/json" && fetched.headers["X-Fixture"] == "1")
-        #expect(fetched.text == #"{"from":"file"}"#)
-        let missing = await Fetch.get("https://ws.example/missing", on: stubbed.session)
-        #expect(missing.errorCode == .fileDoesNotExist)
-        #expect(missing.errorDescription == "Cassette stub: cannot read the response file \(scratch.file("nope.json").path)")
+        try await withScratchTape { scratch in
+            let file = scratch.file("wsresponse.json")
+            try Data(#"{"from":"file"}"#.utf8).write(to: file)
+            let stubbed = StubSession()
+            defer { stubbed.invalidate() }
+            stubbed.stubs.add(.pathSuffix(".json"), response: .file(file, status: 201, headers: ["Content-Type": "text/json", "X-Fixture": "1"]))
+            stubbed.stubs.add(.path("/missing"), response: .file(scratch.file("nope.json")))
+            let fetched = await Fetch.get("https://ws.example/v1/users.json", on: stubbed.session)
+            #expect(fetched.status == 201)
+            #expect(fetched.headers["Content-Type"] == "text/json" && fetched.headers["X-Fixture"] == "1")
+            #expect(fetched.text == #"{"from":"file"}"#)
+            let missing = await Fetch.get("https://ws.example/missing", on: stubbed.session)
+            #expect(missing.errorCode == .fileDoesNotExist)
+            #expect(missing.errorDescription == "Cassette stub: cannot read the response file \(scratch.file("nope.json").path)")
+        }
     }
 
     /// `responseWithJSONObject:statusCode:headers:`, and an `Encodable` value.
@@ -97,21 +97,21 @@ import CassetteTestSupport
 
     /// OHHTTPStubsResponse+HTTPMessage: a response saved with `curl -i`.
     @Test func aRawHTTPMessageFileIsTheWholeResponse() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("teapot.http")
-        try Data("HTTP/1.1 418 I'm a teapot\r\nContent-Type: text/plain\r\nX-Brew: green\r\nContent-Length: 99\r\n\r\nshort and stout\n".utf8).write(to: file)
-        let stubbed = StubSession()
-        defer { stubbed.invalidate() }
-        stubbed.stubs.add(.path("/tea"), response: .httpMessage(file: file))
-        stubbed.stubs.add(.path("/broken"), response: .httpMessage(Data("not a response".utf8)))
-        let fetched = await Fetch.get("https://a.example/tea", on: stubbed.session)
-        #expect(fetched.status == 418)
-        #expect(fetched.headers["X-Brew"] == "green")
-        #expect(fetched.text == "short and stout\n", "every byte after the blank line, whatever Content-Length says")
-        let broken = await Fetch.get("https://a.example/broken", on: stubbed.session)
-        #expect(broken.errorCode == .cannotParseResponse)
-        #expect(broken.errorDescription?.hasPrefix("Cassette stub: the HTTP message cannot be read: <cassette>:1:1: error: status: expected a status line") == true)
+        try await withScratchTape { scratch in
+            let file = scratch.file("teapot.http")
+            try Data("HTTP/1.1 418 I'm a teapot\r\nContent-Type: text/plain\r\nX-Brew: green\r\nContent-Length: 99\r\n\r\nshort and stout\n".utf8).write(to: file)
+            let stubbed = StubSession()
+            defer { stubbed.invalidate() }
+            stubbed.stubs.add(.path("/tea"), response: .httpMessage(file: file))
+            stubbed.stubs.add(.path("/broken"), response: .httpMessage(Data("not a response".utf8)))
+            let fetched = await Fetch.get("https://a.example/tea", on: stubbed.session)
+            #expect(fetched.status == 418)
+            #expect(fetched.headers["X-Brew"] == "green")
+            #expect(fetched.text == "short and stout\n", "every byte after the blank line, whatever Content-Length says")
+            let broken = await Fetch.get("https://a.example/broken", on: stubbed.session)
+            #expect(broken.errorCode == .cannotParseResponse)
+            #expect(broken.errorDescription?.hasPrefix("Cassette stub: the HTTP message cannot be read: <cassette>:1:1: error: status: expected a status line") == true)
+        }
     }
 
     /// "Simulate a down network": `responseWithError:` with `NSURLErrorNotConnectedToInternet`.

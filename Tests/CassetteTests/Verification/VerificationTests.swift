@@ -99,49 +99,48 @@ import CassetteTestSupport
     }
 
     @Test func aStaleCassetteWarnsOrFailsAndStillReplays() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("old.json")
-        try Data(Self.oldCassette.replacingOccurrences(of: "URL", with: "https://api.example.com/feed").utf8).write(to: file)
-        let month: TimeInterval = 30 * 86_400
+        try await withScratchTape { scratch in
+            let file = scratch.file("old.json")
+            try Data(Self.oldCassette.replacingOccurrences(of: "URL", with: "https://api.example.com/feed").utf8).write(to: file)
+            let month: TimeInterval = 30 * 86_400
 
-        let warned = try Tape(file: file, mode: .none, options: .init(staleness: .warn(after: month)), environment: [:])
-        #expect(await Fetch.get("https://api.example.com/feed", on: warned.session).text == "old")
-        #expect(try warned.eject().stale == Tape.Report.Stale(message: Self.staleMessage(file), fails: false))
+            let warned = try Tape(file: file, mode: .none, options: .init(staleness: .warn(after: month)), environment: [:])
+            #expect(await Fetch.get("https://api.example.com/feed", on: warned.session).text == "old")
+            #expect(try warned.eject().stale == Tape.Report.Stale(message: Self.staleMessage(file), fails: false))
 
-        await #expect(throws: CassetteError.verificationFailed([.stale(cassette: file, message: Self.staleMessage(file, age: "1.5 days"))])) {
-            try await withCassette("old", folder: scratch.url.path, mode: .none, options: .init(staleness: .fail(after: 1.5 * 86_400)),
-                                   environment: [:]) { tape in
-                #expect(await Fetch.get("https://api.example.com/feed", on: tape.session).text == "old")
+            await #expect(throws: CassetteError.verificationFailed([.stale(cassette: file, message: Self.staleMessage(file, age: "1.5 days"))])) {
+                try await withCassette("old", folder: scratch.url.path, mode: .none, options: .init(staleness: .fail(after: 1.5 * 86_400)),
+                                       environment: [:]) { tape in
+                    #expect(await Fetch.get("https://api.example.com/feed", on: tape.session).text == "old")
+                }
             }
+
+            // Younger than the limit: nothing to say.
+            let fresh = try Tape(file: file, mode: .none, options: .init(staleness: .fail(after: 100 * 365 * 86_400)), environment: [:])
+            #expect(try fresh.eject().stale == nil)
+
+            // On CI nothing can be re-recorded: a warning says so.
+            let onCI = try Tape(file: file, options: .init(staleness: .reRecord(after: month)), environment: ["CI": "1"])
+            #expect(try onCI.eject().stale?.message == Self.staleMessage(file) + " (Staleness .reRecord cannot re-record in record mode none.)")
         }
-
-        // Younger than the limit: nothing to say.
-        let fresh = try Tape(file: file, mode: .none, options: .init(staleness: .fail(after: 100 * 365 * 86_400)), environment: [:])
-        #expect(try fresh.eject().stale == nil)
-
-        // On CI nothing can be re-recorded: a warning says so.
-        let onCI = try Tape(file: file, options: .init(staleness: .reRecord(after: month)), environment: ["CI": "1"])
-        #expect(try onCI.eject().stale?.message == Self.staleMessage(file) + " (Staleness .reRecord cannot re-record in record mode none.)")
     }
 
     @Test func aStaleCassetteIsReRecordedWhereTheModeRecords() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("old.json")
-        try Data(Self.oldCassette.replacingOccurrences(of: "URL", with: server.baseURL + "/status/201").utf8).write(to: file)
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("old.json")
+            try Data(Self.oldCassette.replacingOccurrences(of: "URL", with: server.baseURL + "/status/201").utf8).write(to: file)
 
-        let tape = try Tape(file: file, mode: .once, options: .init(staleness: .reRecord(after: 30 * 86_400)), environment: [:])
-        #expect(tape.mode == .all)
-        let fetched = await Fetch.get(server.baseURL + "/status/201", on: tape.session)
-        #expect(fetched.status == 201 && fetched.text == "status 201")
-        let report = try tape.eject()
-        #expect(report.recorded == 1 && report.saved && report.stale == nil)
-        let interactions = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
-        #expect(interactions.count == 1)
-        #expect(interactions.first?.response?.body.text == "status 201")
-        #expect(try #require(interactions.first?.recordedAt).timeIntervalSinceNow > -60)
+            let tape = try Tape(file: file, mode: .once, options: .init(staleness: .reRecord(after: 30 * 86_400)), environment: [:])
+            #expect(tape.mode == .all)
+            let fetched = await Fetch.get(server.baseURL + "/status/201", on: tape.session)
+            #expect(fetched.status == 201 && fetched.text == "status 201")
+            let report = try tape.eject()
+            #expect(report.recorded == 1 && report.saved && report.stale == nil)
+            let interactions = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
+            #expect(interactions.count == 1)
+            #expect(interactions.first?.response?.body.text == "status 201")
+            #expect(try #require(interactions.first?.recordedAt).timeIntervalSinceNow > -60)
+        }
     }
 }
