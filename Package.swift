@@ -36,9 +36,14 @@ let package = Package(
         // A child process for the data-safety tests: killed while saving, or run several at once.
         .executableTarget(name: "CassetteSaveCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/CassetteSaveCheck"),
         // A child process for the memory tests: replays or records many requests and prints the heap in use.
-        .executableTarget(name: "CassetteMemoryCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/CassetteMemoryCheck"),
+        .executableTarget(
+            name: "CassetteMemoryCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/CassetteMemoryCheck"),
         .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats", "CassetteTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CassetteTests", dependencies: ["Cassette", "CassetteTesting", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck", "CassetteMemoryCheck"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "CassetteTests",
+            dependencies: [
+                "Cassette", "CassetteTesting", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck", "CassetteMemoryCheck",
+            ], exclude: ["Fixtures"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

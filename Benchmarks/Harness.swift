@@ -38,7 +38,8 @@ struct Harness {
             _ = try await pair.a()
             _ = try await pair.b()
         }
-        var a: [Double] = [], b: [Double] = []
+        var a: [Double] = []
+        var b: [Double] = []
         for round in 0..<runs {
             // Alternate which side goes first, so neither always follows the other.
             if round.isMultiple(of: 2) {
@@ -49,8 +50,9 @@ struct Harness {
                 a.append(try await pair.a())
             }
         }
-        return Result(name: pair.name, what: pair.what, aLabel: pair.aLabel, bLabel: pair.bLabel,
-                      aMedian: Self.median(a), bMedian: Self.median(b), unit: pair.unit, runs: runs, goal: pair.goal)
+        return Result(
+            name: pair.name, what: pair.what, aLabel: pair.aLabel, bLabel: pair.bLabel,
+            aMedian: Self.median(a), bMedian: Self.median(b), unit: pair.unit, runs: runs, goal: pair.goal)
     }
 
     static func median(_ values: [Double]) -> Double {
@@ -74,8 +76,11 @@ enum Report {
     static func table(_ results: [Harness.Result]) -> String {
         var rows = [["benchmark", "A (Cassette)", "B (floor)", "A median", "B median", "ratio", "goal", ""]]
         for result in results {
-            rows.append([result.name, result.aLabel, result.bLabel, format(result.aMedian, result.unit), format(result.bMedian, result.unit),
-                         String(format: "%.3f", result.ratio), String(format: "≤ %.2f", result.goal), result.ratio <= result.goal ? "ok" : "ABOVE GOAL"])
+            rows.append([
+                result.name, result.aLabel, result.bLabel, format(result.aMedian, result.unit), format(result.bMedian, result.unit),
+                String(format: "%.3f", result.ratio), String(format: "≤ %.2f", result.goal),
+                result.ratio <= result.goal ? "ok" : "ABOVE GOAL",
+            ])
         }
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

@@ -1,5 +1,6 @@
 import Cassette
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -46,12 +47,13 @@ enum LifecycleBenchmarks {
     /// written to a temporary file and renamed over the cassette) against `JSONSerialization.data`
     /// of the same content plus `Data.write(options: .atomic)`.
     static func save(interactions: Int, repetitions: Int, folder: URL) throws -> Harness.Pair {
-        let document = CassetteDocument(interactions: (0..<interactions).map {
-            var interaction = ReplayBenchmarks.interaction("https://bench.example/items/\($0)?page=\($0 % 5)")
-            interaction.request.headers = ["Accept": "application/json", "User-Agent": "Bench/1.0"]
-            interaction.timing = .init(firstByte: 0.012, duration: 0.034)
-            return interaction
-        })
+        let document = CassetteDocument(
+            interactions: (0..<interactions).map {
+                var interaction = ReplayBenchmarks.interaction("https://bench.example/items/\($0)?page=\($0 % 5)")
+                interaction.request.headers = ["Accept": "application/json", "User-Agent": "Bench/1.0"]
+                interaction.timing = .init(firstByte: 0.012, duration: 0.034)
+                return interaction
+            })
         let file = folder.appendingPathComponent("save-10k.json")
         let floorFile = folder.appendingPathComponent("save-10k-floor.json")
         // The same content as Foundation objects, the way JSONSerialization writes it.

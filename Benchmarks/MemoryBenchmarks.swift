@@ -1,6 +1,7 @@
 import Cassette
 import CassetteTestSupport
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -28,7 +29,7 @@ enum MemoryBenchmarks {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0, let line = output.split(separator: "\n").first(where: { $0.hasPrefix("PEAK ") }),
-              let growth = Double(line.dropFirst(5))
+            let growth = Double(line.dropFirst(5))
         else { throw Requests.Failed(description: "the memory child failed (\(process.terminationStatus)): \(output)") }
         return growth / Double(size)
     }
@@ -40,23 +41,29 @@ enum MemoryBenchmarks {
         var generator = SeededGenerator(seed: 7)
         for i in stride(from: 0, to: size - 7, by: 8) { withUnsafeBytes(of: generator.next()) { for j in 0..<8 { bytes[i + j] = $0[j] } } }
         let document = CassetteDocument(interactions: [
-            Interaction(request: .init(url: "https://bench.example/big"),
-                        response: .init(status: 200, headers: ["Content-Type": "application/octet-stream"], body: .init(Data(bytes), contentType: "application/octet-stream"))),
+            Interaction(
+                request: .init(url: "https://bench.example/big"),
+                response: .init(
+                    status: 200, headers: ["Content-Type": "application/octet-stream"],
+                    body: .init(Data(bytes), contentType: "application/octet-stream")))
         ])
         try JSONCassetteCodec.encode(document).write(to: file)
-        return pair(name: "memory_replay_100mb", what: "replay one \(size / 1_048_576) MB body", aLabel: "peak RSS growth",
-                    child: ["memory-replay", file.path, String(size)], size: size)
+        return pair(
+            name: "memory_replay_100mb", what: "replay one \(size / 1_048_576) MB body", aLabel: "peak RSS growth",
+            child: ["memory-replay", file.path, String(size)], size: size)
     }
 
     /// `memory_record_100mb`: recording one body of `size` bytes from the loopback server and saving it.
     static func recordPair(url: String, size: Int, folder: URL) -> Harness.Pair {
-        pair(name: "memory_record_100mb", what: "record and save one \(size / 1_048_576) MB body", aLabel: "peak RSS growth",
-             child: ["memory-record", url, folder.appendingPathComponent("memory-record.json").path, String(size)], size: size)
+        pair(
+            name: "memory_record_100mb", what: "record and save one \(size / 1_048_576) MB body", aLabel: "peak RSS growth",
+            child: ["memory-record", url, folder.appendingPathComponent("memory-record.json").path, String(size)], size: size)
     }
 
     private static func pair(name: String, what: String, aLabel: String, child: [String], size: Int) -> Harness.Pair {
-        Harness.Pair(name: name, what: what, aLabel: aLabel, bLabel: "body size", unit: "bytes", goal: 2.0,
-                     a: { try ratio(child: child, size: size) * Double(size) }, b: { Double(size) })
+        Harness.Pair(
+            name: name, what: what, aLabel: aLabel, bLabel: "body size", unit: "bytes", goal: 2.0,
+            a: { try ratio(child: child, size: size) * Double(size) }, b: { Double(size) })
     }
 
     // MARK: The child

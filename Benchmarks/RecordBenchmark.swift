@@ -1,6 +1,7 @@
 import Cassette
 import CassetteTestSupport
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,5 +1,6 @@
 import Cassette
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -17,9 +18,11 @@ enum ReplayBenchmarks {
     static let headers = ["Content-Type": "application/json", "Cache-Control": "no-store"]
 
     static func interaction(_ url: String) -> Interaction {
-        Interaction(request: .init(url: url),
-                    response: .init(status: 200, headers: Interaction.Headers(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
-                                    body: .init(body, contentType: "application/json")))
+        Interaction(
+            request: .init(url: url),
+            response: .init(
+                status: 200, headers: Interaction.Headers(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+                body: .init(body, contentType: "application/json")))
     }
 
     /// A tape in mode `none` over `document`, each interaction answering as often as asked.
@@ -61,12 +64,22 @@ enum ReplayBenchmarks {
         let big = try tape(document(large), in: folder, name: "match-\(large).json")
         let small = try tape(document(10), in: folder, name: "match-10.json")
         // Spread over the whole cassette, in an order unrelated to the file's.
-        let bigURLs = (0..<requests).compactMap { URL(string: "https://bench.example/items/\(($0 * 7919) % large)?v=\((($0 * 7919) % large) % 7)") }
+        let bigURLs = (0..<requests).compactMap {
+            URL(string: "https://bench.example/items/\(($0 * 7919) % large)?v=\((($0 * 7919) % large) % 7)")
+        }
         let smallURLs = (0..<requests).compactMap { URL(string: "https://bench.example/items/\($0 % 10)?v=\(($0 % 10) % 7)") }
         return Harness.Pair(
             name: "match_scaling", what: "replay from \(large) interactions vs from 10, \(requests) requests per run",
             aLabel: "\(large) interactions", bLabel: "10 interactions", unit: "s/op", goal: 1.20,
-            a: { try await Harness.secondsPerOperation(requests) { try await Requests.sequential(bigURLs, on: big.session, bodySize: body.count) } },
-            b: { try await Harness.secondsPerOperation(requests) { try await Requests.sequential(smallURLs, on: small.session, bodySize: body.count) } })
+            a: {
+                try await Harness.secondsPerOperation(requests) {
+                    try await Requests.sequential(bigURLs, on: big.session, bodySize: body.count)
+                }
+            },
+            b: {
+                try await Harness.secondsPerOperation(requests) {
+                    try await Requests.sequential(smallURLs, on: small.session, bodySize: body.count)
+                }
+            })
     }
 }

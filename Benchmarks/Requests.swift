@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -31,7 +32,8 @@ enum Requests {
     static func fetch(_ url: URL, on session: URLSession, bodySize: Int) async throws {
         let (data, response) = try await session.data(for: URLRequest(url: url))
         guard (response as? HTTPURLResponse)?.statusCode == 200, data.count == bodySize else {
-            throw Failed(description: "\(url): status \((response as? HTTPURLResponse)?.statusCode ?? 0), \(data.count) bytes, expected \(bodySize)")
+            throw Failed(
+                description: "\(url): status \((response as? HTTPURLResponse)?.statusCode ?? 0), \(data.count) bytes, expected \(bodySize)")
         }
     }
 }

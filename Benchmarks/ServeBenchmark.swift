@@ -8,11 +8,15 @@ import Foundation
 enum ServeBenchmark {
     static func pair(clients: Int, requestsPerClient: Int, folder: URL) throws -> Harness.Pair {
         let file = folder.appendingPathComponent("serve.json")
-        try JSONCassetteCodec.encode(CassetteDocument(interactions: [
-            Interaction(request: .init(url: "http://127.0.0.1/status/200"),
-                        response: .init(status: 200, headers: ["Content-Type": "text/plain; charset=utf-8", "Content-Length": "10"],
-                                        body: .init(text: "status 200"))),
-        ])).write(to: file)
+        try JSONCassetteCodec.encode(
+            CassetteDocument(interactions: [
+                Interaction(
+                    request: .init(url: "http://127.0.0.1/status/200"),
+                    response: .init(
+                        status: 200, headers: ["Content-Type": "text/plain; charset=utf-8", "Content-Length": "10"],
+                        body: .init(text: "status 200")))
+            ])
+        ).write(to: file)
         let requests = clients * requestsPerClient
         return Harness.Pair(
             name: "serve_vs_static",
@@ -20,8 +24,9 @@ enum ServeBenchmark {
                 + "(goal 1.25: at least 0.8× the static server's requests/s)",
             aLabel: "TapeServer", bLabel: "static server", unit: "s/op", goal: 1.25,
             a: {
-                let tape = try Tape(file: file, mode: .none, matching: .default.ignoringHost(),
-                                    options: .init(allowsPlaybackRepeats: true), environment: [:])
+                let tape = try Tape(
+                    file: file, mode: .none, matching: .default.ignoringHost(),
+                    options: .init(allowsPlaybackRepeats: true), environment: [:])
                 let server = try tape.serve()
                 defer { _ = try? tape.eject() }
                 return try drive(port: server.port, clients: clients, requestsPerClient: requestsPerClient) / Double(requests)
@@ -38,15 +43,17 @@ enum ServeBenchmark {
     /// left once it stopped. Prints a `LOAD` line; throws on any failure.
     static func load(clients: Int, requestsPerClient: Int, folder: URL) throws {
         let file = folder.appendingPathComponent("serve.json")
-        let tape = try Tape(file: file, mode: .none, matching: .default.ignoringHost(), options: .init(allowsPlaybackRepeats: true), environment: [:])
+        let tape = try Tape(
+            file: file, mode: .none, matching: .default.ignoringHost(), options: .init(allowsPlaybackRepeats: true), environment: [:])
         let server = try tape.serve()
         let port = server.port
         let seconds = try drive(port: port, clients: clients, requestsPerClient: requestsPerClient)
         try tape.eject()
         let left = RawHTTP.openSockets(localPort: port)
         let total = clients * requestsPerClient
-        print("LOAD name=serve_load clients=\(clients) requests=\(total) errors=0 seconds=\(String(format: "%.1f", seconds)) "
-            + "requests_per_second=\(Int(Double(total) / seconds)) sockets_left=\(left)")
+        print(
+            "LOAD name=serve_load clients=\(clients) requests=\(total) errors=0 seconds=\(String(format: "%.1f", seconds)) "
+                + "requests_per_second=\(Int(Double(total) / seconds)) sockets_left=\(left)")
         if left > 0 { throw Failed(description: "\(left) of the server's sockets are still open after it stopped") }
     }
 
@@ -63,7 +70,10 @@ enum ServeBenchmark {
             group.enter()
             let thread = Thread {
                 defer { group.leave() }
-                guard let client = try? RawHTTP(port: port) else { failures.add(requestsPerClient); return }
+                guard let client = try? RawHTTP(port: port) else {
+                    failures.add(requestsPerClient)
+                    return
+                }
                 for _ in 0..<requestsPerClient {
                     client.send("GET /status/200 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                     guard client.receiveResponse(timeout: 30)?.body == Data("status 200".utf8) else {

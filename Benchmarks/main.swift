@@ -81,10 +81,14 @@ do {
         try await run(try LifecycleBenchmarks.tapeLifecycle(interactions: 50, repetitions: quick ? 5 : 50, folder: folder))
     }
     if wanted("save_10k") {
-        try await run(try LifecycleBenchmarks.save(interactions: quick ? 1_000 : 10_000, repetitions: quick ? 1 : 3, folder: folder),
-                      with: Harness(runs: quick ? 1 : 9))
+        try await run(
+            try LifecycleBenchmarks.save(interactions: quick ? 1_000 : 10_000, repetitions: quick ? 1 : 3, folder: folder),
+            with: Harness(runs: quick ? 1 : 9))
     }
-    let codecNames = ["json_decode_vs_floor", "json_encode_vs_floor", "http_decode_vs_json", "http_encode_vs_json", "har_decode_vs_json", "har_encode_vs_json"]
+    let codecNames = [
+        "json_decode_vs_floor", "json_encode_vs_floor", "http_decode_vs_json", "http_encode_vs_json", "har_decode_vs_json",
+        "har_encode_vs_json",
+    ]
     if codecNames.contains(where: wanted) {
         for pair in try CodecBenchmarks.pairs(megabytes: quick ? 5 : 50) where wanted(pair.name) {
             try await run(pair, with: Harness(runs: quick ? 1 : 7, warmUp: quick ? 0 : 1))
@@ -97,7 +101,8 @@ do {
         try await run(RecordBenchmark.pair(server: server, requests: quick ? 100 : 500, folder: folder))
     }
     if wanted("serve_vs_static") {
-        try await run(try ServeBenchmark.pair(clients: 64, requestsPerClient: quick ? 20 : 200, folder: folder), with: Harness(runs: quick ? 1 : 5))
+        try await run(
+            try ServeBenchmark.pair(clients: 64, requestsPerClient: quick ? 20 : 200, folder: folder), with: Harness(runs: quick ? 1 : 5))
         try ServeBenchmark.load(clients: 64, requestsPerClient: quick ? 50 : 10_000, folder: folder)
     }
     let bigBody = (quick ? 10 : 100) * 1_048_576
@@ -105,7 +110,8 @@ do {
         try await run(try MemoryBenchmarks.replayPair(size: bigBody, folder: folder, runs: 1), with: slowHarness)
     }
     if wanted("memory_record_100mb"), let server {
-        try await run(MemoryBenchmarks.recordPair(url: server.baseURL + "/bytes/\(bigBody)", size: bigBody, folder: folder), with: slowHarness)
+        try await run(
+            MemoryBenchmarks.recordPair(url: server.baseURL + "/bytes/\(bigBody)", size: bigBody, folder: folder), with: slowHarness)
     }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))

@@ -21,9 +21,11 @@ let targets: [String: (Data) -> Void] = [
         }
         let contentType = "multipart/form-data; boundary=\"\(parsed.boundary)\""
         let document = CassetteDocument(interactions: [
-            Interaction(request: .init(method: "POST", url: "https://fuzz.example/upload", headers: ["Content-Type": contentType],
-                                       body: .init(data, contentType: contentType)),
-                        response: .init(status: 204)),
+            Interaction(
+                request: .init(
+                    method: "POST", url: "https://fuzz.example/upload", headers: ["Content-Type": contentType],
+                    body: .init(data, contentType: contentType)),
+                response: .init(status: 204))
         ])
         // An invalid document (a control character in the boundary) is refused by the writer.
         if let json = try? JSONCassetteCodec.encode(document) { fuzzDecode(json, as: .json) }
@@ -44,6 +46,7 @@ let target: (Data) -> Void = {
     return target
 }()
 
+/// libFuzzer's entry point: runs the target `CASSETTE_FUZZ_TARGET` names on one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     target(Data(bytes: bytes, count: count))

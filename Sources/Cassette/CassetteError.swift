@@ -89,7 +89,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
         case .alreadyEjected(let file):
             return "cassette \(file) was already ejected"
         case .verificationFailed(let findings):
-            return findings.count == 1 ? findings[0].description
+            return findings.count == 1
+                ? findings[0].description
                 : "\(findings.count) problems with the cassette:\n" + findings.map { "- " + $0.description }.joined(separator: "\n")
         case .serverFailed(let reason):
             return "Cassette: the replay server cannot start: \(reason)"
@@ -110,7 +111,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     }
 
     /// What to do when the folder cannot be written (every file-system reason starts "cannot ").
-    static let writableFolderAdvice = "Recording needs a writable folder: point folder: (or CASSETTE_FOLDER) at one. On a "
+    static let writableFolderAdvice =
+        "Recording needs a writable folder: point folder: (or CASSETTE_FOLDER) at one. On a "
         + "device, where the source tree is out of reach, record on the Mac or in the simulator and ship the cassette in "
         + "the test bundle's resources (bundle:)."
 

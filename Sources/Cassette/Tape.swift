@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -103,7 +104,8 @@ public final class Tape: Sendable {
         options: Options = Options(),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
-        let (file, inBundle) = try CassetteLocation.file(named: name, folder: folder, bundle: bundle, filePath: filePath, environment: environment)
+        let (file, inBundle) = try CassetteLocation.file(
+            named: name, folder: folder, bundle: bundle, filePath: filePath, environment: environment)
         if inBundle {
             let resolved = try RecordMode.resolve(requested: mode, environment: environment)
             if resolved == .all || resolved == .newEpisodes { throw CassetteError.readOnlyCassette(file: file.path, mode: resolved) }
@@ -213,13 +215,17 @@ public final class Tape: Sendable {
             return state.holdsSharedSession
         }
         if holdsShared { SharedSessionInterception.release(router) }
-        for server in servers.withLock({ servers in defer { servers = [] }; return servers }) { server.stop() }
+        for server in servers.withLock({ servers in
+            defer { servers = [] }
+            return servers
+        }) { server.stop() }
         routes.detach()
 
         let conclusion = router.conclusion()
         let (recorded, log) = (conclusion.recorded, conclusion.log)
-        let verdict = SavePolicy.verdict(mode: mode, fileExisted: fileExisted, recorded: recorded.count,
-                                         connectionFailures: log.connectionFailures, file: file)
+        let verdict = SavePolicy.verdict(
+            mode: mode, fileExisted: fileExisted, recorded: recorded.count,
+            connectionFailures: log.connectionFailures, file: file)
         var warnings = log.warnings
         var saved = false
         switch verdict {
@@ -241,9 +247,10 @@ public final class Tape: Sendable {
             }
             saved = try CassetteFile.save(recorded, replacing: replacing, volatile: options.volatileParts, to: file)
         }
-        return Report(file: file, mode: mode, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
-                      unused: conclusion.unused.count, unusedInteractions: conclusion.unused, stale: stale, saved: saved, warnings: warnings,
-                      redactedMatches: log.redactedMatches)
+        return Report(
+            file: file, mode: mode, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
+            unused: conclusion.unused.count, unusedInteractions: conclusion.unused, stale: stale, saved: saved, warnings: warnings,
+            redactedMatches: log.redactedMatches)
     }
 
     /// Starts an HTTP server that answers from this tape, for clients outside this process's

@@ -57,8 +57,10 @@ extension ArgumentList {
 
     /// The arguments of `cassette COMMAND`, with `-h`/`--help` handled: the usage on standard output,
     /// or a wrong command line reported on standard error.
-    static func read(_ arguments: [String], command: String, usage: String, options: [String: String] = [:],
-                     flags: [String: String] = [:], output: ConsoleOutput) -> Outcome {
+    static func read(
+        _ arguments: [String], command: String, usage: String, options: [String: String] = [:],
+        flags: [String: String] = [:], output: ConsoleOutput
+    ) -> Outcome {
         switch parse(arguments, options: options, flags: flags.merging(["-h": "help", "--help": "help"]) { $1 }) {
         case .failure(let problem):
             return .exit(output.usageError(problem.message, command: command))

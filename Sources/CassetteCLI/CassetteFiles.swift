@@ -51,7 +51,9 @@ enum CassetteFiles {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            return .failure(CassetteFormatError(file: file, problems: [.init(path: nil, message: "cannot read the file: \(error.localizedDescription)")]))
+            return .failure(
+                CassetteFormatError(
+                    file: file, problems: [.init(path: nil, message: "cannot read the file: \(error.localizedDescription)")]))
         }
         return Result { () throws(CassetteFormatError) in try CassetteFormat(path: file).decode(data, file: file) }
     }

@@ -40,7 +40,9 @@ enum CheckSecretsCommand {
             output.errorLine("error: a secret pattern does not compile: \(error)")
             return ExitCode.failure
         }
-        var files = 0, secrets = 0, failed = false
+        var files = 0
+        var secrets = 0
+        var failed = false
         for operand in list.operands {
             switch CassetteFiles.find(at: operand) {
             case .failure(let problem):
@@ -57,8 +59,10 @@ enum CheckSecretsCommand {
                 }
             }
         }
-        output.line(secrets == 0 ? "no secrets in \(files) file\(files == 1 ? "" : "s")"
-                                 : "\(secrets) secret\(secrets == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s")")
+        output.line(
+            secrets == 0
+                ? "no secrets in \(files) file\(files == 1 ? "" : "s")"
+                : "\(secrets) secret\(secrets == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s")")
         return secrets > 0 || failed ? ExitCode.failure : ExitCode.success
     }
 

@@ -1,5 +1,6 @@
 import Cassette
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -25,7 +26,8 @@ struct ExchangeCommand {
     static let transportErrorExit: Int32 = 3
 
     static func usage(_ kind: Kind) -> String {
-        let summary = kind == .record
+        let summary =
+            kind == .record
             ? """
             Sends the request to the network through Cassette's recording pipeline, appends the
             interaction to the cassette (created if missing; a request it already holds is replayed,
@@ -206,9 +208,10 @@ struct ExchangeCommand {
         do {
             // Only the latency comes from the environment: the mode is the command's own.
             let environment = ProcessInfo.processInfo.environment.filter { $0.key == Latency.environmentVariable }
-            tape = try Tape(file: URL(fileURLWithPath: cassette), mode: mode ?? kind.mode, matching: matching,
-                            options: .init(latency: latency, redaction: redaction, savesConnectionFailures: savesConnectionFailures),
-                            environment: environment)
+            tape = try Tape(
+                file: URL(fileURLWithPath: cassette), mode: mode ?? kind.mode, matching: matching,
+                options: .init(latency: latency, redaction: redaction, savesConnectionFailures: savesConnectionFailures),
+                environment: environment)
         } catch {
             output.report(error)
             return ExitCode.failure

@@ -46,7 +46,10 @@ enum LintCommand {
             return ExitCode.usage
         }
 
-        var cassettes = 0, interactions = 0, errors = 0, warnings = 0
+        var cassettes = 0
+        var interactions = 0
+        var errors = 0
+        var warnings = 0
         for path in paths {
             let files: [String]
             switch CassetteFiles.find(at: path) {
@@ -72,8 +75,9 @@ enum LintCommand {
                 }
             }
         }
-        output.line("\(count(cassettes, "cassette")), \(count(interactions, "interaction")), \(count(errors, "error"))"
-            + (warnings > 0 ? ", \(count(warnings, "warning"))" : ""))
+        output.line(
+            "\(count(cassettes, "cassette")), \(count(interactions, "interaction")), \(count(errors, "error"))"
+                + (warnings > 0 ? ", \(count(warnings, "warning"))" : ""))
         return errors == 0 ? ExitCode.success : ExitCode.failure
     }
 

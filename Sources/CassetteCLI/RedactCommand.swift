@@ -31,9 +31,11 @@ enum RedactCommand {
 
     static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
         let list: ArgumentList
-        switch ArgumentList.read(arguments, command: "redact", usage: usage,
-                                 options: ["--header": "header", "--query": "query", "--json-path": "json-path"],
-                                 flags: ["--no-defaults": "no-defaults"], output: output) {
+        switch ArgumentList.read(
+            arguments, command: "redact", usage: usage,
+            options: ["--header": "header", "--query": "query", "--json-path": "json-path"],
+            flags: ["--no-defaults": "no-defaults"], output: output)
+        {
         case .run(let parsed): list = parsed
         case .exit(let status): return status
         }

@@ -1,5 +1,6 @@
 import Cassette
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -94,7 +95,8 @@ struct ServeCommand {
                 self.port = port
             case "--upstream":
                 guard let text = value(), let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-                      scheme == "http" || scheme == "https", url.host != nil else {
+                    scheme == "http" || scheme == "https", url.host != nil
+                else {
                     return usageError("--upstream needs an http or https URL, such as https://api.example.com")
                 }
                 upstream = url
@@ -103,17 +105,23 @@ struct ServeCommand {
                 guard let text = value(), let mode = RecordMode(rawValue: text) else { return usageError("--mode takes \(modes)") }
                 self.mode = mode
             case "--latency":
-                guard let text = value(), let latency = Latency(parsing: text) else { return usageError("--latency takes \(Latency.textForms)") }
+                guard let text = value(), let latency = Latency(parsing: text) else {
+                    return usageError("--latency takes \(Latency.textForms)")
+                }
                 self.latency = latency
             case "--match-ignoring":
                 let rule = value()
                 guard let loosened = MatchingOption.apply(rule, to: matching) else { return usageError(MatchingOption.problem(rule)) }
                 matching = loosened
             case "--unmatched-status":
-                guard let status = number(argument, in: 500...599) else { return usageError("--unmatched-status needs a status from 500 to 599") }
+                guard let status = number(argument, in: 500...599) else {
+                    return usageError("--unmatched-status needs a status from 500 to 599")
+                }
                 unmatchedStatus = status
             case "--max-connections":
-                guard let count = number(argument, in: 1...10_000) else { return usageError("--max-connections needs a number from 1 to 10000") }
+                guard let count = number(argument, in: 1...10_000) else {
+                    return usageError("--max-connections needs a number from 1 to 10000")
+                }
                 maxConnections = count
             case "--strict":
                 strict = true
@@ -133,14 +141,18 @@ struct ServeCommand {
         let tape: Tape
         let server: TapeServer
         do {
-            tape = try Tape(file: URL(fileURLWithPath: cassette), mode: mode ?? .once,
-                            matching: upstream == nil ? matching.ignoringHost() : matching,
-                            options: .init(latency: latency), environment: environment)
-            server = try tape.serve(.init(host: host, port: port, upstream: upstream, unmatchedStatus: unmatchedStatus,
-                                          maxConnections: maxConnections, onUnmatched: { miss in
-                                              // As it happens; the server runs in its own process.
-                                              FileHandle.standardError.write(Data(("error: " + miss.description + "\n").utf8))
-                                          }))
+            tape = try Tape(
+                file: URL(fileURLWithPath: cassette), mode: mode ?? .once,
+                matching: upstream == nil ? matching.ignoringHost() : matching,
+                options: .init(latency: latency), environment: environment)
+            server = try tape.serve(
+                .init(
+                    host: host, port: port, upstream: upstream, unmatchedStatus: unmatchedStatus,
+                    maxConnections: maxConnections,
+                    onUnmatched: { miss in
+                        // As it happens; the server runs in its own process.
+                        FileHandle.standardError.write(Data(("error: " + miss.description + "\n").utf8))
+                    }))
         } catch {
             output.report(error)
             return ExitCode.failure
@@ -156,8 +168,9 @@ struct ServeCommand {
             return ExitCode.failure
         }
         for warning in report.warnings { output.errorLine("warning: " + warning) }
-        output.errorLine("cassette serve: \(report.replayed) replayed, \(report.recorded) recorded, \(report.unmatched.count) unmatched"
-            + (report.saved ? "; saved \(report.file.path)" : ""))
+        output.errorLine(
+            "cassette serve: \(report.replayed) replayed, \(report.recorded) recorded, \(report.unmatched.count) unmatched"
+                + (report.saved ? "; saved \(report.file.path)" : ""))
         return strict && !report.unmatched.isEmpty ? ExitCode.failure : ExitCode.success
     }
 

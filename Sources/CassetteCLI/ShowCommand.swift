@@ -62,9 +62,9 @@ enum ShowCommand {
             (error.code.name ?? String(error.code.rawValue)) + (error.afterBytes.map { " after \($0) bytes" } ?? "")
         }
         switch (interaction.response, error) {
-        case let (response?, error?): return "\(response.status), then \(error)"
-        case let (response?, nil): return String(response.status)
-        case let (nil, error?): return error
+        case (let response?, let error?): return "\(response.status), then \(error)"
+        case (let response?, nil): return String(response.status)
+        case (nil, let error?): return error
         case (nil, nil): return "-"
         }
     }

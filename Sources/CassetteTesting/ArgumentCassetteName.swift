@@ -25,8 +25,9 @@ enum ArgumentCassetteName {
     /// The name for `testCase` of `test`, under `base` (the test's own cassette name).
     static func name(base: String, test: Test, testCase: Test.Case) throws(CassetteError) -> String {
         guard let values = argumentValues(of: testCase) else {
-            throw .cassetteNameNotDerivable(test: test.name, argument: "its arguments",
-                                            reason: "this version of Swift Testing does not show a test case's arguments to traits")
+            throw .cassetteNameNotDerivable(
+                test: test.name, argument: "its arguments",
+                reason: "this version of Swift Testing does not show a test case's arguments to traits")
         }
         var pieces: [String] = []
         for (label, value) in values {
@@ -34,7 +35,8 @@ enum ArgumentCassetteName {
             switch describe(value) {
             case .success(let described): text = described
             case .failure(let reason):
-                throw .cassetteNameNotDerivable(test: test.name, argument: "\(label) → \(String(describingForTest: value))", reason: reason.text)
+                throw .cassetteNameNotDerivable(
+                    test: test.name, argument: "\(label) → \(String(describingForTest: value))", reason: reason.text)
             }
             pieces.append(fileSafe(text))
         }
@@ -53,8 +55,10 @@ enum ArgumentCassetteName {
         if let custom = value as? any CustomTestStringConvertible { return checked(custom.testDescription) }
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .class, !(value is any CustomStringConvertible), !(value is any CustomDebugStringConvertible) {
-            return .failure(Unstable(text: "it is an instance of a class without a description of its own, so every case would get "
-                + "the same name (\(type(of: value)))"))
+            return .failure(
+                Unstable(
+                    text: "it is an instance of a class without a description of its own, so every case would get "
+                        + "the same name (\(type(of: value)))"))
         }
         return checked(String(describing: value))
     }
@@ -107,7 +111,8 @@ enum ArgumentCassetteName {
             Mirror(reflecting: value).children.first { $0.label == name }?.value
         }
         guard let kind = child("_kind", of: testCase), let parameterized = child("parameterized", of: kind),
-              let arguments = child("arguments", of: parameterized) else { return nil }
+            let arguments = child("arguments", of: parameterized)
+        else { return nil }
         var values: [(label: String, value: Any)] = []
         for argument in Mirror(reflecting: arguments).children.map(\.value) {
             guard let value = child("value", of: argument) else { return nil }

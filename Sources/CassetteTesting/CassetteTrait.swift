@@ -83,22 +83,25 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             // One cassette per case: `Suite/test/ARGUMENTS`.
             cassetteName = try ArgumentCassetteName.name(base: cassetteName, test: test, testCase: testCase)
         }
-        let tape = try Tape(named: cassetteName, folder: folder, bundle: bundle, filePath: test.sourceLocation.filePath,
-                            mode: mode, matching: matching, options: options,
-                            environment: environment ?? ProcessInfo.processInfo.environment)
+        let tape = try Tape(
+            named: cassetteName, folder: folder, bundle: bundle, filePath: test.sourceLocation.filePath,
+            mode: mode, matching: matching, options: options,
+            environment: environment ?? ProcessInfo.processInfo.environment)
         let location = test.sourceLocation
-        try await tape.play(sharedSession: sharedSession, outlet: { verification, _ in
-            for failure in verification.failures {
-                Issue.record(Comment(rawValue: failure.description), sourceLocation: location)
-            }
-            for warning in verification.warnings {
-                #if compiler(>=6.2)
-                Issue.record(Comment(rawValue: warning.description), severity: .warning, sourceLocation: location)
-                #else
-                StandardError.write("Cassette warning: " + warning.description)
-                #endif
-            }
-        }, function)
+        try await tape.play(
+            sharedSession: sharedSession,
+            outlet: { verification, _ in
+                for failure in verification.failures {
+                    Issue.record(Comment(rawValue: failure.description), sourceLocation: location)
+                }
+                for warning in verification.warnings {
+                    #if compiler(>=6.2)
+                    Issue.record(Comment(rawValue: warning.description), severity: .warning, sourceLocation: location)
+                    #else
+                    StandardError.write("Cassette warning: " + warning.description)
+                    #endif
+                }
+            }, function)
     }
 
     /// The cassette name the trait gives `test` when none is set: `Suite/test`, from the test's
@@ -137,7 +140,8 @@ extension Trait where Self == CassetteTrait {
         // Traits are made while Swift Testing discovers the tests, before any test runs: the
         // earliest moment to register for URLSession.shared (see Tape.prepareSharedSession()).
         if sharedSession { Tape.prepareSharedSession() }
-        return CassetteTrait(name: name, folder: folder, bundle: bundle, mode: mode, matching: matching, options: options, sharedSession: sharedSession)
+        return CassetteTrait(
+            name: name, folder: folder, bundle: bundle, mode: mode, matching: matching, options: options, sharedSession: sharedSession)
     }
 }
 #endif

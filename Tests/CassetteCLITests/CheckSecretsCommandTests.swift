@@ -1,7 +1,8 @@
 import Cassette
-@testable import CassetteCLI
 import Foundation
 import Testing
+
+@testable import CassetteCLI
 
 /// `cassette check-secrets`: every secret planted in the fixtures is found, in its place, and
 /// nothing else; the redacted example cassettes are clean.
@@ -11,24 +12,25 @@ import Testing
     @Test func everyPlantedSecretIsFoundAndNothingElse() {
         let result = Captured.run(["check-secrets", Self.fixtures, Self.fixtures + "/notes.txt"])
         let f = Self.fixtures
-        #expect(result.out.components(separatedBy: "\n") == [
-            #"\#(f)/planted.har:11:56: secret: Google API key in interactions[0].request.url (query key): "AIza…" (39 characters)"#,
-            #"\#(f)/planted.har:14:60: secret: Slack token in interactions[0].request.headers.X-Slack-Token: "xoxb…" (30 characters)"#,
-            #"\#(f)/planted.har:25:101: secret: Stripe secret key in interactions[0].response.body.billing.key: "sk_l…" (32 characters)"#,
-            #"\#(f)/planted.http:5:23: secret: JWT in interactions[0].request.headers.Authorization: "eyJh…" (125 characters)"#,
-            #"\#(f)/planted.http:6:28: secret: Basic credentials in interactions[0].request.headers.Proxy-Authorization: "YWRh…" (28 characters)"#,
-            #"\#(f)/planted.http:11:13: secret: GitHub token in interactions[0].response.body: "ghp_…" (40 characters)"#,
-            #"\#(f)/planted.json:7:60: secret: random string in an auth-like field in interactions[0].request.url (query access_token): "q8Zt…" (20 characters)"#,
-            #"\#(f)/planted.json:9:36: secret: bearer token in interactions[0].request.headers.Authorization: "Xk29…" (24 characters)"#,
-            #"\#(f)/planted.json:10:25: secret: random string in an auth-like field in interactions[0].request.headers.X-Api-Key: "kJ8n…" (24 characters)"#,
-            #"\#(f)/planted.json:14:57: secret: random string in an auth-like field in interactions[0].request.body.password: "Tr0u…" (25 characters)"#,
-            #"\#(f)/planted.json:20:30: secret: random string in an auth-like field in interactions[0].response.headers.Set-Cookie (cookie sid): "Zq7R…" (24 characters)"#,
-            #"\#(f)/planted.json:22:53: secret: AWS access key ID in interactions[0].response.body: "AKIA…" (20 characters)"#,
-            #"\#(f)/notes.txt:2:12: secret: random string in an auth-like field in line 2: "Vb7N…" (24 characters)"#,
-            #"\#(f)/notes.txt:3:1: secret: private key in line 3: "----…" (31 characters)"#,
-            "14 secrets in 4 files",
-            "",
-        ])
+        #expect(
+            result.out.components(separatedBy: "\n") == [
+                #"\#(f)/planted.har:11:56: secret: Google API key in interactions[0].request.url (query key): "AIza…" (39 characters)"#,
+                #"\#(f)/planted.har:14:60: secret: Slack token in interactions[0].request.headers.X-Slack-Token: "xoxb…" (30 characters)"#,
+                #"\#(f)/planted.har:25:101: secret: Stripe secret key in interactions[0].response.body.billing.key: "sk_l…" (32 characters)"#,
+                #"\#(f)/planted.http:5:23: secret: JWT in interactions[0].request.headers.Authorization: "eyJh…" (125 characters)"#,
+                #"\#(f)/planted.http:6:28: secret: Basic credentials in interactions[0].request.headers.Proxy-Authorization: "YWRh…" (28 characters)"#,
+                #"\#(f)/planted.http:11:13: secret: GitHub token in interactions[0].response.body: "ghp_…" (40 characters)"#,
+                #"\#(f)/planted.json:7:60: secret: random string in an auth-like field in interactions[0].request.url (query access_token): "q8Zt…" (20 characters)"#,
+                #"\#(f)/planted.json:9:36: secret: bearer token in interactions[0].request.headers.Authorization: "Xk29…" (24 characters)"#,
+                #"\#(f)/planted.json:10:25: secret: random string in an auth-like field in interactions[0].request.headers.X-Api-Key: "kJ8n…" (24 characters)"#,
+                #"\#(f)/planted.json:14:57: secret: random string in an auth-like field in interactions[0].request.body.password: "Tr0u…" (25 characters)"#,
+                #"\#(f)/planted.json:20:30: secret: random string in an auth-like field in interactions[0].response.headers.Set-Cookie (cookie sid): "Zq7R…" (24 characters)"#,
+                #"\#(f)/planted.json:22:53: secret: AWS access key ID in interactions[0].response.body: "AKIA…" (20 characters)"#,
+                #"\#(f)/notes.txt:2:12: secret: random string in an auth-like field in line 2: "Vb7N…" (24 characters)"#,
+                #"\#(f)/notes.txt:3:1: secret: private key in line 3: "----…" (31 characters)"#,
+                "14 secrets in 4 files",
+                "",
+            ])
         #expect(result.status == 1)
         #expect(result.error == "")
         // The whole value is never printed.
@@ -57,16 +59,19 @@ import Testing
     func lookAlikesAreNotSecrets(name: String, value: String) throws {
         let scanner = try SecretScanner()
         let document = CassetteDocument(interactions: [
-            Interaction(request: .init(url: "https://a.example/", headers: [name: value]), response: .init(status: 204)),
+            Interaction(request: .init(url: "https://a.example/", headers: [name: value]), response: .init(status: 204))
         ])
         #expect(scanner.findings(in: document) == [])
     }
 
     @Test func aSecretInARedirectTargetIsFoundPercentEncodedOrNot() throws {
         let scanner = try SecretScanner()
-        for location in ["/get?api_key=Qw7Er9Ty2Ui4Op6As8", "/get?api%5Fkey=Qw7Er9Ty2Ui4Op6As8", "https://b.example/cb?access_token=Qw7Er9Ty2Ui4Op6As8%2D"] {
+        for location in [
+            "/get?api_key=Qw7Er9Ty2Ui4Op6As8", "/get?api%5Fkey=Qw7Er9Ty2Ui4Op6As8",
+            "https://b.example/cb?access_token=Qw7Er9Ty2Ui4Op6As8%2D",
+        ] {
             let document = CassetteDocument(interactions: [
-                Interaction(request: .init(url: "https://a.example/login"), response: .init(status: 302, headers: ["Location": location])),
+                Interaction(request: .init(url: "https://a.example/login"), response: .init(status: 302, headers: ["Location": location]))
             ])
             let findings = scanner.findings(in: document)
             #expect(findings.map(\.kind) == ["random string in an auth-like field"], "\(location)")
@@ -79,7 +84,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: scratch) }
         let result = Captured.run(["check-secrets", scratch.path, scratch.path + "/missing.json"])
         #expect(result.status == 1)
-        #expect(result.error == "\(scratch.path): error: no cassettes (*.json, *.http, *.har) in this folder\n\(scratch.path)/missing.json: error: no such file or folder\n")
+        #expect(
+            result.error
+                == "\(scratch.path): error: no cassettes (*.json, *.http, *.har) in this folder\n\(scratch.path)/missing.json: error: no such file or folder\n"
+        )
         #expect(Captured.run(["check-secrets"]).status == 2)
     }
 }

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
-@testable import CassetteCLI
 import Cassette
 import CassetteTestSupport
+import Foundation
+import Testing
+
+@testable import CassetteCLI
 
 /// Its tests wait for requests on a semaphore (as the tool does), so they take turns with the timing tests.
 @Suite(.timingIsolated) struct ExchangeCommandTests {
@@ -13,7 +14,9 @@ import CassetteTestSupport
         let server = try LoopbackServer()
         let url = server.baseURL + "/echo?x=1"
 
-        let recorded = Captured.runCapturingBytes(["record", "--cassette", file, "-H", "Accept: application/json", "--data", #"{"a":1}"#, url])
+        let recorded = Captured.runCapturingBytes([
+            "record", "--cassette", file, "-H", "Accept: application/json", "--data", #"{"a":1}"#, url,
+        ])
         #expect(recorded.status == 0)
         #expect(recorded.error == "")
         let echoed = try #require(try JSONSerialization.jsonObject(with: recorded.out) as? [String: Any])
@@ -44,7 +47,8 @@ import CassetteTestSupport
         let result = Captured.run(["play", "--cassette", examples, "--include", "https://api.example.com/users/42?fields=name,email"])
         #expect(result.status == 0)
         let readme = try String(contentsOf: Locations.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let shown = "HTTP/1.1 200 OK\nCache-Control: private, max-age=60\nContent-Type: application/json; charset=utf-8\n"
+        let shown =
+            "HTTP/1.1 200 OK\nCache-Control: private, max-age=60\nContent-Type: application/json; charset=utf-8\n"
             + "Set-Cookie: session=[REDACTED], theme=dark; Path=/\n\n{\"id\":42,\"name\":\"Ada Lovelace\",\"email\":\"ada@example.com\"}"
         #expect(readme.contains("```text\n" + shown + "\n```"))
         #expect(result.out.replacingOccurrences(of: "\r\n", with: "\n") == shown)
@@ -57,7 +61,10 @@ import CassetteTestSupport
         let result = Captured.run(["play", "--cassette", examples, "https://api.example.com/nothing-here"])
         #expect(result.status == 1)
         #expect(result.out == "")
-        #expect(result.error.hasPrefix("error: Cassette: no recorded interaction matches GET https://api.example.com/nothing-here in cassette \(examples) (record mode none)."))
+        #expect(
+            result.error.hasPrefix(
+                "error: Cassette: no recorded interaction matches GET https://api.example.com/nothing-here in cassette \(examples) (record mode none)."
+            ))
 
         let missing = Captured.run(["play", "--cassette", scratch.file("missing.json").path, "https://api.example.com/"])
         #expect(missing.status == 1)
@@ -78,14 +85,16 @@ import CassetteTestSupport
         let file = scratch.file("refused.json").path
         let server = try LoopbackServer()
         let url = server.baseURL + "/nothing"
-        server.stop()   // the port is now closed
+        server.stop()  // the port is now closed
 
         // By default the failure reaches the caller but is not saved, and stderr says why.
         // (The built tool, so that what the library writes to standard error is seen too.)
         let unsaved = try ChildProcess.run("cassette", ["record", "--cassette", file, url])
         #expect(unsaved.status == 3)
-        #expect(unsaved.output.hasPrefix("Cassette warning: GET \(url) could not connect (cannotConnectToHost (-1004)) while recording \(file); "
-            + "the caller got the error, but it was not saved"), "\(unsaved.output)")
+        #expect(
+            unsaved.output.hasPrefix(
+                "Cassette warning: GET \(url) could not connect (cannotConnectToHost (-1004)) while recording \(file); "
+                    + "the caller got the error, but it was not saved"), "\(unsaved.output)")
         #expect(unsaved.output.contains("error: URLError -1004 (cannotConnectToHost)"))
         #expect(!FileManager.default.fileExists(atPath: file))
 
@@ -102,10 +111,14 @@ import CassetteTestSupport
         defer { scratch.remove() }
         let file = scratch.file("redacted.json").path
         let server = try LoopbackServer()
-        let tenant = "tenant-7f3a9c2e51", pin = "pin-55193874", ssn = "ssn-078051120"
+        let tenant = "tenant-7f3a9c2e51"
+        let pin = "pin-55193874"
+        let ssn = "ssn-078051120"
         let url = server.baseURL + "/echo?session=\(pin)"
-        let arguments = ["--cassette", file, "-H", "X-Tenant: \(tenant)", "-H", "Content-Type: application/json", "--data", #"{"ssn":"\#(ssn)"}"#,
-                         "--redact-header", "X-Tenant", "--redact-query", "session", "--redact-json-key", "ssn", url]
+        let arguments = [
+            "--cassette", file, "-H", "X-Tenant: \(tenant)", "-H", "Content-Type: application/json", "--data", #"{"ssn":"\#(ssn)"}"#,
+            "--redact-header", "X-Tenant", "--redact-query", "session", "--redact-json-key", "ssn", url,
+        ]
         let recorded = Captured.run(["record"] + arguments)
         #expect(recorded.status == 0, "\(recorded.error)")
         #expect(recorded.out.contains(tenant), "the live answer echoes the values")
@@ -120,13 +133,20 @@ import CassetteTestSupport
         #expect(played.out.contains(tenant) && played.out.contains(ssn))
         // A placeholder stands for whatever the request has in its place: the same request
         // matches without the rules too, and still not a changed one.
-        let unredacted = Captured.run(["play", "--cassette", file, "-H", "X-Tenant: \(tenant)", "-H", "Content-Type: application/json",
-                                       "--data", #"{"ssn":"\#(ssn)"}"#, url])
+        let unredacted = Captured.run([
+            "play", "--cassette", file, "-H", "X-Tenant: \(tenant)", "-H", "Content-Type: application/json",
+            "--data", #"{"ssn":"\#(ssn)"}"#, url,
+        ])
         #expect(unredacted.status == 0, "\(unredacted.error)")
-        let changed = Captured.run(["play", "--cassette", file, "-H", "X-Tenant: \(tenant)", "-H", "Content-Type: application/json",
-                                    "--data", #"{"ssn":"\#(ssn)","extra":1}"#, url])
+        let changed = Captured.run([
+            "play", "--cassette", file, "-H", "X-Tenant: \(tenant)", "-H", "Content-Type: application/json",
+            "--data", #"{"ssn":"\#(ssn)","extra":1}"#, url,
+        ])
         #expect(changed.status == 1)
-        #expect(changed.error.hasPrefix("error: Cassette: no recorded interaction matches POST \(url.replacingOccurrences(of: pin, with: "[REDACTED]"))"), "\(changed.error)")
+        #expect(
+            changed.error.hasPrefix(
+                "error: Cassette: no recorded interaction matches POST \(url.replacingOccurrences(of: pin, with: "[REDACTED]"))"),
+            "\(changed.error)")
     }
 
     @Test func usageErrors() {

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
-@testable import CassetteCLI
 import Cassette
 import CassetteTestSupport
+import Foundation
+import Testing
+
+@testable import CassetteCLI
 
 /// `cassette record --mode`, `cassette play --latency` (and `CASSETTE_LATENCY`), and
 /// `--match-ignoring` on both. Timing is asserted with generous bounds only.
@@ -10,10 +11,13 @@ import CassetteTestSupport
     /// A cassette whose one interaction took 0.8 s to arrive when it was recorded.
     static func slowCassette(in scratch: ScratchFolder) throws -> String {
         let file = scratch.file("slow.json")
-        try JSONCassetteCodec.encode(CassetteDocument(interactions: [
-            Interaction(request: .init(url: "https://api.example.com/slow"), response: .init(status: 200, body: .init(text: "finally")),
-                        timing: .init(firstByte: 0.8, duration: 0.8)),
-        ])).write(to: file)
+        try JSONCassetteCodec.encode(
+            CassetteDocument(interactions: [
+                Interaction(
+                    request: .init(url: "https://api.example.com/slow"), response: .init(status: 200, body: .init(text: "finally")),
+                    timing: .init(firstByte: 0.8, duration: 0.8))
+            ])
+        ).write(to: file)
         return file.path
     }
 
@@ -28,17 +32,23 @@ import CassetteTestSupport
         defer { scratch.remove() }
         let file = try Self.slowCassette(in: scratch)
         var result: (status: Int32, out: String, error: String) = (0, "", "")
-        let recorded = Self.timed { result = Captured.run(["play", "--cassette", file, "--latency", "recorded", "https://api.example.com/slow"]) }
+        let recorded = Self.timed {
+            result = Captured.run(["play", "--cassette", file, "--latency", "recorded", "https://api.example.com/slow"])
+        }
         #expect(result.status == 0 && result.out == "finally")
         #expect(recorded >= 0.75 && recorded < 10, "\(recorded) s")
         let instant = Self.timed { result = Captured.run(["play", "--cassette", file, "https://api.example.com/slow"]) }
         #expect(result.status == 0 && instant < 0.5, "\(instant) s")
-        let fixed = Self.timed { result = Captured.run(["play", "--cassette", file, "--latency", "fixed:0.6,0.6", "https://api.example.com/slow"]) }
+        let fixed = Self.timed {
+            result = Captured.run(["play", "--cassette", file, "--latency", "fixed:0.6,0.6", "https://api.example.com/slow"])
+        }
         #expect(result.status == 0 && fixed >= 0.55 && fixed < 10, "\(fixed) s")
 
         let wrong = Captured.run(["play", "--cassette", file, "--latency", "slow", "https://api.example.com/slow"])
         #expect(wrong.status == 2)
-        #expect(wrong.error.hasPrefix("error: --latency takes instant, recorded, scaled:FACTOR, fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE]"))
+        #expect(
+            wrong.error.hasPrefix(
+                "error: --latency takes instant, recorded, scaled:FACTOR, fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE]"))
     }
 
     /// The README promises every tape honours `CASSETTE_LATENCY`; `play` is one (a child process,
@@ -49,16 +59,19 @@ import CassetteTestSupport
         let file = try Self.slowCassette(in: scratch)
         var result: (status: Int32, output: String) = (0, "")
         let fromEnvironment = try Self.timed {
-            result = try ChildProcess.run("cassette", ["play", "--cassette", file, "https://api.example.com/slow"], environment: ["CASSETTE_LATENCY": "recorded"])
+            result = try ChildProcess.run(
+                "cassette", ["play", "--cassette", file, "https://api.example.com/slow"], environment: ["CASSETTE_LATENCY": "recorded"])
         }
         #expect(result.status == 0 && result.output == "finally")
         #expect(fromEnvironment >= 0.75 && fromEnvironment < 10, "\(fromEnvironment) s")
         let overridden = try Self.timed {
-            result = try ChildProcess.run("cassette", ["play", "--cassette", file, "--latency", "instant", "https://api.example.com/slow"],
-                                          environment: ["CASSETTE_LATENCY": "recorded"])
+            result = try ChildProcess.run(
+                "cassette", ["play", "--cassette", file, "--latency", "instant", "https://api.example.com/slow"],
+                environment: ["CASSETTE_LATENCY": "recorded"])
         }
         #expect(result.status == 0 && overridden < 0.75, "\(overridden) s")
-        let wrong = try ChildProcess.run("cassette", ["play", "--cassette", file, "https://api.example.com/slow"], environment: ["CASSETTE_LATENCY": "sometimes"])
+        let wrong = try ChildProcess.run(
+            "cassette", ["play", "--cassette", file, "https://api.example.com/slow"], environment: ["CASSETTE_LATENCY": "sometimes"])
         #expect(wrong.status == 1 && wrong.output.contains("sometimes"), "\(wrong.output)")
     }
 
@@ -100,7 +113,9 @@ import CassetteTestSupport
 
         let strict = Captured.run(["play", "--cassette", file, url])
         #expect(strict.status == 1)
-        #expect(strict.error.contains("add .ignoringPort() to the cassette's matching (cassette play --match-ignoring port)"), "\(strict.error)")
+        #expect(
+            strict.error.contains("add .ignoringPort() to the cassette's matching (cassette play --match-ignoring port)"), "\(strict.error)"
+        )
         let ignoring = Captured.run(["play", "--cassette", file, "--match-ignoring", "port", url])
         #expect(ignoring.status == 0 && ignoring.out.contains("q=1"))
         let host = Captured.run(["play", "--cassette", file, "--match-ignoring", "host", "https://elsewhere.example/echo?q=1"])

@@ -1,7 +1,8 @@
 import Cassette
-@testable import CassetteCLI
 import Foundation
 import Testing
+
+@testable import CassetteCLI
 
 /// `cassette show`, `convert` and `redact`, and `lint` on every format.
 @Suite struct FormatCommandsTests {
@@ -11,18 +12,21 @@ import Testing
         let file = Locations.examples + "/faults.json"
         let result = Captured.run(["show", file])
         #expect(result.status == 0)
-        #expect(result.out == """
-            #  METHOD  URL                                     STATUS                                          BODY  TIMING
-            0  GET     https://api.example.com/feed            timedOut                                        -     -
-            1  GET     https://api.example.com/profile         notConnectedToInternet                          -     -
-            2  GET     https://api.example.com/download        200, then networkConnectionLost after 10 bytes  26    -
-            3  GET     https://api.example.com/orders          503                                             23    -
-            4  GET     https://api.example.com/search?q=swift  200                                             14    -
-            5 interactions in \(file) (JSON)
+        #expect(
+            result.out == """
+                #  METHOD  URL                                     STATUS                                          BODY  TIMING
+                0  GET     https://api.example.com/feed            timedOut                                        -     -
+                1  GET     https://api.example.com/profile         notConnectedToInternet                          -     -
+                2  GET     https://api.example.com/download        200, then networkConnectionLost after 10 bytes  26    -
+                3  GET     https://api.example.com/orders          503                                             23    -
+                4  GET     https://api.example.com/search?q=swift  200                                             14    -
+                5 interactions in \(file) (JSON)
 
-            """)
+                """)
         let users = Captured.run(["show", Locations.examples + "/users-api.json"])
-        #expect(users.out.components(separatedBy: "\n")[1] == "0  GET     https://api.example.com/users/42?fields=name,email  200     57    84 / 112 ms")
+        #expect(
+            users.out.components(separatedBy: "\n")[1]
+                == "0  GET     https://api.example.com/users/42?fields=name,email  200     57    84 / 112 ms")
     }
 
     /// Every example goes JSON → HTTP → HAR → JSON through the tool and comes back byte for byte.
@@ -31,7 +35,8 @@ import Testing
         let scratch = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let original = Locations.examples + "/" + example
-        let http = scratch.appendingPathComponent("c.http").path, har = scratch.appendingPathComponent("c.har").path
+        let http = scratch.appendingPathComponent("c.http").path
+        let har = scratch.appendingPathComponent("c.har").path
         let back = scratch.appendingPathComponent("c.json").path
         for (from, to) in [(original, http), (http, har), (har, back)] {
             let result = Captured.run(["convert", from, to])
@@ -39,13 +44,19 @@ import Testing
             #expect(result.out.hasPrefix("\(from) ("))
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: back)) == Data(contentsOf: URL(fileURLWithPath: original)))
-        #expect(Captured.run(["lint", scratch.path]).out.hasSuffix("3 cassettes, \(try JSONCassetteCodec.decode(Data(contentsOf: URL(fileURLWithPath: original))).interactions.count * 3) interactions, 0 errors\n"))
+        #expect(
+            Captured.run(["lint", scratch.path]).out.hasSuffix(
+                "3 cassettes, \(try JSONCassetteCodec.decode(Data(contentsOf: URL(fileURLWithPath: original))).interactions.count * 3) interactions, 0 errors\n"
+            ))
     }
 
     @Test func convertRefusesAnOutputItCannotName() throws {
         let result = Captured.run(["convert", Locations.examples + "/faults.json", "/tmp/faults.yaml"])
         #expect(result.status == 2)
-        #expect(result.error == "error: cannot tell the format of '/tmp/faults.yaml' from its extension; use .json, .http, .har. Run 'cassette convert --help'.\n")
+        #expect(
+            result.error
+                == "error: cannot tell the format of '/tmp/faults.yaml' from its extension; use .json, .http, .har. Run 'cassette convert --help'.\n"
+        )
         let missing = Captured.run(["convert", "/nonexistent/in.json", "/tmp/out.har"])
         #expect(missing.status == 1)
         #expect(missing.error.hasPrefix("/nonexistent/in.json: error: cannot read the file"))
@@ -55,14 +66,22 @@ import Testing
         let scratch = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         try Data("### error=timedOt\nGET https://a.example/\n".utf8).write(to: scratch.appendingPathComponent("bad.http"))
-        try Data(#"{ "log": { "entries": [ { "request": { "method": "GET", "url": "https://a.example/" }, "response": { "status": 9 } } ] } }"#.utf8)
-            .write(to: scratch.appendingPathComponent("bad.har"))
+        try Data(
+            #"{ "log": { "entries": [ { "request": { "method": "GET", "url": "https://a.example/" }, "response": { "status": 9 } } ] } }"#
+                .utf8
+        )
+        .write(to: scratch.appendingPathComponent("bad.har"))
         let result = Captured.run(["lint", scratch.path])
         let lines = result.out.components(separatedBy: "\n")
         #expect(result.status == 1)
         #expect(lines.count == 4)
-        #expect(lines[0] == "\(scratch.path)/bad.har:1:112: error: log.entries[0].response.status: expected an HTTP status from 100 to 599, found 9")
-        #expect(lines[1].hasPrefix("\(scratch.path)/bad.http:1:11: error: interactions[0].error.code: unknown error code \"timedOt\" (did you mean \"timedOut\"?)"))
+        #expect(
+            lines[0]
+                == "\(scratch.path)/bad.har:1:112: error: log.entries[0].response.status: expected an HTTP status from 100 to 599, found 9")
+        #expect(
+            lines[1].hasPrefix(
+                "\(scratch.path)/bad.http:1:11: error: interactions[0].error.code: unknown error code \"timedOt\" (did you mean \"timedOut\"?)"
+            ))
         #expect(lines[2] == "2 cassettes, 0 interactions, 2 errors")
     }
 
@@ -74,17 +93,21 @@ import Testing
         let clean = scratch.appendingPathComponent("clean.\(format)")
         let document = CassetteDocument(interactions: [
             Interaction(
-                request: .init(url: "https://api.example.com/me?api_key=K3y-V4lue-0123&page=1",
-                               headers: ["Authorization": "Bearer T0ken-V4lue-9876", "X-Team": "blue-team-secret"]),
-                response: .init(status: 200, headers: ["Content-Type": "application/json"],
-                                body: .init(Data(#"{"user":{"name":"Ada","token":"T0ken-V4lue-9876","refresh":"R3fresh-5555"}}"#.utf8)))),
+                request: .init(
+                    url: "https://api.example.com/me?api_key=K3y-V4lue-0123&page=1",
+                    headers: ["Authorization": "Bearer T0ken-V4lue-9876", "X-Team": "blue-team-secret"]),
+                response: .init(
+                    status: 200, headers: ["Content-Type": "application/json"],
+                    body: .init(Data(#"{"user":{"name":"Ada","token":"T0ken-V4lue-9876","refresh":"R3fresh-5555"}}"#.utf8)))),
             Interaction(request: .init(url: "https://api.example.com/public"), response: .init(status: 204)),
         ])
         try CassetteFormat(path: file.path).encode(document).write(to: file)
         try CassetteFormat(path: clean.path).encode(CassetteDocument(interactions: [document.interactions[1]])).write(to: clean)
         let cleanBytes = try Data(contentsOf: clean)
 
-        let result = Captured.run(["redact", file.path, clean.path, "--header", "X-Team", "--query", "api_key", "--json-path", "user.refresh"])
+        let result = Captured.run([
+            "redact", file.path, clean.path, "--header", "X-Team", "--query", "api_key", "--json-path", "user.refresh",
+        ])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.out == "\(file.path): redacted 1 of 2 interactions\n\(clean.path): nothing to redact\n")
         #expect(try Data(contentsOf: clean) == cleanBytes, "a file with nothing to redact is not rewritten")
@@ -111,7 +134,10 @@ import Testing
         try bytes.write(to: file)
         let result = Captured.run(["redact", file.path])
         #expect(result.status == 1)
-        #expect(result.error.components(separatedBy: "\n")[1] == "\(file.path):1:48: error: interactions[0].request: missing required field \"method\" (expected an HTTP method like \"GET\")")
+        #expect(
+            result.error.components(separatedBy: "\n")[1]
+                == "\(file.path):1:48: error: interactions[0].request: missing required field \"method\" (expected an HTTP method like \"GET\")"
+        )
         #expect(try Data(contentsOf: file) == bytes)
         #expect(Captured.run(["redact", "--json-path"]).status == 2)
     }

@@ -1,7 +1,8 @@
-@testable import CassetteCLI
+import CassetteTestSupport
 import Foundation
 import Testing
-import CassetteTestSupport
+
+@testable import CassetteCLI
 
 /// Runs the tool in-process and captures what it prints.
 final class Captured: @unchecked Sendable {
@@ -14,8 +15,9 @@ final class Captured: @unchecked Sendable {
     var error: String { locked { errorText } }
 
     var output: ConsoleOutput {
-        ConsoleOutput(out: { data in self.locked { self.outBytes += data } },
-                      error: { text in self.locked { self.errorText += text } })
+        ConsoleOutput(
+            out: { data in self.locked { self.outBytes += data } },
+            error: { text in self.locked { self.errorText += text } })
     }
 
     private func locked<T>(_ body: () -> T) -> T {
@@ -61,34 +63,37 @@ enum Locations {
         let folder = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("edited.http").path
-        try Data("""
-        ### 
-        GET https://a.example/user
+        try Data(
+            """
+            ### 
+            GET https://a.example/user
 
-        HTTP/1.1 200 OK
-        Content-Length: 26
-        Content-Type: application/json
+            HTTP/1.1 200 OK
+            Content-Length: 26
+            Content-Type: application/json
 
-        {"name":"Ada Lovelace, Countess"}
+            {"name":"Ada Lovelace, Countess"}
 
-        ### 
-        GET https://a.example/short
+            ### 
+            GET https://a.example/short
 
-        HTTP/1.1 200 OK
-        content-length: 10
+            HTTP/1.1 200 OK
+            content-length: 10
 
-        abc
+            abc
 
 
-        """.utf8).write(to: URL(fileURLWithPath: file))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
         let result = Captured.run(["lint", file])
         #expect(result.status == 0, "a warning does not fail the lint")
-        #expect(result.out == """
-            \(file): warning: interactions[0].response.headers["Content-Length"]: Content-Length is 26 but the body holds 33 bytes: a replay delivers the first 26 bytes, as live. If the body was edited, set Content-Length to 33 or remove it.
-            \(file): warning: interactions[1].response.headers["content-length"]: Content-Length is 10 but the body holds 3 bytes: a replay delivers the 3 bytes, then fails with networkConnectionLost, as live. If the body was edited, set Content-Length to 3 or remove it.
-            1 cassette, 2 interactions, 0 errors, 2 warnings
+        #expect(
+            result.out == """
+                \(file): warning: interactions[0].response.headers["Content-Length"]: Content-Length is 26 but the body holds 33 bytes: a replay delivers the first 26 bytes, as live. If the body was edited, set Content-Length to 33 or remove it.
+                \(file): warning: interactions[1].response.headers["content-length"]: Content-Length is 10 but the body holds 3 bytes: a replay delivers the 3 bytes, then fails with networkConnectionLost, as live. If the body was edited, set Content-Length to 3 or remove it.
+                1 cassette, 2 interactions, 0 errors, 2 warnings
 
-            """)
+                """)
     }
 
     @Test func eachProblemIsOneLineWithItsPlace() throws {
@@ -97,9 +102,14 @@ enum Locations {
         #expect(result.status == 1)
         let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.count == 6)  // four problems, the summary, and the final newline
-        #expect(lines[0] == "\(file):5:44: error: interactions[0].request.url: expected an absolute URL like \"https://api.example.com/path\", found \"relative\" (no scheme)")
+        #expect(
+            lines[0]
+                == "\(file):5:44: error: interactions[0].request.url: expected an absolute URL like \"https://api.example.com/path\", found \"relative\" (no scheme)"
+        )
         #expect(lines[1] == "\(file):6:31: error: interactions[0].response.status: expected an HTTP status from 100 to 599, found 0")
-        #expect(lines[2].hasPrefix("\(file):10:26: error: interactions[1].error.code: unknown error code \"timedOt\" (did you mean \"timedOut\"?)"))
+        #expect(
+            lines[2].hasPrefix(
+                "\(file):10:26: error: interactions[1].error.code: unknown error code \"timedOt\" (did you mean \"timedOut\"?)"))
         #expect(lines[3] == "\(file):11:32: error: interactions[1].timing.firstByte: expected a number of seconds, zero or more, found -1")
         #expect(lines[4] == "1 cassette, 0 interactions, 4 errors")
     }
@@ -107,10 +117,15 @@ enum Locations {
     /// Hand edits of a streamed response that cannot replay are found with their place: an event
     /// moved before the one above it, and an event name with a line break in it.
     @Test(arguments: [
-        (#""at": 0.4,"#, #"46:21: error: interactions[0].response.stream.events[1].at: this chunk arrives at 0.4 s, before the one above it (0.412 s): "#
-            + #""at" counts seconds from the start of the request and never decreases; to slow a chunk down, move it and the ones after it"#),
-        (#""at": 0.436, "event": "chunk\nsplit","#,
-         #"46:37: error: interactions[0].response.stream.events[1].event: "event" is one line of the stream: it cannot hold a line break"#),
+        (
+            #""at": 0.4,"#,
+            #"46:21: error: interactions[0].response.stream.events[1].at: this chunk arrives at 0.4 s, before the one above it (0.412 s): "#
+                + #""at" counts seconds from the start of the request and never decreases; to slow a chunk down, move it and the ones after it"#
+        ),
+        (
+            #""at": 0.436, "event": "chunk\nsplit","#,
+            #"46:37: error: interactions[0].response.stream.events[1].event: "event" is one line of the stream: it cannot hold a line break"#
+        ),
     ])
     func aStreamEditedWrongIsFoundWithItsPlace(_ edit: String, _ expected: String) throws {
         let folder = try Locations.scratch()
@@ -139,11 +154,12 @@ enum Locations {
 
         let result = Captured.run(["lint", folder.path])
         #expect(result.status == 1)
-        #expect(result.out == """
-            \(folder.path)/broken.json:1:2: error: expected a key in double quotes, found end of file
-            2 cassettes, 0 interactions, 1 error
+        #expect(
+            result.out == """
+                \(folder.path)/broken.json:1:2: error: expected a key in double quotes, found end of file
+                2 cassettes, 0 interactions, 1 error
 
-            """)
+                """)
     }
 
     @Test func aCassetteThatCannotBeReadIsReportedNotSkipped() throws {
@@ -200,7 +216,10 @@ enum Locations {
         let help = Captured.run(["--help"])
         #expect(help.status == 0)
         #expect(help.out.contains("lint PATH..."))
-        #expect(help.out.contains("EXIT STATUS: 0 success, 1 a problem was found (an invalid cassette, a secret, a file that\ncannot be read or written), 2 the command line was wrong, 3 (record, play) the answer was a\ntransport error."))
+        #expect(
+            help.out.contains(
+                "EXIT STATUS: 0 success, 1 a problem was found (an invalid cassette, a secret, a file that\ncannot be read or written), 2 the command line was wrong, 3 (record, play) the answer was a\ntransport error."
+            ))
         for command in ["show", "convert", "redact", "check-secrets"] {
             let commandHelp = Captured.run([command, "--help"])
             #expect(commandHelp.status == 0)

@@ -1,7 +1,8 @@
-import Foundation
-import Testing
 import Cassette
 import CassetteTestSupport
+import Foundation
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,7 +33,10 @@ import Glibc
             let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard text.hasPrefix("listening on http://") else {
                 process.waitUntilExit()
-                throw ServeError(text: "cassette serve printed \(text.debugDescription): \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+                throw ServeError(
+                    text:
+                        "cassette serve printed \(text.debugDescription): \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
+                )
             }
             base = String(text.dropFirst("listening on ".count))
         }
@@ -77,14 +81,17 @@ import Glibc
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let port = served.base.split(separator: ":").last.map(String.init) ?? ""
-        python.arguments = ["python3", "-c", """
+        python.arguments = [
+            "python3", "-c",
+            """
             import http.client, json
             c = http.client.HTTPConnection("127.0.0.1", \(port))
             c.request("POST", "/users", body=json.dumps({"name": "Grace Hopper", "languages": ["COBOL", "FLOW-MATIC"]}),
                       headers={"Content-Type": "application/json"})
             r = c.getresponse()
             print(r.status, r.getheader("Location"), json.loads(r.read())["id"])
-            """]
+            """,
+        ]
         let out = Pipe()
         python.standardOutput = out
         try python.run()
@@ -100,12 +107,16 @@ import Glibc
     /// A recorded OpenAI-style stream, served with its recorded latency: Python's `http.client`
     /// reads each event when it was recorded to arrive, chunk by chunk on the wire.
     @Test func streamsServerSentEventsToPythonWithTheirRecordedTiming() throws {
-        let served = try Served(["--cassette", Self.examples.appendingPathComponent("chat-stream.json").path, "--mode", "none",
-                                 "--latency", "recorded"])
+        let served = try Served([
+            "--cassette", Self.examples.appendingPathComponent("chat-stream.json").path, "--mode", "none",
+            "--latency", "recorded",
+        ])
         let port = served.base.split(separator: ":").last.map(String.init) ?? ""
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", """
+        python.arguments = [
+            "python3", "-c",
+            """
             import http.client, json, time
             c = http.client.HTTPConnection("127.0.0.1", \(port))
             body = json.dumps({"model": "gpt-4o-mini", "stream": True, "messages": [{"role": "user", "content": "Say hello"}]})
@@ -125,13 +136,15 @@ import Glibc
                     data = []
             print(json.dumps({"status": r.status, "type": r.getheader("Content-Type"), "framing": r.getheader("Transfer-Encoding"),
                               "events": events}))
-            """]
+            """,
+        ]
         let out = Pipe()
         python.standardOutput = out
         try python.run()
         let printed = out.fileHandleForReading.readDataToEndOfFile()
         python.waitUntilExit()
-        let result = try #require(try JSONSerialization.jsonObject(with: printed) as? [String: Any], "\(String(decoding: printed, as: UTF8.self))")
+        let result = try #require(
+            try JSONSerialization.jsonObject(with: printed) as? [String: Any], "\(String(decoding: printed, as: UTF8.self))")
         #expect(result["status"] as? Int == 200)
         #expect(result["type"] as? String == "text/event-stream; charset=utf-8")
         #expect(result["framing"] as? String == "chunked")
@@ -141,7 +154,9 @@ import Glibc
         let recorded = [0.412, 0.436, 0.471, 0.502, 0.538, 0.566, 0.601, 0.633, 0.66, 0.694, 0.721, 0.722]
         #expect(arrivals.count == recorded.count)
         for (arrival, offset) in zip(arrivals, recorded) {
-            #expect(abs(arrival - offset) <= 0.1 * offset + 0.02 * TimingIsolation.scale, "an event arrived at \(arrival) s, recorded at \(offset) s")
+            #expect(
+                abs(arrival - offset) <= 0.1 * offset + 0.02 * TimingIsolation.scale,
+                "an event arrived at \(arrival) s, recorded at \(offset) s")
         }
         let (status, errors) = served.stop()
         #expect(status == 0)
@@ -149,7 +164,9 @@ import Glibc
     }
 
     @Test func anUnmatchedRequestIsReportedAndStrictExitsOne() throws {
-        let served = try Served(["--cassette", Self.examples.appendingPathComponent("users-api.json").path, "--strict", "--unmatched-status", "599"])
+        let served = try Served([
+            "--cassette", Self.examples.appendingPathComponent("users-api.json").path, "--strict", "--unmatched-status", "599",
+        ])
         let miss = Self.curl(["-i", served.base + "/nothing"])
         #expect(miss.out.hasPrefix("HTTP/1.1 599 \r\n"))
         #expect(miss.out.contains("X-Cassette-Unmatched: true\r\n"))
@@ -180,13 +197,20 @@ import Glibc
         for (arguments, message) in [
             ([String](), "error: 'cassette serve' needs --cassette FILE. Run 'cassette serve --help'."),
             (["--cassette", "a.json", "--port", "70000"], "error: --port needs a number from 0 to 65535. Run 'cassette serve --help'."),
-            (["--cassette", "a.json", "--upstream", "ftp://x"], "error: --upstream needs an http or https URL, such as https://api.example.com. Run 'cassette serve --help'."),
-            (["--cassette", "a.json", "--unmatched-status", "404"], "error: --unmatched-status needs a status from 500 to 599. Run 'cassette serve --help'."),
+            (
+                ["--cassette", "a.json", "--upstream", "ftp://x"],
+                "error: --upstream needs an http or https URL, such as https://api.example.com. Run 'cassette serve --help'."
+            ),
+            (
+                ["--cassette", "a.json", "--unmatched-status", "404"],
+                "error: --unmatched-status needs a status from 500 to 599. Run 'cassette serve --help'."
+            ),
         ] {
             let result = try ChildProcess.run("cassette", ["serve"] + arguments)
             #expect(result.status == 2 && result.output == message + "\n", "\(arguments): \(result.output)")
         }
         let missing = try ChildProcess.run("cassette", ["serve", "--cassette", "/nonexistent/a.json", "--mode", "none"])
-        #expect(missing.status == 1 && missing.output.contains("does not exist and record mode \"none\" never records"), "\(missing.output)")
+        #expect(
+            missing.status == 1 && missing.output.contains("does not exist and record mode \"none\" never records"), "\(missing.output)")
     }
 }

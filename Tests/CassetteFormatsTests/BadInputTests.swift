@@ -23,26 +23,32 @@ import Testing
     }
 
     static let cases: [Case] = [
-        .init(name: "a latency longer than a day", json: #""latency": { "firstByte": 0, "duration": 1e300 }"#,
-              http: "latency=fixed:0,1e300", har: #""_cassette": { "latency": "fixed:0,1e300" }"#,
-              paths: ("interactions[0].latency", "interactions[0].latency", "log.entries[0]._cassette.latency"),
-              says: "duration (1e+300 s) is longer than a day (86400 s); to simulate a server that never answers, use the error \"timedOut\""),
-        .init(name: "a download speed under one byte per second", json: #""latency": { "bytesPerSecond": 1e-300 }"#,
-              http: "latency=speed:1e-300", har: #""_cassette": { "latency": "speed:1e-300" }"#,
-              paths: ("interactions[0].latency.bytesPerSecond", "interactions[0].latency", "log.entries[0]._cassette.latency"),
-              says: "expected bytesPerSecond to be at least 1 (a finite number), found 1e-300"),
-        .init(name: "a scale above 1000", json: #""latency": { "scaled": 1e9 }"#,
-              http: "latency=scaled:1e9", har: #""_cassette": { "latency": "scaled:1e9" }"#,
-              paths: ("interactions[0].latency", "interactions[0].latency", "log.entries[0]._cassette.latency"),
-              says: "the scale factor must be from 0 to 1000, found 1000000000"),
-        .init(name: "a recorded timing longer than a day", json: #""timing": { "firstByte": 0, "duration": 1e300 }"#,
-              http: "firstByte=0 duration=1e300", har: #""timings": { "send": 0, "wait": 0, "receive": 1e303 }"#,
-              paths: ("interactions[0].timing", "interactions[0].timing", "log.entries[0].timings"),
-              says: "duration (1e+300 s) is longer than a day (86400 s)"),
-        .init(name: "a duration before the first byte", json: #""timing": { "firstByte": 2, "duration": 1 }"#,
-              http: "firstByte=2 duration=1", har: #""timings": { "send": 0, "wait": 1, "receive": 0 }, "_cassette": { "timing": { "firstByte": 2, "duration": 1 } }"#,
-              paths: ("interactions[0].timing", "interactions[0].timing", "log.entries[0]._cassette.timing"),
-              says: "duration (1) cannot be less than firstByte (2)"),
+        .init(
+            name: "a latency longer than a day", json: #""latency": { "firstByte": 0, "duration": 1e300 }"#,
+            http: "latency=fixed:0,1e300", har: #""_cassette": { "latency": "fixed:0,1e300" }"#,
+            paths: ("interactions[0].latency", "interactions[0].latency", "log.entries[0]._cassette.latency"),
+            says: "duration (1e+300 s) is longer than a day (86400 s); to simulate a server that never answers, use the error \"timedOut\""),
+        .init(
+            name: "a download speed under one byte per second", json: #""latency": { "bytesPerSecond": 1e-300 }"#,
+            http: "latency=speed:1e-300", har: #""_cassette": { "latency": "speed:1e-300" }"#,
+            paths: ("interactions[0].latency.bytesPerSecond", "interactions[0].latency", "log.entries[0]._cassette.latency"),
+            says: "expected bytesPerSecond to be at least 1 (a finite number), found 1e-300"),
+        .init(
+            name: "a scale above 1000", json: #""latency": { "scaled": 1e9 }"#,
+            http: "latency=scaled:1e9", har: #""_cassette": { "latency": "scaled:1e9" }"#,
+            paths: ("interactions[0].latency", "interactions[0].latency", "log.entries[0]._cassette.latency"),
+            says: "the scale factor must be from 0 to 1000, found 1000000000"),
+        .init(
+            name: "a recorded timing longer than a day", json: #""timing": { "firstByte": 0, "duration": 1e300 }"#,
+            http: "firstByte=0 duration=1e300", har: #""timings": { "send": 0, "wait": 0, "receive": 1e303 }"#,
+            paths: ("interactions[0].timing", "interactions[0].timing", "log.entries[0].timings"),
+            says: "duration (1e+300 s) is longer than a day (86400 s)"),
+        .init(
+            name: "a duration before the first byte", json: #""timing": { "firstByte": 2, "duration": 1 }"#,
+            http: "firstByte=2 duration=1",
+            har: #""timings": { "send": 0, "wait": 1, "receive": 0 }, "_cassette": { "timing": { "firstByte": 2, "duration": 1 } }"#,
+            paths: ("interactions[0].timing", "interactions[0].timing", "log.entries[0]._cassette.timing"),
+            says: "duration (1) cannot be less than firstByte (2)"),
     ]
 
     static func document(_ format: CassetteFormat, _ test: Case?, method: String = "GET") -> String {
@@ -50,32 +56,32 @@ import Testing
         case .json:
             let extra = test.map { ", " + $0.json } ?? ""
             return """
-            {
-              "version": 1,
-              "interactions": [
-                { "request": { "method": "\(method)", "url": "https://a.example/" }, "response": { "status": 200 }\(extra) }
-              ]
-            }
+                {
+                  "version": 1,
+                  "interactions": [
+                    { "request": { "method": "\(method)", "url": "https://a.example/" }, "response": { "status": 200 }\(extra) }
+                  ]
+                }
 
-            """
+                """
         case .httpMessages:
             return """
-            # version: 1
-            ### \(test?.http ?? "")
-            \(method) https://a.example/
+                # version: 1
+                ### \(test?.http ?? "")
+                \(method) https://a.example/
 
-            HTTP/1.1 200 OK
+                HTTP/1.1 200 OK
 
 
-            """
+                """
         case .har:
             let extra = test.map { ", " + $0.har } ?? ""
             return """
-            { "log": { "version": "1.2", "creator": { "name": "Tool", "version": "1" }, "entries": [
-              { "request": { "method": "\(method)", "url": "https://a.example/" }, "response": { "status": 200 }\(extra) }
-            ] } }
+                { "log": { "version": "1.2", "creator": { "name": "Tool", "version": "1" }, "entries": [
+                  { "request": { "method": "\(method)", "url": "https://a.example/" }, "response": { "status": 200 }\(extra) }
+                ] } }
 
-            """
+                """
         }
     }
 
@@ -123,9 +129,13 @@ import Testing
             #expect(problems.map(\.message).contains(message), "\(problems)")
         }
         let document = CassetteDocument(interactions: [
-            Interaction(request: .init(method: "#GET", url: "https://a.example/"), response: .init(status: 200)),
+            Interaction(request: .init(method: "#GET", url: "https://a.example/"), response: .init(status: 200))
         ])
-        #expect(throws: CassetteFormatError(file: nil, problems: [.init(path: JSONPath([.key("interactions"), .index(0), .key("request"), .key("method")]), message: message)])) {
+        #expect(
+            throws: CassetteFormatError(
+                file: nil,
+                problems: [.init(path: JSONPath([.key("interactions"), .index(0), .key("request"), .key("method")]), message: message)])
+        ) {
             try format.encode(document)
         }
     }
@@ -148,14 +158,20 @@ import Testing
 
     @Test func harChecksItsVersionAndNegativeTimings() throws {
         let version = Self.document(.har, nil).replacingOccurrences(of: #""version": "1.2""#, with: #""version": "2.0""#)
-        #expect(Self.problems(version, as: .har).map(\.description) == [#"log.version: unsupported HAR version the string "2.0"; Cassette reads HAR 1.1 and 1.2"#])
+        #expect(
+            Self.problems(version, as: .har).map(\.description) == [
+                #"log.version: unsupported HAR version the string "2.0"; Cassette reads HAR 1.1 and 1.2"#
+            ])
         for accepted in [#""version": "1.1""#, #""version": """#] {
-            #expect(Self.problems(Self.document(.har, nil).replacingOccurrences(of: #""version": "1.2""#, with: accepted), as: .har).isEmpty)
+            #expect(
+                Self.problems(Self.document(.har, nil).replacingOccurrences(of: #""version": "1.2""#, with: accepted), as: .har).isEmpty)
         }
-        var negative = Case(name: "", json: "", http: "", har: #""timings": { "send": -1, "wait": -5, "receive": 1 }"#,
-                            paths: ("", "", ""), says: "")
-        #expect(Self.problems(Self.document(.har, negative), as: .har).map(\.description)
-            == ["log.entries[0].timings.wait: expected a number of milliseconds, zero or more, or -1 for not applicable, found -5"])
+        var negative = Case(
+            name: "", json: "", http: "", har: #""timings": { "send": -1, "wait": -5, "receive": 1 }"#,
+            paths: ("", "", ""), says: "")
+        #expect(
+            Self.problems(Self.document(.har, negative), as: .har).map(\.description)
+                == ["log.entries[0].timings.wait: expected a number of milliseconds, zero or more, or -1 for not applicable, found -5"])
         negative.har = #""timings": { "send": -1, "wait": 5, "receive": 1 }"#  // -1: not applicable
         #expect(Self.problems(Self.document(.har, negative), as: .har).isEmpty)
     }

@@ -26,7 +26,9 @@ import Testing
                 var done: [Range<Int>] = []
                 let decoded = Base64.decode(encoded, inChunksOf: chunk) { done.append($0) }
                 #expect(decoded == Base64.decode(encoded, allowingWhitespace: false), "length \(length), pieces of \(chunk)")
-                #expect(done.map(\.count).reduce(0, +) == encoded.count && zip(done, done.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+                #expect(
+                    done.map(\.count).reduce(0, +) == encoded.count
+                        && zip(done, done.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
             }
         }
         for text in ["AB==AB==", "AB==ABCD", "ABCDAB=C", "ABC", "AB*DABCD", "AB DABCD"] {

@@ -12,14 +12,14 @@ import Testing
         #expect(form(#"{"id":42}"#, "application/problem+json") == .json)
         #expect(form(#"{"id":42}"#, nil) == .json)
         #expect(form("42", "application/json") == .json)
-        #expect(form("42", nil) == .text)                            // a bare scalar is not guessed to be JSON
-        #expect(form(#"{"id":42}"#, "text/plain") == .text)           // the media type says text
+        #expect(form("42", nil) == .text)  // a bare scalar is not guessed to be JSON
+        #expect(form(#"{"id":42}"#, "text/plain") == .text)  // the media type says text
         #expect(form("{\n  \"id\": 42\n}\n", "application/json") == .text)  // pretty JSON is not compact
         #expect(form(#"{"a":1,"a":2}"#, "application/json") == .text)  // duplicate keys cannot be inlined
-        #expect(form(#"{"s":"\u00e9"}"#, "application/json") == .text) // escaped differently than we write
+        #expect(form(#"{"s":"\u00e9"}"#, "application/json") == .text)  // escaped differently than we write
         #expect(form("héllo\r\n\tworld", "text/plain") == .text)
         #expect(form("nul\u{0}", "text/plain") == .base64)
-        #expect(form("GIF89a", "image/gif") == .base64)               // binary media types stay base64
+        #expect(form("GIF89a", "image/gif") == .base64)  // binary media types stay base64
         #expect(form("<svg/>", "image/svg+xml") == .text)
         #expect(Interaction.Body(Data([0x61, 0xFF]), contentType: "text/plain").form == .base64)
         #expect(Interaction.Body.empty.isEmpty)
@@ -33,9 +33,9 @@ import Testing
         #expect(Interaction.Body.mediaType(of: "text/plain;charset=utf-8;x=1") == "text/plain")
         #expect(Interaction.Body.mediaType(of: "") == "")
         #expect(Interaction.Body.mediaType(of: "; charset=utf-8") == "")
-        #expect(Interaction.Body.mediaType(of: "TEXT/HTML\u{00A0}") == "text/html")        // a no-break space is a space too
+        #expect(Interaction.Body.mediaType(of: "TEXT/HTML\u{00A0}") == "text/html")  // a no-break space is a space too
         #expect(Interaction.Body.mediaType(of: "Text/Ünïcode ; q=1") == "text/ünïcode")
-        #expect(Interaction.Body.mediaType(of: "a\nb") == "a\nb")                          // a line break is not trimmed
+        #expect(Interaction.Body.mediaType(of: "a\nb") == "a\nb")  // a line break is not trimmed
     }
 
     @Test func writtenAsRefusesFormsThatCannotHoldTheBytes() throws {
@@ -50,10 +50,12 @@ import Testing
 
     @Test func formsAreWrittenAsTheFormatSays() throws {
         let document = CassetteDocument(interactions: [
-            Interaction(request: .init(method: "POST", url: "https://a.example/", body: .init(Data(#"{"b":[1,2]}"#.utf8))),
-                        response: .init(status: 200, body: .init(text: "one\ntwo\n"))),
-            Interaction(request: .init(url: "https://a.example/x"),
-                        response: .init(status: 200, body: .init(Data([0, 1, 2, 255])))),
+            Interaction(
+                request: .init(method: "POST", url: "https://a.example/", body: .init(Data(#"{"b":[1,2]}"#.utf8))),
+                response: .init(status: 200, body: .init(text: "one\ntwo\n"))),
+            Interaction(
+                request: .init(url: "https://a.example/x"),
+                response: .init(status: 200, body: .init(Data([0, 1, 2, 255])))),
         ])
         let text = String(decoding: try JSONCassetteCodec.encode(document), as: UTF8.self)
         #expect(text.contains(#""body": { "json": { "b": [1, 2] } }"#))

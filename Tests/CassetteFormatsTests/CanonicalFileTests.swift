@@ -4,7 +4,8 @@ import Testing
 
 /// A file the encoder wrote reads back and writes again to the very same bytes.
 @Suite struct CanonicalFileTests {
-    static let canonicalFiles = Paths.jsonFiles(in: Paths.cassettes) + Paths.jsonFiles(in: Paths.fixtures.appendingPathComponent("Canonical"))
+    static let canonicalFiles =
+        Paths.jsonFiles(in: Paths.cassettes) + Paths.jsonFiles(in: Paths.fixtures.appendingPathComponent("Canonical"))
 
     @Test func thereAreCanonicalFilesToCheck() {
         #expect(Self.canonicalFiles.count >= 4)

@@ -1,5 +1,6 @@
-@testable import CassetteFormats
 import Testing
+
+@testable import CassetteFormats
 
 @Suite struct CassetteRulesTests {
     @Test(arguments: [
@@ -11,21 +12,22 @@ import Testing
         #expect(CassetteRules.urlProblem(url) == nil, "\(url): \(CassetteRules.urlProblem(url) ?? "")")
     }
 
-    @Test(arguments: [
-        ("", "found an empty string"),
-        ("/users/42", "(no scheme)"),
-        ("users/42", "(no scheme)"),
-        ("1http://h/", "(no scheme)"),
-        ("mailto:ada@example.com", "(no \"//\" and host after the scheme)"),
-        ("https:///path", "has no host"),
-        ("https://:80/path", "has no host"),
-        ("https://h:99999/", "port must be a number from 0 to 65535, found \"99999\""),
-        ("https://h:8o/", "port must be a number from 0 to 65535"),
-        ("https://[::1/", "no closing ']'"),
-        ("https://h/a b", "contains a space at character 12"),
-        ("https://h/\tx", "control or white-space character at character 11"),
-        ("https://h/%4", "invalid percent escape at character 11"),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            ("", "found an empty string"),
+            ("/users/42", "(no scheme)"),
+            ("users/42", "(no scheme)"),
+            ("1http://h/", "(no scheme)"),
+            ("mailto:ada@example.com", "(no \"//\" and host after the scheme)"),
+            ("https:///path", "has no host"),
+            ("https://:80/path", "has no host"),
+            ("https://h:99999/", "port must be a number from 0 to 65535, found \"99999\""),
+            ("https://h:8o/", "port must be a number from 0 to 65535"),
+            ("https://[::1/", "no closing ']'"),
+            ("https://h/a b", "contains a space at character 12"),
+            ("https://h/\tx", "control or white-space character at character 11"),
+            ("https://h/%4", "invalid percent escape at character 11"),
+        ] as [(String, String)])
     func rejectsWhatIsNotAnAbsoluteURL(url: String, says: String) {
         let problem = CassetteRules.urlProblem(url)
         #expect(problem?.contains(says) == true, "\(url): \(problem ?? "accepted")")

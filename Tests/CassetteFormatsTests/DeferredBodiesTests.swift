@@ -17,15 +17,23 @@ import Testing
     /// A cassette with a binary response body, a text request body and a small body.
     static func document(binary: Data, text: String) -> CassetteDocument {
         CassetteDocument(interactions: [
-            Interaction(request: .init(url: "https://e.com/big"),
-                        response: .init(status: 200, headers: ["Content-Type": "application/octet-stream"], body: .init(binary, contentType: "application/octet-stream"))),
-            Interaction(request: .init(method: "POST", url: "https://e.com/upload", headers: ["Content-Type": "text/plain"], body: .init(text: text)),
-                        response: .init(status: 201, body: .init(text: "small"))),
+            Interaction(
+                request: .init(url: "https://e.com/big"),
+                response: .init(
+                    status: 200, headers: ["Content-Type": "application/octet-stream"],
+                    body: .init(binary, contentType: "application/octet-stream"))),
+            Interaction(
+                request: .init(
+                    method: "POST", url: "https://e.com/upload", headers: ["Content-Type": "text/plain"], body: .init(text: text)),
+                response: .init(status: 201, body: .init(text: "small"))),
         ])
     }
 
-    static func readDeferring(_ document: CassetteDocument, from minimum: Int) throws -> (document: CassetteDocument, deferred: DeferredBodies) {
-        try JSONCassetteCodec.decode(try JSONCassetteCodec.encode(document), file: "stored.json", release: nil, deferringBodiesFrom: minimum)
+    static func readDeferring(
+        _ document: CassetteDocument, from minimum: Int
+    ) throws -> (document: CassetteDocument, deferred: DeferredBodies) {
+        try JSONCassetteCodec.decode(
+            try JSONCassetteCodec.encode(document), file: "stored.json", release: nil, deferringBodiesFrom: minimum)
     }
 
     @Test func largeTextAndBase64BodiesBecomePlaceholdersSmallOnesAreRead() throws {
@@ -59,7 +67,9 @@ import Testing
         for position in [0, size / 2, size - 1] {
             var changed = binary
             changed[position] ^= 0x01
-            #expect(read.deferred.placeholder(equalTo: .init(changed, contentType: "application/octet-stream")) == nil, "byte \(position) of \(size)")
+            #expect(
+                read.deferred.placeholder(equalTo: .init(changed, contentType: "application/octet-stream")) == nil,
+                "byte \(position) of \(size)")
             var changedText = Data(text.utf8)
             changedText[position] = UInt8(ascii: "y")
             #expect(read.deferred.placeholder(equalTo: .init(changedText)) == nil, "byte \(position) of \(size)")
@@ -99,7 +109,8 @@ import Testing
     }
 
     @Test func invalidBase64IsNotDeferredAndStillReported() throws {
-        let text = #"{"version":1,"interactions":[{"request":{"method":"GET","url":"https://e.com/"},"response":{"status":200,"body":{"base64":"\#(String(repeating: "A", count: 70_001))"}}}]}"#
+        let text =
+            #"{"version":1,"interactions":[{"request":{"method":"GET","url":"https://e.com/"},"response":{"status":200,"body":{"base64":"\#(String(repeating: "A", count: 70_001))"}}}]}"#
         let error = try #require(throws: CassetteFormatError.self) {
             try JSONCassetteCodec.decode(Data(text.utf8), file: "bad.json", release: nil, deferringBodiesFrom: 65_536)
         }

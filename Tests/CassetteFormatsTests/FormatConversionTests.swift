@@ -33,14 +33,22 @@ import Testing
     /// Which part of an interaction differs, for a failure message a person can act on.
     static func difference(_ a: Interaction, _ b: Interaction) -> String {
         var parts: [String] = []
-        if a.recordedAt != b.recordedAt { parts.append("recordedAt \(String(describing: a.recordedAt)) → \(String(describing: b.recordedAt))") }
+        if a.recordedAt != b.recordedAt {
+            parts.append("recordedAt \(String(describing: a.recordedAt)) → \(String(describing: b.recordedAt))")
+        }
         if a.request.method != b.request.method || a.request.url != b.request.url { parts.append("request line") }
-        if a.request.headers != b.request.headers { parts.append("request headers \(a.request.headers.fields) → \(b.request.headers.fields)") }
-        if a.request.body != b.request.body { parts.append("request body \(a.request.body.data.count) → \(b.request.body.data.count) bytes") }
+        if a.request.headers != b.request.headers {
+            parts.append("request headers \(a.request.headers.fields) → \(b.request.headers.fields)")
+        }
+        if a.request.body != b.request.body {
+            parts.append("request body \(a.request.body.data.count) → \(b.request.body.data.count) bytes")
+        }
         if a.response?.status != b.response?.status || a.response?.url != b.response?.url { parts.append("response status/url") }
         if a.response?.headers != b.response?.headers { parts.append("response headers") }
         if a.response?.body != b.response?.body {
-            parts.append("response body \(String(describing: a.response?.body.data.count)) → \(String(describing: b.response?.body.data.count)) bytes")
+            parts.append(
+                "response body \(String(describing: a.response?.body.data.count)) → \(String(describing: b.response?.body.data.count)) bytes"
+            )
         }
         if a.error != b.error { parts.append("error \(String(describing: a.error)) → \(String(describing: b.error))") }
         if a.timing != b.timing { parts.append("timing \(String(describing: a.timing)) → \(String(describing: b.timing))") }

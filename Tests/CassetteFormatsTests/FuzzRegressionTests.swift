@@ -10,7 +10,9 @@ import Testing
 
     /// Each regression input with the format its target reads it as.
     static var inputs: [(name: String, format: CassetteFormat, data: Data)] {
-        let targets: [(String, CassetteFormat?)] = [("decode_json", .json), ("decode_http", .httpMessages), ("decode_har", .har), ("round_trip", nil)]
+        let targets: [(String, CassetteFormat?)] = [
+            ("decode_json", .json), ("decode_http", .httpMessages), ("decode_har", .har), ("round_trip", nil),
+        ]
         return targets.flatMap { target, format -> [(String, CassetteFormat, Data)] in
             let directory = folder.appendingPathComponent(target)
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()

@@ -32,7 +32,8 @@ import Testing
     /// The check itself catches what it is there to catch.
     @Test func theSpecCheckFindsMissingFieldsAndAWrongTime() throws {
         let document = CassetteDocument(interactions: [
-            Interaction(request: .init(url: "https://a.example/"), response: .init(status: 200), timing: .init(firstByte: 0.1, duration: 0.3)),
+            Interaction(
+                request: .init(url: "https://a.example/"), response: .init(status: 200), timing: .init(firstByte: 0.1, duration: 0.3))
         ])
         var root = try #require(try JSONSerialization.jsonObject(with: try HARCassetteCodec.encode(document)) as? [String: Any])
         var log = try #require(root["log"] as? [String: Any])
@@ -45,23 +46,28 @@ import Testing
         log["entries"] = entries
         root["log"] = log
         let broken = try JSONSerialization.data(withJSONObject: root)
-        #expect(HARSpecCheck.problems(in: broken) == [
-            "log.entries[0].response: missing redirectURL",
-            "log.entries[0].time: 250 is not the sum of the non-negative timings (300)",
-        ])
+        #expect(
+            HARSpecCheck.problems(in: broken) == [
+                "log.entries[0].response: missing redirectURL",
+                "log.entries[0].time: 250 is not the sum of the non-negative timings (300)",
+            ])
     }
 
     @Test func anExportedEntryReadsLikeOneFromABrowser() throws {
-        let document = CassetteDocument(recordedWith: "Cassette 0.1.0", interactions: [
-            Interaction(
-                recordedAt: Date(timeIntervalSince1970: 1_795_349_730.123),
-                request: .init(method: "POST", url: "https://api.example.com/users?page=2&q=a%20b",
-                               headers: ["Content-Type": "application/json", "Cookie": "a=1; b=2"],
-                               body: .init(Data(#"{"name":"Ada"}"#.utf8))),
-                response: .init(status: 201, headers: ["Content-Type": "application/json", "Set-Cookie": "sid=xyz; Path=/"],
-                                body: .init(Data([0xFF, 0x00]))),
-                timing: .init(firstByte: 0.084, duration: 0.112)),
-        ])
+        let document = CassetteDocument(
+            recordedWith: "Cassette 0.1.0",
+            interactions: [
+                Interaction(
+                    recordedAt: Date(timeIntervalSince1970: 1_795_349_730.123),
+                    request: .init(
+                        method: "POST", url: "https://api.example.com/users?page=2&q=a%20b",
+                        headers: ["Content-Type": "application/json", "Cookie": "a=1; b=2"],
+                        body: .init(Data(#"{"name":"Ada"}"#.utf8))),
+                    response: .init(
+                        status: 201, headers: ["Content-Type": "application/json", "Set-Cookie": "sid=xyz; Path=/"],
+                        body: .init(Data([0xFF, 0x00]))),
+                    timing: .init(firstByte: 0.084, duration: 0.112))
+            ])
         let root = try #require(try JSONSerialization.jsonObject(with: try HARCassetteCodec.encode(document)) as? [String: Any])
         let log = try #require(root["log"] as? [String: Any])
         #expect(log["version"] as? String == "1.2")
@@ -69,7 +75,10 @@ import Testing
         let entry = try #require((log["entries"] as? [[String: Any]])?.first)
         #expect(entry["startedDateTime"] as? String == "2026-11-22T12:15:30.123Z")
         #expect(entry["time"] as? Double == 112)
-        #expect(entry["timings"] as? [String: Double] == ["blocked": -1, "dns": -1, "connect": -1, "send": 0, "wait": 84, "receive": 28, "ssl": -1])
+        #expect(
+            entry["timings"] as? [String: Double] == [
+                "blocked": -1, "dns": -1, "connect": -1, "send": 0, "wait": 84, "receive": 28, "ssl": -1,
+            ])
         #expect(entry["_cassette"] == nil, "milliseconds hold this timing exactly, so nothing extra is written")
         let request = try #require(entry["request"] as? [String: Any])
         #expect(request["queryString"] as? [[String: String]] == [["name": "page", "value": "2"], ["name": "q", "value": "a b"]])
@@ -91,10 +100,11 @@ import Testing
     @Test func cassetteOnlyDataTravelsInTheCassetteField() throws {
         let document = CassetteDocument(interactions: [
             Interaction(request: .init(url: "https://a.example/feed"), error: .init(code: .notConnectedToInternet)),
-            Interaction(request: .init(url: "https://a.example/r"),
-                        response: .init(status: 200, url: "https://a.example/final", body: .init(text: "abcdef")),
-                        error: .init(code: .init(rawValue: -4242), afterBytes: 3),
-                        timing: .init(firstByte: 0.1 / 3, duration: 0.2), latency: .downloadSpeed(.edge, firstByte: 0.5)),
+            Interaction(
+                request: .init(url: "https://a.example/r"),
+                response: .init(status: 200, url: "https://a.example/final", body: .init(text: "abcdef")),
+                error: .init(code: .init(rawValue: -4242), afterBytes: 3),
+                timing: .init(firstByte: 0.1 / 3, duration: 0.2), latency: .downloadSpeed(.edge, firstByte: 0.5)),
         ])
         let har = try HARCassetteCodec.encode(document)
         let root = try #require(try JSONSerialization.jsonObject(with: har) as? [String: Any])
@@ -167,27 +177,34 @@ import Testing
     }
 
     static let malformed: [Malformed] = [
-        .init(name: "not HAR", text: #"{ "version": 1, "interactions": [] }"#, diagnostics: [
-            #"x.har:1:1: error: $: missing required field "log" (expected the HAR "log" object)"#,
-        ]),
-        .init(name: "syntax", text: "{ \"log\": { \"entries\": [ }\n", diagnostics: [
-            "x.har:1:25: error: expected a value, found '}'",
-        ]),
-        .init(name: "entry problems, all of them", text: """
-            { "log": { "entries": [
-              { "startedDateTime": "yesterday", "request": { "method": "GET", "url": "/relative" },
-                "response": { "status": 700, "headers": [], "content": { "size": 0, "mimeType": "" } } },
-              { "startedDateTime": "2026-11-22T10:15:30Z", "request": { "method": "GET", "url": "https://a.example/" },
-                "response": { "status": 200, "headers": [ { "name": "Bad Name", "value": "x" } ], "content": { "text": "???", "encoding": "base64" } },
-                "_cassette": { "eror": { "code": "timedOut" } } }
-            ] } }
-            """, diagnostics: [
-            #"x.har:2:24: error: log.entries[0].startedDateTime: expected an ISO 8601 time like "2026-11-22T10:15:30.123Z", found "yesterday""#,
-            #"x.har:2:74: error: log.entries[0].request.url: expected an absolute URL like "https://api.example.com/path", found "/relative" (no scheme)"#,
-            "x.har:3:29: error: log.entries[0].response.status: expected an HTTP status from 100 to 599, found 700",
-            #"x.har:5:57: error: log.entries[1].response.headers[0].name: "Bad Name" is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)"#,
-            #"x.har:6:20: error: log.entries[1]._cassette.eror: unknown field "eror" (did you mean "error"?) in Cassette's fields; expected one of error, latency, responseURL, timing, undated, untimed"#,
-        ]),
+        .init(
+            name: "not HAR", text: #"{ "version": 1, "interactions": [] }"#,
+            diagnostics: [
+                #"x.har:1:1: error: $: missing required field "log" (expected the HAR "log" object)"#
+            ]),
+        .init(
+            name: "syntax", text: "{ \"log\": { \"entries\": [ }\n",
+            diagnostics: [
+                "x.har:1:25: error: expected a value, found '}'"
+            ]),
+        .init(
+            name: "entry problems, all of them",
+            text: """
+                { "log": { "entries": [
+                  { "startedDateTime": "yesterday", "request": { "method": "GET", "url": "/relative" },
+                    "response": { "status": 700, "headers": [], "content": { "size": 0, "mimeType": "" } } },
+                  { "startedDateTime": "2026-11-22T10:15:30Z", "request": { "method": "GET", "url": "https://a.example/" },
+                    "response": { "status": 200, "headers": [ { "name": "Bad Name", "value": "x" } ], "content": { "text": "???", "encoding": "base64" } },
+                    "_cassette": { "eror": { "code": "timedOut" } } }
+                ] } }
+                """,
+            diagnostics: [
+                #"x.har:2:24: error: log.entries[0].startedDateTime: expected an ISO 8601 time like "2026-11-22T10:15:30.123Z", found "yesterday""#,
+                #"x.har:2:74: error: log.entries[0].request.url: expected an absolute URL like "https://api.example.com/path", found "/relative" (no scheme)"#,
+                "x.har:3:29: error: log.entries[0].response.status: expected an HTTP status from 100 to 599, found 700",
+                #"x.har:5:57: error: log.entries[1].response.headers[0].name: "Bad Name" is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)"#,
+                #"x.har:6:20: error: log.entries[1]._cassette.eror: unknown field "eror" (did you mean "error"?) in Cassette's fields; expected one of error, latency, responseURL, timing, undated, untimed"#,
+            ]),
     ]
 
     @Test(arguments: malformed)
@@ -211,7 +228,10 @@ enum HARSpecCheck {
         }
         func require(_ object: [String: Any], _ keys: [String], _ check: (Any) -> Bool, _ path: String) {
             for key in keys {
-                guard let value = object[key] else { problems.append("\(path): missing \(key)"); continue }
+                guard let value = object[key] else {
+                    problems.append("\(path): missing \(key)")
+                    continue
+                }
                 if !check(value) { problems.append("\(path).\(key): wrong type \(type(of: value))") }
             }
         }
@@ -239,7 +259,9 @@ enum HARSpecCheck {
                 require(request, ["headersSize", "bodySize"], isNumber, "\(path).request")
                 if let postData = request["postData"] as? [String: Any] {
                     require(postData, ["mimeType"], isString, "\(path).request.postData")
-                    if postData["text"] == nil, postData["params"] == nil { problems.append("\(path).request.postData: neither text nor params") }
+                    if postData["text"] == nil, postData["params"] == nil {
+                        problems.append("\(path).request.postData: neither text nor params")
+                    }
                 }
             }
             if let response = entry["response"] as? [String: Any] {
@@ -257,12 +279,17 @@ enum HARSpecCheck {
                 var sum = 0.0
                 for key in ["blocked", "dns", "connect", "send", "wait", "receive"] {
                     guard let value = timings[key] else { continue }
-                    guard let ms = (value as? NSNumber)?.doubleValue else { problems.append("\(path).timings.\(key): not a number"); continue }
+                    guard let ms = (value as? NSNumber)?.doubleValue else {
+                        problems.append("\(path).timings.\(key): not a number")
+                        continue
+                    }
                     if ["send", "wait", "receive"].contains(key), ms < 0 { problems.append("\(path).timings.\(key): negative") }
                     if ms >= 0 { sum += ms }
                 }
                 if let time = (entry["time"] as? NSNumber)?.doubleValue, abs(time - sum) > 1e-6 {
-                    problems.append("\(path).time: \(JSONSerialization.numberText(time)) is not the sum of the non-negative timings (\(JSONSerialization.numberText(sum)))")
+                    problems.append(
+                        "\(path).time: \(JSONSerialization.numberText(time)) is not the sum of the non-negative timings (\(JSONSerialization.numberText(sum)))"
+                    )
                 }
             }
         }

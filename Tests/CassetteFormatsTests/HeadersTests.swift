@@ -12,7 +12,8 @@ import Testing
         #expect(headers["CONTENT-TYPE"] == "text/html")
         #expect(headers["Missing"] == nil)
         #expect(headers.count == 4)
-        #expect(Array(headers).map { "\($0.name)=\($0.value)" } == ["Content-Type=text/html", "Set-Cookie=a=1", "Set-Cookie=b=2", "X-Trace=1"])
+        #expect(
+            Array(headers).map { "\($0.name)=\($0.value)" } == ["Content-Type=text/html", "Set-Cookie=a=1", "Set-Cookie=b=2", "X-Trace=1"])
     }
 
     @Test func setReplacesInPlaceAndNilRemoves() {
@@ -29,7 +30,8 @@ import Testing
 
     @Test func equalityKeepsSpellingAndValueOrder() {
         #expect(Interaction.Headers(dictionaryLiteral: ("ETag", "1")) != Interaction.Headers(dictionaryLiteral: ("Etag", "1")))
-        #expect(Interaction.Headers([(name: "A", value: "1"), (name: "A", value: "2")])
+        #expect(
+            Interaction.Headers([(name: "A", value: "1"), (name: "A", value: "2")])
                 != Interaction.Headers([(name: "A", value: "2"), (name: "A", value: "1")]))
         // Interleaved fields group by name, as a file writes them.
         #expect(Interaction.Headers([("A", "1"), ("B", "x"), ("a", "2")]) == Interaction.Headers([("A", "1"), ("A", "2"), ("B", "x")]))

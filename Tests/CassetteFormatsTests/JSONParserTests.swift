@@ -1,6 +1,7 @@
-@testable import CassetteFormats
 import Foundation
 import Testing
+
+@testable import CassetteFormats
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
@@ -18,18 +19,27 @@ import Testing
 
     @Test func keepsMemberOrderNumberLiteralsAndOffsets() throws {
         let root = try JSONParser.parse(Data(#"{"b": 1.50, "a": [true, null, -0, 2E+3]}"#.utf8))
-        guard case .object(let members) = root.value else { Issue.record("not an object"); return }
+        guard case .object(let members) = root.value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.map(\.key) == ["b", "a"])
         #expect(members.map(\.keyOffset) == [1, 12])
         #expect(members[0].value.offset == 6)
-        guard case .number(let literal) = members[0].value.value else { Issue.record("not a number"); return }
+        guard case .number(let literal) = members[0].value.value else {
+            Issue.record("not a number")
+            return
+        }
         #expect(literal == "1.50")
         #expect(JSONWriter.compact(root.value) == Array(#"{"b":1.50,"a":[true,null,-0,2E+3]}"#.utf8))
     }
 
     @Test func decodesEveryEscapeAndSurrogatePairs() throws {
         let value = try parse(#""\"\\\/\b\f\n\r\t\u00e9\uD83D\uDE00""#)
-        guard case .string(let text) = value else { Issue.record("not a string"); return }
+        guard case .string(let text) = value else {
+            Issue.record("not a string")
+            return
+        }
         #expect(Array(text.unicodeScalars).map(\.value) == [0x22, 0x5C, 0x2F, 0x08, 0x0C, 0x0A, 0x0D, 0x09, 0xE9, 0x1F600])
     }
 
@@ -38,41 +48,43 @@ import Testing
         #expect(JSONWriter.compact(value.value) == Array("[1]".utf8))
     }
 
-    @Test(arguments: [
-        (#"[1,]"#, 3, "JSON does not allow a comma before ']'"),
-        (#"[1 2]"#, 3, "expected ',' or ']' after an array element, found '2'"),
-        (#"{"a" 1}"#, 5, "expected ':' after the key \"a\", found '1'"),
-        (#"{"a":1 "b":2}"#, 7, "expected ',' or '}' after the value of \"a\", found '\"'"),
-        (#""\x""#, 1, "invalid escape \\x in a string"),
-        (#""\u12""#, 1, "\\u must be followed by four hexadecimal digits"),
-        (#""\uD800""#, 1, "\\uD800 is an unpaired surrogate"),
-        (#""\uDC00x""#, 1, "\\uDC00 is an unpaired surrogate"),
-        (#""\uD800\u0041""#, 1, "\\uD800 is an unpaired surrogate"),
-        (#""abc"#, 0, "unterminated string"),
-        ("-", 0, "expected a digit after '-'"),
-        ("1.", 0, "expected a digit after '.'"),
-        ("1e", 0, "expected a digit in the exponent"),
-        ("+1", 0, "expected a value, found '+1'"),
-        ("tru", 0, "expected a value, found 'tru'"),
-        ("True", 0, "expected a value, found 'True'"),
-        ("[1] [2]", 4, "unexpected '[' after the end of the JSON document"),
-        ("\"a\u{1}\"", 2, "the control character U+0001 inside a string: write it as \\u0001"),
-        ("\"a\tb\"", 2, "a tab inside a string"),
-    ] as [(String, Int, String)])
+    @Test(
+        arguments: [
+            (#"[1,]"#, 3, "JSON does not allow a comma before ']'"),
+            (#"[1 2]"#, 3, "expected ',' or ']' after an array element, found '2'"),
+            (#"{"a" 1}"#, 5, "expected ':' after the key \"a\", found '1'"),
+            (#"{"a":1 "b":2}"#, 7, "expected ',' or '}' after the value of \"a\", found '\"'"),
+            (#""\x""#, 1, "invalid escape \\x in a string"),
+            (#""\u12""#, 1, "\\u must be followed by four hexadecimal digits"),
+            (#""\uD800""#, 1, "\\uD800 is an unpaired surrogate"),
+            (#""\uDC00x""#, 1, "\\uDC00 is an unpaired surrogate"),
+            (#""\uD800\u0041""#, 1, "\\uD800 is an unpaired surrogate"),
+            (#""abc"#, 0, "unterminated string"),
+            ("-", 0, "expected a digit after '-'"),
+            ("1.", 0, "expected a digit after '.'"),
+            ("1e", 0, "expected a digit in the exponent"),
+            ("+1", 0, "expected a value, found '+1'"),
+            ("tru", 0, "expected a value, found 'tru'"),
+            ("True", 0, "expected a value, found 'True'"),
+            ("[1] [2]", 4, "unexpected '[' after the end of the JSON document"),
+            ("\"a\u{1}\"", 2, "the control character U+0001 inside a string: write it as \\u0001"),
+            ("\"a\tb\"", 2, "a tab inside a string"),
+        ] as [(String, Int, String)])
     func rejectsInvalidJSONAtTheRightOffset(text: String, offset: Int, message: String) {
         let error = syntaxError(Array(text.utf8))
         #expect(error?.offset == offset)
         #expect(error?.message.contains(message) == true, "message was: \(error?.message ?? "none")")
     }
 
-    @Test(arguments: [
-        ([0x22, 0xC0, 0x80, 0x22], 1),        // overlong encoding of NUL
-        ([0x22, 0xED, 0xA0, 0x80, 0x22], 1),  // UTF-8-encoded surrogate
-        ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 1),  // beyond U+10FFFF
-        ([0x22, 0x61, 0xE2, 0x82, 0x22], 2),  // truncated sequence
-        ([0x22, 0x61, 0x80, 0x22], 2),        // lone continuation byte
-        ([0xFF, 0xFE, 0x5B, 0x00], 0),        // UTF-16 byte order mark
-    ] as [([UInt8], Int)])
+    @Test(
+        arguments: [
+            ([0x22, 0xC0, 0x80, 0x22], 1),  // overlong encoding of NUL
+            ([0x22, 0xED, 0xA0, 0x80, 0x22], 1),  // UTF-8-encoded surrogate
+            ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 1),  // beyond U+10FFFF
+            ([0x22, 0x61, 0xE2, 0x82, 0x22], 2),  // truncated sequence
+            ([0x22, 0x61, 0x80, 0x22], 2),  // lone continuation byte
+            ([0xFF, 0xFE, 0x5B, 0x00], 0),  // UTF-16 byte order mark
+        ] as [([UInt8], Int)])
     func rejectsInvalidUTF8(bytes: [UInt8], offset: Int) {
         let error = syntaxError(bytes)
         #expect(error?.offset == offset)
@@ -81,7 +93,10 @@ import Testing
 
     @Test func acceptsValidMultibyteUTF8() throws {
         let text = "\"aé€😀\u{10FFFF}\""
-        guard case .string(let s) = try parse(text) else { Issue.record("not a string"); return }
+        guard case .string(let s) = try parse(text) else {
+            Issue.record("not a string")
+            return
+        }
         #expect(s == "aé€😀\u{10FFFF}")
     }
 

@@ -1,6 +1,7 @@
-@testable import CassetteFormats
 import Foundation
 import Testing
+
+@testable import CassetteFormats
 
 @Suite struct JSONWriterTests {
     private func string(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -14,21 +15,24 @@ import Testing
     @Test func prettyPrintsInlineWhenItFitsAndOtherwiseOnePerLine() throws {
         let short = try JSONParser.parse(Data(#"{"a":{"b":[1,2],"c":{}},"d":[]}"#.utf8)).value
         #expect(string(JSONPrettyPrinter(lineWidth: 100).print(short)) == #"{ "a": { "b": [1, 2], "c": {} }, "d": [] }"# + "\n")
-        #expect(string(JSONPrettyPrinter(lineWidth: 20).print(short)) == """
-            {
-              "a": { "b": [1, 2], "c": {} },
-              "d": []
-            }
+        #expect(
+            string(JSONPrettyPrinter(lineWidth: 20).print(short))
+                == """
+                {
+                  "a": { "b": [1, 2], "c": {} },
+                  "d": []
+                }
 
-            """.replacingOccurrences(of: "{ \"b\": [1, 2], \"c\": {} }", with: "{\n    \"b\": [1, 2],\n    \"c\": {}\n  }"))
+                """.replacingOccurrences(of: "{ \"b\": [1, 2], \"c\": {} }", with: "{\n    \"b\": [1, 2],\n    \"c\": {}\n  }"))
         // Depth below multilineDepth always spans lines.
-        #expect(string(JSONPrettyPrinter(lineWidth: 100, multilineDepth: 1).print(short)) == """
-            {
-              "a": { "b": [1, 2], "c": {} },
-              "d": []
-            }
+        #expect(
+            string(JSONPrettyPrinter(lineWidth: 100, multilineDepth: 1).print(short)) == """
+                {
+                  "a": { "b": [1, 2], "c": {} },
+                  "d": []
+                }
 
-            """)
+                """)
     }
 
     @Test func inlineWidthCountsUnicodeScalarsNotBytes() throws {

@@ -57,10 +57,16 @@ import Testing
         #expect(Latency.scaled(-1).problem == "the scale factor must be from 0 to 1000, found -1")
         #expect(Latency.scaled(1e300).problem == "the scale factor must be from 0 to 1000, found 1e+300")
         #expect(Latency.fixed(firstByte: 2, duration: 1).problem?.hasPrefix("duration (1) cannot be less than firstByte (2)") == true)
-        #expect(Latency.downloadSpeed(.init(bytesPerSecond: 0)).problem == "expected bytesPerSecond to be at least 1 (a finite number), found 0")
-        #expect(Latency.downloadSpeed(.init(bytesPerSecond: 1e-300)).problem == "expected bytesPerSecond to be at least 1 (a finite number), found 1e-300")
-        #expect(Latency.fixed(firstByte: 0, duration: 1e300).problem
-            == "duration (1e+300 s) is longer than a day (86400 s); to simulate a server that never answers, use the error \"timedOut\"")
+        #expect(
+            Latency.downloadSpeed(.init(bytesPerSecond: 0)).problem == "expected bytesPerSecond to be at least 1 (a finite number), found 0"
+        )
+        #expect(
+            Latency.downloadSpeed(.init(bytesPerSecond: 1e-300)).problem
+                == "expected bytesPerSecond to be at least 1 (a finite number), found 1e-300")
+        #expect(
+            Latency.fixed(firstByte: 0, duration: 1e300).problem
+                == "duration (1e+300 s) is longer than a day (86400 s); to simulate a server that never answers, use the error \"timedOut\""
+        )
         #expect(Latency.recorded.problem == nil)
     }
 
@@ -74,9 +80,11 @@ import Testing
             (.downloadSpeed(.init(bytesPerSecond: 1000)), #""latency": { "bytesPerSecond": 1000 }"#),
         ]
         for (latency, written) in forms {
-            let document = CassetteDocument(interactions: [Interaction(
-                request: .init(method: "GET", url: "https://api.example.com/feed"),
-                response: .init(status: 200), latency: latency)])
+            let document = CassetteDocument(interactions: [
+                Interaction(
+                    request: .init(method: "GET", url: "https://api.example.com/feed"),
+                    response: .init(status: 200), latency: latency)
+            ])
             let text = String(decoding: try JSONCassetteCodec.encode(document), as: UTF8.self)
             #expect(text.contains("      " + written + "\n"), "\(text)")
             #expect(try JSONCassetteCodec.decode(Data(text.utf8)).interactions.first?.latency == latency)
@@ -84,22 +92,27 @@ import Testing
     }
 
     @Test func afterBytesIsWrittenInTheErrorAndReadBack() throws {
-        let document = CassetteDocument(interactions: [Interaction(
-            request: .init(method: "GET", url: "https://api.example.com/feed"),
-            response: .init(status: 200, body: .init(Data("0123456789".utf8))),
-            error: .init(code: .networkConnectionLost, afterBytes: 4))])
+        let document = CassetteDocument(interactions: [
+            Interaction(
+                request: .init(method: "GET", url: "https://api.example.com/feed"),
+                response: .init(status: 200, body: .init(Data("0123456789".utf8))),
+                error: .init(code: .networkConnectionLost, afterBytes: 4))
+        ])
         let text = String(decoding: try JSONCassetteCodec.encode(document), as: UTF8.self)
         #expect(text.contains(#"      "error": { "code": "networkConnectionLost", "afterBytes": 4 }"#), "\(text)")
         #expect(try JSONCassetteCodec.decode(Data(text.utf8)) == document)
     }
 
     @Test func encodingRefusesAnAfterBytesBeyondTheBody() {
-        let document = CassetteDocument(interactions: [Interaction(
-            request: .init(method: "GET", url: "https://api.example.com/feed"),
-            response: .init(status: 200, body: .init(Data("abc".utf8))),
-            error: .init(code: .networkConnectionLost, afterBytes: 4))])
-        #expect(document.problems().map(\.description) == [
-            "interactions[0].error.afterBytes: afterBytes (4) is more than the response body holds (3 bytes)",
+        let document = CassetteDocument(interactions: [
+            Interaction(
+                request: .init(method: "GET", url: "https://api.example.com/feed"),
+                response: .init(status: 200, body: .init(Data("abc".utf8))),
+                error: .init(code: .networkConnectionLost, afterBytes: 4))
         ])
+        #expect(
+            document.problems().map(\.description) == [
+                "interactions[0].error.afterBytes: afterBytes (4) is more than the response body holds (3 bytes)"
+            ])
     }
 }

@@ -23,11 +23,13 @@ import Testing
         func data(_ count: Int) throws -> Data {
             var headers = Interaction.Headers()
             for i in 0..<count { headers.add("X-Field-\(i)", "value \(i)") }
-            return try format.encode(CassetteDocument(interactions: [
-                Interaction(request: .init(url: "https://a.example/", headers: headers), response: .init(status: 200, headers: headers)),
-            ]))
+            return try format.encode(
+                CassetteDocument(interactions: [
+                    Interaction(request: .init(url: "https://a.example/", headers: headers), response: .init(status: 200, headers: headers))
+                ]))
         }
-        let small = try data(2_500), large = try data(10_000)
+        let small = try data(2_500)
+        let large = try data(10_000)
         let decoded = try format.decode(large)
         #expect(decoded.interactions.first?.response?.headers.count == 10_000)
         let ratio = try Self.best { _ = try format.decode(large) } / max(1e-6, try Self.best { _ = try format.decode(small) })
@@ -37,7 +39,8 @@ import Testing
     @Test func thousandsOfErrorsOnOneLineAreReportedInLinearTime() throws {
         func data(_ count: Int) -> Data {
             let interaction = #"{"request":{"method":"GET","url":"https://a.example/"},"response":{"status":0}}"#
-            return Data((#"{"version":1,"interactions":["# + Array(repeating: interaction, count: count).joined(separator: ",") + "]}").utf8)
+            return Data(
+                (#"{"version":1,"interactions":["# + Array(repeating: interaction, count: count).joined(separator: ",") + "]}").utf8)
         }
         func problems(_ data: Data) -> [CassetteFormatError.Problem] {
             do {
@@ -47,7 +50,8 @@ import Testing
                 return error.problems
             }
         }
-        let small = data(1_000), large = data(4_000)
+        let small = data(1_000)
+        let large = data(4_000)
         let found = problems(large)
         #expect(found.count == 4_000)
         #expect(found.last?.line == 1 && found.last?.column == 1 + 29 + 3_999 * 80 + 76, "\(String(describing: found.last))")

@@ -22,7 +22,9 @@ import Testing
             if index < 2 {
                 data += Data(parts[index].utf8)
             } else {
-                data += Data("Content-Disposition: form-data; name=\"photo\"; filename=\"beach.png\"\r\nContent-Type: image/png\r\n\r\n".utf8) + png
+                data +=
+                    Data("Content-Disposition: form-data; name=\"photo\"; filename=\"beach.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+                    + png
             }
             data += Data("\r\n".utf8)
         }
@@ -61,15 +63,23 @@ import Testing
     }
 
     @Test(arguments: [
-        ("no boundary anywhere", Data("hello".utf8), "multipart/form-data",
-         "no boundary: the Content-Type has no boundary parameter and the body does not open with \"--\""),
+        (
+            "no boundary anywhere", Data("hello".utf8), "multipart/form-data",
+            "no boundary: the Content-Type has no boundary parameter and the body does not open with \"--\""
+        ),
         ("another boundary", body(), "multipart/form-data; boundary=other", "the boundary \"other\" never appears in the body"),
-        ("never closed", Data("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx".utf8), "multipart/form-data; boundary=b",
-         "part 1 is not closed: no \"--b\" after it"),
-        ("headers never end", Data("--b\r\nContent-Disposition: form-data; name=\"a\"".utf8), "multipart/form-data; boundary=b",
-         "part 1: its header fields never end (no empty line)"),
-        ("not a header", Data("--b\r\nnot a header\r\n\r\nx\r\n--b--\r\n".utf8), "multipart/form-data; boundary=b",
-         "part 1: \"not a header\" is not a header field"),
+        (
+            "never closed", Data("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx".utf8), "multipart/form-data; boundary=b",
+            "part 1 is not closed: no \"--b\" after it"
+        ),
+        (
+            "headers never end", Data("--b\r\nContent-Disposition: form-data; name=\"a\"".utf8), "multipart/form-data; boundary=b",
+            "part 1: its header fields never end (no empty line)"
+        ),
+        (
+            "not a header", Data("--b\r\nnot a header\r\n\r\nx\r\n--b--\r\n".utf8), "multipart/form-data; boundary=b",
+            "part 1: \"not a header\" is not a header field"
+        ),
     ])
     func aBodyThatIsNotMultipartSaysWhy(_ name: String, _ data: Data, _ contentType: String, _ expected: String) {
         #expect(throws: Multipart.ParseError(description: expected)) { try Multipart.parse(data, contentType: contentType) }
@@ -124,26 +134,39 @@ import Testing
         #expect(body.form == .multipart)
         let part = try #require(try Multipart.parse(data, contentType: nil).parts.first)
         #expect(part.keepsHeadersAsWritten && part.name == "note" && part.contentType == "text/plain")
-        let encoded = String(decoding: try JSONCassetteCodec.encode(Self.document(data, contentType: "multipart/form-data; boundary=b")), as: UTF8.self)
+        let encoded = String(
+            decoding: try JSONCassetteCodec.encode(Self.document(data, contentType: "multipart/form-data; boundary=b")), as: UTF8.self)
         #expect(encoded.contains(#""Content-Disposition": "form-data; name=\"note\"""#))
         #expect(!encoded.contains(#""name": "note""#))
         #expect(try JSONCassetteCodec.decode(Data(encoded.utf8)).interactions[0].request.body.data == data)
     }
 
     @Test(arguments: [
-        (#"{"boundary": "b", "parts": [{"name": "a\"b", "text": "x"}]}"#,
-         #"interactions[0].request.body.multipart.parts[0].name: "a\"b" cannot be written between quotes in Content-Disposition"#),
-        (#"{"boundary": "b", "parts": [{"name": "a", "text": "x", "base64": "eA=="}]}"#,
-         #"interactions[0].request.body.multipart.parts[0]: a part's body is written in exactly one form; found "text" and "base64""#),
-        (#"{"boundary": "", "parts": [{"name": "a"}]}"#,
-         #"interactions[0].request.body.multipart.boundary: expected a boundary of 1 to 70 characters, found 0"#),
+        (
+            #"{"boundary": "b", "parts": [{"name": "a\"b", "text": "x"}]}"#,
+            #"interactions[0].request.body.multipart.parts[0].name: "a\"b" cannot be written between quotes in Content-Disposition"#
+        ),
+        (
+            #"{"boundary": "b", "parts": [{"name": "a", "text": "x", "base64": "eA=="}]}"#,
+            #"interactions[0].request.body.multipart.parts[0]: a part's body is written in exactly one form; found "text" and "base64""#
+        ),
+        (
+            #"{"boundary": "", "parts": [{"name": "a"}]}"#,
+            #"interactions[0].request.body.multipart.boundary: expected a boundary of 1 to 70 characters, found 0"#
+        ),
         (#"{"boundary": "b", "parts": []}"#, #"interactions[0].request.body.multipart.parts: a multipart body needs at least one part"#),
-        (#"{"boundary": "b", "parts": [{"filename": "a.png", "text": "x"}]}"#,
-         #"interactions[0].request.body.multipart.parts[0]: a part with a "filename" or "contentType" needs a "name""#),
-        (#"{"boundary": "b", "parts": [{"name": "a", "headers": {"Content-Disposition": "form-data; name=\"a\""}}]}"#,
-         #"interactions[0].request.body.multipart.parts[0]: this part's "headers" hold its Content-Disposition"#),
-        (#"{"boundary": "b", "parts": [{"name": "a", "texts": "x"}]}"#,
-         #"interactions[0].request.body.multipart.parts[0].texts: unknown field "texts" (did you mean "text"?)"#),
+        (
+            #"{"boundary": "b", "parts": [{"filename": "a.png", "text": "x"}]}"#,
+            #"interactions[0].request.body.multipart.parts[0]: a part with a "filename" or "contentType" needs a "name""#
+        ),
+        (
+            #"{"boundary": "b", "parts": [{"name": "a", "headers": {"Content-Disposition": "form-data; name=\"a\""}}]}"#,
+            #"interactions[0].request.body.multipart.parts[0]: this part's "headers" hold its Content-Disposition"#
+        ),
+        (
+            #"{"boundary": "b", "parts": [{"name": "a", "texts": "x"}]}"#,
+            #"interactions[0].request.body.multipart.parts[0].texts: unknown field "texts" (did you mean "text"?)"#
+        ),
     ])
     func aWrongHandEditSaysWhereAndWhat(_ multipart: String, _ expected: String) {
         let file = """
@@ -168,13 +191,18 @@ import Testing
         let postData = try #require((entries[0]["request"] as? [String: Any])?["postData"] as? [String: Any])
         #expect(postData["text"] as? String == String(decoding: data, as: UTF8.self))
         let params = try #require(postData["params"] as? [[String: String]])
-        #expect(params == [["name": "title", "value": "Holiday"], ["name": "meta", "contentType": "application/json", "value": #"{"tags":["sea","sun"],"year":2026}"#]])
+        #expect(
+            params == [
+                ["name": "title", "value": "Holiday"],
+                ["name": "meta", "contentType": "application/json", "value": #"{"tags":["sea","sun"],"year":2026}"#],
+            ])
         #expect(try HARCassetteCodec.decode(har).interactions[0].request.body.data == data)
     }
 
     @Test func HARWithOnlyParamsBuildsTheBodyAndDisagreeingParamsAreRefused() throws {
         func har(_ postData: String) -> Data {
-            Data("""
+            Data(
+                """
                 {"log": {"version": "1.2", "creator": {"name": "hand", "version": "1"}, "entries": [{
                   "startedDateTime": "2026-11-23T10:00:00.000Z", "time": 1,
                   "request": {"method": "POST", "url": "https://a.example/upload", "httpVersion": "HTTP/1.1", "cookies": [],
@@ -185,16 +213,20 @@ import Testing
                   "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}
                 """.utf8)
         }
-        let onlyParams = #"{"mimeType": "\#(Self.contentType)", "params": [{"name": "title", "value": "Holiday"}, {"name": "meta", "contentType": "application/json", "value": "{\"tags\":[\"sea\",\"sun\"],\"year\":2026}"}]}"#
+        let onlyParams =
+            #"{"mimeType": "\#(Self.contentType)", "params": [{"name": "title", "value": "Holiday"}, {"name": "meta", "contentType": "application/json", "value": "{\"tags\":[\"sea\",\"sun\"],\"year\":2026}"}]}"#
         #expect(try HARCassetteCodec.decode(har(onlyParams)).interactions[0].request.body.data == Self.body(order: [0, 1]))
 
-        let text = String(decoding: Self.body(order: [0, 1]), as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\\r\\n").replacingOccurrences(of: "\"", with: "\\\"")
-        let disagreeing = #"{"mimeType": "\#(Self.contentType)", "text": "\#(text)", "params": [{"name": "title", "value": "Winter"}, {"name": "meta", "contentType": "application/json", "value": "{}"}]}"#
+        let text = String(decoding: Self.body(order: [0, 1]), as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\\r\\n")
+            .replacingOccurrences(of: "\"", with: "\\\"")
+        let disagreeing =
+            #"{"mimeType": "\#(Self.contentType)", "text": "\#(text)", "params": [{"name": "title", "value": "Winter"}, {"name": "meta", "contentType": "application/json", "value": "{}"}]}"#
         #expect {
             try HARCassetteCodec.decode(har(disagreeing), file: "edited.har")
         } throws: { error in
             (error as? CassetteFormatError)?.description.contains(
-                #"log.entries[0].request.postData.params: "params" and "text" disagree about this multipart body; edit one of them and delete the other"#) == true
+                #"log.entries[0].request.postData.params: "params" and "text" disagree about this multipart body; edit one of them and delete the other"#
+            ) == true
         }
     }
 
@@ -207,9 +239,11 @@ import Testing
 
     static func document(_ body: Data, contentType: String = contentType) -> CassetteDocument {
         CassetteDocument(interactions: [
-            Interaction(request: .init(method: "POST", url: "https://a.example/upload", headers: ["Content-Type": contentType],
-                                       body: .init(body, contentType: contentType)),
-                        response: .init(status: 200)),
+            Interaction(
+                request: .init(
+                    method: "POST", url: "https://a.example/upload", headers: ["Content-Type": contentType],
+                    body: .init(body, contentType: contentType)),
+                response: .init(status: 200))
         ])
     }
 }

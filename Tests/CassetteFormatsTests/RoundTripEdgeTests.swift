@@ -19,9 +19,11 @@ import Testing
 
     @Test(arguments: [nil, "Cassette", "Cassette 0.1.0", "Tool ", " Tool", "A B C", "x  1", "Tool 1 ", "Cassette "])
     func everyRecordedWithComesBack(_ recordedWith: String?) throws {
-        let document = CassetteDocument(recordedWith: recordedWith, interactions: [
-            Interaction(request: .init(url: "https://a.example/"), response: .init(status: 200)),
-        ])
+        let document = CassetteDocument(
+            recordedWith: recordedWith,
+            interactions: [
+                Interaction(request: .init(url: "https://a.example/"), response: .init(status: 200))
+            ])
         try Self.survivesEveryFormat(document, "recordedWith \(String(describing: recordedWith))")
     }
 
@@ -33,13 +35,17 @@ import Testing
     }
 
     @Test func aWindowsCheckoutOfAnHTTPCassetteReadsAsTheOriginal() throws {
-        let document = CassetteDocument(recordedWith: "Cassette 0.1.0", interactions: [
-            Interaction(request: .init(method: "POST", url: "https://a.example/notes", headers: ["Content-Type": "text/plain"],
-                                       body: .init(text: "line one\nline two\n")),
-                        response: .init(status: 201, headers: ["Content-Type": "application/json"], body: .init(text: #"{"ok":true}"#)),
-                        timing: .init(firstByte: 0.1, duration: 0.2)),
-            Interaction(request: .init(url: "https://a.example/down"), error: .init(code: .init(name: "timedOut")!)),
-        ])
+        let document = CassetteDocument(
+            recordedWith: "Cassette 0.1.0",
+            interactions: [
+                Interaction(
+                    request: .init(
+                        method: "POST", url: "https://a.example/notes", headers: ["Content-Type": "text/plain"],
+                        body: .init(text: "line one\nline two\n")),
+                    response: .init(status: 201, headers: ["Content-Type": "application/json"], body: .init(text: #"{"ok":true}"#)),
+                    timing: .init(firstByte: 0.1, duration: 0.2)),
+                Interaction(request: .init(url: "https://a.example/down"), error: .init(code: .init(name: "timedOut")!)),
+            ])
         let lf = try HTTPMessageCassetteCodec.encode(document)
         let crlf = Data(String(decoding: lf, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r\n").utf8)
         let read = try HTTPMessageCassetteCodec.decode(crlf)
@@ -58,9 +64,11 @@ import Testing
     @Test func valuesAWriterCannotWriteBackAreRefusedWhenRead() throws {
         // Read before, then unwritable: a timing with its duration before its first byte, and a
         // HAR time so large that it printed as `inf`.
-        let reversed = #"{ "log": { "version": "1.2", "creator": { "name": "T", "version": "1" }, "entries": [ { "request": { "method": "GET", "url": "https://a.example/" }, "response": { "status": 200 }, "timings": { "send": 0, "wait": 1, "receive": 0 }, "_cassette": { "timing": { "firstByte": 2, "duration": 1 } } } ] } }"#
+        let reversed =
+            #"{ "log": { "version": "1.2", "creator": { "name": "T", "version": "1" }, "entries": [ { "request": { "method": "GET", "url": "https://a.example/" }, "response": { "status": 200 }, "timings": { "send": 0, "wait": 1, "receive": 0 }, "_cassette": { "timing": { "firstByte": 2, "duration": 1 } } } ] } }"#
         #expect(throws: CassetteFormatError.self) { try HARCassetteCodec.decode(Data(reversed.utf8)) }
-        let huge = #"{ "log": { "version": "1.2", "creator": { "name": "T", "version": "1" }, "entries": [ { "request": { "method": "GET", "url": "https://a.example/" }, "response": { "status": 200 }, "timings": { "send": 0, "wait": 1e308, "receive": 0 } } ] } }"#
+        let huge =
+            #"{ "log": { "version": "1.2", "creator": { "name": "T", "version": "1" }, "entries": [ { "request": { "method": "GET", "url": "https://a.example/" }, "response": { "status": 200 }, "timings": { "send": 0, "wait": 1e308, "receive": 0 } } ] } }"#
         #expect(throws: CassetteFormatError.self) { try HARCassetteCodec.decode(Data(huge.utf8)) }
     }
 

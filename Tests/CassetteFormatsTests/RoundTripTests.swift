@@ -51,7 +51,7 @@ import Testing
             }
             let body = Interaction.Body(Data(bytes), contentType: "application/octet-stream")
             let document = CassetteDocument(interactions: [
-                Interaction(request: .init(url: "https://example.com/big"), response: .init(status: 200, body: body)),
+                Interaction(request: .init(url: "https://example.com/big"), response: .init(status: 200, body: body))
             ])
             let decoded = try JSONCassetteCodec.decode(try JSONCassetteCodec.encode(document))
             let read = try #require(decoded.interactions.first?.response?.body)
@@ -65,7 +65,7 @@ import Testing
         for ms: Int64 in [0, 1, -1, 999, 1_795_349_730_123, -62_167_219_200_000, 253_402_300_799_999] {
             let date = Date(timeIntervalSince1970: Double(ms) / 1000)
             let document = CassetteDocument(interactions: [
-                Interaction(recordedAt: date, request: .init(url: "https://example.com/"), response: .init(status: 204)),
+                Interaction(recordedAt: date, request: .init(url: "https://example.com/"), response: .init(status: 204))
             ])
             let decoded = try JSONCassetteCodec.decode(try JSONCassetteCodec.encode(document))
             #expect(decoded.interactions.first?.recordedAt == date, "\(ms) ms")
@@ -90,24 +90,30 @@ struct InteractionGenerator {
         if hugeBody {
             var bytes = [UInt8](repeating: 0, count: 10 * 1024 * 1024)
             for i in stride(from: 0, to: bytes.count, by: 997) { bytes[i] = UInt8.random(in: 0...255, using: &rng) }
-            interactions[0].response = .init(status: 200, headers: ["Content-Type": "application/octet-stream"],
-                                             body: .init(Data(bytes), contentType: "application/octet-stream"))
+            interactions[0].response = .init(
+                status: 200, headers: ["Content-Type": "application/octet-stream"],
+                body: .init(Data(bytes), contentType: "application/octet-stream"))
         }
         return CassetteDocument(recordedWith: chance(0.5) ? "Cassette 0.1.0" : nil, interactions: interactions)
     }
 
     mutating func interaction() -> Interaction {
-        let request = Interaction.Request(method: pick(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "M-SEARCH", "get"]),
-                                          url: url(), headers: headers(), body: chance(0.4) ? body() : .empty)
+        let request = Interaction.Request(
+            method: pick(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "M-SEARCH", "get"]),
+            url: url(), headers: headers(), body: chance(0.4) ? body() : .empty)
         let outcome = Int.random(in: 0..<10, using: &rng)
-        let response = outcome < 8 ? Interaction.Response(status: Int.random(in: 100...599, using: &rng),
-                                                               url: chance(0.2) ? url() : nil, headers: headers(), body: body()) : nil
+        let response =
+            outcome < 8
+            ? Interaction.Response(
+                status: Int.random(in: 100...599, using: &rng),
+                url: chance(0.2) ? url() : nil, headers: headers(), body: body()) : nil
         var error = outcome >= 7 ? Interaction.TransportError(code: errorCode()) : nil
         if let response, chance(0.5) {
             error?.afterBytes = Int.random(in: 0...response.body.data.count, using: &rng)
         }
-        return Interaction(recordedAt: chance(0.8) ? date() : nil, request: request, response: response, error: error,
-                           timing: chance(0.8) ? timing() : nil, latency: chance(0.3) ? latency() : nil)
+        return Interaction(
+            recordedAt: chance(0.8) ? date() : nil, request: request, response: response, error: error,
+            timing: chance(0.8) ? timing() : nil, latency: chance(0.3) ? latency() : nil)
     }
 
     // MARK: Parts
@@ -165,14 +171,17 @@ struct InteractionGenerator {
             let bytes = (0..<Int.random(in: 1...4096, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             return .init(Data(bytes), contentType: pick(["image/png", "application/octet-stream", nil]))
         default:  // pretty JSON, which is kept as text
-            return .init(Data("{\n  \"id\": \(Int.random(in: 0...999, using: &rng)),\n  \"ok\": true\n}\n".utf8), contentType: "application/json")
+            return .init(
+                Data("{\n  \"id\": \(Int.random(in: 0...999, using: &rng)),\n  \"ok\": true\n}\n".utf8), contentType: "application/json")
         }
     }
 
     /// A multipart body with a random boundary and 1 to 4 parts of text, JSON or bytes; now and
     /// then with extra part headers, or with its fields in an order no client writes.
     private mutating func multipartBody() -> Interaction.Body {
-        let boundary = pick(["alamofire.boundary.", "Boundary-", "----WebKitFormBoundary", "x"]) + String(UInt64.random(in: 0...UInt64.max, using: &rng), radix: 16)
+        let boundary =
+            pick(["alamofire.boundary.", "Boundary-", "----WebKitFormBoundary", "x"])
+            + String(UInt64.random(in: 0...UInt64.max, using: &rng), radix: 16)
         var parts: [Multipart.Part] = []
         for index in 0..<Int.random(in: 1...4, using: &rng) {
             let kind = Int.random(in: 0..<3, using: &rng)
@@ -191,9 +200,11 @@ struct InteractionGenerator {
             }
             var headers = Interaction.Headers()
             if chance(0.1) { headers.add("Content-Transfer-Encoding", "binary") }
-            parts.append(Multipart.Part(name: pick(["title", "meta", "file", "é", "a b"]) + String(index),
-                                        filename: kind == 2 || chance(0.2) ? pick(["a.png", "photo 1.jpg", "データ.bin"]) : nil,
-                                        contentType: contentType, otherHeaders: headers, body: body))
+            parts.append(
+                Multipart.Part(
+                    name: pick(["title", "meta", "file", "é", "a b"]) + String(index),
+                    filename: kind == 2 || chance(0.2) ? pick(["a.png", "photo 1.jpg", "データ.bin"]) : nil,
+                    contentType: contentType, otherHeaders: headers, body: body))
         }
         var data = Multipart(boundary: boundary, parts: parts).serialized()
         if chance(0.1) { data = Data("preamble\r\n".utf8) + data }  // not canonical: kept as text or base64

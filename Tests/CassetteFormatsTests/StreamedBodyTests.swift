@@ -16,13 +16,19 @@ import Testing
         .init(at: 0.31, event: ServerSentEvent(data: "[DONE]")),
     ])
 
-    static func document(_ stream: Interaction.StreamedBody, contentType: String = "text/event-stream",
-                         error: Interaction.TransportError? = nil) -> CassetteDocument {
-        CassetteDocument(recordedWith: "Cassette tests", interactions: [Interaction(
-            request: .init(method: "POST", url: "https://api.example.com/v1/chat/completions"),
-            response: .init(status: 200, headers: ["Content-Type": contentType], stream: stream),
-            error: error,
-            timing: .init(firstByte: 0.2, duration: 0.32))])
+    static func document(
+        _ stream: Interaction.StreamedBody, contentType: String = "text/event-stream",
+        error: Interaction.TransportError? = nil
+    ) -> CassetteDocument {
+        CassetteDocument(
+            recordedWith: "Cassette tests",
+            interactions: [
+                Interaction(
+                    request: .init(method: "POST", url: "https://api.example.com/v1/chat/completions"),
+                    response: .init(status: 200, headers: ["Content-Type": contentType], stream: stream),
+                    error: error,
+                    timing: .init(firstByte: 0.2, duration: 0.32))
+            ])
     }
 
     // MARK: Events
@@ -58,12 +64,13 @@ import Testing
             .init(at: 0.3, data: Self.sse("data: d")),
         ])
         let split = received.splitAtEvents()
-        #expect(split.chunks == [
-            .init(at: 0.1, data: Self.sse("data: a\n\n")),
-            .init(at: 0.2, data: Self.sse("data: b\n\n")),
-            .init(at: 0.2, data: Self.sse("data: c\n\n")),
-            .init(at: 0.3, data: Self.sse("data: d")),
-        ])
+        #expect(
+            split.chunks == [
+                .init(at: 0.1, data: Self.sse("data: a\n\n")),
+                .init(at: 0.2, data: Self.sse("data: b\n\n")),
+                .init(at: 0.2, data: Self.sse("data: c\n\n")),
+                .init(at: 0.3, data: Self.sse("data: d")),
+            ])
         #expect(split.data == received.data)
     }
 
@@ -97,18 +104,22 @@ import Testing
             .init(at: 1.2, data: Data([0x00, 0xFF])),
         ])
         let text = String(decoding: try JSONCassetteCodec.encode(Self.document(ndjson, contentType: "application/x-ndjson")), as: UTF8.self)
-        #expect(text.contains("""
-                    "stream": {
-                      "chunks": [
-                        { "at": 0.2, "text": "{\\"progress\\":50}\\n" },
-                        { "at": 1.1, "text": "{\\"progress\\":100}\\n" },
-                        { "at": 1.2, "base64": "AP8=" }
-                      ]
-                    }
-            """), "\(text)")
+        #expect(
+            text.contains(
+                """
+                        "stream": {
+                          "chunks": [
+                            { "at": 0.2, "text": "{\\"progress\\":50}\\n" },
+                            { "at": 1.1, "text": "{\\"progress\\":100}\\n" },
+                            { "at": 1.2, "base64": "AP8=" }
+                          ]
+                        }
+                """), "\(text)")
         #expect(try JSONCassetteCodec.decode(Data(text.utf8)) == Self.document(ndjson, contentType: "application/x-ndjson"))
 
-        let mixed = Interaction.StreamedBody(chunks: [.init(at: 0.2, data: Self.sse("data:x\r\n\r\n")), .init(at: 0.3, data: Self.sse("data: half"))])
+        let mixed = Interaction.StreamedBody(chunks: [
+            .init(at: 0.2, data: Self.sse("data:x\r\n\r\n")), .init(at: 0.3, data: Self.sse("data: half")),
+        ])
         let mixedText = String(decoding: try JSONCassetteCodec.encode(Self.document(mixed)), as: UTF8.self)
         #expect(mixedText.contains(#"{ "at": 0.2, "text": ["data:x\r\n", "\r\n"] }"#), "\(mixedText)")
         #expect(try JSONCassetteCodec.decode(Data(mixedText.utf8)) == Self.document(mixed))
@@ -128,24 +139,44 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"events": [{"at": 0.3, "data": "a"}, {"at": 0.2, "data": "b"}]}"#,
-         #"edited.json:3:136: error: interactions[0].response.stream.events[1].at: this chunk arrives at 0.2 s, before the one above it (0.3 s)"#),
-        (#"{"events": [{"at": 0.05, "data": "a"}]}"#,
-         #"interactions[0].response.stream.events[0].at: this chunk arrives at 0.05 s, before the response head (timing.firstByte 0.1 s)"#),
-        (#"{"events": [{"at": 0.3, "dat": "a"}]}"#,
-         #"interactions[0].response.stream.events[0].dat: unknown field "dat" (did you mean "data"?)"#),
-        (#"{"events": [{"at": 0.3, "event": "a\nb"}]}"#,
-         #"interactions[0].response.stream.events[0].event: "event" is one line of the stream: it cannot hold a line break"#),
-        (#"{"events": [{"at": 0.3, "retry": -1}]}"#,
-         #"interactions[0].response.stream.events[0].retry: "retry" is a number of milliseconds, zero or more, found -1"#),
-        (#"{"events": [{"at": 0.3, "data": 42}]}"#,
-         #"interactions[0].response.stream.events[0].data: expected an event's data as a string, or as a JSON object or array, found 42"#),
-        (#"{"events": [{"at": 0.3, "data": "a", "text": "b"}]}"#,
-         #"interactions[0].response.stream.events[0]: a chunk holds either an event's fields or its bytes"#),
+        (
+            #"{"events": [{"at": 0.3, "data": "a"}, {"at": 0.2, "data": "b"}]}"#,
+            #"edited.json:3:136: error: interactions[0].response.stream.events[1].at: this chunk arrives at 0.2 s, before the one above it (0.3 s)"#
+        ),
+        (
+            #"{"events": [{"at": 0.05, "data": "a"}]}"#,
+            #"interactions[0].response.stream.events[0].at: this chunk arrives at 0.05 s, before the response head (timing.firstByte 0.1 s)"#
+        ),
+        (
+            #"{"events": [{"at": 0.3, "dat": "a"}]}"#,
+            #"interactions[0].response.stream.events[0].dat: unknown field "dat" (did you mean "data"?)"#
+        ),
+        (
+            #"{"events": [{"at": 0.3, "event": "a\nb"}]}"#,
+            #"interactions[0].response.stream.events[0].event: "event" is one line of the stream: it cannot hold a line break"#
+        ),
+        (
+            #"{"events": [{"at": 0.3, "retry": -1}]}"#,
+            #"interactions[0].response.stream.events[0].retry: "retry" is a number of milliseconds, zero or more, found -1"#
+        ),
+        (
+            #"{"events": [{"at": 0.3, "data": 42}]}"#,
+            #"interactions[0].response.stream.events[0].data: expected an event's data as a string, or as a JSON object or array, found 42"#
+        ),
+        (
+            #"{"events": [{"at": 0.3, "data": "a", "text": "b"}]}"#,
+            #"interactions[0].response.stream.events[0]: a chunk holds either an event's fields or its bytes"#
+        ),
         (#"{"events": [{"data": "a"}]}"#, #"interactions[0].response.stream.events[0]: missing required field "at""#),
         (#"{"events": []}"#, #"interactions[0].response.stream: a stream needs at least one chunk"#),
-        (#"{"chunks": [{"at": 0.3, "data": "a"}]}"#, #"interactions[0].response.stream.chunks[0].data: "data" is a field of a server-sent event"#),
-        (#"{"events": [{"at": 0.3, "data": "a"}], "chunks": []}"#, #"interactions[0].response.stream: a stream is written as "events" or as "chunks", not both"#),
+        (
+            #"{"chunks": [{"at": 0.3, "data": "a"}]}"#,
+            #"interactions[0].response.stream.chunks[0].data: "data" is a field of a server-sent event"#
+        ),
+        (
+            #"{"events": [{"at": 0.3, "data": "a"}], "chunks": []}"#,
+            #"interactions[0].response.stream: a stream is written as "events" or as "chunks", not both"#
+        ),
     ])
     func aWrongHandEditSaysWhereAndWhat(_ stream: String, _ expected: String) {
         let file = """
@@ -185,9 +216,13 @@ import Testing
 
     @Test(arguments: ["json", "http", "har"])
     func everyFormatKeepsTheChunksAndTheirTiming(_ format: String) throws {
-        let binary = Interaction.StreamedBody(chunks: [.init(at: 0.2, data: Data([0x00, 0x01])), .init(at: 0.25, data: Data("tail\n".utf8))])
-        for document in [Self.document(Self.chat), Self.document(Self.chat, error: .init(code: .networkConnectionLost)),
-                         Self.document(binary, contentType: "application/octet-stream")] {
+        let binary = Interaction.StreamedBody(chunks: [
+            .init(at: 0.2, data: Data([0x00, 0x01])), .init(at: 0.25, data: Data("tail\n".utf8)),
+        ])
+        for document in [
+            Self.document(Self.chat), Self.document(Self.chat, error: .init(code: .networkConnectionLost)),
+            Self.document(binary, contentType: "application/octet-stream"),
+        ] {
             let codec = try #require(CassetteFormat(fileExtension: format))
             let read = try codec.decode(try codec.encode(document), file: "x.\(format)")
             #expect(read.interactions[0].response?.stream == document.interactions[0].response?.stream, "\(format)")
@@ -204,7 +239,8 @@ import Testing
             try HTTPMessageCassetteCodec.decode(Data(wrong.utf8), file: "feed.http")
         } throws: { error in
             (error as? CassetteFormatError)?.description.contains(
-                "feed.http:4:1: error: interactions[0].response.stream: the stream's chunks hold 120 bytes but the response body holds 119") == true
+                "feed.http:4:1: error: interactions[0].response.stream: the stream's chunks hold 120 bytes but the response body holds 119")
+                == true
         }
         let backwards = text.replacingOccurrences(of: "0.31:14", with: "0.24:14")
         #expect {
@@ -227,7 +263,8 @@ import Testing
             try HARCassetteCodec.decode(Data(edited.utf8), file: "x.har")
         } throws: { error in
             (error as? CassetteFormatError)?.description.contains(
-                "log.entries[0].response.content._chunks: the chunks hold 118 bytes but the response body holds 119; their sizes add up to the body") == true
+                "log.entries[0].response.content._chunks: the chunks hold 118 bytes but the response body holds 119; their sizes add up to the body"
+            ) == true
         }
     }
 }

@@ -17,4 +17,3 @@ enum Paths {
         return files.sorted { $0.path < $1.path }
     }
 }
-

@@ -1,3 +1,5 @@
+import Cassette
+import CassetteTestSupport
 // A child process for the memory tests: it replays or records many requests and prints the
 // heap in use (HeapUsage) at each stage, so that the test sees memory nothing else touched.
 //
@@ -10,11 +12,10 @@
 // Prints "HEAP <stage> <bytes>" lines: `baseline` after warming up, `after` when done.
 // Exits 0, or 1 with the error on standard error.
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Cassette
-import CassetteTestSupport
 
 struct UnexpectedAnswer: Error {
     var text: String
@@ -40,8 +41,10 @@ do {
     case "replay":
         let file = folder.appendingPathComponent("memory-replay.json")
         let document = CassetteDocument(interactions: [
-            Interaction(request: .init(url: "https://memory.example/item"),
-                        response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: String(repeating: "x", count: 1024)))),
+            Interaction(
+                request: .init(url: "https://memory.example/item"),
+                response: .init(
+                    status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: String(repeating: "x", count: 1024))))
         ])
         try JSONCassetteCodec.encode(document).write(to: file)
         let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])

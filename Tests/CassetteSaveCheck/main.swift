@@ -1,3 +1,5 @@
+import Cassette
+import CassetteTestSupport
 // A child process for the data-safety tests: it records into a cassette so that the test can
 // kill it at any moment, or run several at once against one cassette.
 //
@@ -10,8 +12,6 @@
 //     Records COUNT requests `/status/200?tag=TAG&i=I` in record mode `newEpisodes`, then saves.
 // Exits 0, or 1 with the error on standard error.
 import Foundation
-import Cassette
-import CassetteTestSupport
 
 struct UnexpectedAnswer: Error {
     var text: String

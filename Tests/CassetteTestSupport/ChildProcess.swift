@@ -12,7 +12,9 @@ public enum ChildProcess {
     /// Blocks the calling thread: call from a `.timingIsolated` suite.
     ///
     /// - Parameter environment: variables set for the child on top of this process's.
-    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    public static func run(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = url(of: name)
         process.arguments = arguments

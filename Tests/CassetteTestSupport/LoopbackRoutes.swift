@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,7 +44,9 @@ struct Reply {
             guard write(Data(head.utf8), to: socket) else { return false }
             for (index, chunk) in chunks.enumerated() {
                 if index > 0, chunkDelay > 0 { Thread.sleep(forTimeInterval: chunkDelay) }
-                guard write(Data(String(chunk.count, radix: 16).utf8) + Data("\r\n".utf8) + chunk + Data("\r\n".utf8), to: socket) else { return false }
+                guard write(Data(String(chunk.count, radix: 16).utf8) + Data("\r\n".utf8) + chunk + Data("\r\n".utf8), to: socket) else {
+                    return false
+                }
             }
             return write(Data("0\r\n\r\n".utf8), to: socket)
         }
@@ -107,28 +110,33 @@ public enum LoopbackRoutes {
             return Reply(status: 200, headers: [("Content-Type", "application/json")], body: .whole(echo(request)))
         case ("delay", 2):
             let milliseconds = Int(parts[1]) ?? 0
-            return Reply(status: 200, headers: text(""), body: .whole(Data("delayed \(milliseconds) ms".utf8)),
-                         delay: TimeInterval(milliseconds) / 1000)
+            return Reply(
+                status: 200, headers: text(""), body: .whole(Data("delayed \(milliseconds) ms".utf8)),
+                delay: TimeInterval(milliseconds) / 1000)
         case ("chunked", 2):
             let count = Int(parts[1]) ?? 1
             return Reply(status: 200, headers: text(""), body: .chunked((0..<count).map { Data("chunk \($0)\n".utf8) }))
         case ("slow-chunks", 3):
             let count = Int(parts[1]) ?? 1
             let milliseconds = Int(parts[2]) ?? 0
-            return Reply(status: 200, headers: text(""), body: .chunked((0..<count).map { Data("chunk \($0)\n".utf8) }),
-                         chunkDelay: TimeInterval(milliseconds) / 1000)
+            return Reply(
+                status: 200, headers: text(""), body: .chunked((0..<count).map { Data("chunk \($0)\n".utf8) }),
+                chunkDelay: TimeInterval(milliseconds) / 1000)
         case ("sse", 3):
             // Server-sent events as an LLM API streams tokens: N events, MS milliseconds apart.
             let count = Int(parts[1]) ?? 1
             let milliseconds = Int(parts[2]) ?? 0
-            return Reply(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
-                         body: .chunked((0..<count).map { sseEvent($0) }), chunkDelay: TimeInterval(milliseconds) / 1000)
+            return Reply(
+                status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
+                body: .chunked((0..<count).map { sseEvent($0) }), chunkDelay: TimeInterval(milliseconds) / 1000)
         case ("gzip", 1):
-            return Reply(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
-                         body: .whole(Compression.gzip(compressedJSON)))
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+                body: .whole(Compression.gzip(compressedJSON)))
         case ("deflate", 1):
-            return Reply(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "deflate")],
-                         body: .whole(Compression.zlib(compressedJSON)))
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "deflate")],
+                body: .whole(Compression.zlib(compressedJSON)))
         case ("redirect", 2):
             let remaining = Int(parts[1]) ?? 0
             if remaining <= 0 { return Reply(status: 200, headers: text(""), body: .whole(Data("arrived".utf8))) }
@@ -151,13 +159,15 @@ public enum LoopbackRoutes {
                 return parts.count == 2 ? (parts[0], parts[1]) : nil
             }
             let members = pairs.sorted { $0.0 < $1.0 }.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",")
-            return Reply(status: 200, headers: [("Content-Type", "application/json")], body: .whole(Data("{\"cookies\":{\(members)}}".utf8)))
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/json")], body: .whole(Data("{\"cookies\":{\(members)}}".utf8)))
         case ("cookies", 2) where parts[1] == "set":
             // As httpbin's /cookies/set?name=value…: each pair set as a cookie, then a redirect to /cookies.
             let items = URLComponents(string: request.target)?.queryItems ?? []
             let cookies = items.map { ("Set-Cookie", "\($0.name)=\($0.value ?? ""); Path=/") }
-            return Reply(status: 302, headers: [("Location", "/cookies"), ("Content-Type", "text/plain")] + cookies,
-                         body: .whole(Data("redirecting to /cookies".utf8)))
+            return Reply(
+                status: 302, headers: [("Location", "/cookies"), ("Content-Type", "text/plain")] + cookies,
+                body: .whole(Data("redirecting to /cookies".utf8)))
         case ("response-headers", 1):
             // As httpbin's /response-headers?Name=value…: each pair a header field of the response,
             // and the pairs again as the JSON body.
@@ -168,33 +178,41 @@ public enum LoopbackRoutes {
         case ("login", 1):
             // A login: a JSON body with "user" and "password" gets a token the server makes from them.
             guard let object = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
-                  let user = object["user"] as? String, let password = object["password"] as? String
+                let user = object["user"] as? String, let password = object["password"] as? String
             else { return Reply(status: 400, headers: text(""), body: .whole(Data("user and password, please".utf8))) }
-            let token = "tok-" + String(UInt64(bitPattern: Int64((user + ":" + password).utf8.reduce(5381) { ($0 &* 33) &+ Int($1) })), radix: 16)
-            return Reply(status: 200, headers: [("Content-Type", "application/json")],
-                         body: .whole(Data(#"{"access_token":"\#(token)","token_type":"bearer"}"#.utf8)))
+            let token =
+                "tok-" + String(UInt64(bitPattern: Int64((user + ":" + password).utf8.reduce(5381) { ($0 &* 33) &+ Int($1) })), radix: 16)
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/json")],
+                body: .whole(Data(#"{"access_token":"\#(token)","token_type":"bearer"}"#.utf8)))
         case ("bytes", 2):
             let count = Int(parts[1]) ?? 0
-            return Reply(status: 200, headers: [("Content-Type", "application/octet-stream")],
-                         body: .whole(Data((0..<count).map { UInt8($0 % 251) })))
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/octet-stream")],
+                body: .whole(Data((0..<count).map { UInt8($0 % 251) })))
         case ("headers", 1):
-            return Reply(status: 200, headers: [
-                ("Content-Type", "text/plain"), ("Set-Cookie", "a=1; Path=/"), ("Set-Cookie", "b=2; Path=/"),
-                ("X-Multi", "first"), ("X-Multi", "second"), ("etag", "\"v1\""),
-            ], body: .whole(Data("headers".utf8)))
+            return Reply(
+                status: 200,
+                headers: [
+                    ("Content-Type", "text/plain"), ("Set-Cookie", "a=1; Path=/"), ("Set-Cookie", "b=2; Path=/"),
+                    ("X-Multi", "first"), ("X-Multi", "second"), ("etag", "\"v1\""),
+                ], body: .whole(Data("headers".utf8)))
         case ("bearer", 1):
             // As httpbin's /bearer: the token comes back in the body.
             guard let authorization = request.headers["authorization"], authorization.hasPrefix("Bearer ") else {
                 return Reply(status: 401, headers: [("WWW-Authenticate", "Bearer")], body: .whole(Data()))
             }
             let token = String(authorization.dropFirst("Bearer ".count))
-            return Reply(status: 200, headers: [("Content-Type", "application/json")],
-                         body: .whole(Data(#"{"authenticated":true,"token":"\#(token)"}"#.utf8)))
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/json")],
+                body: .whole(Data(#"{"authenticated":true,"token":"\#(token)"}"#.utf8)))
         case ("session", 1):
             // A server-made secret, in a cookie and again in the body.
-            return Reply(status: 200, headers: [
-                ("Content-Type", "text/plain"), ("Set-Cookie", "sid=\(sessionSecret); Path=/; HttpOnly"),
-            ], body: .whole(Data("your session is \(sessionSecret)".utf8)))
+            return Reply(
+                status: 200,
+                headers: [
+                    ("Content-Type", "text/plain"), ("Set-Cookie", "sid=\(sessionSecret); Path=/; HttpOnly"),
+                ], body: .whole(Data("your session is \(sessionSecret)".utf8)))
         case ("reencode", 1):
             // Each query value sent back percent-encoded another way: every character but letters
             // and digits, in lower-case hex in a header and in upper-case hex in the body.
@@ -202,34 +220,48 @@ public enum LoopbackRoutes {
             let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
             let upper = values.map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0 }
             let lower = upper.map { encoded in
-                var out = "", pending = 0
+                var out = ""
+                var pending = 0
                 for character in encoded {
-                    if character == "%" { pending = 2; out.append(character) } else if pending > 0 { pending -= 1; out += character.lowercased() } else { out.append(character) }
+                    if character == "%" {
+                        pending = 2
+                        out.append(character)
+                    } else if pending > 0 {
+                        pending -= 1
+                        out += character.lowercased()
+                    } else {
+                        out.append(character)
+                    }
                 }
                 return out
             }
-            return Reply(status: 200, headers: [("Content-Type", "text/plain"), ("X-Next", "/callback?v=" + lower.joined(separator: ","))],
-                         body: .whole(Data(upper.joined(separator: "\n").utf8)))
+            return Reply(
+                status: 200, headers: [("Content-Type", "text/plain"), ("X-Next", "/callback?v=" + lower.joined(separator: ","))],
+                body: .whole(Data(upper.joined(separator: "\n").utf8)))
         case ("volatile", 2):
             // What changes on every answer of a real server: the date, the age, a request id.
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "GMT")
             formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss.SSS 'GMT'"
-            return Reply(status: 200, headers: [
-                ("Content-Type", "text/plain"), ("Date", formatter.string(from: Date())), ("Age", String(Int.random(in: 0...999))),
-                ("X-Request-Id", UUID().uuidString),
-            ], body: .whole(Data("\(parts[1]), edition \(editions[parts[1]] ?? 1)".utf8)))
+            return Reply(
+                status: 200,
+                headers: [
+                    ("Content-Type", "text/plain"), ("Date", formatter.string(from: Date())), ("Age", String(Int.random(in: 0...999))),
+                    ("X-Request-Id", UUID().uuidString),
+                ], body: .whole(Data("\(parts[1]), edition \(editions[parts[1]] ?? 1)".utf8)))
         case ("volatile", 3):
             // A large body whose edition changes only its last byte.
             var bytes = Data((0..<max(1, Int(parts[2]) ?? 1)).map { UInt8($0 % 251) })
             bytes[bytes.count - 1] = UInt8(truncatingIfNeeded: editions[parts[1]] ?? 1)
-            return Reply(status: 200, headers: [("Content-Type", "application/octet-stream"), ("Date", Date().description)], body: .whole(bytes))
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/octet-stream"), ("Date", Date().description)], body: .whole(bytes))
         case ("drop", 1):
             return Reply(status: 0, headers: [], body: .drop)
         case ("drop-mid-body", 1):
-            return Reply(status: 200, headers: [("Content-Type", "application/octet-stream")],
-                         body: .truncated(declared: 1000, sent: Data(repeating: 7, count: 10)))
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/octet-stream")],
+                body: .truncated(declared: 1000, sent: Data(repeating: 7, count: 10)))
         default:
             return Reply(status: 404, headers: text(""), body: .whole(Data("no route for \(path)".utf8)))
         }

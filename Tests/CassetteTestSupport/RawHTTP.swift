@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -81,7 +82,8 @@ public final class RawHTTP: @unchecked Sendable {
         while true {
             if let end = data.range(of: Data("\r\n\r\n".utf8)) {
                 let head = String(decoding: data[..<end.lowerBound], as: UTF8.self)
-                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
                 let bodyStart = end.upperBound
                 if data.count - bodyStart >= length { return (head, Data(data[bodyStart..<(bodyStart + length)])) }
@@ -108,7 +110,8 @@ public final class RawHTTP: @unchecked Sendable {
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
                 guard fields.count > 9, let local = fields[1].split(separator: ":").last, Int(local, radix: 16) == port,
-                      fields[9] != "0" else { continue }
+                    fields[9] != "0"
+                else { continue }
                 count += 1
             }
         }

@@ -1,5 +1,5 @@
-import Foundation
 import Cassette
+import Foundation
 
 /// The set-up most runtime tests share: a scratch folder with a cassette file in it, a loopback
 /// server to record from, and tapes opened on that file — one per phase (record, then replay).
@@ -33,7 +33,8 @@ public final class ScratchTape: @unchecked Sendable {
 
     /// A tape on ``file``, with no environment variables (`CASSETTE_RECORD_MODE` and `CI` do not
     /// change `mode`): ejected at the end if the test did not eject it.
-    public func tape(mode: RecordMode = .once, matching: RequestMatching = .default, options: Tape.Options = Tape.Options()) throws -> Tape {
+    public func tape(mode: RecordMode = .once, matching: RequestMatching = .default, options: Tape.Options = Tape.Options()) throws -> Tape
+    {
         let tape = try Tape(file: file, mode: mode, matching: matching, options: options, environment: [:])
         opened.lock()
         tapes.append(tape)
@@ -64,7 +65,8 @@ public final class ScratchTape: @unchecked Sendable {
 /// Runs `body` with a ``ScratchTape`` (a cassette file named `cassette` in a scratch folder, and
 /// a loopback server), and cleans all of it up afterwards.
 @discardableResult
-public func withScratchTape<Result>(cassette: String = "scratch.json", _ body: (ScratchTape) async throws -> Result) async throws -> Result {
+public func withScratchTape<Result>(cassette: String = "scratch.json", _ body: (ScratchTape) async throws -> Result) async throws -> Result
+{
     let scratch = try ScratchTape(cassette: cassette)
     defer { scratch.tearDown() }
     return try await body(scratch)

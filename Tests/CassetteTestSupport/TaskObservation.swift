@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -65,7 +66,8 @@ public struct Observed: Sendable, Equatable, Codable, CustomStringConvertible {
 
     /// Equal in everything but the error's text, which may name a server detail or Cassette's advice.
     public func sameOutcome(as other: Observed) -> Bool {
-        var mine = self, theirs = other
+        var mine = self
+        var theirs = other
         mine.errorDescription = nil
         theirs.errorDescription = nil
         return mine == theirs
@@ -121,13 +123,17 @@ public final class EventDelegate: NSObject, URLSessionDataDelegate, URLSessionDo
         }
     }
 
-    public func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
-                           totalBytesExpectedToSend: Int64) {
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
         note("sent \(totalBytesSent) of \(totalBytesExpectedToSend)")
     }
 
-    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                           newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         let target = request.url.map { $0.path + ($0.query.map { "?" + $0 } ?? "") } ?? "-"
         note("redirect \(response.statusCode) to \(request.httpMethod ?? "GET") \(target)")
         switch redirects {
@@ -137,13 +143,17 @@ public final class EventDelegate: NSObject, URLSessionDataDelegate, URLSessionDo
         }
     }
 
-    public func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void) {
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
         note("needNewBodyStream")
         completionHandler(streamedBody.map { InputStream(data: $0) })
     }
 
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                           completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    public func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         note("response \((response as? HTTPURLResponse)?.statusCode ?? 0)")
         lock.withLock { self.response = response }
         completionHandler(.allow)
@@ -179,8 +189,10 @@ public final class EventDelegate: NSObject, URLSessionDataDelegate, URLSessionDo
 
 /// Runs one task of `kind` the way `call` says, on a new session made from `configuration`.
 public enum TaskRun {
-    public static func observe(_ kind: TaskKind, call: TaskCall, configuration: URLSessionConfiguration,
-                               redirects: EventDelegate.Redirects = .follow) async -> Observed {
+    public static func observe(
+        _ kind: TaskKind, call: TaskCall, configuration: URLSessionConfiguration,
+        redirects: EventDelegate.Redirects = .follow
+    ) async -> Observed {
         var streamed: Data?
         if case .uploadStream(_, let body) = kind { streamed = body }
         let delegate = EventDelegate(redirects: redirects, streamedBody: streamed)
@@ -210,15 +222,19 @@ public enum TaskRun {
                 outcome = (nil, nil, error)
             }
         case .completionHandler:
-            let box = await withCheckedContinuation { (continuation: CheckedContinuation<UncheckedBox<(Data?, URLResponse?, Error?)>, Never>) in
+            let box = await withCheckedContinuation {
+                (continuation: CheckedContinuation<UncheckedBox<(Data?, URLResponse?, Error?)>, Never>) in
                 let handler: @Sendable (Data?, URLResponse?, Error?) -> Void = { data, response, error in
                     continuation.resume(returning: UncheckedBox((data, response, error)))
                 }
                 switch kind {
                 case .data(let request): session.dataTask(with: request, completionHandler: handler).resume()
                 case .uploadData(let request, let body): session.uploadTask(with: request, from: body, completionHandler: handler).resume()
-                case .uploadFile(let request, let file): session.uploadTask(with: request, fromFile: file, completionHandler: handler).resume()
-                case .uploadStream: handler(nil, nil, URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "no completion-handler streamed upload"]))
+                case .uploadFile(let request, let file):
+                    session.uploadTask(with: request, fromFile: file, completionHandler: handler).resume()
+                case .uploadStream:
+                    handler(
+                        nil, nil, URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "no completion-handler streamed upload"]))
                 case .download(let request):
                     session.downloadTask(with: request) { file, response, error in
                         handler(file.flatMap { try? Data(contentsOf: $0) }, response, error)

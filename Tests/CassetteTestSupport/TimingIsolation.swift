@@ -22,7 +22,9 @@ public enum TimingIsolation {
     /// when unset. `Sanitizers/run` sets 4, since sanitized code runs several times slower; lower
     /// bounds (a replay must wait at least its latency) never change.
     public static let scale: Double = {
-        guard let text = ProcessInfo.processInfo.environment["CASSETTE_TIMING_SCALE"], let value = Double(text), value >= 1 else { return 1 }
+        guard let text = ProcessInfo.processInfo.environment["CASSETTE_TIMING_SCALE"], let value = Double(text), value >= 1 else {
+            return 1
+        }
         return value
     }()
 

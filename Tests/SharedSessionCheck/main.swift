@@ -1,14 +1,15 @@
+import Cassette
+import CassetteTestSupport
 // A child process for the URLSession.shared tests: whether `.shared` can be intercepted
 // depends on what the process did first, so each scenario needs a fresh process.
 //
 // USAGE: SharedSessionCheck early|after-sessions|late|turns CASSETTE_FILE
 // Prints one line per observation; exits 0 when every observation is as expected, 1 otherwise.
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Cassette
-import CassetteTestSupport
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
@@ -84,8 +85,9 @@ case "turns":
     order.append("first got \(fetched.status ?? 0)")
     try first.eject()
     try await waiter.value
-    check(order.entries == ["first ejecting", "first got 503", "second acquired", "second got 503"],
-          "tapes take turns with .shared, each replaying its own cassette: \(order.entries)")
+    check(
+        order.entries == ["first ejecting", "first got 503", "second acquired", "second got 503"],
+        "tapes take turns with .shared, each replaying its own cassette: \(order.entries)")
 
 default:
     print("unknown scenario \(scenario)")
@@ -96,6 +98,14 @@ exit(failures.entries.isEmpty ? 0 : 1)
 final class OrderLog: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [String] = []
-    func append(_ entry: String) { lock.lock(); items.append(entry); lock.unlock() }
-    var entries: [String] { lock.lock(); defer { lock.unlock() }; return items }
+    func append(_ entry: String) {
+        lock.lock()
+        items.append(entry)
+        lock.unlock()
+    }
+    var entries: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
 }

@@ -59,11 +59,13 @@ struct Answer: Sendable {
         case .chunks(let sizes, let delay) where response != nil:
             return DeliveryPlan(chunkSizes: sizes, firstByte: timing.firstByte, delay: delay, inPieces: spread, timeout: timeout)
         case .pieces(let pieces) where response != nil:
-            return DeliveryPlan(firstByte: timing.firstByte, pieces: pieces.map { ($0.at, $0.size) }, end: timing.duration,
-                                error: endCode, inPieces: inPieces, timeout: timeout)
+            return DeliveryPlan(
+                firstByte: timing.firstByte, pieces: pieces.map { ($0.at, $0.size) }, end: timing.duration,
+                error: endCode, inPieces: inPieces, timeout: timeout)
         default:
-            return DeliveryPlan(hasHead: response != nil, bodySize: body.count, error: endCode, timing: timing, inPieces: spread,
-                                timeout: timeout)
+            return DeliveryPlan(
+                hasHead: response != nil, bodySize: body.count, error: endCode, timing: timing, inPieces: spread,
+                timeout: timeout)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -91,8 +92,10 @@ final class ClientChannel: @unchecked Sendable {
     }
 
     /// A one-off timer, kept in `slot` so that closing cancels it; `work` runs on the client thread.
-    private func schedule(in seconds: TimeInterval, into slot: ReferenceWritableKeyPath<ClientChannel, DispatchSourceTimer?>,
-                          _ work: @escaping @Sendable () -> Void) {
+    private func schedule(
+        in seconds: TimeInterval, into slot: ReferenceWritableKeyPath<ClientChannel, DispatchSourceTimer?>,
+        _ work: @escaping @Sendable () -> Void
+    ) {
         let thread = self.thread()
         let queue = thread.timerQueue
         lock.lock()
@@ -165,13 +168,17 @@ final class ClientChannel: @unchecked Sendable {
     }
 
     /// Sends one step of a plan right now.
-    private func perform(_ step: DeliveryPlan.Step, head: HTTPURLResponse?, setsCookies: Bool, body: Data,
-                         error: (URLError.Code) -> URLError) {
+    private func perform(
+        _ step: DeliveryPlan.Step, head: HTTPURLResponse?, setsCookies: Bool, body: Data,
+        error: (URLError.Code) -> URLError
+    ) {
         switch step {
         case .head: if let head { deliverHead(head, setsCookies: setsCookies) }
         case .body(let range):
             // The whole body goes as it is: a copy of a 100 MB body would double the memory.
-            deliverData(range == 0..<body.count ? body : body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)))
+            deliverData(
+                range == 0..<body.count
+                    ? body : body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)))
         case .finish: finish(error: nil)
         case .fail(let code): finish(error: error(code))
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -35,7 +36,6 @@ struct ClientThread: Sendable {
         let runLoop = CFRunLoopGetCurrent()
         let mode = CFRunLoopCopyCurrentMode(CFRunLoopGetCurrent()).map { $0.rawValue as String }
         #endif
-        init() {}
     }
 
     /// The run-loop modes client calls are scheduled in: the common modes, and the mode
@@ -54,10 +54,12 @@ struct ClientThread: Sendable {
         #else
         let runLoop = UncheckedSendable(origin.runLoop)
         let modes = UncheckedSendable(modes(current: origin.mode, common: CFRunLoopMode.commonModes.rawValue as String) as CFArray)
-        return ClientThread(timerQueue: DispatchQueue(label: "Cassette.ClientChannel.timers"), timersAreOnIt: false, perform: { work in
-            CFRunLoopPerformBlock(runLoop.value, modes.value, work)
-            CFRunLoopWakeUp(runLoop.value)
-        })
+        return ClientThread(
+            timerQueue: DispatchQueue(label: "Cassette.ClientChannel.timers"), timersAreOnIt: false,
+            perform: { work in
+                CFRunLoopPerformBlock(runLoop.value, modes.value, work)
+                CFRunLoopWakeUp(runLoop.value)
+            })
         #endif
     }
 }

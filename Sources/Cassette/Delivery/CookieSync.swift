@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -16,9 +17,9 @@ import FoundationNetworking
 enum CookieSync {
     static func store(cookiesOf response: HTTPURLResponse, for request: URLRequest, configuration: URLSessionConfiguration?) {
         guard response.value(forHTTPHeaderField: "Set-Cookie") != nil, request.httpShouldHandleCookies,
-              let url = response.url,
-              let configuration,
-              let storage = configuration.httpCookieStorage, configuration.httpCookieAcceptPolicy != .never
+            let url = response.url,
+            let configuration,
+            let storage = configuration.httpCookieStorage, configuration.httpCookieAcceptPolicy != .never
         else { return }
         let fields = response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
             if let name = field.key as? String, let value = field.value as? String { fields[name] = value }
@@ -40,8 +41,8 @@ enum CookieSync {
     /// the same configuration rules as storing. Unchanged when none apply.
     static func addingCookies(to request: URLRequest, configuration: URLSessionConfiguration?) -> URLRequest {
         guard request.httpShouldHandleCookies, let url = request.url,
-              let configuration, configuration.httpShouldSetCookies,
-              let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty
+            let configuration, configuration.httpShouldSetCookies,
+            let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty
         else { return request }
         var request = request
         for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {

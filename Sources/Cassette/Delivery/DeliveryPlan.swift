@@ -81,8 +81,10 @@ struct DeliveryPlan: Equatable {
     /// A body that arrives in pieces at given times (a streamed body, ``Interaction/StreamedBody``):
     /// the head at `firstByte`, each piece at its time, the end (or `error`) at `end` or with the
     /// last piece if that comes later. `inPieces` false (not delegate-driven): the whole body at the end.
-    init(firstByte: TimeInterval, pieces: [(at: TimeInterval, size: Int)], end: TimeInterval, error: URLError.Code?,
-         inPieces: Bool, timeout: TimeInterval?) {
+    init(
+        firstByte: TimeInterval, pieces: [(at: TimeInterval, size: Int)], end: TimeInterval, error: URLError.Code?,
+        inPieces: Bool, timeout: TimeInterval?
+    ) {
         let firstByte = Self.schedulable(firstByte)
         var events = [Event(at: firstByte, step: .head)]
         var last = firstByte

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -25,11 +26,13 @@ final class SentBody: Sendable {
 
     /// A piece the live upload reported; ignored when the total was reported already.
     func report(piece: Int64, total: Int64, expected: Int64) {
-        guard count > 0, reported.withLock({ reported in
-            guard total > reported else { return false }
-            reported = total
-            return true
-        }) else { return }
+        guard count > 0,
+            reported.withLock({ reported in
+                guard total > reported else { return false }
+                reported = total
+                return true
+            })
+        else { return }
         TaskDelegateCalls.sentBody(of: task.value, piece: piece, total: total, expected: expected)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,7 +23,7 @@ enum TaskDelegateCalls {
     static func newBodyStream(for task: URLSessionTask?, _ answer: @escaping @Sendable (UncheckedSendable<InputStream?>) -> Void) {
         #if canImport(FoundationNetworking)
         guard let task, let session = TaskInternals.session(of: task),
-              let delegate = session.delegate as? URLSessionTaskDelegate
+            let delegate = session.delegate as? URLSessionTaskDelegate
         else { return answer(UncheckedSendable(nil)) }
         let call = UncheckedSendable((session, task, delegate))
         session.delegateQueue.addOperation {
@@ -40,7 +41,7 @@ enum TaskDelegateCalls {
     static func sentBody(of task: URLSessionTask?, count: Int, expected: Int64) {
         #if canImport(FoundationNetworking)
         guard count > 0, let task, let session = TaskInternals.session(of: task),
-              let delegate = TaskInternals.progressDelegate(of: task)
+            let delegate = TaskInternals.progressDelegate(of: task)
         else { return }
         let call = UncheckedSendable((session, task, delegate))
         session.delegateQueue.addOperation {
@@ -59,7 +60,7 @@ enum TaskDelegateCalls {
     static func sentBody(of task: URLSessionTask?, piece: Int64, total: Int64, expected: Int64) {
         #if canImport(FoundationNetworking)
         guard let task, let session = TaskInternals.session(of: task),
-              let delegate = TaskInternals.progressDelegate(of: task)
+            let delegate = TaskInternals.progressDelegate(of: task)
         else { return }
         let call = UncheckedSendable((session, task, delegate))
         session.delegateQueue.addOperation {
@@ -78,10 +79,12 @@ enum TaskDelegateCalls {
     ///
     /// The delegate is ``TaskInternals/redirectDelegate(of:)``'s. Without the task's session
     /// (an Apple system where it cannot be found) nobody is asked and the redirect is followed.
-    static func redirect(_ task: URLSessionTask?, response: HTTPURLResponse, proposing next: URLRequest,
-                         _ answer: @escaping @Sendable (UncheckedSendable<URLRequest?>) -> Void) {
+    static func redirect(
+        _ task: URLSessionTask?, response: HTTPURLResponse, proposing next: URLRequest,
+        _ answer: @escaping @Sendable (UncheckedSendable<URLRequest?>) -> Void
+    ) {
         guard let task, let session = TaskInternals.session(of: task),
-              let delegate = TaskInternals.redirectDelegate(of: task)
+            let delegate = TaskInternals.redirectDelegate(of: task)
         else { return answer(UncheckedSendable(next)) }
         let call = UncheckedSendable((session, task, delegate, response, next))
         session.delegateQueue.addOperation {

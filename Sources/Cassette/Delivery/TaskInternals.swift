@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -65,7 +66,7 @@ enum TaskInternals {
     static func deliversEveryChunk(_ task: URLSessionTask?) -> Bool {
         #if canImport(FoundationNetworking)
         guard let task, let session = session(of: task), session.delegate is URLSessionTaskDelegate,
-              let behaviour = behaviour(of: task, in: session)
+            let behaviour = behaviour(of: task, in: session)
         else { return false }
         return isCallDelegate(behaviour)
         #else
@@ -86,7 +87,8 @@ enum TaskInternals {
                 switch (payload.label, payload.value) {
                 case ("data", let data as DispatchData):
                     var bytes = Data(count: data.count)
-                    bytes.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in data.copyBytes(to: buffer, count: data.count) }
+                    bytes.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in data.copyBytes(to: buffer, count: data.count)
+                    }
                     return .data(bytes)
                 case ("file", let url as URL): return .file(url)
                 case ("stream", let stream as InputStream): return .stream(stream)
@@ -168,7 +170,7 @@ enum TaskInternals {
     /// How the session reports `task` to its caller (FoundationNetworking's `_Behaviour`).
     private static func behaviour(of task: URLSessionTask, in session: URLSession) -> Any? {
         guard let registry = field("taskRegistry", of: session),
-              let behaviours = field("behaviours", of: registry) as? [Int: Any]
+            let behaviours = field("behaviours", of: registry) as? [Int: Any]
         else { return nil }
         return behaviours[task.taskIdentifier]
     }

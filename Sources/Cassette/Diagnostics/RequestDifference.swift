@@ -21,6 +21,7 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
         case body
     }
 
+    /// Where the requests differ.
     public var field: Field
     /// The recorded value, quoted where it is text; nil when the recording has none.
     public var recorded: String?
@@ -70,7 +71,8 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
         if live.method.uppercased() != recorded.method.uppercased() {
             differences.append(.init(field: .method, recorded: recorded.method, requested: live.method))
         }
-        let a = URLParts(recorded.url), b = URLParts(live.url)
+        let a = URLParts(recorded.url)
+        let b = URLParts(live.url)
         if a.origin(under: rules.origin) != b.origin(under: rules.origin) {
             differences.append(.init(field: .origin, recorded: a.origin, requested: b.origin))
         }
@@ -79,27 +81,35 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
             RequestDifference(field: .query($0.name), recorded: $0.recorded.map(quoted), requested: $0.requested.map(quoted))
         }
         for name in rules.headers {
-            let was = recorded.headers[name], now = live.headers[name]
-            if RequestKey.comparedValue(of: name, in: recorded.headers) != RequestKey.comparedValue(of: name, in: live.headers) { differences.append(.init(field: .header(name), recorded: was.map(quoted), requested: now.map(quoted))) }
+            let was = recorded.headers[name]
+            let now = live.headers[name]
+            if RequestKey.comparedValue(of: name, in: recorded.headers) != RequestKey.comparedValue(of: name, in: live.headers) {
+                differences.append(.init(field: .header(name), recorded: was.map(quoted), requested: now.map(quoted)))
+            }
         }
         differences += bodyDifferences(live, recorded, rules: rules)
         // A placeholder stands for whatever the request has there: not a difference.
         return differences.filter { difference in
-            guard let was = difference.recorded, let now = difference.requested, PlaceholderPattern.containsPlaceholder(was) else { return true }
+            guard let was = difference.recorded, let now = difference.requested, PlaceholderPattern.containsPlaceholder(was) else {
+                return true
+            }
             return PlaceholderPattern.match(was, now, bound: [:]) == nil
         }
     }
 
     // MARK: Bodies
 
-    private static func bodyDifferences(_ live: Interaction.Request, _ recorded: Interaction.Request, rules: RequestMatching) -> [RequestDifference] {
+    private static func bodyDifferences(
+        _ live: Interaction.Request, _ recorded: Interaction.Request, rules: RequestMatching
+    ) -> [RequestDifference] {
         guard live.body.data != recorded.body.data else { return [] }
         let kinds = (RequestKey.bodyKind(of: recorded), RequestKey.bodyKind(of: live))
         switch kinds {
         case (.json(let was), .json(let now)):
             let ignored = rules.ignoredJSONPaths.map(JSONPathPattern.init)
             var found: [RequestDifference] = []
-            jsonDifferences(CanonicalJSON.value(was, removing: ignored), CanonicalJSON.value(now, removing: ignored), at: .root, into: &found)
+            jsonDifferences(
+                CanonicalJSON.value(was, removing: ignored), CanonicalJSON.value(now, removing: ignored), at: .root, into: &found)
             return found
         case (.form(let was), .form(let now)):
             return fields(was, now, ignoring: []).map {
@@ -119,13 +129,18 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
         for part in was.parts + now.parts where !names.contains(part.name ?? "") { names.append(part.name ?? "") }
         var found: [RequestDifference] = []
         for name in names {
-            let a = was.parts.filter { ($0.name ?? "") == name }, b = now.parts.filter { ($0.name ?? "") == name }
+            let a = was.parts.filter { ($0.name ?? "") == name }
+            let b = now.parts.filter { ($0.name ?? "") == name }
             if !a.isEmpty, !b.isEmpty, RequestKey.multipartKey(a, rules: rules) == RequestKey.multipartKey(b, rules: rules) { continue }
-            found.append(RequestDifference(field: .multipartPart(name), recorded: a.isEmpty ? nil : describe(a), requested: b.isEmpty ? nil : describe(b)))
+            found.append(
+                RequestDifference(
+                    field: .multipartPart(name), recorded: a.isEmpty ? nil : describe(a), requested: b.isEmpty ? nil : describe(b)))
         }
         if found.isEmpty, rules.comparesMultipartPartOrder {
-            found.append(RequestDifference(field: .body, recorded: "parts " + was.parts.map { quoted($0.name ?? "") }.joined(separator: ", "),
-                                           requested: "parts " + now.parts.map { quoted($0.name ?? "") }.joined(separator: ", ")))
+            found.append(
+                RequestDifference(
+                    field: .body, recorded: "parts " + was.parts.map { quoted($0.name ?? "") }.joined(separator: ", "),
+                    requested: "parts " + now.parts.map { quoted($0.name ?? "") }.joined(separator: ", ")))
         }
         return found
     }
@@ -150,7 +165,8 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
     /// Why a body that says it is multipart is compared byte for byte, or nil when it is not such a body.
     static func multipartNote(_ request: Interaction.Request, as role: String) -> String? {
         guard case .notMultipart(_, let error) = RequestKey.bodyKind(of: request) else { return nil }
-        return "the \(role) body says multipart/form-data but is not valid multipart (\(error.description)), so it is compared byte for byte."
+        return
+            "the \(role) body says multipart/form-data but is not valid multipart (\(error.description)), so it is compared byte for byte."
     }
 
     private static func jsonDifferences(_ was: JSONValue?, _ now: JSONValue?, at path: JSONPath, into found: inout [RequestDifference]) {
@@ -159,16 +175,19 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
             var keys: [String] = []
             for key in a.map(\.key) + b.map(\.key) where !keys.contains(key) { keys.append(key) }
             for key in keys {
-                jsonDifferences(a.first { $0.key == key }?.value.value, b.first { $0.key == key }?.value.value,
-                                at: path.appending(key), into: &found)
+                jsonDifferences(
+                    a.first { $0.key == key }?.value.value, b.first { $0.key == key }?.value.value,
+                    at: path.appending(key), into: &found)
             }
         case (.array(let a)?, .array(let b)?):
             for index in 0..<max(a.count, b.count) {
-                jsonDifferences(index < a.count ? a[index].value : nil, index < b.count ? b[index].value : nil,
-                                at: path.appending(index), into: &found)
+                jsonDifferences(
+                    index < a.count ? a[index].value : nil, index < b.count ? b[index].value : nil,
+                    at: path.appending(index), into: &found)
             }
         default:
-            let a = was.map(compactText), b = now.map(compactText)
+            let a = was.map(compactText)
+            let b = now.map(compactText)
             if a != b { found.append(RequestDifference(field: .json(path), recorded: a, requested: b)) }
         }
     }
@@ -205,10 +224,12 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
         var names: [String] = []
         for field in was + now where !ignored.contains(field.name) && !names.contains(field.name) { names.append(field.name) }
         return names.compactMap { name in
-            let a = was.filter { $0.name == name }.map(\.value), b = now.filter { $0.name == name }.map(\.value)
+            let a = was.filter { $0.name == name }.map(\.value)
+            let b = now.filter { $0.name == name }.map(\.value)
             guard a != b else { return nil }
-            return FieldDifference(name: name, recorded: a.isEmpty ? nil : a.joined(separator: ", "),
-                                   requested: b.isEmpty ? nil : b.joined(separator: ", "))
+            return FieldDifference(
+                name: name, recorded: a.isEmpty ? nil : a.joined(separator: ", "),
+                requested: b.isEmpty ? nil : b.joined(separator: ", "))
         }
     }
 

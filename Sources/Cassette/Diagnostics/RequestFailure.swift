@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -118,7 +119,9 @@ struct RequestFailure: Error, Sendable {
                 + "bytes, so the connection is lost after them, as it would be live. If the body was edited, correct or remove its "
                 + "Content-Length in \(cassette?.path ?? "the cassette")."
         case .unbuildableStatus(let status, let stub):
-            return stub ? "Cassette stub: cannot build a response with status \(status)" : "Cassette could not build a response for status \(status)"
+            return stub
+                ? "Cassette stub: cannot build a response with status \(status)"
+                : "Cassette could not build a response for status \(status)"
         }
     }
 

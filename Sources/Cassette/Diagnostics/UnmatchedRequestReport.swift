@@ -41,8 +41,9 @@ struct UnmatchedRequestReport {
     var value: UnmatchedRequest {
         let near = nearest(closest())
         let candidates = near.map { candidate in
-            UnmatchedRequest.Candidate(number: candidate.number, request: recorded[candidate.number - 1].request,
-                                       alreadyUsed: recorded[candidate.number - 1].used, differences: candidate.differences)
+            UnmatchedRequest.Candidate(
+                number: candidate.number, request: recorded[candidate.number - 1].request,
+                alreadyUsed: recorded[candidate.number - 1].used, differences: candidate.differences)
         }
         return UnmatchedRequest(request: request, cassette: file, mode: mode, candidates: candidates, usedUp: usedUp, description: text)
     }
@@ -55,7 +56,9 @@ struct UnmatchedRequestReport {
     }
 
     var text: String {
-        var lines = ["Cassette: no recorded interaction matches \(request.method) \(request.url) in cassette \(file.path) (record mode \(mode))."]
+        var lines = [
+            "Cassette: no recorded interaction matches \(request.method) \(request.url) in cassette \(file.path) (record mode \(mode))."
+        ]
         lines.append("Request: \(request.method) \(request.url)")
         for (name, value) in request.headers { lines.append("  \(name): \(value)") }
         lines.append("  " + RequestDifference.summary(of: request.body))
@@ -64,20 +67,25 @@ struct UnmatchedRequestReport {
         let ranked = closest()
         if usedUp > 0 {
             let numbers = ranked.filter { $0.differences.isEmpty }.map { "#\($0.number)" }.joined(separator: ", ")
-            lines.append(usedUp == 1
-                ? "It matches recorded interaction \(numbers), which already answered an earlier request: each recorded interaction answers once."
-                : "It matches recorded interactions \(numbers), which all already answered earlier requests: each recorded interaction answers once.")
+            lines.append(
+                usedUp == 1
+                    ? "It matches recorded interaction \(numbers), which already answered an earlier request: each recorded interaction answers once."
+                    : "It matches recorded interactions \(numbers), which all already answered earlier requests: each recorded interaction answers once."
+            )
         } else if recorded.isEmpty {
             lines.append("The cassette has no recorded interactions.")
         } else {
             if rules.predicate != nil {
                 lines.append("Matching uses a custom rule, which says no to every recording; the closest by method, URL and body:")
             } else {
-                lines.append(recorded.count == 1 ? "The cassette's only recorded interaction:" : "The closest of its \(recorded.count) recorded interactions:")
+                lines.append(
+                    recorded.count == 1
+                        ? "The cassette's only recorded interaction:" : "The closest of its \(recorded.count) recorded interactions:")
             }
             for candidate in nearest(ranked) {
                 let recording = recorded[candidate.number - 1]
-                lines.append("  #\(candidate.number) \(recording.request.method) \(recording.request.url)\(recording.used ? " (already used)" : "")")
+                lines.append(
+                    "  #\(candidate.number) \(recording.request.method) \(recording.request.url)\(recording.used ? " (already used)" : "")")
                 for difference in candidate.differences.prefix(Self.shownDifferences) {
                     lines.append("    - \(difference.description)")
                 }
@@ -109,7 +117,8 @@ struct UnmatchedRequestReport {
 
     /// The one change most likely to help, after what differs in the closest recording.
     private func fix(closest differences: [RequestDifference]?) -> String {
-        let record = mode == .none
+        let record =
+            mode == .none
             ? "record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access"
             : "record it with CASSETTE_RECORD_MODE=newEpisodes (mode \"\(mode)\" does not record into an existing cassette)"
         if usedUp > 0 {
@@ -124,7 +133,8 @@ struct UnmatchedRequestReport {
             return picked.contains(nil) ? nil : picked.compactMap { $0 }
         }
         if differences.count == 1, let origin = differences.first, origin.field == .origin,
-           let recorded = origin.recorded, let requested = origin.requested {
+            let recorded = origin.recorded, let requested = origin.requested
+        {
             let samePlace = CanonicalURL.text(recorded, origin: .anyPort) == CanonicalURL.text(requested, origin: .anyPort)
             return samePlace
                 ? "if the server may listen on another port (a test server on a random port), add .ignoringPort() to the cassette's matching "
@@ -141,7 +151,8 @@ struct UnmatchedRequestReport {
                 + "if the request is new, \(record)."
         }
         if let headers = names({ if case .header(let name) = $0 { name } else { nil } }) {
-            return "the cassette's matching compares \(Self.list(headers)) (.includingHeaders); leave \(headers.count == 1 ? "it" : "them") out "
+            return
+                "the cassette's matching compares \(Self.list(headers)) (.includingHeaders); leave \(headers.count == 1 ? "it" : "them") out "
                 + "if \(headers.count == 1 ? "it" : "they") may differ, or \(record.replacingOccurrences(of: "record it", with: "record the request"))."
         }
         return "if the request is new, \(record); if the code under test should have sent the recorded request, check what it builds."

@@ -14,8 +14,9 @@ extension Tape {
         options: Options = Options(),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
-        try self.init(named: name, folder: folder.path, filePath: filePath, mode: mode, matching: matching, options: options,
-                      environment: environment)
+        try self.init(
+            named: name, folder: folder.path, filePath: filePath, mode: mode, matching: matching, options: options,
+            environment: environment)
     }
 }
 
@@ -32,8 +33,9 @@ public func withCassette<Result>(
     environment: [String: String] = ProcessInfo.processInfo.environment,
     _ body: (Tape) async throws -> Result
 ) async throws -> Result {
-    try await withCassette(name, folder: folder.path, filePath: filePath, mode: mode, matching: matching, options: options,
-                           sharedSession: sharedSession, environment: environment, body)
+    try await withCassette(
+        name, folder: folder.path, filePath: filePath, mode: mode, matching: matching, options: options,
+        sharedSession: sharedSession, environment: environment, body)
 }
 
 /// The synchronous form of the deprecated `withCassette(_:in:)`.
@@ -48,6 +50,7 @@ public func withCassette<Result>(
     environment: [String: String] = ProcessInfo.processInfo.environment,
     _ body: (Tape) throws -> Result
 ) throws -> Result {
-    try withCassette(name, folder: folder.path, filePath: filePath, mode: mode, matching: matching, options: options,
-                     environment: environment, body)
+    try withCassette(
+        name, folder: folder.path, filePath: filePath, mode: mode, matching: matching, options: options,
+        environment: environment, body)
 }

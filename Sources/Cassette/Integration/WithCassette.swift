@@ -37,7 +37,8 @@ public func withCassette<Result>(
     _ body: (Tape) async throws -> Result
 ) async throws -> Result {
     let tape = try Tape(
-        named: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options, environment: environment)
+        named: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
+        environment: environment)
     return try await tape.play(sharedSession: sharedSession, outlet: Tape.throwingOutlet) { try await body(tape) }
 }
 
@@ -55,7 +56,8 @@ public func withCassette<Result>(
     _ body: (Tape) throws -> Result
 ) throws -> Result {
     let tape = try Tape(
-        named: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options, environment: environment)
+        named: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
+        environment: environment)
     let result: Result
     do {
         result = try Tape.$current.withValue(tape) { try body(tape) }

@@ -8,8 +8,9 @@ enum OriginMove {
     /// `interaction` for a request to `liveURL`, when `rule` lets origins differ.
     static func replayed(_ interaction: Interaction, for liveURL: String, rule: RequestMatching.Origin) -> Interaction {
         guard rule != .exact, var response = interaction.response,
-              let recorded = origin(of: interaction.request.url), let live = origin(of: liveURL),
-              recorded.lowercased() != live.lowercased() else { return interaction }
+            let recorded = origin(of: interaction.request.url), let live = origin(of: liveURL),
+            recorded.lowercased() != live.lowercased()
+        else { return interaction }
         func moved(_ url: String) -> String {
             guard url.lowercased().hasPrefix(recorded.lowercased()) else { return url }
             let rest = url.dropFirst(recorded.count)

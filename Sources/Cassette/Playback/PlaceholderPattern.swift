@@ -51,7 +51,7 @@ enum PlaceholderPattern {
                 return String(decoding: bytes, as: UTF8.self)
             case .jsonString:
                 guard let node = try? JSONParser.parse(Data([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")])),
-                      case .string(let text) = node.value
+                    case .string(let text) = node.value
                 else { return nil }
                 return text
             }
@@ -172,13 +172,15 @@ enum PlaceholderPattern {
             guard piece < pieces.count else { return position == live.count ? 0 : nil }
             switch pieces[piece] {
             case .literal(let bytes):
-                guard live.count - position >= bytes.count, live[position..<(position + bytes.count)].elementsEqual(bytes) else { return nil }
+                guard live.count - position >= bytes.count, live[position..<(position + bytes.count)].elementsEqual(bytes) else {
+                    return nil
+                }
                 return match(piece: piece + 1, at: position + bytes.count)
             case .placeholder(let name, let numbered):
                 if numbered, let value = bound[name] {
                     let bytes = spelling.spell(value)
                     guard !bytes.isEmpty, live.count - position >= bytes.count,
-                          live[position..<(position + bytes.count)].elementsEqual(bytes)
+                        live[position..<(position + bytes.count)].elementsEqual(bytes)
                     else { return nil }
                     captures.append(position..<(position + bytes.count))
                     if let rest = match(piece: piece + 1, at: position + bytes.count) { return rest + 1 }
@@ -257,7 +259,8 @@ extension PlaceholderPattern {
             switch (recorded, live) {
             case (.canonical(let recordedText), .canonical(let liveText)):
                 // Canonical JSON starts with its value; canonical form fields with a name.
-                let isJSON = recordedText.utf8.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "\"") } ?? false
+                let isJSON =
+                    recordedText.utf8.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "\"") } ?? false
                 return add(recordedText, liveText, isJSON ? .jsonString : .plain)
             case (.bytes(let recordedData), .bytes(let liveData)):
                 if recordedData == liveData { return true }
@@ -267,7 +270,7 @@ extension PlaceholderPattern {
                 guard recordedParts.count == liveParts.count else { return false }
                 for (recordedPart, livePart) in zip(recordedParts, liveParts) {
                     guard add(recordedPart.name ?? "", livePart.name ?? ""), add(recordedPart.filename ?? "", livePart.filename ?? ""),
-                          recordedPart.contentType == livePart.contentType, body(recordedPart.body, livePart.body)
+                        recordedPart.contentType == livePart.contentType, body(recordedPart.body, livePart.body)
                     else { return false }
                 }
                 return true
@@ -302,7 +305,8 @@ extension PlaceholderPattern {
         if containsPlaceholder(recorded.body.data) {
             switch (RequestKey(recorded, rules: .default).body, RequestKey(live, rules: .default).body) {
             case (.canonical(let recordedText), .canonical(let liveText)):
-                let isJSON = recordedText.utf8.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "\"") } ?? false
+                let isJSON =
+                    recordedText.utf8.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "\"") } ?? false
                 attempt(recordedText, liveText, isJSON ? .jsonString : .plain)
             case (.bytes(let recordedData), .bytes(let liveData)):
                 if UTF8Validation.isValid(recordedData), UTF8Validation.isValid(liveData) {
@@ -311,7 +315,8 @@ extension PlaceholderPattern {
             case (.multipart(let recordedParts), .multipart(let liveParts)) where recordedParts.count == liveParts.count:
                 for (recordedPart, livePart) in zip(recordedParts, liveParts) {
                     if case .bytes(let recordedData) = recordedPart.body, case .bytes(let liveData) = livePart.body,
-                       UTF8Validation.isValid(recordedData), UTF8Validation.isValid(liveData) {
+                        UTF8Validation.isValid(recordedData), UTF8Validation.isValid(liveData)
+                    {
                         attempt(String(decoding: recordedData, as: UTF8.self), String(decoding: liveData, as: UTF8.self))
                     }
                 }

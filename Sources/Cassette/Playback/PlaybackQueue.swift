@@ -57,11 +57,13 @@ final class PlaybackQueue: Sendable {
             self.index = nil
         }
         self.patterned = patterned
-        learnable = Set(interactions.indices.filter { index in
-            let request = interactions[index].request
-            return PlaceholderPattern.containsPlaceholder(request.url) || request.headers.contains { PlaceholderPattern.containsPlaceholder($0.value) }
-                || PlaceholderPattern.containsPlaceholder(request.body.data)
-        })
+        learnable = Set(
+            interactions.indices.filter { index in
+                let request = interactions[index].request
+                return PlaceholderPattern.containsPlaceholder(request.url)
+                    || request.headers.contains { PlaceholderPattern.containsPlaceholder($0.value) }
+                    || PlaceholderPattern.containsPlaceholder(request.body.data)
+            })
         used = Locked(Array(repeating: false, count: interactions.count))
     }
 

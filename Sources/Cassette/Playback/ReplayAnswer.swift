@@ -20,8 +20,9 @@ extension Interaction {
                 if declared < body.count {
                     body = body.prefix(declared)
                 } else if declared > body.count {
-                    failure = RequestFailure(.bodyShorterThanDeclared(declared: declared, holds: body.count, cassette: cassette),
-                                             request: request)
+                    failure = RequestFailure(
+                        .bodyShorterThanDeclared(declared: declared, holds: body.count, cassette: cassette),
+                        request: request)
                     endCode = failure?.code
                 }
             }
@@ -30,8 +31,9 @@ extension Interaction {
         }
         guard let stream = response?.stream, request.method != "HEAD" else {
             let timing = latency.timing(recorded: self.timing, bodySize: body.count)
-            return Answer(source: .replay(latency), request: request, response: response, body: body, endCode: endCode, failure: failure,
-                          timing: timing, isDelayed: timing.duration > 0)
+            return Answer(
+                source: .replay(latency), request: request, response: response, body: body, endCode: endCode, failure: failure,
+                timing: timing, isDelayed: timing.duration > 0)
         }
         // A stream written by hand may have no timing: its chunks say when the body arrived.
         let recorded = self.timing ?? Interaction.Timing(firstByte: 0, duration: stream.chunks.last?.at ?? 0)
@@ -39,10 +41,12 @@ extension Interaction {
         var pieces: [Answer.Piece] = []
         var left = body.count
         for chunk in stream.chunks where left > 0 {
-            pieces.append(Answer.Piece(at: latency.arrival(of: chunk.at, recorded: recorded, replayed: timing), size: min(chunk.data.count, left)))
+            pieces.append(
+                Answer.Piece(at: latency.arrival(of: chunk.at, recorded: recorded, replayed: timing), size: min(chunk.data.count, left)))
             left -= chunk.data.count
         }
-        return Answer(source: .replay(latency), request: request, response: response, body: body, endCode: endCode, failure: failure,
-                      timing: timing, shape: .pieces(pieces), isDelayed: timing.duration > 0 || (pieces.last.map { $0.at > 0 } ?? false))
+        return Answer(
+            source: .replay(latency), request: request, response: response, body: body, endCode: endCode, failure: failure,
+            timing: timing, shape: .pieces(pieces), isDelayed: timing.duration > 0 || (pieces.last.map { $0.at > 0 } ?? false))
     }
 }

@@ -56,10 +56,12 @@ struct RequestKey: Hashable, Sendable {
     /// What a multipart body with `parts` is compared by.
     static func multipartKey(_ parts: [Multipart.Part], rules: RequestMatching) -> BodyKey {
         let ordered = rules.comparesMultipartPartOrder ? parts : parts.sortedByName()
-        return .multipart(ordered.map { part in
-            PartKey(name: part.name, filename: part.filename, contentType: part.contentType.map(Interaction.Body.mediaType(of:)),
+        return .multipart(
+            ordered.map { part in
+                PartKey(
+                    name: part.name, filename: part.filename, contentType: part.contentType.map(Interaction.Body.mediaType(of:)),
                     body: bodyKey(bodyKind(of: part.body, contentType: part.contentType), rules: rules))
-        })
+            })
     }
 
     /// How a body is compared.
@@ -96,7 +98,9 @@ struct RequestKey: Hashable, Sendable {
                 return .notMultipart(data, error)
             }
         }
-        let looksLikeJSON = contentType.contains("json") || (contentType.isEmpty && data.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true)
+        let looksLikeJSON =
+            contentType.contains("json")
+            || (contentType.isEmpty && data.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true)
         if looksLikeJSON, !data.isEmpty, let node = try? JSONParser.parse(data) {
             return .json(node.value)
         }
@@ -170,16 +174,19 @@ enum CanonicalURL {
     private static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let schemeEnd = schemeSeparator(in: bytes) else { return false }
         for byte in bytes[..<schemeEnd] where byte >= 0x80 || (0x41...0x5A).contains(byte) { return false }
-        let isHTTP = schemeEnd == 4 && bytes[0] == UInt8(ascii: "h") && bytes[1] == UInt8(ascii: "t") && bytes[2] == UInt8(ascii: "t")
+        let isHTTP =
+            schemeEnd == 4 && bytes[0] == UInt8(ascii: "h") && bytes[1] == UInt8(ascii: "t") && bytes[2] == UInt8(ascii: "t")
             && bytes[3] == UInt8(ascii: "p")
-        let isHTTPS = schemeEnd == 5 && bytes[0] == UInt8(ascii: "h") && bytes[1] == UInt8(ascii: "t") && bytes[2] == UInt8(ascii: "t")
+        let isHTTPS =
+            schemeEnd == 5 && bytes[0] == UInt8(ascii: "h") && bytes[1] == UInt8(ascii: "t") && bytes[2] == UInt8(ascii: "t")
             && bytes[3] == UInt8(ascii: "p") && bytes[4] == UInt8(ascii: "s")
         var index = schemeEnd + 3
         // Authority: lower-case ASCII, no user info, a port that is neither empty nor the default.
         var colon: Int?
         while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
             switch bytes[index] {
-            case 0x80..., 0x41...0x5A, UInt8(ascii: "@"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"): return false
+            case 0x80..., 0x41...0x5A, UInt8(ascii: "@"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                return false
             case UInt8(ascii: ":"): colon = index
             default: break
             }
@@ -188,7 +195,8 @@ enum CanonicalURL {
         guard index < bytes.count else { return false }  // no path: the canonical text adds "/"
         if let colon {
             let port = bytes[(colon + 1)..<index]
-            let isDefault = (isHTTP && port.count == 2 && port[colon + 1] == UInt8(ascii: "8") && port[colon + 2] == UInt8(ascii: "0"))
+            let isDefault =
+                (isHTTP && port.count == 2 && port[colon + 1] == UInt8(ascii: "8") && port[colon + 2] == UInt8(ascii: "0"))
                 || (isHTTPS && port.count == 3 && port[colon + 1] == UInt8(ascii: "4") && port[colon + 2] == UInt8(ascii: "4")
                     && port[colon + 3] == UInt8(ascii: "3"))
             if port.isEmpty || isDefault { return false }
@@ -239,7 +247,9 @@ enum CanonicalURL {
     private static func schemeSeparator(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = 0
         while index + 2 < bytes.count {
-            if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") { return index }
+            if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") {
+                return index
+            }
             index += 1
         }
         return nil

@@ -72,7 +72,9 @@ public struct RequestMatching: Sendable {
     public static let `default` = RequestMatching(headers: [], ignoredQueryParameters: [], ignoredJSONPaths: [], predicate: nil)
 
     /// A comparison of your own. `live` is the request being made, `recorded` one in the cassette.
-    public static func custom(_ predicate: @escaping @Sendable (_ live: Interaction.Request, _ recorded: Interaction.Request) -> Bool) -> RequestMatching {
+    public static func custom(
+        _ predicate: @escaping @Sendable (_ live: Interaction.Request, _ recorded: Interaction.Request) -> Bool
+    ) -> RequestMatching {
         RequestMatching(headers: [], ignoredQueryParameters: [], ignoredJSONPaths: [], predicate: predicate)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -48,7 +49,8 @@ enum InputStreamReader {
             #if canImport(FoundationNetworking)
             // FoundationNetworking's streamError traps; the status is all it can say safely.
             let status = stream.streamStatus
-            description = status == .closed || status == .atEnd
+            description =
+                status == .closed || status == .atEnd
                 ? "the stream was already read to its end or closed (a stream can be sent once; give each request its own)"
                 : "the stream failed to read (status \(status.rawValue))"
             #else

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -144,15 +145,18 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         exchanges.withLock { $0[taskIdentifier] = exchange }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         let onHead = exchanges.withLock { exchanges -> (@Sendable (HTTPURLResponse) -> Void)? in
             guard var exchange = exchanges[dataTask.taskIdentifier], let http = response as? HTTPURLResponse else { return nil }
             exchange.response = http
             exchange.firstByte = Date().timeIntervalSince(exchange.start)
             // A body of known length is collected in one buffer of its size, not grown by copying.
             if http.expectedContentLength > 0, http.expectedContentLength <= Self.largestReservation,
-               !(http.value(forHTTPHeaderField: "Content-Encoding").map { !$0.isEmpty } ?? false) {
+                !(http.value(forHTTPHeaderField: "Content-Encoding").map { !$0.isEmpty } ?? false)
+            {
                 exchange.body.reserveCapacity(Int(http.expectedContentLength))
             }
             exchanges[dataTask.taskIdentifier] = exchange
@@ -180,18 +184,24 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
     /// How many bytes of a body are collected between two ``HeapTrim/releaseFreedPages()`` (8 MiB).
     static let trimEvery = 8 << 20
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
-                    totalBytesExpectedToSend: Int64) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
         exchanges.withLock { $0[task.taskIdentifier]?.progress.sent }?(bytesSent, totalBytesSent, totalBytesExpectedToSend)
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
         completionHandler(exchanges.withLock { $0[task.taskIdentifier]?.bodyStream }.map { InputStream(data: $0) })
     }
 
     /// Never followed here: the redirect response comes back with its body, for the Router to play.
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 
@@ -206,7 +216,8 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         }
         var outcome = LiveForwarder.Outcome(
             response: response, body: exchange.body, arrivals: exchange.arrivals, error: urlError,
-            firstByte: exchange.firstByte ?? (response == nil ? nil : Date().timeIntervalSince(exchange.start)), duration: Date().timeIntervalSince(exchange.start)
+            firstByte: exchange.firstByte ?? (response == nil ? nil : Date().timeIntervalSince(exchange.start)),
+            duration: Date().timeIntervalSince(exchange.start)
         )
         // On Linux this runs on URLSession's shared queue (see LiveForwarder.init): building and
         // redacting a large body's interaction there would hold up every session in the process.

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -64,8 +65,10 @@ final class Recorder: Sendable {
     /// Settles the place `place` with what ``policy`` keeps of `outcome` (see
     /// ``RecordingPolicy/keep(_:of:recordedAt:cancelled:)``); returns the warning for a request
     /// that could not connect and was not kept.
-    func settle(_ place: Place, outcome: LiveForwarder.Outcome, of request: Interaction.Request, recordedAt: Date,
-                cancelled: Bool) -> String? {
+    func settle(
+        _ place: Place, outcome: LiveForwarder.Outcome, of request: Interaction.Request, recordedAt: Date,
+        cancelled: Bool
+    ) -> String? {
         switch policy.keep(outcome, of: request, recordedAt: recordedAt, cancelled: cancelled) {
         case .interaction(let interaction):
             finish(place, with: interaction)

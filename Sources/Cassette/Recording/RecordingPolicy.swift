@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,7 +16,9 @@ struct RecordingPolicy: Sendable {
 
     /// Errors that mean the request never reached a server: while recording they say more about
     /// the machine than about the API (see ``Tape/Options/savesConnectionFailures``).
-    static let connectionFailureCodes: Set<URLError.Code> = [.cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .dnsLookupFailed]
+    static let connectionFailureCodes: Set<URLError.Code> = [
+        .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .dnsLookupFailed,
+    ]
 
     /// What is kept of one live exchange.
     enum Kept {
@@ -39,7 +42,8 @@ struct RecordingPolicy: Sendable {
         let timing = Self.timing(firstByte: outcome.firstByte, duration: outcome.duration)
         var response = outcome.response.map { Interaction.Response($0, body: outcome.body, requestURL: request.url) }
         if let headers = response?.headers,
-           let stream = StreamCapture.stream(of: outcome.body, arrivals: outcome.arrivals, headers: headers, timing: timing) {
+            let stream = StreamCapture.stream(of: outcome.body, arrivals: outcome.arrivals, headers: headers, timing: timing)
+        {
             response?.stream = stream
         }
         let interaction = Interaction(

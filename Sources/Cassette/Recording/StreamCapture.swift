@@ -25,7 +25,9 @@ enum StreamCapture {
 
     /// `body`, which arrived as `arrivals` say, as a stream; nil when it is recorded whole.
     /// Times are rounded to the millisecond like the interaction's `timing`, and kept within it.
-    static func stream(of body: Data, arrivals: [Arrival], headers: Interaction.Headers, timing: Interaction.Timing) -> Interaction.StreamedBody? {
+    static func stream(
+        of body: Data, arrivals: [Arrival], headers: Interaction.Headers, timing: Interaction.Timing
+    ) -> Interaction.StreamedBody? {
         guard !body.isEmpty, arrivals.count > 0, arrivals[arrivals.count - 1].end == body.count else { return nil }
         let contentType = headers["Content-Type"]
         let isEventStream = Interaction.StreamedBody.isEventStream(contentType: contentType)

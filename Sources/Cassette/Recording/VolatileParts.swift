@@ -48,7 +48,10 @@ public struct VolatileParts: Sendable, Equatable {
     public static let none = VolatileParts(headers: [], headerNameEndings: [], jsonPaths: [], timingFraction: 0, timingSeconds: 0)
 
     /// Volatile parts from their parts; see the properties.
-    public init(headers: [String], headerNameEndings: [String] = [], jsonPaths: [String] = [], timingFraction: Double = 0.5, timingSeconds: TimeInterval = 0.05) {
+    public init(
+        headers: [String], headerNameEndings: [String] = [], jsonPaths: [String] = [], timingFraction: Double = 0.5,
+        timingSeconds: TimeInterval = 0.05
+    ) {
         self.headers = headers
         self.headerNameEndings = headerNameEndings
         self.jsonPaths = jsonPaths
@@ -76,11 +79,12 @@ public struct VolatileParts: Sendable, Equatable {
     /// re-recording keeps `stored` as it is in the file.
     public func isUnchanged(_ recorded: Interaction, comparedWith stored: Interaction) -> Bool {
         guard sameRequest(stored.request, recorded.request), stored.error == recorded.error, stored.latency == recorded.latency,
-              closeEnough(stored.timing, recorded.timing) else { return false }
+            closeEnough(stored.timing, recorded.timing)
+        else { return false }
         switch (stored.response, recorded.response) {
         case (nil, nil):
             return true
-        case let (a?, b?):
+        case (let a?, let b?):
             return a.status == b.status && a.url == b.url && withoutVolatile(a.headers) == withoutVolatile(b.headers)
                 && sameBody(a.body, b.body, contentType: a.headers["Content-Type"]) && sameStream(a.stream, b.stream)
         default:
@@ -106,7 +110,8 @@ public struct VolatileParts: Sendable, Equatable {
         if a == b { return true }
         guard !jsonPaths.isEmpty, let x = try? JSONParser.parse(a.data), let y = try? JSONParser.parse(b.data) else { return false }
         let paths = jsonPaths.map(JSONPathPattern.init)
-        return JSONWriter.compact(CanonicalJSON.value(x.value, removing: paths)) == JSONWriter.compact(CanonicalJSON.value(y.value, removing: paths))
+        return JSONWriter.compact(CanonicalJSON.value(x.value, removing: paths))
+            == JSONWriter.compact(CanonicalJSON.value(y.value, removing: paths))
     }
 
     /// Streams are the same when they arrived in the same chunks at about the same times (the
@@ -114,7 +119,7 @@ public struct VolatileParts: Sendable, Equatable {
     private func sameStream(_ a: Interaction.StreamedBody?, _ b: Interaction.StreamedBody?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
-        case let (a?, b?):
+        case (let a?, let b?):
             return a.chunks.count == b.chunks.count
                 && zip(a.chunks, b.chunks).allSatisfy { $0.data == $1.data && closeEnough($0.at, $1.at) }
         default: return false
@@ -124,7 +129,7 @@ public struct VolatileParts: Sendable, Equatable {
     private func closeEnough(_ a: Interaction.Timing?, _ b: Interaction.Timing?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
-        case let (a?, b?): return closeEnough(a.firstByte, b.firstByte) && closeEnough(a.duration, b.duration)
+        case (let a?, let b?): return closeEnough(a.firstByte, b.firstByte) && closeEnough(a.duration, b.duration)
         default: return false
         }
     }
@@ -138,15 +143,20 @@ public struct VolatileParts: Sendable, Equatable {
     /// not be written. Compares exactly what reading every body would.
     func keepingStored(_ stored: [Interaction], deferred: DeferredBodies, for recorded: [Interaction]) -> [Interaction]? {
         // A recorded body equal to a deferred one stands in as its placeholder…
-        let compared = deferred.isEmpty ? recorded : recorded.map { interaction in
-            var interaction = interaction
-            if let placeholder = deferred.placeholder(equalTo: interaction.request.body) { interaction.request.body = placeholder }
-            if var response = interaction.response, response.stream == nil, let placeholder = deferred.placeholder(equalTo: response.body) {
-                response.body = placeholder
-                interaction.response = response
+        let compared =
+            deferred.isEmpty
+            ? recorded
+            : recorded.map { interaction in
+                var interaction = interaction
+                if let placeholder = deferred.placeholder(equalTo: interaction.request.body) { interaction.request.body = placeholder }
+                if var response = interaction.response, response.stream == nil,
+                    let placeholder = deferred.placeholder(equalTo: response.body)
+                {
+                    response.body = placeholder
+                    interaction.response = response
+                }
+                return interaction
             }
-            return interaction
-        }
         let kept = keepingStored(stored, for: compared)
         if kept == stored { return nil }
         // …and a kept stored interaction gets its bytes back from the recording it equals.
@@ -173,7 +183,8 @@ public struct VolatileParts: Sendable, Equatable {
         return recorded.map { interaction in
             let key = interaction.request.method + " " + interaction.request.url
             guard let candidates = unpaired[key],
-                  let position = candidates.firstIndex(where: { sameRequest(stored[$0].request, interaction.request) }) else {
+                let position = candidates.firstIndex(where: { sameRequest(stored[$0].request, interaction.request) })
+            else {
                 return interaction
             }
             let index = candidates[position]

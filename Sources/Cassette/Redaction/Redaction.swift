@@ -138,9 +138,10 @@ public struct Redaction: Sendable {
 
     /// Names that hold credentials as query parameters: ``credentialFields``, and the short or
     /// signing names URLs use (`key`, `sig`, `signature`, AWS's presigned `X-Amz-*`).
-    public static let credentialQueryParameters = credentialFields + [
-        "key", "secret", "sig", "signature", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
-    ]
+    public static let credentialQueryParameters =
+        credentialFields + [
+            "key", "secret", "sig", "signature", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
+        ]
 
     /// Credentials out by default: ``credentialHeaders`` in headers,
     /// ``credentialQueryParameters`` in URLs, ``credentialFields`` as JSON keys and form fields,

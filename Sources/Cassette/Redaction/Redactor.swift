@@ -49,7 +49,9 @@ final class Redactor: @unchecked Sendable {
                 known.placeholders[value] = placeholder
                 changed = true
             }
-            if changed { known.numbered = SecretScrubber(pairs: known.placeholders.sorted { $0.value < $1.value }.map { ($0.key, $0.value) }) }
+            if changed {
+                known.numbered = SecretScrubber(pairs: known.placeholders.sorted { $0.value < $1.value }.map { ($0.key, $0.value) })
+            }
         }
     }
 
@@ -172,10 +174,10 @@ final class Redactor: @unchecked Sendable {
         }
         for interaction in interactions {
             scan(Data(interaction.request.url.utf8))
-            interaction.request.headers.forEach { scan(Data($0.value.utf8)) }
+            for field in interaction.request.headers { scan(Data(field.value.utf8)) }
             scan(interaction.request.body.data)
             if let response = interaction.response {
-                response.headers.forEach { scan(Data($0.value.utf8)) }
+                for field in response.headers { scan(Data(field.value.utf8)) }
                 scan(response.body.data)
             }
         }
@@ -234,7 +236,8 @@ final class Redactor: @unchecked Sendable {
                 guard !secrets.numbers.contains(secret) else { continue }
                 let decoded = secret.removingPercentEncoding
                 if let placeholder = bound[secret] ?? decoded.flatMap({ bound[$0] ?? known.placeholders[$0] })
-                    ?? known.placeholders.first(where: { $0.key.removingPercentEncoding == secret })?.value {
+                    ?? known.placeholders.first(where: { $0.key.removingPercentEncoding == secret })?.value
+                {
                     known.placeholders[secret] = placeholder
                 } else {
                     known.placeholders[secret] = "[REDACTED-\(known.nextNumber)]"
@@ -299,10 +302,14 @@ final class Redactor: @unchecked Sendable {
 
         func keepContentLengths(of interaction: inout Interaction) {
             let body = interaction.request.body.data.count
-            if body != request, interaction.request.headers["Content-Length"] == String(request), !interaction.request.headers.contains("Content-Encoding") {
+            if body != request, interaction.request.headers["Content-Length"] == String(request),
+                !interaction.request.headers.contains("Content-Encoding")
+            {
                 interaction.request.headers["Content-Length"] = String(body)
             }
-            if let length = response, var changed = interaction.response, changed.body.data.count != length, changed.declaredBodyLength == length {
+            if let length = response, var changed = interaction.response, changed.body.data.count != length,
+                changed.declaredBodyLength == length
+            {
                 changed.headers["Content-Length"] = String(changed.body.data.count)
                 interaction.response = changed
             }
@@ -380,7 +387,8 @@ final class Redactor: @unchecked Sendable {
     private func redactUserInfo(of url: String, secrets: inout FoundSecrets) -> String {
         // Most URLs have no user info: answer those without a search.
         guard !headerNames.isEmpty || !queryNames.isEmpty, url.utf8Contains(UInt8(ascii: "@")),
-              let scheme = url.range(of: "://") else { return url }
+            let scheme = url.range(of: "://")
+        else { return url }
         let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
         let authority = url[scheme.upperBound..<authorityEnd]
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
@@ -444,7 +452,10 @@ final class Redactor: @unchecked Sendable {
                 // A URL nested in a value (`url=/next?token=…`, written `%3F` or `?`) may hold a rule's name.
                 if byte == UInt8(ascii: "?") { return true }
                 if byte == UInt8(ascii: "%"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "3"),
-                   bytes[index + 2] | 0x20 == UInt8(ascii: "f") { return true }
+                    bytes[index + 2] | 0x20 == UInt8(ascii: "f")
+                {
+                    return true
+                }
                 continue
             }
             switch byte {
@@ -457,8 +468,10 @@ final class Redactor: @unchecked Sendable {
     }
 
     /// `a=1&token=xyz` → `a=1&token=[REDACTED]` for the names given (compared percent-decoded).
-    private func redactPairs(_ text: Substring, names: Set<String>, plusIsSpace: Bool, urlsInValues: Bool = false,
-                             secrets: inout FoundSecrets) -> String {
+    private func redactPairs(
+        _ text: Substring, names: Set<String>, plusIsSpace: Bool, urlsInValues: Bool = false,
+        secrets: inout FoundSecrets
+    ) -> String {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let field = FormFields.parse(String(pair), plusIsSpace: plusIsSpace).first
@@ -480,15 +493,17 @@ final class Redactor: @unchecked Sendable {
 
     /// What a query value may hold without percent-encoding: the unreserved characters, and the
     /// brackets of a placeholder, kept readable as everywhere else in a cassette.
-    private static let queryValueCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~[]")
+    private static let queryValueCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~[]")
 
     private func redact(_ body: Interaction.Body, contentType: String?, secrets: inout FoundSecrets) -> Interaction.Body {
         guard !body.isEmpty, !jsonPaths.isEmpty || !jsonKeys.isEmpty || !formNames.isEmpty || !patterns.isEmpty else { return body }
         var data = body.data
         let mediaType = contentType.map(Interaction.Body.mediaType(of:)) ?? ""
         if !jsonPaths.isEmpty || !jsonKeys.isEmpty, mediaType.isEmpty || Interaction.Body.isJSONMediaType(mediaType),
-           data.first.map({ $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") || $0 <= 0x20 }) == true,
-           let node = try? JSONParser.parse(data) {
+            data.first.map({ $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") || $0 <= 0x20 }) == true,
+            let node = try? JSONParser.parse(data)
+        {
             var changed = false
             let replace: (JSONValue) -> JSONValue = { found in
                 let values = Self.scalars(in: found)
@@ -535,11 +550,12 @@ final class Redactor: @unchecked Sendable {
             changed = true
             return .string(redacted)
         case .object(let members):
-            return .object(members.map { member in
-                var member = member
-                member.value = JSONNode(redactingURLs(in: member.value.value, secrets: &secrets, changed: &changed))
-                return member
-            })
+            return .object(
+                members.map { member in
+                    var member = member
+                    member.value = JSONNode(redactingURLs(in: member.value.value, secrets: &secrets, changed: &changed))
+                    return member
+                })
         case .array(let elements):
             return .array(elements.map { JSONNode(redactingURLs(in: $0.value, secrets: &secrets, changed: &changed)) })
         case .null, .bool, .number, .longString, .base64:
@@ -551,13 +567,15 @@ final class Redactor: @unchecked Sendable {
     private func replacingKeys(in value: JSONValue, with replace: (JSONValue) -> JSONValue) -> JSONValue {
         switch value {
         case .object(let members):
-            return .object(members.map { member in
-                var member = member
-                let replaced = jsonKeys.contains(Redaction.comparable(member.key))
-                    ? replace(member.value.value) : replacingKeys(in: member.value.value, with: replace)
-                member.value = JSONNode(replaced)
-                return member
-            })
+            return .object(
+                members.map { member in
+                    var member = member
+                    let replaced =
+                        jsonKeys.contains(Redaction.comparable(member.key))
+                        ? replace(member.value.value) : replacingKeys(in: member.value.value, with: replace)
+                    member.value = JSONNode(replaced)
+                    return member
+                })
         case .array(let elements):
             return .array(elements.map { JSONNode(replacingKeys(in: $0.value, with: replace)) })
         case .null, .bool, .number, .string, .longString, .base64:
@@ -576,11 +594,12 @@ final class Redactor: @unchecked Sendable {
         case .null, .bool: return value
         case .array(let elements): return .array(elements.map { JSONNode(redactedKeepingShape($0.value)) })
         case .object(let members):
-            return .object(members.map { member in
-                var member = member
-                member.value = JSONNode(redactedKeepingShape(member.value.value))
-                return member
-            })
+            return .object(
+                members.map { member in
+                    var member = member
+                    member.value = JSONNode(redactedKeepingShape(member.value.value))
+                    return member
+                })
         }
     }
 

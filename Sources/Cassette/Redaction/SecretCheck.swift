@@ -35,9 +35,11 @@ public enum SecretCheck: Sendable, Equatable {
             checked.request.body = checkedPart(of: checked.request.body)
             checked.response?.body = checkedPart(of: interaction.response?.body ?? .empty)
             for finding in scanner.findings(in: CassetteDocument(interactions: [checked])) {
-                let place = finding.place.hasPrefix("interactions[0].") ? String(finding.place.dropFirst("interactions[0].".count)) : finding.place
-                lines.append("\(interaction.request.method) \(interaction.request.url): \(finding.kind) in \(place) "
-                    + "(\(finding.value.count) characters)")
+                let place =
+                    finding.place.hasPrefix("interactions[0].") ? String(finding.place.dropFirst("interactions[0].".count)) : finding.place
+                lines.append(
+                    "\(interaction.request.method) \(interaction.request.url): \(finding.kind) in \(place) "
+                        + "(\(finding.value.count) characters)")
             }
         }
         return lines
@@ -48,7 +50,8 @@ public enum SecretCheck: Sendable, Equatable {
     }
 
     /// What to do about a finding: the sentence that ends each warning and error.
-    public static let advice = "Add a redaction rule for each place (Redaction.default.redactingHeaders(…), .redactingQueryParameters(…), "
+    public static let advice =
+        "Add a redaction rule for each place (Redaction.default.redactingHeaders(…), .redactingQueryParameters(…), "
         + ".redactingJSONKeys(…)) or a placeholder (.replacing(secret, with: \"<NAME>\")), then record again; if a value is not "
         + "a secret, Tape.Options(secretCheck: .off) silences the check."
 }

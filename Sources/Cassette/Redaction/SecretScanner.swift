@@ -66,7 +66,9 @@ package struct SecretScanner {
         return findings
     }
 
-    private func scanMessage(url: String?, headers: Interaction.Headers, body: Interaction.Body, at place: String, into findings: inout [Finding]) {
+    private func scanMessage(
+        url: String?, headers: Interaction.Headers, body: Interaction.Body, at place: String, into findings: inout [Finding]
+    ) {
         if let url { scanURL(url, at: place + ".url", into: &findings) }
         for (name, value) in headers {
             let fieldPlace = place + ".headers." + name
@@ -148,8 +150,11 @@ package struct SecretScanner {
             scanText(line, at: place, into: &findings)
             guard findings.count == before else { continue }
             for match in assignment.matches(in: line, range: NSRange(line.startIndex..., in: line)) {
-                guard let nameRange = Range(match.range(at: 1), in: line), let valueRange = Range(match.range(at: 2), in: line) else { continue }
-                let name = String(line[nameRange]), value = String(line[valueRange])
+                guard let nameRange = Range(match.range(at: 1), in: line), let valueRange = Range(match.range(at: 2), in: line) else {
+                    continue
+                }
+                let name = String(line[nameRange])
+                let value = String(line[valueRange])
                 if Self.isAuthLike(name), Self.looksRandom(value) {
                     findings.append(Finding(kind: "random string in an auth-like field", place: place, value: value))
                 }
@@ -163,8 +168,10 @@ package struct SecretScanner {
     /// Names that speak of credentials: `Authorization`, `X-Api-Key`, `access_token`, `client_secret`, `sid`…
     package static func isAuthLike(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        let fragments = ["auth", "token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "access_key",
-                         "access-key", "accesskey", "session", "signature", "credential", "private"]
+        let fragments = [
+            "auth", "token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "access_key",
+            "access-key", "accesskey", "session", "signature", "credential", "private",
+        ]
         if fragments.contains(where: lowered.contains) { return true }
         let words = lowered.split { !$0.isLetter && !$0.isNumber }
         return words.contains { ["key", "sid", "pwd", "jwt", "sig"].contains($0) }
@@ -176,7 +183,8 @@ package struct SecretScanner {
         guard value.count >= 16, !isRedacted(value) else { return false }
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_.~-")
         guard value.allSatisfy(allowed.contains) else { return false }
-        let hasDigit = value.contains(where: \.isNumber), hasUpper = value.contains(where: \.isUppercase)
+        let hasDigit = value.contains(where: \.isNumber)
+        let hasUpper = value.contains(where: \.isUppercase)
         let hasLower = value.contains(where: \.isLowercase)
         guard [hasDigit, hasUpper, hasLower].filter({ $0 }).count >= 2 else { return false }
         var counts: [Character: Int] = [:]

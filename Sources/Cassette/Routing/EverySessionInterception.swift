@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -116,7 +117,7 @@ enum ConfigurationHooks {
     private static func uninstall() {
         for name in selectors {
             guard let method = class_getClassMethod(URLSessionConfiguration.self, NSSelectorFromString(name)),
-                  let original = originals.withLock({ $0.removeValue(forKey: name) })
+                let original = originals.withLock({ $0.removeValue(forKey: name) })
             else { continue }
             method_setImplementation(method, original)
         }

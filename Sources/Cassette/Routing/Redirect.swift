@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -29,8 +30,8 @@ enum Redirect {
     /// URLSession follows.
     static func nextRequest(after response: HTTPURLResponse, to request: URLRequest, body: Data?) -> URLRequest? {
         guard [301, 302, 303, 305, 307, 308].contains(response.statusCode),
-              let location = response.value(forHTTPHeaderField: "Location"),
-              let target = URL(string: location, relativeTo: request.url)?.absoluteURL
+            let location = response.value(forHTTPHeaderField: "Location"),
+            let target = URL(string: location, relativeTo: request.url)?.absoluteURL
         else { return nil }
         var next = request
         next.url = target

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -51,8 +52,10 @@ struct RequestBody {
     /// queue (`startLoading` runs on the queue every session shares, docs/Architecture.md, "Linux facts", and a bound
     /// stream's writer may need it): then this returns nil and hands the body to `later`, on
     /// another queue.
-    static func obtain(for request: URLRequest, task: URLSessionTask?,
-                       later done: @escaping @Sendable (Result<RequestBody, URLError>) -> Void) -> Result<RequestBody, URLError>? {
+    static func obtain(
+        for request: URLRequest, task: URLSessionTask?,
+        later done: @escaping @Sendable (Result<RequestBody, URLError>) -> Void
+    ) -> Result<RequestBody, URLError>? {
         let isUpload = task is URLSessionUploadTask
         // Only an upload task keeps its body away from the request; reflection is for it alone.
         let kept = isUpload ? TaskInternals.knownBody(of: task) : .notFound
@@ -158,8 +161,10 @@ struct RequestBody {
     }
 
     /// Runs `read` on a global queue and hands its result to `done`; returns nil, for `obtain`.
-    private static func elsewhere(_ done: @escaping @Sendable (Result<RequestBody, URLError>) -> Void,
-                                  _ read: @escaping () -> Result<RequestBody, URLError>) -> Result<RequestBody, URLError>? {
+    private static func elsewhere(
+        _ done: @escaping @Sendable (Result<RequestBody, URLError>) -> Void,
+        _ read: @escaping () -> Result<RequestBody, URLError>
+    ) -> Result<RequestBody, URLError>? {
         let read = UncheckedSendable(read)
         DispatchQueue.global().async { done(read.value()) }
         return nil
@@ -171,7 +176,8 @@ struct RequestBody {
             return .success(RequestBody(data: data, form: .upload))
         } catch {
             let missing = !FileManager.default.fileExists(atPath: url.path)
-            return .failure(RequestFailure(.uploadFileUnreadable(path: url.path, missing: missing, why: error.localizedDescription)).urlError)
+            return .failure(
+                RequestFailure(.uploadFileUnreadable(path: url.path, missing: missing, why: error.localizedDescription)).urlError)
         }
     }
 

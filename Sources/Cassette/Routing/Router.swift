@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -49,7 +50,8 @@ final class Router: Sendable {
         self.redactor = redactor
         self.playback = playback
         self.stubs = stubs
-        recorder = Recorder(policy: RecordingPolicy(file: setup.file, savesConnectionFailures: setup.savesConnectionFailures, redactor: redactor))
+        recorder = Recorder(
+            policy: RecordingPolicy(file: setup.file, savesConnectionFailures: setup.savesConnectionFailures, redactor: redactor))
     }
 
     /// Decides who answers `request`: a stub, the recording, the network, or nobody. A replay
@@ -79,7 +81,8 @@ final class Router: Sendable {
                 let bound = playback.hasPlaceholders && !redactor.bindings.isEmpty
                 var recording = interaction
                 if redactor.changesPlayback || playback.rules.origin != .exact || bound {
-                    recording = OriginMove.replayed(redactor.forPlayback(interaction, bound: bound), for: request.url, rule: playback.rules.origin)
+                    recording = OriginMove.replayed(
+                        redactor.forPlayback(interaction, bound: bound), for: request.url, rule: playback.rules.origin)
                 }
                 return .replay(recording.answer(to: redacted, latency: setup.latency, cassette: setup.file))
             case .usedUp(let count):
@@ -100,14 +103,16 @@ final class Router: Sendable {
     /// its `httpAdditionalHeaders` reach stubs, header matching and recordings. Otherwise it is
     /// read only when a replay waits (timeouts) or fails (the report shows every field).
     var readsConfigurationFirst: Bool {
-        setup.recordsNewRequests || !playback.rules.headers.isEmpty || playback.rules.predicate != nil || !stubs.isEmpty || !Stubs.global.isEmpty
+        setup.recordsNewRequests || !playback.rules.headers.isEmpty || playback.rules.predicate != nil || !stubs.isEmpty
+            || !Stubs.global.isEmpty
     }
 
     /// Counts a replay of the interaction at `index`, and notes a match that relied on redacted values.
     private func noteReplay(of index: Int, redactedValues: Int) {
         guard redactedValues > 0 else { return log.withLock { $0.replayed += 1 } }
         let recorded = playback.requests[index]
-        let match = Tape.Report.RedactedMatch(interaction: index + 1, request: "\(recorded.method) \(recorded.url)", redactedValues: redactedValues)
+        let match = Tape.Report.RedactedMatch(
+            interaction: index + 1, request: "\(recorded.method) \(recorded.url)", redactedValues: redactedValues)
         log.withLock {
             $0.replayed += 1
             $0.redactedMatches.append(match)

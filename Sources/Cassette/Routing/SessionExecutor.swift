@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -33,9 +34,12 @@ struct SessionExecutor {
             return begin(.success(body), request: urlRequest, of: exchange)
         }
         let sendable = UncheckedSendable(urlRequest)
-        if let found = RequestBody.obtain(for: urlRequest, task: task, later: { [self] found in
-            channel.later { if !exchange.isStopped { self.begin(found, request: sendable.value, of: exchange) } }
-        }) {
+        if let found = RequestBody.obtain(
+            for: urlRequest, task: task,
+            later: { [self] found in
+                channel.later { if !exchange.isStopped { self.begin(found, request: sendable.value, of: exchange) } }
+            })
+        {
             begin(found, request: urlRequest, of: exchange)
         }
     }
@@ -61,9 +65,13 @@ struct SessionExecutor {
     private func run(_ hop: Hop, of exchange: Exchange) {
         let urlRequest = hop.request
         let request = Interaction.Request.capturing(urlRequest).request
-        let decision = router.decide(request, sent: { urlRequest }, shownOnMiss: router.readsConfigurationFirst ? nil : {
-            Interaction.Request.capturing(Self.asSent(urlRequest, by: exchange.configuration)).request
-        })
+        let decision = router.decide(
+            request, sent: { urlRequest },
+            shownOnMiss: router.readsConfigurationFirst
+                ? nil
+                : {
+                    Interaction.Request.capturing(Self.asSent(urlRequest, by: exchange.configuration)).request
+                })
         switch decision {
         case .stub(let answer), .replay(let answer):
             reportSent(hop, of: exchange)
@@ -87,10 +95,15 @@ struct SessionExecutor {
         let channel = exchange.channel
         let urlRequest = hop.request
         let head = decided.response?.urlResponse(for: urlRequest.url ?? URL(fileURLWithPath: "/"))
-        let answer = decided.response.map { response in
-            head != nil ? decided : decided.failing(with: RequestFailure(.unbuildableStatus(response.status, stub: decided.source == .stub),
-                                                                         request: decided.request))
-        } ?? decided
+        let answer =
+            decided.response.map { response in
+                head != nil
+                    ? decided
+                    : decided.failing(
+                        with: RequestFailure(
+                            .unbuildableStatus(response.status, stub: decided.source == .stub),
+                            request: decided.request))
+            } ?? decided
         if let head, answer.endCode == nil, let next = Redirect.nextRequest(after: head, to: urlRequest, body: hop.body.data) {
             return follow(head, body: answer.body, to: next, after: answer.timing.duration, hop: hop, of: exchange, shownAs: answer.request)
         }
@@ -109,8 +122,10 @@ struct SessionExecutor {
     /// Follows the redirect `head` (with `body`) answering `hop`, once `delay` has passed: stores
     /// its cookies, asks the caller's delegate, then runs the next hop — or delivers the redirect
     /// itself when the delegate says nil. The same on every platform (see ``Redirect``).
-    private func follow(_ head: HTTPURLResponse, body: Data, to next: URLRequest, after delay: TimeInterval,
-                        hop: Hop, of exchange: Exchange, shownAs shown: Interaction.Request) {
+    private func follow(
+        _ head: HTTPURLResponse, body: Data, to next: URLRequest, after delay: TimeInterval,
+        hop: Hop, of exchange: Exchange, shownAs shown: Interaction.Request
+    ) {
         let channel = exchange.channel
         if delay > 0 { armResourceDeadline(of: exchange) }
         let shownNext = UncheckedSendable(next)
@@ -144,13 +159,15 @@ struct SessionExecutor {
     /// `timeoutIntervalForResource` (counted from `startLoading`), once per exchange.
     private func armResourceDeadline(of exchange: Exchange) {
         guard let seconds = exchange.configuration?.timeoutIntervalForResource, seconds > 0, seconds < CassetteRules.longestSeconds,
-              exchange.armsDeadline()
+            exchange.armsDeadline()
         else { return }
         let redactor = router.redactor
-        exchange.channel.expire(after: seconds - exchange.channel.age, with: {
-            let shown = redactor.forMatching(Interaction.Request.capturing(exchange.request.value).request)
-            return RequestFailure(.resourceTimeout(seconds: seconds), request: shown).urlError
-        }, then: { exchange.expire() })
+        exchange.channel.expire(
+            after: seconds - exchange.channel.age,
+            with: {
+                let shown = redactor.forMatching(Interaction.Request.capturing(exchange.request.value).request)
+                return RequestFailure(.resourceTimeout(seconds: seconds), request: shown).urlError
+            }, then: { exchange.expire() })
     }
 
     /// `request` as a live session of `configuration` sends it: the configuration's
@@ -192,7 +209,8 @@ struct SessionExecutor {
     private func record(_ request: Interaction.Request, hop: Hop, of exchange: Exchange) {
         let task = exchange.channel.task
         let recorder = router.recorder
-        let ticket = recorder.begin(session: TaskInternals.session(of: task).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
+        let ticket = recorder.begin(
+            session: TaskInternals.session(of: task).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
         let recordedAt = Date()
         var outgoing = hop.request
         // The session's timeout, which FoundationNetworking does not copy into the request.
@@ -207,57 +225,66 @@ struct SessionExecutor {
         let everyChunk = TaskInternals.deliversEveryChunk(task)
         let streaming = Locked(false)
         let sent = SentBody(hop.body, firstHop: hop.number == 0, task: task)
-        let progress = LiveForwarder.Progress(head: { head in
-            // Only a caller that hears every piece can tell when the head came: the others get it
-            // with the body at the end, one hop instead of two.
-            guard everyChunk, Redirect.nextRequest(after: head, to: sendable.value, body: nil) == nil else { return }
-            streaming.withLock { $0 = true }
-            sent.reportTheRest()
-            channel.later { channel.deliverHead(head) }
-        }, data: { data in
-            if streaming.withLock({ $0 }) { channel.later { channel.deliverData(data) } }
-        }, sent: { piece, total, expected in
-            sent.report(piece: piece, total: total, expected: expected)
-        })
+        let progress = LiveForwarder.Progress(
+            head: { head in
+                // Only a caller that hears every piece can tell when the head came: the others get it
+                // with the body at the end, one hop instead of two.
+                guard everyChunk, Redirect.nextRequest(after: head, to: sendable.value, body: nil) == nil else { return }
+                streaming.withLock { $0 = true }
+                sent.reportTheRest()
+                channel.later { channel.deliverHead(head) }
+            },
+            data: { data in
+                if streaming.withLock({ $0 }) { channel.later { channel.deliverData(data) } }
+            },
+            sent: { piece, total, expected in
+                sent.report(piece: piece, total: total, expected: expected)
+            })
         // Off URLSession's shared queue: creating another session's task from it crashes.
         DispatchQueue.global().async { [self] in
             if exchange.isStopped {
                 recorder.abandon(ticket)
                 return
             }
-            let live = forwarder.forward(sendable.value, body: hop.body, progress: progress, onEnd: { received in
-                var outcome = received
-                if exchange.isExpired {
-                    // Saved as the caller saw it: the resource timeout cut the exchange.
-                    outcome.response = nil
-                    outcome.error = URLError(.timedOut)
-                }
-                let ended = outcome
-                let cancelled = exchange.isStopped && !exchange.isExpired
-                if let warning = recorder.settle(ticket, outcome: outcome, of: request, recordedAt: recordedAt, cancelled: cancelled) {
-                    log.withLock {
-                        $0.connectionFailures += 1
-                        $0.warnings.append(warning)
+            let live = forwarder.forward(
+                sendable.value, body: hop.body, progress: progress,
+                onEnd: { received in
+                    var outcome = received
+                    if exchange.isExpired {
+                        // Saved as the caller saw it: the resource timeout cut the exchange.
+                        outcome.response = nil
+                        outcome.error = URLError(.timedOut)
                     }
-                    FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
-                }
-                if outcome.response != nil { sent.reportTheRest() }
-                if outcome.error == nil, let head = outcome.response,
-                   let next = Redirect.nextRequest(after: head, to: sendable.value, body: hop.body.data) {
-                    let redirect = UncheckedSendable((head, next))
-                    channel.later { [self] in
-                        follow(redirect.value.0, body: ended.body, to: redirect.value.1, after: 0, hop: hop, of: exchange,
-                               shownAs: redactor.forMatching(request))
+                    let ended = outcome
+                    let cancelled = exchange.isStopped && !exchange.isExpired
+                    if let warning = recorder.settle(ticket, outcome: outcome, of: request, recordedAt: recordedAt, cancelled: cancelled) {
+                        log.withLock {
+                            $0.connectionFailures += 1
+                            $0.warnings.append(warning)
+                        }
+                        FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
                     }
-                    return
-                }
-                if streaming.withLock({ $0 }) {
-                    channel.soon(onClientQueue: ended.isOnClientQueue) { channel.deliverRest(body: Data(), error: ended.error) }
-                } else {
-                    let head = UncheckedSendable(ended.response)
-                    channel.soon(onClientQueue: ended.isOnClientQueue) { channel.deliver(head.value, body: ended.body, error: ended.error) }
-                }
-            })
+                    if outcome.response != nil { sent.reportTheRest() }
+                    if outcome.error == nil, let head = outcome.response,
+                        let next = Redirect.nextRequest(after: head, to: sendable.value, body: hop.body.data)
+                    {
+                        let redirect = UncheckedSendable((head, next))
+                        channel.later { [self] in
+                            follow(
+                                redirect.value.0, body: ended.body, to: redirect.value.1, after: 0, hop: hop, of: exchange,
+                                shownAs: redactor.forMatching(request))
+                        }
+                        return
+                    }
+                    if streaming.withLock({ $0 }) {
+                        channel.soon(onClientQueue: ended.isOnClientQueue) { channel.deliverRest(body: Data(), error: ended.error) }
+                    } else {
+                        let head = UncheckedSendable(ended.response)
+                        channel.soon(onClientQueue: ended.isOnClientQueue) {
+                            channel.deliver(head.value, body: ended.body, error: ended.error)
+                        }
+                    }
+                })
             exchange.attach(live)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -100,8 +101,10 @@ public final class TapeServer: @unchecked Sendable {
         public var idleTimeout: TimeInterval
 
         /// Limits with their defaults.
-        public init(requestLine: Int = 8_192, headerBytes: Int = 65_536, bodyBytes: Int = 64 * 1024 * 1024,
-                    headerTimeout: TimeInterval = 10, idleTimeout: TimeInterval = 60) {
+        public init(
+            requestLine: Int = 8_192, headerBytes: Int = 65_536, bodyBytes: Int = 64 * 1024 * 1024,
+            headerTimeout: TimeInterval = 10, idleTimeout: TimeInterval = 60
+        ) {
             self.requestLine = requestLine
             self.headerBytes = headerBytes
             self.bodyBytes = bodyBytes
@@ -110,8 +113,9 @@ public final class TapeServer: @unchecked Sendable {
         }
 
         var wire: WireRequest.Limits {
-            WireRequest.Limits(requestLine: requestLine, headerBytes: headerBytes, body: bodyBytes,
-                               headerTimeout: headerTimeout, idleTimeout: idleTimeout, bodyTimeout: max(headerTimeout, 60))
+            WireRequest.Limits(
+                requestLine: requestLine, headerBytes: headerBytes, body: bodyBytes,
+                headerTimeout: headerTimeout, idleTimeout: idleTimeout, bodyTimeout: max(headerTimeout, 60))
         }
     }
 
@@ -170,8 +174,9 @@ public final class TapeServer: @unchecked Sendable {
         }
         if tape.router.setup.recordsNewRequests, options.upstream == nil, origin == base {
             listener.close()
-            throw CassetteError.serverFailed("record mode \(tape.mode) records what the cassette cannot answer, but there is nowhere to "
-                + "record from: give an upstream (cassette serve --upstream https://api.example.com), or replay with mode none")
+            throw CassetteError.serverFailed(
+                "record mode \(tape.mode) records what the cassette cannot answer, but there is nowhere to "
+                    + "record from: give an upstream (cassette serve --upstream https://api.example.com), or replay with mode none")
         }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
@@ -239,12 +244,18 @@ public final class TapeServer: @unchecked Sendable {
         }
         var address = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
         let bound: Int
         if Int32(address.ss_family) == AF_INET6 {
-            bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) } }
+            bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+            }
         } else {
-            bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) } }
+            bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            }
         }
         return (descriptor, bound)
     }
@@ -281,7 +292,9 @@ public final class TapeServer: @unchecked Sendable {
                 connection.close()
                 return
             case false?:
-                writeRefusal(WireRequest.Refusal(status: 503, reason: "the server already serves \(options.maxConnections) connections"), to: connection)
+                writeRefusal(
+                    WireRequest.Refusal(status: 503, reason: "the server already serves \(options.maxConnections) connections"),
+                    to: connection)
                 connection.close()
             case true?:
                 let thread = Thread { [self] in
@@ -328,8 +341,9 @@ public final class TapeServer: @unchecked Sendable {
             return false
         }
         if OriginMove.origin(of: url.absoluteString) == ownOrigin {
-            writeRefusal(WireRequest.Refusal(status: 502, reason: "this request would go to this server itself: start it with an upstream"),
-                         to: connection)
+            writeRefusal(
+                WireRequest.Refusal(status: 502, reason: "this request would go to this server itself: start it with an upstream"),
+                to: connection)
             return false
         }
         switch tape.router.decide(Self.captured(wire, url: url), sent: { Self.urlRequest(for: wire, url: url) }) {
@@ -397,7 +411,9 @@ public final class TapeServer: @unchecked Sendable {
                 pending += started.headBytes
             case .body(let range):
                 guard let response else { continue }
-                pending += response.bodyBytes(range == 0..<body.count ? body : body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)))
+                pending += response.bodyBytes(
+                    range == 0..<body.count
+                        ? body : body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)))
             case .finish:
                 guard let response else { return false }
                 pending += response.endBytes
@@ -470,8 +486,9 @@ public final class TapeServer: @unchecked Sendable {
         }
         var headers = Interaction.Headers()
         for field in joined.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) { headers.add(field.name, field.value) }
-        return Interaction.Request(method: wire.method, url: url.absoluteString, headers: headers,
-                                   body: wire.body.isEmpty ? .empty : Interaction.Body(unchecked: wire.body, form: .base64))
+        return Interaction.Request(
+            method: wire.method, url: url.absoluteString, headers: headers,
+            body: wire.body.isEmpty ? .empty : Interaction.Body(unchecked: wire.body, form: .base64))
     }
 
     /// Fields that belong to one connection, not to the request (RFC 9110 §7.6.1), and those the
@@ -483,7 +500,8 @@ public final class TapeServer: @unchecked Sendable {
 
     private func writeRefusal(_ refusal: WireRequest.Refusal, to connection: ServerConnection) {
         let body = Data("\(refusal.status) \(ReasonPhrase.of(refusal.status)): \(refusal.reason)\n".utf8)
-        let head = "HTTP/1.1 \(refusal.status) \(ReasonPhrase.of(refusal.status))\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        let head =
+            "HTTP/1.1 \(refusal.status) \(ReasonPhrase.of(refusal.status))\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         connection.write(Array(head.utf8) + Array(body))
     }

@@ -88,8 +88,12 @@ struct WireRequest {
             }
             switch connection.readMore(until: deadline) {
             case .data: continue
-            case .closed: return started ? .refused(Refusal(status: 400, reason: "the connection closed in the middle of a request head")) : .gone
-            case .timedOut: return started ? .refused(Refusal(status: 408, reason: "the request head did not arrive within \(Int(limits.headerTimeout)) s")) : .gone
+            case .closed:
+                return started ? .refused(Refusal(status: 400, reason: "the connection closed in the middle of a request head")) : .gone
+            case .timedOut:
+                return started
+                    ? .refused(Refusal(status: 408, reason: "the request head did not arrive within \(Int(limits.headerTimeout)) s"))
+                    : .gone
             }
         }
         guard let headEnd else { return .gone }
@@ -112,7 +116,8 @@ struct WireRequest {
         if let length {
             let values = Set(length.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
             guard values.count == 1, let text = values.first, !text.isEmpty, text.utf8.count <= 18,
-                  text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(text) else {
+                text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(text)
+            else {
                 return .refused(Refusal(status: 400, reason: "Content-Length \"\(length)\" is not one whole number"))
             }
             guard value <= limits.body else {
@@ -121,9 +126,10 @@ struct WireRequest {
             declared = value
         }
         if let chunked, chunked.lowercased().trimmingCharacters(in: .whitespaces) != "chunked" {
-            return .refused(Refusal(status: 501, reason: "Transfer-Encoding \"\(chunked)\" is not supported; send chunked or a Content-Length"))
+            return .refused(
+                Refusal(status: 501, reason: "Transfer-Encoding \"\(chunked)\" is not supported; send chunked or a Content-Length"))
         }
-        if (chunked != nil || declared > 0), request.header("Expect")?.lowercased() == "100-continue" {
+        if chunked != nil || declared > 0, request.header("Expect")?.lowercased() == "100-continue" {
             sendContinue()
         }
         let bodyDeadline = Date(timeIntervalSinceNow: limits.bodyTimeout)
@@ -136,7 +142,9 @@ struct WireRequest {
             while connection.pending.count < declared {
                 switch connection.readMore(until: bodyDeadline) {
                 case .data: continue
-                case .closed: return .refused(Refusal(status: 400, reason: "the connection closed after \(connection.pending.count) of \(declared) body bytes"))
+                case .closed:
+                    return .refused(
+                        Refusal(status: 400, reason: "the connection closed after \(connection.pending.count) of \(declared) body bytes"))
                 case .timedOut: return .refused(Refusal(status: 408, reason: "the body did not arrive within \(Int(limits.bodyTimeout)) s"))
                 }
             }
@@ -178,19 +186,26 @@ struct WireRequest {
         }
         guard CassetteRules.methodProblem(method) == nil else { throw Refusal(status: 400, reason: "\"\(method)\" is not a method") }
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
-            throw Refusal(status: version.hasPrefix("HTTP/") ? 505 : 400, reason: "HTTP version \"\(version)\" is not supported; send HTTP/1.1")
+            throw Refusal(
+                status: version.hasPrefix("HTTP/") ? 505 : 400, reason: "HTTP version \"\(version)\" is not supported; send HTTP/1.1")
         }
-        guard target.hasPrefix("/") || target.hasPrefix("http://") || target.hasPrefix("https://") || (target == "*" && method == "OPTIONS"),
-              !target.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
+        guard
+            target.hasPrefix("/") || target.hasPrefix("http://") || target.hasPrefix("https://") || (target == "*" && method == "OPTIONS"),
+            !target.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
+        else {
             throw Refusal(status: 400, reason: "the request target \"\(target.prefix(60))\" is neither a path nor an absolute URL")
         }
         var headers: [(name: String, value: String)] = []
         for line in lines {
             guard let first = line.first else { continue }
-            if first == 0x20 || first == 0x09 { throw Refusal(status: 400, reason: "a header field is folded over two lines (obsolete, refused)") }
+            if first == 0x20 || first == 0x09 {
+                throw Refusal(status: 400, reason: "a header field is folded over two lines (obsolete, refused)")
+            }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), let name = text(line[..<colon]),
-                  CassetteRules.headerNameProblem(name) == nil, let value = text(line[(colon + 1)...]) else {
-                throw Refusal(status: 400, reason: "\"\(String(decoding: line.prefix(60), as: UTF8.self))\" is not a header field \"Name: value\"")
+                CassetteRules.headerNameProblem(name) == nil, let value = text(line[(colon + 1)...])
+            else {
+                throw Refusal(
+                    status: 400, reason: "\"\(String(decoding: line.prefix(60), as: UTF8.self))\" is not a header field \"Name: value\"")
             }
             if value.unicodeScalars.contains(where: { $0.value == 0 }) { throw Refusal(status: 400, reason: "a header value holds NUL") }
             headers.append((name, value.trimmingCharacters(in: .whitespaces)))
@@ -214,11 +229,14 @@ struct WireRequest {
                     connection.consume(newline + 1 - connection.pending.startIndex)
                     return .success(line)
                 }
-                if connection.pending.count > 4_096 { return .failure(Refusal(status: 400, reason: "a chunk size line is longer than 4096 bytes")) }
+                if connection.pending.count > 4_096 {
+                    return .failure(Refusal(status: 400, reason: "a chunk size line is longer than 4096 bytes"))
+                }
                 switch connection.readMore(until: deadline) {
                 case .data: continue
                 case .closed: return .failure(Refusal(status: 400, reason: "the connection closed in the middle of a chunked body"))
-                case .timedOut: return .failure(Refusal(status: 408, reason: "the chunked body did not arrive within \(Int(limits.bodyTimeout)) s"))
+                case .timedOut:
+                    return .failure(Refusal(status: 408, reason: "the chunked body did not arrive within \(Int(limits.bodyTimeout)) s"))
                 }
             }
         }
@@ -230,8 +248,10 @@ struct WireRequest {
             }
             let hex = sizeLine.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != 0x20 && $0 != 0x09 }
             guard !hex.isEmpty, hex.count <= 15, hex.allSatisfy({ isHexDigit($0) }),
-                  let size = Int(String(decoding: hex, as: UTF8.self), radix: 16) else {
-                return .failure(Refusal(status: 400, reason: "\"\(String(decoding: sizeLine.prefix(40), as: UTF8.self))\" is not a chunk size"))
+                let size = Int(String(decoding: hex, as: UTF8.self), radix: 16)
+            else {
+                return .failure(
+                    Refusal(status: 400, reason: "\"\(String(decoding: sizeLine.prefix(40), as: UTF8.self))\" is not a chunk size"))
             }
             if size == 0 { break }
             guard body.count + size <= limits.body else {
@@ -241,7 +261,8 @@ struct WireRequest {
                 switch connection.readMore(until: deadline) {
                 case .data: continue
                 case .closed: return .failure(Refusal(status: 400, reason: "the connection closed in the middle of a chunk"))
-                case .timedOut: return .failure(Refusal(status: 408, reason: "the chunked body did not arrive within \(Int(limits.bodyTimeout)) s"))
+                case .timedOut:
+                    return .failure(Refusal(status: 408, reason: "the chunked body did not arrive within \(Int(limits.bodyTimeout)) s"))
                 }
             }
             let chunk = connection.pending.prefix(size)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -46,7 +47,9 @@ struct WireResponse {
             guard let name = key as? String, let text = value as? String else { return nil }
             return (name, text)
         }
-        self.init(status: head.statusCode, headers: Interaction.Headers(fields.sorted { $0.name.lowercased() < $1.name.lowercased() }), for: request)
+        self.init(
+            status: head.statusCode, headers: Interaction.Headers(fields.sorted { $0.name.lowercased() < $1.name.lowercased() }),
+            for: request)
     }
 
     /// The status line and header fields, and the empty line after them.

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,8 +17,10 @@ package enum CassetteFile {
     package static func read(_ file: URL) throws -> CassetteDocument {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw CassetteError.unreadableCassette(file: file.path, reason: "it is a folder, not a file; give the path of a cassette "
-                + "file in it, such as \(file.appendingPathComponent("name.json").path)")
+            throw CassetteError.unreadableCassette(
+                file: file.path,
+                reason: "it is a folder, not a file; give the path of a cassette "
+                    + "file in it, such as \(file.appendingPathComponent("name.json").path)")
         }
         let read: (data: Data, release: (@Sendable (Range<Int>) -> Void)?)
         do {
@@ -35,8 +38,9 @@ package enum CassetteFile {
     /// ``read(_:)`` for comparing with a new recording: large bodies stay in the file.
     private static func readForComparison(_ file: URL) throws -> (document: CassetteDocument, deferred: DeferredBodies) {
         let read = try MappedFile.read(file)
-        return try CassetteFormat(path: file.path).decode(read.data, file: file.path, release: read.release,
-                                                          deferringBodiesFrom: comparedInTheFile)
+        return try CassetteFormat(path: file.path).decode(
+            read.data, file: file.path, release: read.release,
+            deferringBodiesFrom: comparedInTheFile)
     }
 
     /// Saves what a tape recorded into `file`, safely when several processes record into the
@@ -55,12 +59,15 @@ package enum CassetteFile {
     ///
     /// - Returns: whether the file was written.
     @discardableResult
-    static func save(_ recorded: [Interaction], replacing: Bool, volatile: VolatileParts = .default, to file: URL) throws(CassetteError) -> Bool {
+    static func save(
+        _ recorded: [Interaction], replacing: Bool, volatile: VolatileParts = .default, to file: URL
+    ) throws(CassetteError) -> Bool {
         let folder = file.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .saveFailed(file: file.path, reason: "cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
+            throw .saveFailed(
+                file: file.path, reason: "cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
         }
         return try FolderLock.holding(folder, for: file) { () throws(CassetteError) -> Bool in
             removeLeftovers(of: file)
@@ -76,8 +83,10 @@ package enum CassetteFile {
                 do {
                     interactions = try read(file).interactions + recorded
                 } catch {
-                    throw .saveFailed(file: file.path, reason: "the cassette on disk cannot be read any more (\(error)), so the "
-                        + "\(recorded.count) new recording\(recorded.count == 1 ? "" : "s") could not be added to it")
+                    throw .saveFailed(
+                        file: file.path,
+                        reason: "the cassette on disk cannot be read any more (\(error)), so the "
+                            + "\(recorded.count) new recording\(recorded.count == 1 ? "" : "s") could not be added to it")
                 }
             }
             try write(CassetteDocument(recordedWith: CassetteVersion.recordedWith, interactions: interactions), to: file)
@@ -92,7 +101,8 @@ package enum CassetteFile {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .saveFailed(file: file.path, reason: "cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
+            throw .saveFailed(
+                file: file.path, reason: "cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
         }
         let temporary = folder.appendingPathComponent(temporaryPrefix(of: file) + UUID().uuidString + ".tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o666)

@@ -20,8 +20,10 @@ enum CassetteLocation {
     static let folderVariable = "CASSETTE_FOLDER"
 
     /// The file for cassette `name`, and whether it was found in `bundle` (read-only).
-    static func file(named name: String, folder: String?, bundle: Bundle?, filePath: String,
-                     environment: [String: String]) throws(CassetteError) -> (file: URL, inBundle: Bool) {
+    static func file(
+        named name: String, folder: String?, bundle: Bundle?, filePath: String,
+        environment: [String: String]
+    ) throws(CassetteError) -> (file: URL, inBundle: Bool) {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         if name.isEmpty || name.hasPrefix("/") || parts.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." }) {
             throw .invalidCassetteName(name)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,7 +16,8 @@ enum FolderLock {
     static func holding<Result>(_ folder: URL, for file: URL, _ body: () throws(CassetteError) -> Result) throws(CassetteError) -> Result {
         let descriptor = open(folder.path, O_RDONLY)
         guard descriptor >= 0 else {
-            throw .saveFailed(file: file.path, reason: "cannot open the folder \(folder.path) to lock it: \(String(cString: strerror(errno)))")
+            throw .saveFailed(
+                file: file.path, reason: "cannot open the folder \(folder.path) to lock it: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {

@@ -19,9 +19,10 @@ enum SavePolicy {
         let recordingMode = mode != .none && !(mode == .once && fileExisted)
         guard recordingMode else { return .leaveAsIs }
         if connectionFailures > 0, mode == .all || recorded == 0 {
-            return .incomplete(warning: "cassette \(file.path) was not saved: \(connectionFailures) request\(connectionFailures == 1 ? "" : "s") "
-                + "could not connect, so the recording is incomplete" + (fileExisted ? "; the file is unchanged" : "")
-                + ". Record again when the servers can be reached.")
+            return .incomplete(
+                warning: "cassette \(file.path) was not saved: \(connectionFailures) request\(connectionFailures == 1 ? "" : "s") "
+                    + "could not connect, so the recording is incomplete" + (fileExisted ? "; the file is unchanged" : "")
+                    + ". Record again when the servers can be reached.")
         }
         guard recorded > 0 || !fileExisted || mode == .all else { return .leaveAsIs }
         return .save(replacing: mode == .all)

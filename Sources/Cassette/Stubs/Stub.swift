@@ -14,8 +14,10 @@ public final class Stub: Sendable, CustomStringConvertible {
     /// With an expectation's header checking: the exact header fields a request must have.
     let requiredHeaders: Interaction.Headers?
 
-    init(name: String?, condition: StubCondition, isExpectation: Bool = false, requiredHeaders: Interaction.Headers? = nil,
-         respond: @escaping @Sendable (StubRequest) -> StubResponse) {
+    init(
+        name: String?, condition: StubCondition, isExpectation: Bool = false, requiredHeaders: Interaction.Headers? = nil,
+        respond: @escaping @Sendable (StubRequest) -> StubResponse
+    ) {
         self.name = name
         self.condition = condition
         self.isExpectation = isExpectation

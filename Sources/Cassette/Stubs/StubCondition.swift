@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -105,8 +106,8 @@ public struct StubCondition: Sendable, CustomStringConvertible {
         let pathPattern = URLPattern(path: parsed?.percentEncodedPath.removingPercentEncoding ?? pattern)
         return StubCondition("URL \(pattern)") { request in
             guard let origin, let components = request.components,
-                  components.scheme?.lowercased() == origin.0, components.host?.lowercased() == origin.1,
-                  components.port == origin.2
+                components.scheme?.lowercased() == origin.0, components.host?.lowercased() == origin.1,
+                components.port == origin.2
             else { return nil }
             return pathPattern.match(path: request.path)
         }

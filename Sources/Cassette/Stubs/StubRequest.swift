@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -71,7 +72,7 @@ public struct StubRequest: Sendable {
     /// The body's form fields, when it is `application/x-www-form-urlencoded`.
     var formFields: [FormFields.Field]? {
         guard request.headers["Content-Type"]?.lowercased().contains("application/x-www-form-urlencoded") == true,
-              let text = request.body.text
+            let text = request.body.text
         else { return nil }
         return FormFields.parse(text)
     }

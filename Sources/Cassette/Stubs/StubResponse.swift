@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -76,7 +77,8 @@ public struct StubResponse: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
-            return StubResponse(status: status, headers: headers.adding("Content-Type", "application/json"), body: try encoder.encode(value))
+            return StubResponse(
+                status: status, headers: headers.adding("Content-Type", "application/json"), body: try encoder.encode(value))
         } catch {
             return .failure(.cannotParseResponse, "Cassette stub: the JSON response cannot be encoded: \(error)")
         }
@@ -86,8 +88,11 @@ public struct StubResponse: Sendable {
     /// from `responseWithJSONObject:`. An object `JSONSerialization` refuses gives a transport
     /// error (`cannotParseResponse`), never a crash.
     public static func json(object: Any, status: Int = 200, headers: Interaction.Headers = [:]) -> StubResponse {
-        guard JSONSerialization.isValidJSONObject(object), let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-            return .failure(.cannotParseResponse, "Cassette stub: the object given to .json(object:) is not valid JSON for JSONSerialization")
+        guard JSONSerialization.isValidJSONObject(object),
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        else {
+            return .failure(
+                .cannotParseResponse, "Cassette stub: the object given to .json(object:) is not valid JSON for JSONSerialization")
         }
         return StubResponse(status: status, headers: headers.adding("Content-Type", "application/json"), body: data)
     }
@@ -99,7 +104,8 @@ public struct StubResponse: Sendable {
         allowed.insert(charactersIn: "-._~")
         let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text }
         let body = fields.sorted { $0.key < $1.key }.map { encode($0.key) + "=" + encode($0.value) }.joined(separator: "&")
-        return StubResponse(status: status, headers: headers.adding("Content-Type", "application/x-www-form-urlencoded"), body: Data(body.utf8))
+        return StubResponse(
+            status: status, headers: headers.adding("Content-Type", "application/x-www-form-urlencoded"), body: Data(body.utf8))
     }
 
     /// A file's bytes. A file that cannot be read gives a transport error (`fileDoesNotExist`)
@@ -144,7 +150,8 @@ public struct StubResponse: Sendable {
     /// The body in these pieces, `delay` seconds apart (the first right after the head). A
     /// delegate receives each piece as it comes; completion handlers and `async` calls get the
     /// whole body after the last.
-    public static func chunks(_ chunks: [Data], delay: TimeInterval, status: Int = 200, headers: Interaction.Headers = [:]) -> StubResponse {
+    public static func chunks(_ chunks: [Data], delay: TimeInterval, status: Int = 200, headers: Interaction.Headers = [:]) -> StubResponse
+    {
         var response = StubResponse(status: status, headers: headers, body: chunks.reduce(Data(), +))
         response.chunkSizes = chunks.map(\.count)
         response.chunkDelay = max(0, delay)

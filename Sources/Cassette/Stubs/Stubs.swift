@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -92,6 +93,7 @@ public final class Stubs: Sendable {
     /// Whether no stub is installed.
     var isEmpty: Bool { state.read { $0.stubs.isEmpty } }
 
+    /// The stubs installed, oldest first (the newest is asked first).
     public var all: [Stub] {
         state.read { $0.stubs }
     }
@@ -112,8 +114,10 @@ public final class Stubs: Sendable {
     /// once with what `respond` builds, then is used up. With `headers`, the request's header
     /// fields must be exactly these (URLMock's header checking; names in any case).
     @discardableResult
-    public func expect(_ condition: StubCondition, name: String? = nil, headers: Interaction.Headers? = nil,
-                       respond: @escaping @Sendable (StubRequest) -> StubResponse) -> Stub {
+    public func expect(
+        _ condition: StubCondition, name: String? = nil, headers: Interaction.Headers? = nil,
+        respond: @escaping @Sendable (StubRequest) -> StubResponse
+    ) -> Stub {
         let stub = Stub(name: name, condition: condition, isExpectation: true, requiredHeaders: headers, respond: respond)
         state.write { $0.stubs.append(stub) }
         return stub
@@ -121,7 +125,8 @@ public final class Stubs: Sendable {
 
     /// Expects one request meeting `condition`, answered with `response`.
     @discardableResult
-    public func expect(_ condition: StubCondition, name: String? = nil, headers: Interaction.Headers? = nil, response: StubResponse) -> Stub {
+    public func expect(_ condition: StubCondition, name: String? = nil, headers: Interaction.Headers? = nil, response: StubResponse) -> Stub
+    {
         expect(condition, name: name, headers: headers) { _ in response }
     }
 
@@ -184,6 +189,7 @@ public struct StubVerificationError: Error, Sendable, Equatable, CustomStringCon
         self.unexpected = unexpected
     }
 
+    /// The verification failure as a test failure shows it: every unmet expectation and unexpected request.
     public var description: String {
         var lines = ["Cassette stubs: verification failed."]
         if !unmet.isEmpty {

@@ -51,26 +51,28 @@ extension JSONPathPattern {
         if paths.isEmpty { return value }
         switch value {
         case .object(let members):
-            return .object(members.map { member in
-                let below = paths.compactMap { path -> ArraySlice<Step>? in
-                    guard case .key(let key)? = path.first, key == member.key else { return nil }
-                    return path.dropFirst()
-                }
-                var member = member
-                member.value = JSONNode(transform(member.value.value, below, replace))
-                return member
-            })
-        case .array(let elements):
-            return .array(elements.enumerated().map { index, element in
-                let below = paths.compactMap { path -> ArraySlice<Step>? in
-                    switch path.first {
-                    case .index(let i)? where i == index: return path.dropFirst()
-                    case .anyIndex?: return path.dropFirst()
-                    default: return nil
+            return .object(
+                members.map { member in
+                    let below = paths.compactMap { path -> ArraySlice<Step>? in
+                        guard case .key(let key)? = path.first, key == member.key else { return nil }
+                        return path.dropFirst()
                     }
-                }
-                return JSONNode(transform(element.value, below, replace))
-            })
+                    var member = member
+                    member.value = JSONNode(transform(member.value.value, below, replace))
+                    return member
+                })
+        case .array(let elements):
+            return .array(
+                elements.enumerated().map { index, element in
+                    let below = paths.compactMap { path -> ArraySlice<Step>? in
+                        switch path.first {
+                        case .index(let i)? where i == index: return path.dropFirst()
+                        case .anyIndex?: return path.dropFirst()
+                        default: return nil
+                        }
+                    }
+                    return JSONNode(transform(element.value, below, replace))
+                })
         default:
             return value
         }

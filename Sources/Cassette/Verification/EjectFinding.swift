@@ -13,6 +13,7 @@ public enum EjectFinding: Sendable, Equatable, CustomStringConvertible {
     /// how to re-record it.
     case stale(cassette: URL, message: String)
 
+    /// The finding as a test failure or a warning shows it.
     public var description: String {
         switch self {
         case .unmatched(let miss):

@@ -71,10 +71,12 @@ package enum Base64 {
                     var total = 0
                     for start in stride(from: 0, to: input.count, by: chunk) {
                         let end = min(start + chunk, input.count)
-                        guard let count = decode(UnsafeBufferPointer(rebasing: input[start..<end]), into: out + total, table: table,
-                                                 allowingWhitespace: false),
-                              // Padding ends the text: only the last piece may be short of three bytes per four.
-                              end == input.count || count == (end - start) / 4 * 3
+                        guard
+                            let count = decode(
+                                UnsafeBufferPointer(rebasing: input[start..<end]), into: out + total, table: table,
+                                allowingWhitespace: false),
+                            // Padding ends the text: only the last piece may be short of three bytes per four.
+                            end == input.count || count == (end - start) / 4 * 3
                         else { return nil }
                         total += count
                         decoded(start..<end)
@@ -101,8 +103,10 @@ package enum Base64 {
 
     /// Decodes into `out`, which has room for `input.count / 4 * 3 + 3` bytes; returns how many
     /// were written, or nil for invalid input.
-    private static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
-                               table: UnsafeBufferPointer<UInt8>, allowingWhitespace: Bool) -> Int? {
+    private static func decode(
+        _ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
+        table: UnsafeBufferPointer<UInt8>, allowingWhitespace: Bool
+    ) -> Int? {
         var written = 0
         var quad: UInt32 = 0
         var filled = 0
@@ -113,7 +117,10 @@ package enum Base64 {
         while i < count {
             // Fast path: four alphabet characters make three bytes.
             if filled == 0, i + 4 <= count {
-                let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
+                let a = table[Int(input[i])]
+                let b = table[Int(input[i + 1])]
+                let c = table[Int(input[i + 2])]
+                let d = table[Int(input[i + 3])]
                 if a | b | c | d < 64 {
                     guard !ended else { return nil }
                     out[written] = a << 2 | b >> 4

@@ -39,6 +39,7 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
     /// The extensions that name a format: `json`, `http`, `har`.
     public static var fileExtensions: [String] { allCases.map(\.fileExtension) }
 
+    /// The format's name as messages write it: `JSON`, `HTTP messages`, `HAR`.
     public var description: String {
         switch self {
         case .json: return "JSON"
@@ -60,15 +61,19 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
 
     /// ``decode(_:file:)``, telling `release` which bytes of `data` it no longer needs (JSON
     /// cassettes; see ``JSONLongString/release``).
-    package func decode(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?) throws(CassetteFormatError) -> CassetteDocument {
+    package func decode(
+        _ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?
+    ) throws(CassetteFormatError) -> CassetteDocument {
         guard self == .json else { return try decode(data, file: file) }
         return try JSONCassetteCodec.decode(data, file: file, release: release)
     }
 
     /// ``decode(_:file:release:)`` leaving large bodies in `data` (JSON cassettes; the other
     /// formats read every body): see ``DeferredBodies``.
-    package func decode(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?,
-                        deferringBodiesFrom minimum: Int) throws(CassetteFormatError) -> (document: CassetteDocument, deferred: DeferredBodies) {
+    package func decode(
+        _ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?,
+        deferringBodiesFrom minimum: Int
+    ) throws(CassetteFormatError) -> (document: CassetteDocument, deferred: DeferredBodies) {
         guard self == .json else { return (try decode(data, file: file), DeferredBodies(minimum: minimum)) }
         return try JSONCassetteCodec.decode(data, file: file, release: release, deferringBodiesFrom: minimum)
     }
@@ -76,8 +81,10 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
     /// ``encode(_:)``'s bytes handed to `sink` in pieces (JSON: about `pieceSize` bytes each, as
     /// they are written; the other formats: whole), for saving large cassettes. Nothing reaches
     /// `sink` when the document cannot be written.
-    package func encode(_ document: CassetteDocument, inPiecesOf pieceSize: Int,
-                        to sink: @escaping (ArraySlice<UInt8>) -> Void) throws(CassetteFormatError) {
+    package func encode(
+        _ document: CassetteDocument, inPiecesOf pieceSize: Int,
+        to sink: @escaping (ArraySlice<UInt8>) -> Void
+    ) throws(CassetteFormatError) {
         guard self == .json else { return sink(try encodedBytes(document)[...]) }
         try JSONCassetteCodec.encode(document, inPiecesOf: pieceSize, to: sink)
     }

@@ -40,7 +40,9 @@ public enum HARCassetteCodec {
         var document = reader.readDocument(root)
         // HAR is JSON, read as strictly as a JSON cassette: a repeated key is a hand edit gone wrong.
         if let duplicate = root.value.firstDuplicateKey() {
-            reader.report("duplicate key \(CassetteRules.quoted(duplicate.key)); each key may appear once", at: duplicate.path, offset: duplicate.offset)
+            reader.report(
+                "duplicate key \(CassetteRules.quoted(duplicate.key)); each key may appear once", at: duplicate.path,
+                offset: duplicate.offset)
             document = CassetteDocument()
         }
         guard !reader.problems.isEmpty else { return document }
@@ -84,12 +86,16 @@ public enum HARCassetteCodec {
         let timings: JSONValue
         let time: Double
         if let timing = interaction.timing {
-            let wait = milliseconds(timing.firstByte), receive = milliseconds(timing.duration - timing.firstByte)
+            let wait = milliseconds(timing.firstByte)
+            let receive = milliseconds(timing.duration - timing.firstByte)
             if Self.timing(beforeFirstByte: wait, receive: receive) != timing {
-                extras.append(member("timing", .object([
-                    member("firstByte", .number(JSONCassetteCodec.formatSeconds(timing.firstByte))),
-                    member("duration", .number(JSONCassetteCodec.formatSeconds(timing.duration))),
-                ])))
+                extras.append(
+                    member(
+                        "timing",
+                        .object([
+                            member("firstByte", .number(JSONCassetteCodec.formatSeconds(timing.firstByte))),
+                            member("duration", .number(JSONCassetteCodec.formatSeconds(timing.duration))),
+                        ])))
             }
             timings = timingsObject(wait: wait, receive: receive)
             time = wait + receive
@@ -151,15 +157,16 @@ public enum HARCassetteCodec {
     /// tools and people reading the file; nil unless every part is text with only those fields.
     private static func multipartParams(_ body: Interaction.Body, contentType: String?) -> JSONValue? {
         guard Multipart.isFormData(contentType: contentType), let multipart = Multipart.canonical(body.data, contentType: contentType),
-              multipart.parts.allSatisfy({ $0.name != nil && $0.otherHeaders.isEmpty && Interaction.Body.isWritableAsText($0.body) })
+            multipart.parts.allSatisfy({ $0.name != nil && $0.otherHeaders.isEmpty && Interaction.Body.isWritableAsText($0.body) })
         else { return nil }
-        return .array(multipart.parts.map { part in
-            var fields = [member("name", .string(part.name ?? ""))]
-            if let filename = part.filename { fields.append(member("fileName", .string(filename))) }
-            if let contentType = part.contentType { fields.append(member("contentType", .string(contentType))) }
-            fields.append(member("value", .string(String(decoding: part.body, as: UTF8.self))))
-            return JSONNode(.object(fields))
-        })
+        return .array(
+            multipart.parts.map { part in
+                var fields = [member("name", .string(part.name ?? ""))]
+                if let filename = part.filename { fields.append(member("fileName", .string(filename))) }
+                if let contentType = part.contentType { fields.append(member("contentType", .string(contentType))) }
+                fields.append(member("value", .string(String(decoding: part.body, as: UTF8.self))))
+                return JSONNode(.object(fields))
+            })
     }
 
     private static func response(_ response: Interaction.Response?) -> JSONValue {
@@ -184,9 +191,17 @@ public enum HARCassetteCodec {
         }
         if let stream = response.stream {
             // An extension field (HAR 1.2 allows "_" fields; other tools ignore it): in seconds, as Cassette's JSON.
-            content.append(member("_chunks", .array(stream.chunks.map { chunk in
-                JSONNode(.object([member("at", .number(JSONCassetteCodec.formatSeconds(chunk.at))), member("size", .number(String(chunk.data.count)))]))
-            })))
+            content.append(
+                member(
+                    "_chunks",
+                    .array(
+                        stream.chunks.map { chunk in
+                            JSONNode(
+                                .object([
+                                    member("at", .number(JSONCassetteCodec.formatSeconds(chunk.at))),
+                                    member("size", .number(String(chunk.data.count))),
+                                ]))
+                        })))
         }
         return .object([
             member("status", .number(String(response.status))),
@@ -236,7 +251,7 @@ public enum HARCassetteCodec {
     static func creator(of recordedWith: String?) -> (name: String, version: String) {
         guard let recordedWith else { return ("Cassette", "") }
         guard let space = recordedWith.lastIndex(of: " "), space > recordedWith.startIndex,
-              recordedWith.index(after: space) < recordedWith.endIndex
+            recordedWith.index(after: space) < recordedWith.endIndex
         else { return (recordedWith, "") }
         return (String(recordedWith[..<space]), String(recordedWith[recordedWith.index(after: space)...]))
     }

@@ -17,8 +17,9 @@ struct HARReader {
             var version: String?
             if let text = versionNode.value.stringValue { version = text }
             if !["", "1.1", "1.2"].contains(version ?? "?") {
-                report("unsupported HAR version \(JSONCassetteReader.describe(versionNode.value)); Cassette reads HAR 1.1 and 1.2",
-                       at: logPath.appending("version"), offset: versionNode.offset)
+                report(
+                    "unsupported HAR version \(JSONCassetteReader.describe(versionNode.value)); Cassette reads HAR 1.1 and 1.2",
+                    at: logPath.appending("version"), offset: versionNode.offset)
             }
         }
         if let creator = log.memberValue("creator"), let name = creator.memberValue("name")?.value.stringValue {
@@ -39,17 +40,21 @@ struct HARReader {
                             report(problem, at: path.appending("recordedWith"), offset: member.value.offset)
                         }
                     } else {
-                        report(member.key == "recordedWith" ? "expected recordedWith to be a string, found \(JSONCassetteReader.describe(member.value.value))"
-                               : "unknown field \(CassetteRules.quoted(member.key)) in Cassette's fields of the log; expected recordedWith",
-                               at: path.appending(member.key), offset: member.keyOffset)
+                        report(
+                            member.key == "recordedWith"
+                                ? "expected recordedWith to be a string, found \(JSONCassetteReader.describe(member.value.value))"
+                                : "unknown field \(CassetteRules.quoted(member.key)) in Cassette's fields of the log; expected recordedWith",
+                            at: path.appending(member.key), offset: member.keyOffset)
                     }
                 }
             } else {
-                report("expected Cassette's object of extra fields, found \(JSONCassetteReader.describe(extras.value))", at: path, offset: extras.offset)
+                report(
+                    "expected Cassette's object of extra fields, found \(JSONCassetteReader.describe(extras.value))", at: path,
+                    offset: extras.offset)
             }
         }
         guard let entriesNode = required("entries", in: log, at: logPath, expecting: "an array of entries"),
-              let entries = array(entriesNode, at: logPath.appending("entries"), expected: "an array of entries")
+            let entries = array(entriesNode, at: logPath.appending("entries"), expected: "an array of entries")
         else { return document }
         for (i, entry) in entries.enumerated() {
             if let interaction = readEntry(entry, at: logPath.appending("entries").appending(i)) {
@@ -69,7 +74,8 @@ struct HARReader {
         var recordedAt: Date?
         // Required by HAR, but an interaction does without: a hand-written entry may leave it out.
         if !extras.undated, let stamp = node.memberValue("startedDateTime"),
-           let text = string(stamp, at: path.appending("startedDateTime"), expected: "an ISO 8601 time") {
+            let text = string(stamp, at: path.appending("startedDateTime"), expected: "an ISO 8601 time")
+        {
             switch Timestamp.parse(text) {
             case .success(let date): recordedAt = date
             case .failure(let error): report(error.message, at: path.appending("startedDateTime"), offset: stamp.offset)
@@ -90,11 +96,15 @@ struct HARReader {
                 found.url = url
                 response = found
             } else {
-                report("responseURL needs a response with a status", at: path.appending("_cassette").appending("responseURL"), offset: node.offset)
+                report(
+                    "responseURL needs a response with a status", at: path.appending("_cassette").appending("responseURL"),
+                    offset: node.offset)
             }
         }
         let finalResponse = response.flatMap { $0 }
-        if let afterBytes = error?.afterBytes, let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: finalResponse?.body.data.count) {
+        if let afterBytes = error?.afterBytes,
+            let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: finalResponse?.body.data.count)
+        {
             report(problem, at: path.appending("_cassette").appending("error").appending("afterBytes"), offset: node.offset)
         }
 
@@ -102,14 +112,19 @@ struct HARReader {
         if !extras.untimed, let timingsNode = node.memberValue("timings") {
             timing = readTimings(timingsNode, at: path.appending("timings"))
             if let exact = extras.timing, let derived = timing,
-               abs(exact.firstByte - derived.firstByte) < 0.001, abs(exact.duration - derived.duration) < 0.001 {
+                abs(exact.firstByte - derived.firstByte) < 0.001, abs(exact.duration - derived.duration) < 0.001
+            {
                 timing = exact  // Cassette's own value, which milliseconds would have rounded
             }
         }
         if let stream = finalResponse?.stream {
             let chunksPath = path.appending("response").appending("content").appending("_chunks")
             let elements: [JSONNode]
-            if case .array(let array)? = node.memberValue("response")?.memberValue("content")?.memberValue("_chunks")?.value { elements = array } else { elements = [] }
+            if case .array(let array)? = node.memberValue("response")?.memberValue("content")?.memberValue("_chunks")?.value {
+                elements = array
+            } else {
+                elements = []
+            }
             for problem in CassetteRules.streamProblems(stream, timing: timing) {
                 let place = problem.chunk.map { chunksPath.appending($0) } ?? chunksPath
                 let offset = problem.chunk.flatMap { $0 < elements.count ? elements[$0].offset : nil } ?? node.offset
@@ -117,8 +132,9 @@ struct HARReader {
             }
         }
         guard problems.count == problemsBefore, let request else { return nil }
-        return Interaction(recordedAt: recordedAt, request: request, response: finalResponse, error: error,
-                           timing: timing, latency: extras.latency)
+        return Interaction(
+            recordedAt: recordedAt, request: request, response: finalResponse, error: error,
+            timing: timing, latency: extras.latency)
     }
 
     // MARK: Request and response
@@ -140,7 +156,7 @@ struct HARReader {
     /// The response; `.some(nil)` for status 0 (no response); nil when it cannot be read.
     private mutating func readResponse(_ node: JSONNode, at path: JSONPath) -> Interaction.Response?? {
         guard let statusNode = required("status", in: node, at: path, expecting: "an HTTP status"),
-              let status = integer(statusNode, at: path.appending("status"), expected: "an HTTP status")
+            let status = integer(statusNode, at: path.appending("status"), expected: "an HTTP status")
         else { return nil }
         if status == 0 { return .some(nil) }
         if let problem = CassetteRules.statusProblem(status) {
@@ -153,7 +169,9 @@ struct HARReader {
             guard let read = readContent(content, contentType: headers["Content-Type"], at: path.appending("content")) else { return nil }
             body = read
             if let chunksNode = content.memberValue("_chunks") {
-                guard let stream = readChunks(chunksNode, body: body.data, at: path.appending("content").appending("_chunks")) else { return nil }
+                guard let stream = readChunks(chunksNode, body: body.data, at: path.appending("content").appending("_chunks")) else {
+                    return nil
+                }
                 return .some(Interaction.Response(status: status, headers: headers, stream: stream))
             }
         }
@@ -168,10 +186,10 @@ struct HARReader {
         for (i, element) in elements.enumerated() {
             let elementPath = path.appending(i)
             guard isObject(element, at: elementPath, expected: "a { \"at\", \"size\" } object"),
-                  let atNode = required("at", in: element, at: elementPath, expecting: "seconds from the start of the request"),
-                  let at = seconds(atNode, at: elementPath.appending("at")),
-                  let sizeNode = required("size", in: element, at: elementPath, expecting: "the chunk's size in bytes"),
-                  let size = integer(sizeNode, at: elementPath.appending("size"), expected: "the chunk's size in bytes")
+                let atNode = required("at", in: element, at: elementPath, expecting: "seconds from the start of the request"),
+                let at = seconds(atNode, at: elementPath.appending("at")),
+                let sizeNode = required("size", in: element, at: elementPath, expecting: "the chunk's size in bytes"),
+                let size = integer(sizeNode, at: elementPath.appending("size"), expected: "the chunk's size in bytes")
             else { return nil }
             guard size > 0 else {
                 report("a chunk holds at least one byte, found size \(size)", at: elementPath.appending("size"), offset: sizeNode.offset)
@@ -180,8 +198,9 @@ struct HARReader {
             pieces.append((at, size))
         }
         guard let stream = Interaction.StreamedBody(cutting: body, into: pieces) else {
-            report("the chunks hold \(pieces.reduce(0) { $0 + $1.size }) bytes but the response body holds \(body.count); their sizes add up to the body",
-                   at: path, offset: node.offset)
+            report(
+                "the chunks hold \(pieces.reduce(0) { $0 + $1.size }) bytes but the response body holds \(body.count); their sizes add up to the body",
+                at: path, offset: node.offset)
             return nil
         }
         return stream
@@ -197,11 +216,14 @@ struct HARReader {
         for (i, element) in elements.enumerated() {
             let elementPath = path.appending(i)
             guard isObject(element, at: elementPath, expected: "a { \"name\", \"value\" } object"),
-                  let nameNode = required("name", in: element, at: elementPath, expecting: "the header name"),
-                  let name = string(nameNode, at: elementPath.appending("name"), expected: "the header name"),
-                  let valueNode = required("value", in: element, at: elementPath, expecting: "the header value"),
-                  let value = string(valueNode, at: elementPath.appending("value"), expected: "the header value")
-            else { valid = false; continue }
+                let nameNode = required("name", in: element, at: elementPath, expecting: "the header name"),
+                let name = string(nameNode, at: elementPath.appending("name"), expected: "the header name"),
+                let valueNode = required("value", in: element, at: elementPath, expecting: "the header value"),
+                let value = string(valueNode, at: elementPath.appending("value"), expected: "the header value")
+            else {
+                valid = false
+                continue
+            }
             if name.hasPrefix(":") { continue }
             if let problem = CassetteRules.headerNameProblem(name) {
                 report(problem, at: elementPath.appending("name"), offset: nameNode.offset)
@@ -225,11 +247,13 @@ struct HARReader {
             // Cassette writes a multipart body's parts as params too, for reading: an edit to one
             // that is not made to the other must not be lost without a word.
             if multipart, let body, let paramsNode = node.memberValue("params"),
-               let written = try? Multipart.parse(body.data, contentType: contentType),
-               let parts = readMultipartParams(paramsNode, at: path.appending("params")),
-               Multipart(boundary: written.boundary, parts: parts).serialized() != body.data {
-                report("\"params\" and \"text\" disagree about this multipart body; edit one of them and delete the other",
-                       at: path.appending("params"), offset: paramsNode.offset)
+                let written = try? Multipart.parse(body.data, contentType: contentType),
+                let parts = readMultipartParams(paramsNode, at: path.appending("params")),
+                Multipart(boundary: written.boundary, parts: parts).serialized() != body.data
+            {
+                report(
+                    "\"params\" and \"text\" disagree about this multipart body; edit one of them and delete the other",
+                    at: path.appending("params"), offset: paramsNode.offset)
                 return nil
             }
             return body
@@ -238,20 +262,23 @@ struct HARReader {
         if multipart {
             // Only the parts: rebuilt with the boundary of the media type.
             guard let boundary = contentType.flatMap(Multipart.boundary(inContentType:)) else {
-                report("a multipart body given only as \"params\" needs a boundary in \"mimeType\" (multipart/form-data; boundary=…)",
-                       at: path.appending("mimeType"), offset: node.offset)
+                report(
+                    "a multipart body given only as \"params\" needs a boundary in \"mimeType\" (multipart/form-data; boundary=…)",
+                    at: path.appending("mimeType"), offset: node.offset)
                 return nil
             }
             guard let parts = readMultipartParams(paramsNode, at: path.appending("params")) else { return nil }
             return Interaction.Body(Multipart(boundary: boundary, parts: parts).serialized(), contentType: contentType)
         }
         // Some tools give only the form fields: rebuild the urlencoded body.
-        guard let params = array(paramsNode, at: path.appending("params"), expected: "an array of { \"name\", \"value\" } objects") else { return nil }
+        guard let params = array(paramsNode, at: path.appending("params"), expected: "an array of { \"name\", \"value\" } objects") else {
+            return nil
+        }
         var fields: [String] = []
         for (i, param) in params.enumerated() {
             let paramPath = path.appending("params").appending(i)
             guard let nameNode = required("name", in: param, at: paramPath, expecting: "the field name"),
-                  let name = string(nameNode, at: paramPath.appending("name"), expected: "the field name")
+                let name = string(nameNode, at: paramPath.appending("name"), expected: "the field name")
             else { return nil }
             var value = ""
             if let valueNode = param.memberValue("value") {
@@ -271,7 +298,7 @@ struct HARReader {
         for (i, param) in params.enumerated() {
             let paramPath = path.appending(i)
             guard let nameNode = required("name", in: param, at: paramPath, expecting: "the part's name"),
-                  let name = string(nameNode, at: paramPath.appending("name"), expected: "the part's name")
+                let name = string(nameNode, at: paramPath.appending("name"), expected: "the part's name")
             else { return nil }
             func optional(_ key: String, _ expected: String) -> String?? {
                 guard let value = param.memberValue(key) else { return .some(nil) }
@@ -279,7 +306,8 @@ struct HARReader {
                 return .some(text)
             }
             guard let value = optional("value", "the part's text"), let fileName = optional("fileName", "the file name"),
-                  let partType = optional("contentType", "the part's media type") else { return nil }
+                let partType = optional("contentType", "the part's media type")
+            else { return nil }
             for (key, text) in [("name", name), ("fileName", fileName ?? "")] {
                 if let problem = CassetteRules.multipartParameterProblem(text) {
                     report(problem, at: paramPath.appending(key), offset: param.offset)
@@ -299,7 +327,8 @@ struct HARReader {
     }
 
     /// `text`, base64-decoded when `encoding` is "base64".
-    private mutating func readText(_ textNode: JSONNode, encoding: JSONNode?, contentType: String?, at path: JSONPath) -> Interaction.Body? {
+    private mutating func readText(_ textNode: JSONNode, encoding: JSONNode?, contentType: String?, at path: JSONPath) -> Interaction.Body?
+    {
         if case .longString(let long) = textNode.value, encoding.flatMap({ $0.value.stringValue }) == "base64" || encoding == nil {
             // Read from the file's bytes: a copy of a long body as a String would double it.
             guard encoding != nil else { return Interaction.Body(long.copiedBytes, contentType: contentType) }
@@ -308,8 +337,9 @@ struct HARReader {
         guard let text = string(textNode, at: path.appending("text"), expected: "the body as text") else { return nil }
         guard let encoding else { return Interaction.Body(Data(text.utf8), contentType: contentType) }
         guard encoding.value.stringValue == "base64" else {
-            report("expected the encoding \"base64\" (or no encoding for text), found \(JSONCassetteReader.describe(encoding.value))",
-                   at: path.appending("encoding"), offset: encoding.offset)
+            report(
+                "expected the encoding \"base64\" (or no encoding for text), found \(JSONCassetteReader.describe(encoding.value))",
+                at: path.appending("encoding"), offset: encoding.offset)
             return nil
         }
         // Some tools wrap base64 in lines: white space is skipped.
@@ -325,18 +355,21 @@ struct HARReader {
     /// of `connect`); duration: that `+ receive`.
     private mutating func readTimings(_ node: JSONNode, at path: JSONPath) -> Interaction.Timing? {
         guard isObject(node, at: path, expected: "a timings object") else { return nil }
-        var beforeFirstByte = 0.0, receive = 0.0
+        var beforeFirstByte = 0.0
+        var receive = 0.0
         for key in ["blocked", "dns", "connect", "send", "wait", "receive"] {
             guard let valueNode = node.memberValue(key) else { continue }
             guard case .number(let literal) = valueNode.value, let ms = Double(literal), ms.isFinite else {
-                report("expected a number of milliseconds (or -1 for not applicable), found \(JSONCassetteReader.describe(valueNode.value))",
-                       at: path.appending(key), offset: valueNode.offset)
+                report(
+                    "expected a number of milliseconds (or -1 for not applicable), found \(JSONCassetteReader.describe(valueNode.value))",
+                    at: path.appending(key), offset: valueNode.offset)
                 return nil
             }
             if ms == -1 { continue }  // HAR's "not applicable"
             guard ms >= 0 else {
-                report("expected a number of milliseconds, zero or more, or -1 for not applicable, found \(literal)",
-                       at: path.appending(key), offset: valueNode.offset)
+                report(
+                    "expected a number of milliseconds, zero or more, or -1 for not applicable, found \(literal)",
+                    at: path.appending(key), offset: valueNode.offset)
                 return nil
             }
             if key == "receive" { receive = ms } else { beforeFirstByte += ms }
@@ -364,7 +397,9 @@ struct HARReader {
         var extras = Extras()
         guard let node else { return extras }
         guard case .object(let members) = node.value else {
-            report("expected Cassette's object of extra fields, found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
+            report(
+                "expected Cassette's object of extra fields, found \(JSONCassetteReader.describe(node.value))", at: path,
+                offset: node.offset)
             return extras
         }
         let known = ["error", "latency", "responseURL", "timing", "undated", "untimed"]
@@ -384,7 +419,7 @@ struct HARReader {
                 extras.responseURL = checked(value, at: memberPath, expected: "an absolute URL", rule: CassetteRules.urlProblem)
             case "timing":
                 guard let firstByte = value.memberValue("firstByte").flatMap({ seconds($0, at: memberPath.appending("firstByte")) }),
-                      let duration = value.memberValue("duration").flatMap({ seconds($0, at: memberPath.appending("duration")) })
+                    let duration = value.memberValue("duration").flatMap({ seconds($0, at: memberPath.appending("duration")) })
                 else {
                     report("expected { \"firstByte\": SECONDS, \"duration\": SECONDS }", at: memberPath, offset: value.offset)
                     continue
@@ -397,14 +432,16 @@ struct HARReader {
                 extras.timing = timing
             case "undated", "untimed":
                 guard case .bool(let flag) = value.value else {
-                    report("expected true or false, found \(JSONCassetteReader.describe(value.value))", at: memberPath, offset: value.offset)
+                    report(
+                        "expected true or false, found \(JSONCassetteReader.describe(value.value))", at: memberPath, offset: value.offset)
                     continue
                 }
                 if member.key == "undated" { extras.undated = flag } else { extras.untimed = flag }
             default:
                 let guess = JSONCassetteReader.closest(to: member.key, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
-                report("unknown field \(CassetteRules.quoted(member.key))\(guess) in Cassette's fields; expected one of \(known.joined(separator: ", "))",
-                       at: memberPath, offset: member.keyOffset)
+                report(
+                    "unknown field \(CassetteRules.quoted(member.key))\(guess) in Cassette's fields; expected one of \(known.joined(separator: ", "))",
+                    at: memberPath, offset: member.keyOffset)
             }
         }
         return extras
@@ -427,7 +464,9 @@ struct HARReader {
         var afterBytes: Int?
         if let afterBytesNode = node.memberValue("afterBytes") {
             guard let count = integer(afterBytesNode, at: path.appending("afterBytes"), expected: "a number of bytes"), count >= 0 else {
-                report("expected afterBytes to be a number of bytes, zero or more", at: path.appending("afterBytes"), offset: afterBytesNode.offset)
+                report(
+                    "expected afterBytes to be a number of bytes, zero or more", at: path.appending("afterBytes"),
+                    offset: afterBytesNode.offset)
                 return nil
             }
             afterBytes = count
@@ -457,7 +496,9 @@ struct HARReader {
 
     private mutating func seconds(_ node: JSONNode, at path: JSONPath) -> Double? {
         guard case .number(let literal) = node.value, let value = Double(literal), value.isFinite, value >= 0 else {
-            report("expected a number of seconds, zero or more, found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
+            report(
+                "expected a number of seconds, zero or more, found \(JSONCassetteReader.describe(node.value))", at: path,
+                offset: node.offset)
             return nil
         }
         return value
@@ -512,7 +553,7 @@ struct HARReader {
 
     private mutating func requiredObject(_ key: String, in node: JSONNode, at path: JSONPath, expecting: String) -> JSONNode? {
         guard isObject(node, at: path, expected: "an object"), let value = required(key, in: node, at: path, expecting: expecting),
-              isObject(value, at: path.appending(key), expected: expecting)
+            isObject(value, at: path.appending(key), expected: expecting)
         else { return nil }
         return value
     }

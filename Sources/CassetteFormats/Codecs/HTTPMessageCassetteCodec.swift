@@ -91,12 +91,16 @@ public enum HTTPMessageCassetteCodec {
     private static func write(_ interaction: Interaction, to out: inout [UInt8]) {
         let request = interaction.request
         let response = interaction.response
-        let requestBase64 = !request.body.isEmpty && (!isWritableRaw(request.body.data, endsAtStatusLines: true)
-            || readsLonger(request.body, declared: HTTPMessageSyntax.declaredLength(request.headers, status: nil)))
-        let responseBase64 = response.map {
-            !$0.body.isEmpty && (!isWritableRaw($0.body.data, endsAtStatusLines: (100...199).contains($0.status))
-                || readsLonger($0.body, declared: HTTPMessageSyntax.declaredLength($0.headers, status: $0.status)))
-        } ?? false
+        let requestBase64 =
+            !request.body.isEmpty
+            && (!isWritableRaw(request.body.data, endsAtStatusLines: true)
+                || readsLonger(request.body, declared: HTTPMessageSyntax.declaredLength(request.headers, status: nil)))
+        let responseBase64 =
+            response.map {
+                !$0.body.isEmpty
+                    && (!isWritableRaw($0.body.data, endsAtStatusLines: (100...199).contains($0.status))
+                        || readsLonger($0.body, declared: HTTPMessageSyntax.declaredLength($0.headers, status: $0.status)))
+            } ?? false
 
         var fields: [String] = []
         typealias Field = HTTPMessageSyntax.Field

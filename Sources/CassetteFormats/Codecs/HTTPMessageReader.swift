@@ -46,8 +46,9 @@ struct HTTPMessageReader {
         var document = CassetteDocument()
         if lines.allSatisfy({ string(bytes[$0]).allSatisfy(\.isWhitespace) }) {
             // As for JSON: an empty file is more likely a failed save or a wrong path than a cassette.
-            report("the file is empty; expected \"# version: 1\" or a request line like \"GET https://api.example.com/users HTTP/1.1\"",
-                   at: .root, line: 0, column: 0)
+            report(
+                "the file is empty; expected \"# version: 1\" or a request line like \"GET https://api.example.com/users HTTP/1.1\"",
+                at: .root, line: 0, column: 0)
             return document
         }
         // The preamble: blank lines and comments, some of which say something.
@@ -84,8 +85,9 @@ struct HTTPMessageReader {
         if let value = value(of: "version", in: body) {
             if Int(value).map(HTTPMessageCassetteCodec.supportedVersions.contains) != true {
                 let supported = HTTPMessageCassetteCodec.supportedVersions.map(String.init).joined(separator: ", ")
-                report("unsupported format version \(CassetteRules.quoted(value)); this version of Cassette reads version \(supported). A newer Cassette may read it.",
-                       at: .root.appending("version"), line: index, column: text.utf8.count - value.utf8.count)
+                report(
+                    "unsupported format version \(CassetteRules.quoted(value)); this version of Cassette reads version \(supported). A newer Cassette may read it.",
+                    at: .root.appending("version"), line: index, column: text.utf8.count - value.utf8.count)
             }
         } else if let value = value(of: "recordedWith", in: body) {
             setRecordedWith(value, in: &document)
@@ -120,8 +122,9 @@ struct HTTPMessageReader {
         }
         while index < lines.count, Syntax.isBlank(line(index)) || Syntax.isComment(line(index)) { index += 1 }
         guard index < lines.count, !Syntax.isSeparator(line(index)) else {
-            report("expected a request line like \"GET https://api.example.com/users HTTP/1.1\" after \"###\"",
-                   at: path.appending("request"), line: separatorLine ?? max(0, index - 1), column: 0)
+            report(
+                "expected a request line like \"GET https://api.example.com/users HTTP/1.1\" after \"###\"",
+                at: path.appending("request"), line: separatorLine ?? max(0, index - 1), column: 0)
             return nil
         }
 
@@ -133,10 +136,11 @@ struct HTTPMessageReader {
         var requestBody = Interaction.Body.empty
         if index < lines.count, Syntax.isBlank(line(index)) {
             index += 1
-            requestBody = readBody(until: { Syntax.isSeparator($0) || Syntax.isStatusLine($0) },
-                                   base64: fields.requestBase64, contentType: requestHeaders["Content-Type"],
-                                   declaredLength: Syntax.declaredLength(requestHeaders, status: nil),
-                                   at: requestPath.appending("body"))
+            requestBody = readBody(
+                until: { Syntax.isSeparator($0) || Syntax.isStatusLine($0) },
+                base64: fields.requestBase64, contentType: requestHeaders["Content-Type"],
+                declaredLength: Syntax.declaredLength(requestHeaders, status: nil),
+                at: requestPath.appending("body"))
         }
 
         // Response
@@ -149,17 +153,19 @@ struct HTTPMessageReader {
                     response?.stream = stream
                 } else {
                     let total = pieces.reduce(0) { $0 + $1.size }
-                    report("the stream's chunks hold \(total) bytes but the response body holds \(whole.count); stream=AT:SIZE,… "
-                        + "gives each chunk's arrival in seconds and its size in bytes, and the sizes add up to the body",
-                           at: path.appending("response").appending("stream"), line: separatorLine ?? index, column: 0)
+                    report(
+                        "the stream's chunks hold \(total) bytes but the response body holds \(whole.count); stream=AT:SIZE,… "
+                            + "gives each chunk's arrival in seconds and its size in bytes, and the sizes add up to the body",
+                        at: path.appending("response").appending("stream"), line: separatorLine ?? index, column: 0)
                 }
             }
         }
         while index < lines.count, !Syntax.isSeparator(line(index)) {
             // Only a body or a blank line can end a message, so this is text after a complete one.
             if !Syntax.isBlank(line(index)) {
-                report("unexpected text after the response; start the next interaction with a \"###\" line",
-                       at: path, line: index, column: 0)
+                report(
+                    "unexpected text after the response; start the next interaction with a \"###\" line",
+                    at: path, line: index, column: 0)
                 index += 1
                 return nil
             }
@@ -169,8 +175,9 @@ struct HTTPMessageReader {
         let at = separatorLine ?? index
         if response == nil {
             if fields.error == nil, !fields.errorWritten {  // a wrong error=… is reported already
-                report("expected a response (a status line like \"HTTP/1.1 200 OK\") or an error=… on the \"###\" line, or both",
-                       at: path, line: at, column: 0)
+                report(
+                    "expected a response (a status line like \"HTTP/1.1 200 OK\") or an error=… on the \"###\" line, or both",
+                    at: path, line: at, column: 0)
             }
             if fields.responseURL != nil {
                 report("responseURL needs a response", at: path.appending("response").appending("url"), line: at, column: 0)
@@ -183,7 +190,8 @@ struct HTTPMessageReader {
             }
         }
         if let afterBytes = fields.error?.afterBytes,
-           let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: response?.body.data.count) {
+            let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: response?.body.data.count)
+        {
             report(problem, at: path.appending("error").appending("afterBytes"), line: at, column: 0)
         }
         if let stream = response?.stream {
@@ -219,7 +227,9 @@ struct HTTPMessageReader {
         typealias Field = HTTPMessageSyntax.Field
         var fields = SeparatorFields()
         var seen: [Field: Int] = [:]
-        var firstByte: Double?, duration: Double?, afterBytes: Int?
+        var firstByte: Double?
+        var duration: Double?
+        var afterBytes: Int?
         var errorCode: Interaction.TransportError.Code?
         let text = Syntax.withoutCarriageReturn(line(index))
         for (word, column) in words(in: text, from: 3) {
@@ -228,7 +238,9 @@ struct HTTPMessageReader {
             guard parts.count == 2, let field = Field(rawValue: key) else {
                 let known = Field.allCases.map(\.rawValue)
                 let guess = JSONCassetteReader.closest(to: key, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
-                let what = parts.count == 2 ? "unknown field \(CassetteRules.quoted(key))\(guess)" : "expected key=value, found \(CassetteRules.quoted(word))"
+                let what =
+                    parts.count == 2
+                    ? "unknown field \(CassetteRules.quoted(key))\(guess)" : "expected key=value, found \(CassetteRules.quoted(word))"
                 report("\(what) on the \"###\" line; known fields: \(known.joined(separator: ", "))", at: path, line: index, column: column)
                 continue
             }
@@ -285,8 +297,9 @@ struct HTTPMessageReader {
                     pieces.append((at, size))
                 }
                 if pieces.isEmpty {
-                    bad("expected stream=AT:SIZE,… (each chunk's arrival in seconds from the start of the request, and its size in bytes, "
-                        + "like stream=0.1:24,0.35:24), found \(CassetteRules.quoted(value))")
+                    bad(
+                        "expected stream=AT:SIZE,… (each chunk's arrival in seconds from the start of the request, and its size in bytes, "
+                            + "like stream=0.1:24,0.35:24), found \(CassetteRules.quoted(value))")
                 } else {
                     fields.stream = pieces
                 }
@@ -299,7 +312,7 @@ struct HTTPMessageReader {
             }
         }
         switch (firstByte, duration) {
-        case let (firstByte?, duration?):
+        case (let firstByte?, let duration?):
             let timing = Interaction.Timing(firstByte: firstByte, duration: duration)
             if let problem = CassetteRules.timingProblem(timing) {
                 report(problem, at: path.appending("timing"), line: index, column: seen[.firstByte] ?? 0)
@@ -310,15 +323,17 @@ struct HTTPMessageReader {
             break
         default:
             let (given, missing) = firstByte == nil ? ("duration", "firstByte") : ("firstByte", "duration")
-            report("\(given) needs \(missing) too: a timing is both", at: path.appending("timing"), line: index,
-                   column: seen[firstByte == nil ? .duration : .firstByte] ?? 0)
+            report(
+                "\(given) needs \(missing) too: a timing is both", at: path.appending("timing"), line: index,
+                column: seen[firstByte == nil ? .duration : .firstByte] ?? 0)
         }
         fields.errorWritten = seen[.error] != nil
         if let errorCode {
             fields.error = .init(code: errorCode, afterBytes: afterBytes)
         } else if afterBytes != nil, seen[.error] == nil {
-            report("afterBytes needs error=… too: it says after how many bytes the error cuts the response",
-                   at: path.appending("error").appending("afterBytes"), line: index, column: seen[.afterBytes] ?? 0)
+            report(
+                "afterBytes needs error=… too: it says after how many bytes the error cuts the response",
+                at: path.appending("error").appending("afterBytes"), line: index, column: seen[.afterBytes] ?? 0)
         }
         return fields
     }
@@ -348,23 +363,26 @@ struct HTTPMessageReader {
             report("expected a request line \(example), found \(CassetteRules.quoted(string(text)))", at: path, line: index, column: 0)
             return nil
         }
-        let method = parts[0].word, url = parts[1].word
+        let method = parts[0].word
+        let url = parts[1].word
         var valid = true
         if let problem = CassetteRules.methodProblem(method) {
             report(problem, at: path.appending("method"), line: index, column: parts[0].column)
             valid = false
         }
         if url.hasPrefix("/") {
-            report("expected an absolute URL (https://host/path) after the method, found \(CassetteRules.quoted(url)); the file "
-                   + "cannot guess the scheme and host of a path alone", at: path.appending("url"), line: index, column: parts[1].column)
+            report(
+                "expected an absolute URL (https://host/path) after the method, found \(CassetteRules.quoted(url)); the file "
+                    + "cannot guess the scheme and host of a path alone", at: path.appending("url"), line: index, column: parts[1].column)
             valid = false
         } else if let problem = CassetteRules.urlProblem(url) {
             report(problem, at: path.appending("url"), line: index, column: parts[1].column)
             valid = false
         }
         if parts.count == 3, !parts[2].word.hasPrefix("HTTP/") {
-            report("expected the HTTP version (\"HTTP/1.1\") or nothing after the URL, found \(CassetteRules.quoted(parts[2].word))",
-                   at: path, line: index, column: parts[2].column)
+            report(
+                "expected the HTTP version (\"HTTP/1.1\") or nothing after the URL, found \(CassetteRules.quoted(parts[2].word))",
+                at: path, line: index, column: parts[2].column)
             valid = false
         }
         return valid ? (method, url) : nil
@@ -375,7 +393,9 @@ struct HTTPMessageReader {
     mutating func readLoneResponse() -> Interaction.Response? {
         while index < lines.count, Syntax.isBlank(line(index)) { index += 1 }
         guard index < lines.count, Syntax.isStatusLine(line(index)) else {
-            report("expected a status line like \"HTTP/1.1 200 OK\"", at: .root.appending("status"), line: min(index, max(0, lines.count - 1)), column: 0)
+            report(
+                "expected a status line like \"HTTP/1.1 200 OK\"", at: .root.appending("status"), line: min(index, max(0, lines.count - 1)),
+                column: 0)
             return nil
         }
         return readResponse(base64: false, trimsBody: false, at: .root)
@@ -398,8 +418,9 @@ struct HTTPMessageReader {
         if index < lines.count, Syntax.isBlank(line(index)) {
             index += 1
             if trimsBody {
-                body = readBody(until: Syntax.isSeparator, base64: base64, contentType: headers["Content-Type"],
-                                declaredLength: Syntax.declaredLength(headers, status: status), at: path.appending("body"))
+                body = readBody(
+                    until: Syntax.isSeparator, base64: base64, contentType: headers["Content-Type"],
+                    declaredLength: Syntax.declaredLength(headers, status: status), at: path.appending("body"))
             } else {
                 let start = index < lines.count ? lines[index].lowerBound : bytes.count
                 body = Interaction.Body(Data(bytes[start...]), contentType: headers["Content-Type"])
@@ -417,8 +438,9 @@ struct HTTPMessageReader {
             if text.isEmpty || Syntax.isSeparator(text) || Syntax.isStatusLine(text) { break }
             defer { index += 1 }
             guard let colon = text.firstIndex(of: UInt8(ascii: ":")), colon > text.startIndex else {
-                report("expected a header line \"Name: value\", or a blank line before the body, found \(CassetteRules.quoted(string(text)))",
-                       at: path, line: index, column: 0)
+                report(
+                    "expected a header line \"Name: value\", or a blank line before the body, found \(CassetteRules.quoted(string(text)))",
+                    at: path, line: index, column: 0)
                 continue
             }
             let name = string(text[..<colon])
@@ -461,9 +483,11 @@ struct HTTPMessageReader {
         guard base64 else { return Interaction.Body(Data(content), contentType: contentType) }
         guard let data = Base64.decode(content, allowingWhitespace: true) else {
             let encoded = content.filter { $0 != Syntax.newline && $0 != Syntax.carriageReturn && $0 != Syntax.space && $0 != Syntax.tab }
-            report("the body is marked base64 on the \"###\" line but is not valid base64: "
-                   + JSONCassetteReader.base64Problem(String(decoding: encoded, as: UTF8.self)).replacingOccurrences(of: ", on one line", with: ""),
-                   at: path, line: firstLine, column: 0)
+            report(
+                "the body is marked base64 on the \"###\" line but is not valid base64: "
+                    + JSONCassetteReader.base64Problem(String(decoding: encoded, as: UTF8.self)).replacingOccurrences(
+                        of: ", on one line", with: ""),
+                at: path, line: firstLine, column: 0)
             return .empty
         }
         return Interaction.Body(unchecked: data, form: .base64)

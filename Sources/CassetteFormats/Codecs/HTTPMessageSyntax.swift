@@ -91,7 +91,8 @@ enum HTTPMessageSyntax {
             return Interaction.Response(status: status, headers: headers).declaredBodyLength
         }
         guard !headers.contains("Content-Encoding"), let text = headers["Content-Length"], text.utf8.count <= 18,
-              text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else { return nil }
         return Int(text)
     }
 }

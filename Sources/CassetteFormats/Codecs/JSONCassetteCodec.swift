@@ -34,21 +34,27 @@ public enum JSONCassetteCodec {
     /// ``decode(_:file:)``, telling `release` which bytes of `data` it no longer needs (see
     /// ``JSONLongString/release``): a large cassette mapped from its file then never holds the
     /// file and its decoded bodies in memory at once.
-    package static func decode(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?) throws(CassetteFormatError) -> CassetteDocument {
+    package static func decode(
+        _ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?
+    ) throws(CassetteFormatError) -> CassetteDocument {
         try decode(data, file: file, release: release, deferring: nil).document
     }
 
     /// ``decode(_:file:)`` with the `text` and `base64` bodies of `minimum` bytes of file or more
     /// left in `data` as placeholders (see ``DeferredBodies``), for comparing a stored cassette
     /// with a new recording. A deferred base64 body is not checked: it is only compared.
-    package static func decode(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?,
-                               deferringBodiesFrom minimum: Int) throws(CassetteFormatError) -> (document: CassetteDocument, deferred: DeferredBodies) {
+    package static func decode(
+        _ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?,
+        deferringBodiesFrom minimum: Int
+    ) throws(CassetteFormatError) -> (document: CassetteDocument, deferred: DeferredBodies) {
         let read = try decode(data, file: file, release: release, deferring: DeferredBodies(minimum: minimum))
         return (read.document, read.deferred ?? DeferredBodies(minimum: minimum))
     }
 
-    private static func decode(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?,
-                               deferring: DeferredBodies?) throws(CassetteFormatError) -> (document: CassetteDocument, deferred: DeferredBodies?) {
+    private static func decode(
+        _ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?,
+        deferring: DeferredBodies?
+    ) throws(CassetteFormatError) -> (document: CassetteDocument, deferred: DeferredBodies?) {
         let root = try parse(data, file: file, release: release)
         var reader = JSONCassetteReader()
         reader.deferred = deferring
@@ -64,27 +70,35 @@ public enum JSONCassetteCodec {
     /// column. Shared by the codecs whose files are JSON. Strings of ``longString`` bytes or more
     /// stay in `data` until read (``JSONValue/longString(_:)``): a 100 MB body is then decoded
     /// from the file's bytes, not from a copy of them.
-    package static func parse(_ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)? = nil) throws(CassetteFormatError) -> JSONNode {
+    package static func parse(
+        _ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)? = nil
+    ) throws(CassetteFormatError) -> JSONNode {
         do {
             return try JSONParser.parse(data, keepingStringsLongerThan: longString, release: release)
         } catch {
             var positions = SourcePositions(data)
             let position = positions.position(of: error.offset)
-            throw CassetteFormatError(file: file, problems: [
-                .init(path: nil, line: position.line, column: position.column, message: error.message),
-            ])
+            throw CassetteFormatError(
+                file: file,
+                problems: [
+                    .init(path: nil, line: position.line, column: position.column, message: error.message)
+                ])
         }
     }
 
     /// A reader's problems, found at byte offsets of `data`, as an error in document order (a
     /// missing field is found after the unknown field that was meant to be it).
-    package static func error(_ found: [(path: JSONPath, offset: Int, message: String)], in data: Data, file: String?) -> CassetteFormatError {
+    package static func error(
+        _ found: [(path: JSONPath, offset: Int, message: String)], in data: Data, file: String?
+    ) -> CassetteFormatError {
         var positions = SourcePositions(data)
         let ordered = found.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
-        return CassetteFormatError(file: file, problems: ordered.map { problem in
-            let position = positions.position(of: problem.offset)
-            return .init(path: problem.path, line: position.line, column: position.column, message: problem.message)
-        })
+        return CassetteFormatError(
+            file: file,
+            problems: ordered.map { problem in
+                let position = positions.position(of: problem.offset)
+                return .init(path: problem.path, line: position.line, column: position.column, message: problem.message)
+            })
     }
 
     /// Encodes a cassette as pretty-printed, deterministic JSON ending in a newline.
@@ -104,8 +118,10 @@ public enum JSONCassetteCodec {
     /// ``encode(_:)``'s bytes handed to `sink` in pieces of about `pieceSize` bytes as they are
     /// written, so that saving a cassette with large bodies never holds its text whole. Nothing
     /// reaches `sink` when the document cannot be written.
-    package static func encode(_ document: CassetteDocument, inPiecesOf pieceSize: Int,
-                               to sink: @escaping (ArraySlice<UInt8>) -> Void) throws(CassetteFormatError) {
+    package static func encode(
+        _ document: CassetteDocument, inPiecesOf pieceSize: Int,
+        to sink: @escaping (ArraySlice<UInt8>) -> Void
+    ) throws(CassetteFormatError) {
         printer.print(try tree(for: document), inPiecesOf: pieceSize, to: sink)
     }
 
@@ -190,9 +206,10 @@ public enum JSONCassetteCodec {
     }
 
     private static func tree(for headers: Interaction.Headers) -> JSONValue {
-        .object(headers.fields.map { field in
-            member(field.name, field.values.count == 1 ? .string(field.values[0]) : .array(field.values.map { JSONNode(.string($0)) }))
-        })
+        .object(
+            headers.fields.map { field in
+                member(field.name, field.values.count == 1 ? .string(field.values[0]) : .array(field.values.map { JSONNode(.string($0)) }))
+            })
     }
 
     private static func tree(for body: Interaction.Body) -> JSONValue {
@@ -202,10 +219,14 @@ public enum JSONCassetteCodec {
                 // Not reachable: a body only has the multipart form when its bytes are canonical.
                 return tree(for: Interaction.Body(body.data))
             }
-            return .object([member("multipart", .object([
-                member("boundary", .string(multipart.boundary)),
-                member("parts", .array(multipart.parts.map { JSONNode(tree(for: $0)) })),
-            ]))])
+            return .object([
+                member(
+                    "multipart",
+                    .object([
+                        member("boundary", .string(multipart.boundary)),
+                        member("parts", .array(multipart.parts.map { JSONNode(tree(for: $0)) })),
+                    ]))
+            ])
         case .json:
             if let node = try? JSONParser.parse(body.data) {
                 return .object([member("json", node.value)])
@@ -249,7 +270,8 @@ public enum JSONCassetteCodec {
         case .data(let text):
             let bytes = Data(text.utf8)
             if bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "["), Interaction.Body.isCompactJSON(bytes),
-               let node = try? JSONParser.parse(bytes) {
+                let node = try? JSONParser.parse(bytes)
+            {
                 return member("data", node.value)
             }
             return member("data", .string(text))
@@ -267,7 +289,9 @@ public enum JSONCassetteCodec {
         }
         if !part.otherHeaders.isEmpty { members.append(member("headers", tree(for: part.otherHeaders))) }
         var body = Interaction.Body(part.body, contentType: part.contentType)
-        if body.form == .multipart { body = Interaction.Body(unchecked: part.body, form: Interaction.Body.isWritableAsText(part.body) ? .text : .base64) }
+        if body.form == .multipart {
+            body = Interaction.Body(unchecked: part.body, form: Interaction.Body.isWritableAsText(part.body) ? .text : .base64)
+        }
         if case .object(let form) = tree(for: body) { members += form }
         return .object(members)
     }

@@ -20,8 +20,10 @@ struct JSONCassetteReader {
 
     mutating func readDocument(_ root: JSONNode) -> CassetteDocument? {
         let path = JSONPath.root
-        guard let fields = members(of: root, at: path, expected: "a cassette object ({ \"version\": 1, \"interactions\": [] })",
-                                   allowed: ["version", "recordedWith", "interactions"])
+        guard
+            let fields = members(
+                of: root, at: path, expected: "a cassette object ({ \"version\": 1, \"interactions\": [] })",
+                allowed: ["version", "recordedWith", "interactions"])
         else { return nil }
         guard let versionNode = required("version", in: fields, of: root, at: path, expecting: "1") else { return nil }
         guard let version = readInteger(versionNode, at: path.appending("version"), expected: "the format version 1") else {
@@ -29,8 +31,9 @@ struct JSONCassetteReader {
         }
         guard JSONCassetteCodec.supportedVersions.contains(version) else {
             let supported = JSONCassetteCodec.supportedVersions.map(String.init).joined(separator: ", ")
-            report("unsupported format version \(version); this version of Cassette reads version \(supported). A newer Cassette may read it.",
-                   at: path.appending("version"), offset: versionNode.offset)
+            report(
+                "unsupported format version \(version); this version of Cassette reads version \(supported). A newer Cassette may read it.",
+                at: path.appending("version"), offset: versionNode.offset)
             return nil
         }
         var recordedWith = fields["recordedWith"].flatMap { readString($0, at: path.appending("recordedWith"), expected: "a string") }
@@ -39,7 +42,7 @@ struct JSONCassetteReader {
             recordedWith = nil
         }
         guard let list = required("interactions", in: fields, of: root, at: path, expecting: "an array of interactions"),
-              let elements = readArray(list, at: path.appending("interactions"), expected: "an array of interactions")
+            let elements = readArray(list, at: path.appending("interactions"), expected: "an array of interactions")
         else { return nil }
         var interactions: [Interaction] = []
         interactions.reserveCapacity(elements.count)
@@ -54,8 +57,10 @@ struct JSONCassetteReader {
     // MARK: Interaction
 
     private mutating func readInteraction(_ node: JSONNode, at path: JSONPath) -> Interaction? {
-        guard let fields = members(of: node, at: path, expected: "an interaction object",
-                                   allowed: ["recordedAt", "request", "response", "error", "timing", "latency"])
+        guard
+            let fields = members(
+                of: node, at: path, expected: "an interaction object",
+                allowed: ["recordedAt", "request", "response", "error", "timing", "latency"])
         else { return nil }
         var recordedAt: Date?
         if let stamp = fields["recordedAt"], let text = readString(stamp, at: path.appending("recordedAt"), expected: "an ISO 8601 time") {
@@ -74,13 +79,16 @@ struct JSONCassetteReader {
             checkStream(stream, timing: timing, node: streamNode, at: path.appending("response").appending("stream"))
         }
         if let afterBytes = error?.afterBytes, let errorNode = fields["error"], fields["response"] == nil || response != nil,
-           let problem = CassetteRules.afterBytesProblem(afterBytes, bodySize: response.map { deferred?.size(of: $0.body) ?? $0.body.data.count }) {
+            let problem = CassetteRules.afterBytesProblem(
+                afterBytes, bodySize: response.map { deferred?.size(of: $0.body) ?? $0.body.data.count })
+        {
             let node = errorNode.memberValue("afterBytes") ?? errorNode
             report(problem, at: path.appending("error").appending("afterBytes"), offset: node.offset)
         }
         if fields["response"] == nil, fields["error"] == nil,
-           !misspelt.contains(.init(objectOffset: node.offset, key: "response")),
-           !misspelt.contains(.init(objectOffset: node.offset, key: "error")) {
+            !misspelt.contains(.init(objectOffset: node.offset, key: "response")),
+            !misspelt.contains(.init(objectOffset: node.offset, key: "error"))
+        {
             report("expected a \"response\", an \"error\", or both", at: path, offset: node.offset)
         }
         guard let request else { return nil }
@@ -92,7 +100,9 @@ struct JSONCassetteReader {
             return nil
         }
         let method = required("method", in: fields, of: node, at: path, expecting: "an HTTP method like \"GET\"")
-            .flatMap { readChecked($0, at: path.appending("method"), expected: "an HTTP method like \"GET\"", rule: CassetteRules.methodProblem) }
+            .flatMap {
+                readChecked($0, at: path.appending("method"), expected: "an HTTP method like \"GET\"", rule: CassetteRules.methodProblem)
+            }
         let url = required("url", in: fields, of: node, at: path, expecting: "an absolute URL")
             .flatMap { readChecked($0, at: path.appending("url"), expected: "an absolute URL", rule: CassetteRules.urlProblem) }
         let headers = readOptional(fields["headers"], default: Interaction.Headers()) { $0.readHeaders($1, at: path.appending("headers")) }
@@ -102,12 +112,16 @@ struct JSONCassetteReader {
     }
 
     private mutating func readResponse(_ node: JSONNode, at path: JSONPath) -> Interaction.Response? {
-        guard let fields = members(of: node, at: path, expected: "a response object", allowed: ["status", "url", "headers", "body", "stream"]) else {
+        guard
+            let fields = members(
+                of: node, at: path, expected: "a response object", allowed: ["status", "url", "headers", "body", "stream"])
+        else {
             return nil
         }
         var status: Int?
         if let statusNode = required("status", in: fields, of: node, at: path, expecting: "an HTTP status like 200"),
-           let value = readInteger(statusNode, at: path.appending("status"), expected: "an HTTP status like 200") {
+            let value = readInteger(statusNode, at: path.appending("status"), expected: "an HTTP status like 200")
+        {
             if let problem = CassetteRules.statusProblem(value) {
                 report(problem, at: path.appending("status"), offset: statusNode.offset)
             } else {
@@ -126,7 +140,8 @@ struct JSONCassetteReader {
         var stream: Interaction.StreamedBody?
         if let streamNode = fields["stream"] {
             if let bodyNode = fields["body"] {
-                report("a response has a \"body\" or a \"stream\", not both: remove one", at: path.appending("body"), offset: bodyNode.offset)
+                report(
+                    "a response has a \"body\" or a \"stream\", not both: remove one", at: path.appending("body"), offset: bodyNode.offset)
                 return nil
             }
             guard let read = readStream(streamNode, at: path.appending("stream")) else { return nil }
@@ -138,12 +153,16 @@ struct JSONCassetteReader {
     }
 
     private mutating func readError(_ node: JSONNode, at path: JSONPath) -> Interaction.TransportError? {
-        guard let fields = members(of: node, at: path, expected: "an error object like { \"code\": \"timedOut\" }", allowed: ["code", "afterBytes"]),
-              let codeNode = required("code", in: fields, of: node, at: path, expecting: "a URLError.Code name like \"timedOut\"")
+        guard
+            let fields = members(
+                of: node, at: path, expected: "an error object like { \"code\": \"timedOut\" }", allowed: ["code", "afterBytes"]),
+            let codeNode = required("code", in: fields, of: node, at: path, expecting: "a URLError.Code name like \"timedOut\"")
         else { return nil }
         var afterBytes: Int?
         if let afterBytesNode = fields["afterBytes"] {
-            guard let count = readInteger(afterBytesNode, at: path.appending("afterBytes"), expected: "a number of bytes") else { return nil }
+            guard let count = readInteger(afterBytesNode, at: path.appending("afterBytes"), expected: "a number of bytes") else {
+                return nil
+            }
             afterBytes = count
         }
         return readErrorCode(codeNode, at: path.appending("code")).map { Interaction.TransportError(code: $0, afterBytes: afterBytes) }
@@ -162,15 +181,18 @@ struct JSONCassetteReader {
             return readInteger(codeNode, at: codePath, expected: "a URLError.Code name or number")
                 .map { Interaction.TransportError.Code(rawValue: $0) }
         default:
-            report("expected a URLError.Code name like \"timedOut\" or a number like -1001, found \(Self.describe(codeNode.value))",
-                   at: codePath, offset: codeNode.offset)
+            report(
+                "expected a URLError.Code name like \"timedOut\" or a number like -1001, found \(Self.describe(codeNode.value))",
+                at: codePath, offset: codeNode.offset)
             return nil
         }
     }
 
     private mutating func readTiming(_ node: JSONNode, at path: JSONPath) -> Interaction.Timing? {
-        guard let fields = members(of: node, at: path, expected: "a timing object like { \"firstByte\": 0.1, \"duration\": 0.2 }",
-                                   allowed: ["firstByte", "duration"])
+        guard
+            let fields = members(
+                of: node, at: path, expected: "a timing object like { \"firstByte\": 0.1, \"duration\": 0.2 }",
+                allowed: ["firstByte", "duration"])
         else { return nil }
         guard let timing = readFirstByteAndDuration(fields, of: node, at: path) else { return nil }
         if let problem = CassetteRules.timingProblem(timing) {
@@ -180,7 +202,8 @@ struct JSONCassetteReader {
         return timing
     }
 
-    private static let latencyForms = "\"instant\", \"recorded\", or an object like { \"firstByte\": 0.3, \"duration\": 0.6 }, "
+    private static let latencyForms =
+        "\"instant\", \"recorded\", or an object like { \"firstByte\": 0.3, \"duration\": 0.6 }, "
         + "{ \"scaled\": 0.5 } or { \"bytesPerSecond\": \"edge\", \"firstByte\": 0.1 }"
 
     private mutating func readLatency(_ node: JSONNode, at path: JSONPath) -> Latency? {
@@ -193,19 +216,27 @@ struct JSONCassetteReader {
                 return nil
             }
         }
-        guard let fields = members(of: node, at: path, expected: Self.latencyForms, allowed: ["firstByte", "duration", "scaled", "bytesPerSecond"])
+        guard
+            let fields = members(
+                of: node, at: path, expected: Self.latencyForms, allowed: ["firstByte", "duration", "scaled", "bytesPerSecond"])
         else { return nil }
         let latency: Latency
         if let factorNode = fields["scaled"] {
             guard fields.count == 1 else {
-                report("\"scaled\" multiplies the recorded timing and takes no other field; expected { \"scaled\": 0.5 }", at: path, offset: node.offset)
+                report(
+                    "\"scaled\" multiplies the recorded timing and takes no other field; expected { \"scaled\": 0.5 }", at: path,
+                    offset: node.offset)
                 return nil
             }
-            guard let factor = readSeconds(factorNode, at: path.appending("scaled"), expected: "a scale factor like 0.5") else { return nil }
+            guard let factor = readSeconds(factorNode, at: path.appending("scaled"), expected: "a scale factor like 0.5") else {
+                return nil
+            }
             latency = .scaled(factor)
         } else if let speedNode = fields["bytesPerSecond"] {
             guard fields["duration"] == nil else {
-                report("give \"duration\" or \"bytesPerSecond\", not both: a download speed decides the duration", at: path, offset: node.offset)
+                report(
+                    "give \"duration\" or \"bytesPerSecond\", not both: a download speed decides the duration", at: path,
+                    offset: node.offset)
                 return nil
             }
             let firstByte = readOptional(fields["firstByte"], default: 0) { $0.readSeconds($1, at: path.appending("firstByte")) }
@@ -223,11 +254,13 @@ struct JSONCassetteReader {
     }
 
     /// The required `firstByte` and `duration` of a timing or a fixed latency, each reported when missing or invalid.
-    private mutating func readFirstByteAndDuration(_ fields: [String: JSONNode], of node: JSONNode, at path: JSONPath) -> Interaction.Timing? {
+    private mutating func readFirstByteAndDuration(
+        _ fields: [String: JSONNode], of node: JSONNode, at path: JSONPath
+    ) -> Interaction.Timing? {
         var values: [Double] = []
         for name in ["firstByte", "duration"] {
             guard let valueNode = required(name, in: fields, of: node, at: path, expecting: "a number of seconds"),
-                  let seconds = readSeconds(valueNode, at: path.appending(name))
+                let seconds = readSeconds(valueNode, at: path.appending(name))
             else { continue }
             values.append(seconds)
         }
@@ -238,11 +271,15 @@ struct JSONCassetteReader {
         let names = DownloadSpeed.presets.compactMap(\.name)
         if let name = node.value.stringValue {
             if let preset = DownloadSpeed.preset(named: name) { return preset }
-            report("unknown download speed \(CassetteRules.quoted(name)); expected a number of bytes per second or one of \(names.joined(separator: ", "))",
-                   at: path, offset: node.offset)
+            report(
+                "unknown download speed \(CassetteRules.quoted(name)); expected a number of bytes per second or one of \(names.joined(separator: ", "))",
+                at: path, offset: node.offset)
             return nil
         }
-        guard let bytesPerSecond = readSeconds(node, at: path, expected: "a number of bytes per second or one of \(names.joined(separator: ", "))") else {
+        guard
+            let bytesPerSecond = readSeconds(
+                node, at: path, expected: "a number of bytes per second or one of \(names.joined(separator: ", "))")
+        else {
             return nil
         }
         if let problem = CassetteRules.speedProblem(bytesPerSecond) {
@@ -269,8 +306,9 @@ struct JSONCassetteReader {
 
     private mutating func readHeaders(_ node: JSONNode, at path: JSONPath) -> Interaction.Headers? {
         guard case .object(let fields) = node.value else {
-            report("expected an object of header fields like { \"Accept\": \"text/html\" }, found \(Self.describe(node.value))",
-                   at: path, offset: node.offset)
+            report(
+                "expected an object of header fields like { \"Accept\": \"text/html\" }, found \(Self.describe(node.value))",
+                at: path, offset: node.offset)
             return nil
         }
         var headers = Interaction.Headers()
@@ -283,7 +321,8 @@ struct JSONCassetteReader {
                 continue
             }
             if let earlier = headers.field(named: field.key) {
-                let message = earlier.name == field.key
+                let message =
+                    earlier.name == field.key
                     ? "duplicate key \(CassetteRules.quoted(field.key)); write repeated values as an array: [\"a\", \"b\"]"
                     : "header \(CassetteRules.quoted(field.key)) repeats \(CassetteRules.quoted(earlier.name)) (names ignore case); write repeated values as one array"
                 report(message, at: fieldPath, offset: field.keyOffset)
@@ -294,17 +333,22 @@ struct JSONCassetteReader {
             var isArray = false
             switch field.value.value {
             case .string, .longString: values = [field.value]
-            case .array(let elements) where !elements.isEmpty: values = elements; isArray = true
+            case .array(let elements) where !elements.isEmpty:
+                values = elements
+                isArray = true
             default:
-                report("expected a header value (a string) or an array of values, found \(Self.describe(field.value.value))",
-                       at: fieldPath, offset: field.value.offset)
+                report(
+                    "expected a header value (a string) or an array of values, found \(Self.describe(field.value.value))",
+                    at: fieldPath, offset: field.value.offset)
                 valid = false
                 continue
             }
             for (i, valueNode) in values.enumerated() {
                 let valuePath = isArray ? fieldPath.appending(i) : fieldPath
                 guard let value = valueNode.value.stringValue else {
-                    report("expected a header value (a string), found \(Self.describe(valueNode.value))", at: valuePath, offset: valueNode.offset)
+                    report(
+                        "expected a header value (a string), found \(Self.describe(valueNode.value))", at: valuePath,
+                        offset: valueNode.offset)
                     valid = false
                     continue
                 }
@@ -326,8 +370,11 @@ struct JSONCassetteReader {
         if case .longString(let long) = node.value {
             return deferred?.placeholder(for: long, form: .text) ?? Interaction.Body(unchecked: long.copiedBytes, form: .text)
         }
-        guard let fields = members(of: node, at: path, expected: "a body like { \"text\": \"…\" }, { \"json\": … } or { \"base64\": \"…\" }",
-                                   allowed: ["text", "json", "base64", "multipart"], hints: ["file": "body files (\"file\") are not supported yet; inline the body as \"text\", \"json\" or \"base64\""])
+        guard
+            let fields = members(
+                of: node, at: path, expected: "a body like { \"text\": \"…\" }, { \"json\": … } or { \"base64\": \"…\" }",
+                allowed: ["text", "json", "base64", "multipart"],
+                hints: ["file": "body files (\"file\") are not supported yet; inline the body as \"text\", \"json\" or \"base64\""])
         else { return nil }
         guard case .object(let written) = node.value, !written.isEmpty else {
             report("expected one of \"text\", \"json\" or \"base64\" in a body, found an empty object", at: path, offset: node.offset)
@@ -353,22 +400,27 @@ struct JSONCassetteReader {
                 var data = Data()
                 for (i, line) in lines.enumerated() {
                     guard let text = line.value.stringValue else {
-                        report("expected a line of text (a string), found \(Self.describe(line.value))", at: formPath.appending(i), offset: line.offset)
+                        report(
+                            "expected a line of text (a string), found \(Self.describe(line.value))", at: formPath.appending(i),
+                            offset: line.offset)
                         return nil
                     }
                     data.append(contentsOf: text.utf8)
                 }
                 return Interaction.Body(unchecked: data, form: .text)
             default:
-                report("expected text (a string, or an array of lines), found \(Self.describe(value.value))", at: formPath, offset: value.offset)
+                report(
+                    "expected text (a string, or an array of lines), found \(Self.describe(value.value))", at: formPath,
+                    offset: value.offset)
                 return nil
             }
         case "multipart":
             return readMultipart(value, at: formPath)
         case "json":
             if let duplicate = value.value.firstDuplicateKey() {
-                report("duplicate key \(CassetteRules.quoted(duplicate.key)) in a JSON body",
-                       at: JSONPath(formPath.components + duplicate.path.components), offset: duplicate.offset)
+                report(
+                    "duplicate key \(CassetteRules.quoted(duplicate.key)) in a JSON body",
+                    at: JSONPath(formPath.components + duplicate.path.components), offset: duplicate.offset)
                 return nil
             }
             return Interaction.Body(unchecked: Data(JSONWriter.compact(value.value)), form: .json)
@@ -395,10 +447,16 @@ struct JSONCassetteReader {
     /// `{ "boundary": "…", "parts": [ { "name": …, "filename": …, "contentType": …, "headers": {…},
     /// "text" | "json" | "base64": … } ] }`, serialized as ``Multipart/serialized()`` writes it.
     private mutating func readMultipart(_ node: JSONNode, at path: JSONPath) -> Interaction.Body? {
-        guard let fields = members(of: node, at: path, expected: "a multipart body like { \"boundary\": \"…\", \"parts\": [ … ] }",
-                                   allowed: ["boundary", "parts"]) else { return nil }
+        guard
+            let fields = members(
+                of: node, at: path, expected: "a multipart body like { \"boundary\": \"…\", \"parts\": [ … ] }",
+                allowed: ["boundary", "parts"])
+        else { return nil }
         let boundary = required("boundary", in: fields, of: node, at: path, expecting: "the boundary, a string")
-            .flatMap { readChecked($0, at: path.appending("boundary"), expected: "the boundary, a string", rule: CassetteRules.multipartBoundaryProblem) }
+            .flatMap {
+                readChecked(
+                    $0, at: path.appending("boundary"), expected: "the boundary, a string", rule: CassetteRules.multipartBoundaryProblem)
+            }
         let partNodes = required("parts", in: fields, of: node, at: path, expecting: "an array of parts")
             .flatMap { readArray($0, at: path.appending("parts"), expected: "an array of parts") }
         guard let boundary, let partNodes else { return nil }
@@ -417,18 +475,24 @@ struct JSONCassetteReader {
 
     private mutating func readPart(_ node: JSONNode, at path: JSONPath) -> Multipart.Part? {
         let forms = ["text", "json", "base64"]
-        guard let fields = members(of: node, at: path, expected: "a part like { \"name\": \"title\", \"text\": \"…\" }",
-                                   allowed: ["name", "filename", "contentType", "headers"] + forms) else { return nil }
+        guard
+            let fields = members(
+                of: node, at: path, expected: "a part like { \"name\": \"title\", \"text\": \"…\" }",
+                allowed: ["name", "filename", "contentType", "headers"] + forms)
+        else { return nil }
         var valid = true
         func parameter(_ key: String) -> String? {
             guard let value = fields[key] else { return nil }
-            guard let text = readChecked(value, at: path.appending(key), expected: "a string", rule: CassetteRules.multipartParameterProblem) else {
+            guard
+                let text = readChecked(value, at: path.appending(key), expected: "a string", rule: CassetteRules.multipartParameterProblem)
+            else {
                 valid = false
                 return nil
             }
             return text
         }
-        let name = parameter("name"), filename = parameter("filename")
+        let name = parameter("name")
+        let filename = parameter("filename")
         let contentType = fields["contentType"].flatMap { node -> String? in
             let text = readChecked(node, at: path.appending("contentType"), expected: "a media type, a string") {
                 CassetteRules.headerValueProblem(name: "Content-Type", value: $0)
@@ -441,7 +505,9 @@ struct JSONCassetteReader {
         let written = forms.filter { fields[$0] != nil }
         var body = Data()
         if written.count > 1 {
-            report("a part's body is written in exactly one form; found " + written.map { "\"\($0)\"" }.joined(separator: " and "), at: path, offset: node.offset)
+            report(
+                "a part's body is written in exactly one form; found " + written.map { "\"\($0)\"" }.joined(separator: " and "), at: path,
+                offset: node.offset)
             valid = false
         } else if let form = written.first, let formNode = fields[form] {
             let single = JSONNode(.object([JSONMember(key: form, value: formNode)]), offset: node.offset)
@@ -451,14 +517,16 @@ struct JSONCassetteReader {
         var part = Multipart.Part(name: name, filename: filename, contentType: contentType, otherHeaders: headers, body: body)
         if part.keepsHeadersAsWritten {
             if name != nil || filename != nil || contentType != nil {
-                report("this part's \"headers\" hold its Content-Disposition, so \"name\", \"filename\" and \"contentType\" cannot be given too; "
-                       + "write them in one place", at: path, offset: node.offset)
+                report(
+                    "this part's \"headers\" hold its Content-Disposition, so \"name\", \"filename\" and \"contentType\" cannot be given too; "
+                        + "write them in one place", at: path, offset: node.offset)
                 return nil
             }
             part.adoptFieldsFromHeaders()
         } else if name == nil, filename != nil || contentType != nil {
-            report("a part with a \"filename\" or \"contentType\" needs a \"name\" (its Content-Disposition is written from them)",
-                   at: path, offset: node.offset)
+            report(
+                "a part with a \"filename\" or \"contentType\" needs a \"name\" (its Content-Disposition is written from them)",
+                at: path, offset: node.offset)
             return nil
         }
         return part
@@ -530,7 +598,8 @@ struct JSONCassetteReader {
         for member in written {
             let memberPath = path.appending(member.key)
             if fields[member.key] != nil {
-                report("duplicate key \(CassetteRules.quoted(member.key)); each key may appear once", at: memberPath, offset: member.keyOffset)
+                report(
+                    "duplicate key \(CassetteRules.quoted(member.key)); each key may appear once", at: memberPath, offset: member.keyOffset)
             } else if !allowed.contains(member.key) {
                 if let hint = hints[member.key] {
                     report(hint, at: memberPath, offset: member.keyOffset)
@@ -539,8 +608,9 @@ struct JSONCassetteReader {
                     if let guess { misspelt.insert(.init(objectOffset: node.offset, key: guess)) }
                     let suggestion = guess.map { " (did you mean \"\($0)\"?)" } ?? ""
                     let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
-                    report("unknown field \(CassetteRules.quoted(member.key))\(suggestion); expected one of \(list)",
-                           at: memberPath, offset: member.keyOffset)
+                    report(
+                        "unknown field \(CassetteRules.quoted(member.key))\(suggestion); expected one of \(list)",
+                        at: memberPath, offset: member.keyOffset)
                 }
             } else {
                 fields[member.key] = member.value

@@ -8,12 +8,16 @@ extension JSONCassetteReader {
     private static let chunkForms = ["text", "json", "base64"]
 
     mutating func readStream(_ node: JSONNode, at path: JSONPath) -> Interaction.StreamedBody? {
-        guard let fields = members(of: node, at: path, expected: "a stream like { \"events\": [ … ] } or { \"chunks\": [ … ] }",
-                                   allowed: ["events", "chunks"])
+        guard
+            let fields = members(
+                of: node, at: path, expected: "a stream like { \"events\": [ … ] } or { \"chunks\": [ … ] }",
+                allowed: ["events", "chunks"])
         else { return nil }
         guard fields.count == 1, let (key, listNode) = fields.first else {
             if fields.isEmpty, case .object(let written) = node.value, written.isEmpty {
-                report("expected \"events\" (server-sent events) or \"chunks\" in a stream, found an empty object", at: path, offset: node.offset)
+                report(
+                    "expected \"events\" (server-sent events) or \"chunks\" in a stream, found an empty object", at: path,
+                    offset: node.offset)
             } else if fields.count > 1 {
                 report("a stream is written as \"events\" or as \"chunks\", not both", at: path, offset: node.offset)
             }
@@ -34,17 +38,28 @@ extension JSONCassetteReader {
     }
 
     private mutating func readChunk(_ node: JSONNode, allowsEvents: Bool, at path: JSONPath) -> Interaction.StreamedBody.Chunk? {
-        let expected = allowsEvents
+        let expected =
+            allowsEvents
             ? "an event like { \"at\": 0.2, \"data\": \"…\" } or a chunk like { \"at\": 0.2, \"text\": \"…\" }"
             : "a chunk like { \"at\": 0.2, \"text\": \"…\" }"
-        guard let fields = members(of: node, at: path, expected: expected, allowed: (allowsEvents ? Self.eventFields : []) + Self.chunkForms + ["at"],
-                                   hints: allowsEvents ? [:] : Dictionary(uniqueKeysWithValues: Self.eventFields.map {
-                                       ($0, "\"\($0)\" is a field of a server-sent event: events are read from \"events\" (a stream whose "
-                                           + "Content-Type is text/event-stream); a chunk holds \"text\", \"json\" or \"base64\"")
-                                   }))
+        guard
+            let fields = members(
+                of: node, at: path, expected: expected, allowed: (allowsEvents ? Self.eventFields : []) + Self.chunkForms + ["at"],
+                hints: allowsEvents
+                    ? [:]
+                    : Dictionary(
+                        uniqueKeysWithValues: Self.eventFields.map {
+                            (
+                                $0,
+                                "\"\($0)\" is a field of a server-sent event: events are read from \"events\" (a stream whose "
+                                    + "Content-Type is text/event-stream); a chunk holds \"text\", \"json\" or \"base64\""
+                            )
+                        }))
         else { return nil }
         guard let atNode = fields["at"] else {
-            report("missing required field \"at\" (the seconds from the start of the request to the chunk's arrival)", at: path, offset: node.offset)
+            report(
+                "missing required field \"at\" (the seconds from the start of the request to the chunk's arrival)", at: path,
+                offset: node.offset)
             return nil
         }
         let at = readSeconds(atNode, at: path.appending("at"))
@@ -53,7 +68,9 @@ extension JSONCassetteReader {
         let eventMembers = written.filter { Self.eventFields.contains($0.key) }
         if !forms.isEmpty {
             guard eventMembers.isEmpty else {
-                report("a chunk holds either an event's fields or its bytes (\"text\", \"json\" or \"base64\"), not both", at: path, offset: node.offset)
+                report(
+                    "a chunk holds either an event's fields or its bytes (\"text\", \"json\" or \"base64\"), not both", at: path,
+                    offset: node.offset)
                 return nil
             }
             let body = readBody(JSONNode(.object(forms), offset: node.offset), at: path)
@@ -63,8 +80,9 @@ extension JSONCassetteReader {
         guard !eventMembers.isEmpty else {
             // An unknown key was reported by members(of:), with the name it was probably meant to be.
             guard fields.count == written.count else { return nil }
-            report("expected the fields of an event (\"data\", \"event\", \"id\", \"retry\", \"comment\") or a chunk's bytes (\"text\", "
-                + "\"json\" or \"base64\") beside \"at\"", at: path, offset: node.offset)
+            report(
+                "expected the fields of an event (\"data\", \"event\", \"id\", \"retry\", \"comment\") or a chunk's bytes (\"text\", "
+                    + "\"json\" or \"base64\") beside \"at\"", at: path, offset: node.offset)
             return nil
         }
         guard let event = readEvent(eventMembers, at: path), let at else { return nil }
@@ -90,15 +108,17 @@ extension JSONCassetteReader {
                     fields.append(.data(value.value.stringValue ?? ""))
                 case .object, .array:
                     if let duplicate = value.value.firstDuplicateKey() {
-                        report("duplicate key \(CassetteRules.quoted(duplicate.key)) in an event's JSON data",
-                               at: JSONPath(memberPath.components + duplicate.path.components), offset: duplicate.offset)
+                        report(
+                            "duplicate key \(CassetteRules.quoted(duplicate.key)) in an event's JSON data",
+                            at: JSONPath(memberPath.components + duplicate.path.components), offset: duplicate.offset)
                         valid = false
                     } else {
                         fields.append(.data(String(decoding: JSONWriter.compact(value.value), as: UTF8.self)))
                     }
                 default:
-                    report("expected an event's data as a string, or as a JSON object or array, found \(Self.describe(value.value))",
-                           at: memberPath, offset: value.offset)
+                    report(
+                        "expected an event's data as a string, or as a JSON object or array, found \(Self.describe(value.value))",
+                        at: memberPath, offset: value.offset)
                     valid = false
                 }
             default:
@@ -117,7 +137,9 @@ extension JSONCassetteReader {
         let event = ServerSentEvent(fields: fields)
         if let problem = event.firstProblem {
             let offending = problem.field.flatMap { field in members.first { $0.key == field } }
-            report(problem.message, at: offending.map { path.appending($0.key) } ?? path, offset: offending?.value.offset ?? members[0].keyOffset)
+            report(
+                problem.message, at: offending.map { path.appending($0.key) } ?? path,
+                offset: offending?.value.offset ?? members[0].keyOffset)
             return nil
         }
         return event

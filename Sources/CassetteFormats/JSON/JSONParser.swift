@@ -25,11 +25,14 @@ package struct JSONParser {
     ///   (a cassette's base64 bodies); nil copies every string.
     /// - Parameter release: told which bytes of `data` (offsets from its start) a long string
     ///   scanned and no longer needs until it is read (see ``JSONLongString/release``).
-    package static func parse(_ data: Data, keepingStringsLongerThan longStrings: Int? = nil,
-                              release: (@Sendable (Range<Int>) -> Void)? = nil) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(
+        _ data: Data, keepingStringsLongerThan longStrings: Int? = nil,
+        release: (@Sendable (Range<Int>) -> Void)? = nil
+    ) throws(JSONSyntaxError) -> JSONNode {
         let result: Result<JSONNode, JSONSyntaxError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            var parser = JSONParser(bytes: bytes, source: longStrings == nil ? nil : data, longStrings: longStrings ?? .max, release: release)
+            var parser = JSONParser(
+                bytes: bytes, source: longStrings == nil ? nil : data, longStrings: longStrings ?? .max, release: release)
             return Result { () throws(JSONSyntaxError) in try parser.parseDocument() }
         }
         return try result.get()
@@ -82,9 +85,15 @@ package struct JSONParser {
         case UInt8(ascii: "{"): return JSONNode(try parseObject(), offset: start)
         case UInt8(ascii: "["): return JSONNode(try parseArray(), offset: start)
         case UInt8(ascii: "\""): return JSONNode(try parseStringValue(), offset: start)
-        case UInt8(ascii: "t"): try expectLiteral("true"); return JSONNode(.bool(true), offset: start)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return JSONNode(.bool(false), offset: start)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return JSONNode(.null, offset: start)
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return JSONNode(.bool(true), offset: start)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return JSONNode(.bool(false), offset: start)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return JSONNode(.null, offset: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return JSONNode(.number(try parseNumber()), offset: start)
         default:
@@ -195,7 +204,8 @@ package struct JSONParser {
         }
         index += 1
         if first == UInt8(ascii: "0"), let next = peek(), isDigit(next) {
-            throw JSONSyntaxError(offset: start, message: "invalid number \(describeWord(at: start)): JSON numbers cannot have leading zeros")
+            throw JSONSyntaxError(
+                offset: start, message: "invalid number \(describeWord(at: start)): JSON numbers cannot have leading zeros")
         }
         while let b = peek(), isDigit(b) { index += 1 }
         if peek() == UInt8(ascii: ".") {
@@ -235,8 +245,10 @@ package struct JSONParser {
                     return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<end]), as: UTF8.self))
                 }
                 release?(released..<end)
-                return .longString(JSONLongString(bytes: source[(source.startIndex + contentStart)..<(source.startIndex + end)],
-                                                  offset: contentStart, release: release))
+                return .longString(
+                    JSONLongString(
+                        bytes: source[(source.startIndex + contentStart)..<(source.startIndex + end)],
+                        offset: contentStart, release: release))
             }
             if b == UInt8(ascii: "\\") { break }
             if b < 0x20 { throw controlCharacterError(b) }
@@ -336,7 +348,9 @@ package struct JSONParser {
             }
             if let encoded = UTF8.encode(scalar) { buffer.append(contentsOf: encoded) }
         default:
-            throw JSONSyntaxError(offset: escapeStart, message: "invalid escape \\\(printable(c)) in a string; JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX")
+            throw JSONSyntaxError(
+                offset: escapeStart,
+                message: "invalid escape \\\(printable(c)) in a string; JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX")
         }
     }
 
@@ -409,7 +423,9 @@ package struct JSONParser {
     }
 
     private func invalidUTF8(at offset: Int) -> JSONSyntaxError {
-        JSONSyntaxError(offset: offset, message: "invalid UTF-8 byte 0x\(String(bytes[offset], radix: 16, uppercase: true)); cassettes must be saved as UTF-8")
+        JSONSyntaxError(
+            offset: offset,
+            message: "invalid UTF-8 byte 0x\(String(bytes[offset], radix: 16, uppercase: true)); cassettes must be saved as UTF-8")
     }
 
     private func printable(_ b: UInt8) -> String {
@@ -431,7 +447,8 @@ package struct JSONParser {
         var end = offset
         while end < bytes.count, end - offset < 24 {
             let b = bytes[end]
-            let isWordByte = (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
+            let isWordByte =
+                (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
                 || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".")
             if !isWordByte { break }
             end += 1

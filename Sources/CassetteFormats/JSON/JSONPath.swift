@@ -16,6 +16,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
         self.components = components
     }
 
+    /// A path from its components: `["user", 0, "email"]`.
     public init(arrayLiteral elements: Component...) {
         self.components = elements
     }
@@ -33,6 +34,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
         JSONPath(components + [.index(index)])
     }
 
+    /// The path as messages write it: `$.user[0].email`.
     public var description: String {
         if components.isEmpty { return "$" }
         var text = ""

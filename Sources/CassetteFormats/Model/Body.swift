@@ -78,10 +78,13 @@ extension Interaction {
         /// The bytes as a string, when they are valid UTF-8.
         public var text: String? { UTF8Validation.isValid(data) ? String(decoding: data, as: UTF8.self) : nil }
 
+        /// Bodies are equal when their bytes are, whatever form they are written in.
         public static func == (lhs: Body, rhs: Body) -> Bool { lhs.data == rhs.data }
 
+        /// Hashes the bytes, as `==` compares them.
         public func hash(into hasher: inout Hasher) { hasher.combine(data) }
 
+        /// The body as a report shows it: text as text, other forms by their size.
         public var description: String {
             switch form {
             case .text, .json, .multipart: return text ?? "\(data.count) bytes"

@@ -61,6 +61,7 @@ public struct DownloadSpeed: Sendable, Hashable, CustomStringConvertible {
         lhs.bytesPerSecond == rhs.bytesPerSecond
     }
 
+    /// Hashes the speed by its bytes per second, as `==` compares it.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(bytesPerSecond)
     }

@@ -129,6 +129,7 @@ extension Interaction {
             fields.lazy.flatMap { field in field.values.lazy.map { (name: field.name, value: $0) } }.makeIterator()
         }
 
+        /// The fields as an HTTP message writes them, one `Name: value` line each.
         public var description: String {
             fields.map { "\($0.name): \($0.values.joined(separator: ", "))" }.joined(separator: "\n")
         }
@@ -138,6 +139,7 @@ extension Interaction {
             lhs.fields == rhs.fields
         }
 
+        /// Hashes the fields as `==` compares them.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(fields)
         }
@@ -179,7 +181,8 @@ private struct FieldName: Hashable {
 
 /// Compares two strings ignoring ASCII case only, as HTTP field names are compared.
 package func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
-    let a = a.utf8, b = b.utf8
+    let a = a.utf8
+    let b = b.utf8
     guard a.count == b.count else { return false }
     for (x, y) in zip(a, b) where x != y {
         let lx = (x >= 0x41 && x <= 0x5A) ? x | 0x20 : x

@@ -100,7 +100,8 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
             return nil
         case .scaled(let factor):
             return factor.isFinite && factor >= 0 && factor <= CassetteRules.largestScale
-                ? nil : "the scale factor must be from 0 to \(Int(CassetteRules.largestScale)), found \(JSONCassetteCodec.formatSeconds(factor))"
+                ? nil
+                : "the scale factor must be from 0 to \(Int(CassetteRules.largestScale)), found \(JSONCassetteCodec.formatSeconds(factor))"
         case .fixed(let firstByte, let duration):
             return CassetteRules.timingProblem(Interaction.Timing(firstByte: firstByte, duration: duration))
         case .downloadSpeed(let speed, let firstByte):
@@ -114,7 +115,8 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
     // MARK: Text form
 
     /// What ``init(parsing:)`` reads, for error messages.
-    public static let textForms = "instant, recorded, scaled:FACTOR, fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE] "
+    public static let textForms =
+        "instant, recorded, scaled:FACTOR, fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE] "
         + "where SPEED is bytes per second or one of \(DownloadSpeed.presets.compactMap(\.name).joined(separator: ", "))"
 
     /// Reads the text form used by `CASSETTE_LATENCY`: `instant`, `recorded`, `scaled:0.5`,

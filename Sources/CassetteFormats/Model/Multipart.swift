@@ -31,7 +31,10 @@ public struct Multipart: Sendable, Hashable {
         public var body: Data
 
         /// A part from its parts.
-        public init(name: String?, filename: String? = nil, contentType: String? = nil, otherHeaders: Interaction.Headers = Interaction.Headers(), body: Data) {
+        public init(
+            name: String?, filename: String? = nil, contentType: String? = nil, otherHeaders: Interaction.Headers = Interaction.Headers(),
+            body: Data
+        ) {
             self.name = name
             self.filename = filename
             self.contentType = contentType
@@ -123,7 +126,9 @@ public struct Multipart: Sendable, Hashable {
                 line = end + 1
                 if content.isEmpty { break }
                 guard let colon = content.firstIndex(of: UInt8(ascii: ":")), colon > content.startIndex else {
-                    throw ParseError(description: "part \(parts.count + 1): \"\(String(decoding: content.prefix(40), as: UTF8.self))\" is not a header field")
+                    throw ParseError(
+                        description:
+                            "part \(parts.count + 1): \"\(String(decoding: content.prefix(40), as: UTF8.self))\" is not a header field")
                 }
                 let name = String(decoding: content[..<colon], as: UTF8.self)
                 let value = String(decoding: content[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
@@ -161,7 +166,8 @@ public struct Multipart: Sendable, Hashable {
     /// writing it as parts gives back the same bytes.
     public static func canonical(_ data: Data, contentType: String?) -> Multipart? {
         guard let parsed = try? parse(data, contentType: contentType), !parsed.parts.isEmpty,
-              !parsed.boundary.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
+            !parsed.boundary.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
+        else { return nil }
         return parsed.serialized() == data ? parsed : nil
     }
 
@@ -183,7 +189,7 @@ public struct Multipart: Sendable, Hashable {
         let last = bytes.count - pattern.count
         while i <= last {
             guard let hit = bytes[i...last].firstIndex(of: first) else { return nil }
-            if (hit == 0 || bytes[hit - 1] == 0x0A), bytes[hit..<(hit + pattern.count)].elementsEqual(pattern) { return hit }
+            if hit == 0 || bytes[hit - 1] == 0x0A, bytes[hit..<(hit + pattern.count)].elementsEqual(pattern) { return hit }
             i = hit + 1
         }
         return nil
@@ -214,14 +220,17 @@ extension Multipart.Part {
     init(headers: Interaction.Headers, body: Data) {
         var fields = headers.map { (name: $0.name, value: $0.value) }
         if let first = fields.first, first.name == "Content-Disposition", let parsed = Self.disposition(first.value),
-           headers.values(for: "Content-Disposition").count == 1 {
+            headers.values(for: "Content-Disposition").count == 1
+        {
             fields.removeFirst()
             var contentType: String?
             if let next = fields.first, next.name == "Content-Type", headers.values(for: "Content-Type").count == 1 {
                 contentType = next.value
                 fields.removeFirst()
             }
-            self.init(name: parsed.name, filename: parsed.filename, contentType: contentType, otherHeaders: Interaction.Headers(fields), body: body)
+            self.init(
+                name: parsed.name, filename: parsed.filename, contentType: contentType, otherHeaders: Interaction.Headers(fields),
+                body: body)
         } else {
             self.init(name: nil, otherHeaders: headers, body: body)
             adoptFieldsFromHeaders()

@@ -64,9 +64,9 @@ extension Interaction {
         /// cassette still win.
         public var declaredBodyLength: Int? {
             guard status >= 200, status != 204, status != 304,
-                  !headers.contains("Content-Encoding"),
-                  let text = headers["Content-Length"], !text.isEmpty, text.utf8.count <= 18,
-                  text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+                !headers.contains("Content-Encoding"),
+                let text = headers["Content-Length"], !text.isEmpty, text.utf8.count <= 18,
+                text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
             else { return nil }
             return Int(text)
         }

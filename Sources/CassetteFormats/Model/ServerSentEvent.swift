@@ -120,6 +120,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
         return out
     }
 
+    /// The event as the stream carries it (`event:`, `id:`, `data:` lines, then a blank line).
     public var description: String { String(decoding: serialized(), as: UTF8.self) }
 
     /// Why this event cannot be written as it is, or nil: no fields, a line break in a field that
@@ -129,22 +130,31 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
 
     /// ``problem`` with the field it is about (nil for the event as a whole).
     package var firstProblem: (field: String?, message: String)? {
-        guard !fields.isEmpty else { return (nil, "an event needs at least one field (\"data\", \"event\", \"id\", \"retry\" or \"comment\")") }
+        guard !fields.isEmpty else {
+            return (nil, "an event needs at least one field (\"data\", \"event\", \"id\", \"retry\" or \"comment\")")
+        }
         var seen: Set<String> = []
         for field in fields {
             let name = field.name
             guard seen.insert(name).inserted else {
-                return (name, "an event has each field once, found \"\(name)\" twice (several data lines are one \"data\" holding line breaks)")
+                return (
+                    name, "an event has each field once, found \"\(name)\" twice (several data lines are one \"data\" holding line breaks)"
+                )
             }
             switch field {
             case .event(let text), .id(let text), .comment(let text):
                 if text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
                     return (name, "\"\(name)\" is one line of the stream: it cannot hold a line break")
                 }
-                if case .id = field, text.utf8.contains(0) { return (name, "an event's \"id\" cannot hold NUL (clients ignore such an id)") }
+                if case .id = field, text.utf8.contains(0) {
+                    return (name, "an event's \"id\" cannot hold NUL (clients ignore such an id)")
+                }
             case .data(let text):
                 if text.utf8.contains(0x0D) {
-                    return (name, "\"data\" cannot hold a carriage return: the stream would read it as a line end; write its chunk as \"text\" instead")
+                    return (
+                        name,
+                        "\"data\" cannot hold a carriage return: the stream would read it as a line end; write its chunk as \"text\" instead"
+                    )
                 }
             case .retry(let milliseconds):
                 if milliseconds < 0 { return (name, "\"retry\" is a number of milliseconds, zero or more, found \(milliseconds)") }

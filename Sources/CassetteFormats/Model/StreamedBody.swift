@@ -109,7 +109,8 @@ extension Interaction {
             var arrival = 0
             for cut in cuts where cut > start {
                 while arrival < arrivals.count - 1, arrivals[arrival].end < cut { arrival += 1 }
-                split.append(Chunk(at: arrivals[arrival].at, data: whole.subdata(in: (whole.startIndex + start)..<(whole.startIndex + cut))))
+                split.append(
+                    Chunk(at: arrivals[arrival].at, data: whole.subdata(in: (whole.startIndex + start)..<(whole.startIndex + cut))))
                 start = cut
             }
             return StreamedBody(chunks: split)

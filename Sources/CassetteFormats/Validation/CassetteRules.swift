@@ -6,12 +6,13 @@ import Foundation
 package enum CassetteRules {
     /// RFC 9110 `token`: what methods and header names are made of.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { b in
-            switch b {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-            default: return "!#$%&'*+-.^_`|~".utf8.contains(b)
+        !text.isEmpty
+            && text.utf8.allSatisfy { b in
+                switch b {
+                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+                default: return "!#$%&'*+-.^_`|~".utf8.contains(b)
+                }
             }
-        }
     }
 
     /// An RFC 9110 token that does not start with `#`: no server uses such a method, and in an
@@ -88,7 +89,8 @@ package enum CassetteRules {
 
     /// A download speed in bytes per second: at least ``slowestBytesPerSecond``, and finite.
     package static func speedProblem(_ bytesPerSecond: Double) -> String? {
-        bytesPerSecond.isFinite && bytesPerSecond >= slowestBytesPerSecond ? nil
+        bytesPerSecond.isFinite && bytesPerSecond >= slowestBytesPerSecond
+            ? nil
             : "expected bytesPerSecond to be at least \(Int(slowestBytesPerSecond)) (a finite number), found \(JSONCassetteCodec.formatSeconds(bytesPerSecond))"
     }
 
@@ -97,7 +99,8 @@ package enum CassetteRules {
             if let problem = secondsProblem(name, value) { return problem }
         }
         if timing.duration < timing.firstByte {
-            return "duration (\(JSONCassetteCodec.formatSeconds(timing.duration))) cannot be less than firstByte (\(JSONCassetteCodec.formatSeconds(timing.firstByte))): both count from the start of the request"
+            return
+                "duration (\(JSONCassetteCodec.formatSeconds(timing.duration))) cannot be less than firstByte (\(JSONCassetteCodec.formatSeconds(timing.firstByte))): both count from the start of the request"
         }
         return nil
     }
@@ -106,7 +109,9 @@ package enum CassetteRules {
     /// of seconds, that comes before the chunk above it, or before the response head. Each problem
     /// with the index of its chunk (nil for the stream as a whole) and its field (`at`, or nil for
     /// the chunk).
-    package static func streamProblems(_ stream: Interaction.StreamedBody, timing: Interaction.Timing?) -> [(chunk: Int?, field: String?, message: String)] {
+    package static func streamProblems(
+        _ stream: Interaction.StreamedBody, timing: Interaction.Timing?
+    ) -> [(chunk: Int?, field: String?, message: String)] {
         guard !stream.chunks.isEmpty else {
             return [(nil, nil, "a stream needs at least one chunk; for a response without a body, remove \"stream\"")]
         }
@@ -117,10 +122,18 @@ package enum CassetteRules {
             if let problem = secondsProblem("at", chunk.at) {
                 problems.append((i, "at", problem))
             } else if chunk.at < previous {
-                problems.append((i, "at", "this chunk arrives at \(at) s, before the one above it (\(JSONCassetteCodec.formatSeconds(previous)) s): "
-                    + "\"at\" counts seconds from the start of the request and never decreases; to slow a chunk down, move it and the ones after it"))
+                problems.append(
+                    (
+                        i, "at",
+                        "this chunk arrives at \(at) s, before the one above it (\(JSONCassetteCodec.formatSeconds(previous)) s): "
+                            + "\"at\" counts seconds from the start of the request and never decreases; to slow a chunk down, move it and the ones after it"
+                    ))
             } else if let timing, chunk.at < timing.firstByte {
-                problems.append((i, "at", "this chunk arrives at \(at) s, before the response head (timing.firstByte \(JSONCassetteCodec.formatSeconds(timing.firstByte)) s)"))
+                problems.append(
+                    (
+                        i, "at",
+                        "this chunk arrives at \(at) s, before the response head (timing.firstByte \(JSONCassetteCodec.formatSeconds(timing.firstByte)) s)"
+                    ))
             }
             if chunk.data.isEmpty { problems.append((i, nil, "a chunk holds at least one byte")) }
             if chunk.at.isFinite { previous = max(previous, chunk.at) }
@@ -132,7 +145,8 @@ package enum CassetteRules {
     package static func afterBytesProblem(_ afterBytes: Int, bodySize: Int?) -> String? {
         guard afterBytes >= 0 else { return "expected afterBytes to be a number of bytes, zero or more, found \(afterBytes)" }
         guard let bodySize else {
-            return "afterBytes counts bytes of the response body, but this interaction has no \"response\"; remove afterBytes or add a response"
+            return
+                "afterBytes counts bytes of the response body, but this interaction has no \"response\"; remove afterBytes or add a response"
         }
         guard afterBytes <= bodySize else {
             return "afterBytes (\(afterBytes)) is more than the response body holds (\(bodySize) bytes)"
@@ -162,7 +176,7 @@ package enum CassetteRules {
         let isLetter: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
         let isSchemeScalar: (Unicode.Scalar) -> Bool = { isLetter($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
         guard let colon = scalars.firstIndex(of: ":"), colon > 0, isLetter(scalars[0]),
-              scalars[1..<colon].allSatisfy(isSchemeScalar)
+            scalars[1..<colon].allSatisfy(isSchemeScalar)
         else {
             return "expected an absolute URL \(example), found \(quoted(url)) (no scheme)"
         }
@@ -193,7 +207,7 @@ package enum CassetteRules {
         if let port {
             let digits = String(String.UnicodeScalarView(port))
             guard !digits.isEmpty, digits.utf8.count <= 5, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  let value = Int(digits), value <= 65535
+                let value = Int(digits), value <= 65535
             else { return "the URL's port must be a number from 0 to 65535, found \(quoted(digits))" }
         }
         return nil

@@ -41,15 +41,17 @@ extension CassetteDocument {
                 check("expected a \"response\", an \"error\", or both", path)
             }
             if let afterBytes = interaction.error?.afterBytes {
-                check(CassetteRules.afterBytesProblem(afterBytes, bodySize: interaction.response?.body.data.count),
-                      path.appending("error").appending("afterBytes"))
+                check(
+                    CassetteRules.afterBytesProblem(afterBytes, bodySize: interaction.response?.body.data.count),
+                    path.appending("error").appending("afterBytes"))
             }
             if let timing = interaction.timing {
                 check(CassetteRules.timingProblem(timing), path.appending("timing"))
             }
             if let response = interaction.response, let stream = response.stream {
                 let streamPath = path.appending("response").appending("stream")
-                let list = streamPath.appending(Interaction.StreamedBody.isEventStream(contentType: response.headers["Content-Type"]) ? "events" : "chunks")
+                let list = streamPath.appending(
+                    Interaction.StreamedBody.isEventStream(contentType: response.headers["Content-Type"]) ? "events" : "chunks")
                 for problem in CassetteRules.streamProblems(stream, timing: interaction.timing) {
                     let chunkPath = problem.chunk.map { list.appending($0) } ?? streamPath
                     check(problem.message, problem.field.map { chunkPath.appending($0) } ?? chunkPath)
@@ -71,16 +73,21 @@ extension CassetteDocument {
     public func warnings() -> [CassetteFormatError.Problem] {
         var warnings: [CassetteFormatError.Problem] = []
         for (i, interaction) in interactions.enumerated() {
-            guard interaction.error == nil, let response = interaction.response, let declared = response.declaredBodyLength else { continue }
+            guard interaction.error == nil, let response = interaction.response, let declared = response.declaredBodyLength else {
+                continue
+            }
             let size = response.body.data.count
             guard declared != size else { continue }
-            let replay = declared > size
+            let replay =
+                declared > size
                 ? "a replay delivers the \(size) bytes, then fails with networkConnectionLost"
                 : "a replay delivers the first \(declared) bytes"
             let name = response.headers.field(named: "Content-Length")?.name ?? "Content-Length"
-            warnings.append(.init(path: JSONPath([.key("interactions"), .index(i), .key("response"), .key("headers"), .key(name)]),
-                                  message: "Content-Length is \(declared) but the body holds \(size) bytes: \(replay), as live. "
-                                      + "If the body was edited, set Content-Length to \(size) or remove it."))
+            warnings.append(
+                .init(
+                    path: JSONPath([.key("interactions"), .index(i), .key("response"), .key("headers"), .key(name)]),
+                    message: "Content-Length is \(declared) but the body holds \(size) bytes: \(replay), as live. "
+                        + "If the body was edited, set Content-Length to \(size) or remove it."))
         }
         return warnings
     }

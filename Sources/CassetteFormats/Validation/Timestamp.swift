@@ -19,8 +19,10 @@ package enum Timestamp {
         guard let ms = milliseconds(of: date) else { return nil }
         let (days, msOfDay) = floorDivide(ms, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
-        let hour = msOfDay / 3_600_000, minute = msOfDay / 60_000 % 60
-        let second = msOfDay / 1000 % 60, millisecond = msOfDay % 1000
+        let hour = msOfDay / 3_600_000
+        let minute = msOfDay / 60_000 % 60
+        let second = msOfDay / 1000 % 60
+        let millisecond = msOfDay % 1000
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2)
             + ":" + pad(second, 2) + "." + pad(millisecond, 3) + "Z"
     }
@@ -42,8 +44,8 @@ package enum Timestamp {
         }
         func byte(_ i: Int, _ c: Character) -> Bool { i < b.count && b[i] == c.asciiValue }
         guard let year = number(0, 4), byte(4, "-"), let month = number(5, 2), byte(7, "-"),
-              let day = number(8, 2), byte(10, "T") || byte(10, "t"), let hour = number(11, 2), byte(13, ":"),
-              let minute = number(14, 2), byte(16, ":"), let second = number(17, 2)
+            let day = number(8, 2), byte(10, "T") || byte(10, "t"), let hour = number(11, 2), byte(13, ":"),
+            let minute = number(14, 2), byte(16, ":"), let second = number(17, 2)
         else { return .failure(bad) }
         var i = 19
         var fractionMilliseconds = 0.0
@@ -68,7 +70,7 @@ package enum Timestamp {
         }
         guard i == b.count else { return .failure(bad) }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60
+            hour < 24, minute < 60, second < 60
         else { return .failure(TimestampError(message: "\"\(text)\" is not a valid date and time")) }
         let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
         let ms = seconds * 1000 + Int64(fractionMilliseconds.rounded())

@@ -1,10 +1,11 @@
 import Cassette
 import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 /// A delayed replay can be cancelled at any moment, and is cut short by the request's timeout,
 /// as a live request would be (docs/Architecture.md, "Linux facts": FoundationNetworking enforces neither for a protocol).
@@ -13,10 +14,12 @@ import Testing
 
     /// A cassette answering `url` with a 1 KB body, its head at `firstByte` and its end at `duration`.
     static func slowCassette(in scratch: ScratchFolder, firstByte: Double, duration: Double) throws -> URL {
-        let document = CassetteDocument(interactions: [Interaction(
-            request: .init(method: "GET", url: url),
-            response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(Data(repeating: 0x61, count: 1024))),
-            timing: .init(firstByte: firstByte, duration: duration))])
+        let document = CassetteDocument(interactions: [
+            Interaction(
+                request: .init(method: "GET", url: url),
+                response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(Data(repeating: 0x61, count: 1024))),
+                timing: .init(firstByte: firstByte, duration: duration))
+        ])
         let file = scratch.file("slow.json")
         try JSONCassetteCodec.encode(document).write(to: file)
         return file
@@ -32,7 +35,8 @@ import Testing
             let wait = 2 * TimingIsolation.scale
             let file = try Self.slowCassette(in: scratch, firstByte: wait, duration: wait)
             for repetition in 1...10 {
-                let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .recorded), environment: [:])
+                let tape = try Tape(
+                    file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .recorded), environment: [:])
                 let outcomes = Locked<[(code: URLError.Code?, lateBy: TimeInterval, hadResponse: Bool)]>([])
                 let cancelledAt = Locked<Date?>(nil)
                 let group = DispatchGroup()
@@ -69,8 +73,9 @@ import Testing
         try await TimingIsolation.run {
             let scratch = try ScratchFolder()
             defer { scratch.remove() }
-            let tape = try Tape(file: try Self.slowCassette(in: scratch, firstByte: 2, duration: 2), mode: .none,
-                                options: .init(latency: .recorded), environment: [:])
+            let tape = try Tape(
+                file: try Self.slowCassette(in: scratch, firstByte: 2, duration: 2), mode: .none,
+                options: .init(latency: .recorded), environment: [:])
             let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
             var request = URLRequest(url: try #require(URL(string: Self.url)))
             request.timeoutInterval = 0.5
@@ -92,8 +97,9 @@ import Testing
         try await TimingIsolation.run {
             let scratch = try ScratchFolder()
             defer { scratch.remove() }
-            let tape = try Tape(file: try Self.slowCassette(in: scratch, firstByte: 0.1, duration: 2.1), mode: .none,
-                                options: .init(latency: .recorded), environment: [:])
+            let tape = try Tape(
+                file: try Self.slowCassette(in: scratch, firstByte: 0.1, duration: 2.1), mode: .none,
+                options: .init(latency: .recorded), environment: [:])
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = 0.5
             tape.configure(configuration)
@@ -110,8 +116,9 @@ import Testing
     @Test func aReplayWithinTheTimeoutCompletes() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let tape = try Tape(file: try Self.slowCassette(in: scratch, firstByte: 0.2, duration: 0.3), mode: .none,
-                            options: .init(latency: .recorded), environment: [:])
+        let tape = try Tape(
+            file: try Self.slowCassette(in: scratch, firstByte: 0.2, duration: 0.3), mode: .none,
+            options: .init(latency: .recorded), environment: [:])
         var request = URLRequest(url: try #require(URL(string: Self.url)))
         request.timeoutInterval = 1
         let fetched = await Fetch.run(request, on: tape.session, style: .async)

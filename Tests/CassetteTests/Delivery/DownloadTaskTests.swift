@@ -1,10 +1,12 @@
+import CassetteTestSupport
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
-import CassetteTestSupport
 
 /// Download tasks on Linux: FoundationNetworking gives a download answered by a URLProtocol no
 /// file, and its async and delegate paths would crash on the missing one (docs/Architecture.md, "Linux facts"). Cassette
@@ -23,10 +25,13 @@ import CassetteTestSupport
             let configuration = URLSessionConfiguration.ephemeral
             tape.configure(configuration)
 
-            let observed = await TaskRun.observe(.download(URLRequest(url: URL(string: server.baseURL + "/bytes/2048")!)),
-                                                 call: call, configuration: configuration)
+            let observed = await TaskRun.observe(
+                .download(URLRequest(url: URL(string: server.baseURL + "/bytes/2048")!)),
+                call: call, configuration: configuration)
             #expect(observed.errorDomain == NSURLErrorDomain && observed.errorCode == URLError.Code.cannotCreateFile.rawValue)
-            #expect(observed.errorDescription?.hasPrefix("Cassette cannot complete the download task for GET \(server.baseURL)/bytes/2048 on Linux") == true)
+            #expect(
+                observed.errorDescription?.hasPrefix(
+                    "Cassette cannot complete the download task for GET \(server.baseURL)/bytes/2048 on Linux") == true)
             #expect(observed.errorDescription?.contains(Self.advice) == true)
             #expect(observed.status == nil && observed.body.isEmpty)
             if call != .async {
@@ -43,17 +48,22 @@ import CassetteTestSupport
     func downloadsFailClearlyWhenReplaying(call: TaskCall) async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("downloads.json")
-            try Data(#"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://files.example.com/report.pdf"}, "response": {"status": 200, "body": {"text": "%PDF"}}}]}"#.utf8).write(to: file)
+            try Data(
+                #"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://files.example.com/report.pdf"}, "response": {"status": 200, "body": {"text": "%PDF"}}}]}"#
+                    .utf8
+            ).write(to: file)
             let tape = try Tape(file: file, mode: .none, environment: [:])
             let configuration = URLSessionConfiguration.ephemeral
             tape.configure(configuration)
 
-            let observed = await TaskRun.observe(.download(URLRequest(url: URL(string: "https://files.example.com/report.pdf")!)),
-                                                 call: call, configuration: configuration)
+            let observed = await TaskRun.observe(
+                .download(URLRequest(url: URL(string: "https://files.example.com/report.pdf")!)),
+                call: call, configuration: configuration)
             #expect(observed.errorCode == URLError.Code.cannotCreateFile.rawValue)
             #expect(observed.errorDescription?.contains(Self.advice) == true)
             // The same request as a data task replays: the advice works.
-            let (data, response) = try await URLSession(configuration: configuration).data(from: URL(string: "https://files.example.com/report.pdf")!)
+            let (data, response) = try await URLSession(configuration: configuration).data(
+                from: URL(string: "https://files.example.com/report.pdf")!)
             #expect((response as? HTTPURLResponse)?.statusCode == 200 && data == Data("%PDF".utf8))
             _ = try tape.eject()
         }

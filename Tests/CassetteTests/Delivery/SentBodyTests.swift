@@ -1,10 +1,12 @@
+import CassetteTestSupport
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
-import CassetteTestSupport
 
 /// While recording, the caller's upload progress is the live upload's, and whatever the live
 /// upload had not reported when the server answered is reported before the answer — never twice.
@@ -14,7 +16,10 @@ import CassetteTestSupport
         private var calls: [String] = []
         var reported: [String] { lock.withLock { calls } }
 
-        func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+            totalBytesExpectedToSend: Int64
+        ) {
             lock.withLock { calls.append("\(bytesSent) → \(totalBytesSent) of \(totalBytesExpectedToSend)") }
         }
     }
@@ -38,7 +43,7 @@ import CassetteTestSupport
     @Test func whatTheLiveUploadReportedIsPassedOnAndTheRestFollowsBeforeTheAnswer() async {
         let calls = await Self.reported { sent in
             sent.report(piece: 65_536, total: 65_536, expected: 100_000)
-            sent.reportTheRest()                                          // the server answered
+            sent.reportTheRest()  // the server answered
             sent.report(piece: 34_464, total: 100_000, expected: 100_000)  // libcurl, late
         }
         #expect(calls == ["65536 → 65536 of 100000", "34464 → 100000 of 100000"])

@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// Streamed responses: a `text/event-stream` recorded event by event with each arrival, replayed
 /// with the recorded gaps (scaled, or all at once under `instant`) to a delegate, and whole to
@@ -60,10 +61,12 @@ import CassetteTestSupport
 
             // Twice as fast, the gaps halve.
             let fast = try Tape(file: file, mode: .none, options: .init(latency: .scaled(0.5)), environment: [:])
-            let halved = EventStreamClient.events(of: await Fetch.get(url, on: Fetch.delegateSession(configuredBy: fast.configure), style: .delegate))
+            let halved = EventStreamClient.events(
+                of: await Fetch.get(url, on: Fetch.delegateSession(configuredBy: fast.configure), style: .delegate))
             #expect(halved.count == Self.eventCount)
             for (event, offset) in zip(halved, offsets) {
-                #expect(Self.isClose(event.at, to: offset / 2), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
+                #expect(
+                    Self.isClose(event.at, to: offset / 2), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
             }
 
             // Instant: the whole stream at once.
@@ -102,7 +105,8 @@ import CassetteTestSupport
 
             // Replayed to a delegate with the recorded latency: four pieces, each when it was recorded.
             let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
-            let replayed = await Fetch.get(server.baseURL + paths[0], on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
+            let replayed = await Fetch.get(
+                server.baseURL + paths[0], on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
             #expect(replayed.sameOutcome(as: live[0]))
             #expect(replayed.pieces == chunks.map(\.data.count))
             for (arrival, chunk) in zip(replayed.pieceTimes, chunks) {
@@ -143,7 +147,8 @@ import CassetteTestSupport
             let replayedEvents = EventStreamClient.events(of: replayed)
             #expect(replayedEvents.count == 5)
             for (event, chunk) in zip(replayedEvents, stream.chunks) {
-                #expect(Self.isClose(event.at, to: chunk.at), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(chunk.at) s")
+                #expect(
+                    Self.isClose(event.at, to: chunk.at), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(chunk.at) s")
             }
         }
     }
@@ -152,8 +157,9 @@ import CassetteTestSupport
     /// (docs/Architecture.md, "Linux facts"): they get the whole stream, once its last event is due.
     @Test(arguments: [FetchStyle.async, .completionHandler])
     func callersThatSeeOnlyTheWholeBodyGetItWhenTheStreamEnds(style: FetchStyle) async throws {
-        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("chat-stream.json"), mode: .none,
-                            options: .init(latency: .recorded), environment: [:])
+        let tape = try Tape(
+            file: PackagePaths.examples.appendingPathComponent("chat-stream.json"), mode: .none,
+            options: .init(latency: .recorded), environment: [:])
         let started = Date()
         let fetched = await Fetch.run(try Self.chatRequest(), on: tape.session, style: style)
         let elapsed = Date().timeIntervalSince(started)
@@ -216,8 +222,9 @@ import CassetteTestSupport
     }
 
     @Test func anOpenAIStyleStreamReplaysTokenByToken() async throws {
-        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("chat-stream.json"), mode: .none,
-                            options: .init(latency: .recorded), environment: [:])
+        let tape = try Tape(
+            file: PackagePaths.examples.appendingPathComponent("chat-stream.json"), mode: .none,
+            options: .init(latency: .recorded), environment: [:])
         let fetched = await Fetch.run(try Self.chatRequest(), on: Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
         let events = EventStreamClient.events(of: fetched)
         #expect(events.count == 12)
@@ -234,8 +241,9 @@ import CassetteTestSupport
     /// the third deleted and `"error": { "code": "networkConnectionLost" }` added.
     @Test(arguments: [FetchStyle.delegate, .completionHandler])
     func aStreamCutByHandGivesItsEventsThenTheError(style: FetchStyle) async throws {
-        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("chat-stream-cut.json"), mode: .none,
-                            options: .init(latency: .recorded), environment: [:])
+        let tape = try Tape(
+            file: PackagePaths.examples.appendingPathComponent("chat-stream-cut.json"), mode: .none,
+            options: .init(latency: .recorded), environment: [:])
         let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
         let fetched = await Fetch.run(try Self.chatRequest(), on: session, style: style)
         #expect(fetched.errorCode == .networkConnectionLost)

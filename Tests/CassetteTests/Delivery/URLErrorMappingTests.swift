@@ -1,9 +1,10 @@
 import Cassette
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 /// The code-name table in CassetteFormats matches the platform's `URLError.Code`.
 @Suite struct URLErrorMappingTests {

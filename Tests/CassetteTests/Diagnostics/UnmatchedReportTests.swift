@@ -1,45 +1,46 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// The exact text of the unmatched-request report (docs/Architecture.md, "When a request has no match") in each situation a developer
 /// meets. `FILE` stands for the cassette's path.
 @Suite struct UnmatchedReportTests {
     static let cassette = """
-    {
-      "version": 1,
-      "interactions": [
         {
-          "request": { "method": "GET", "url": "https://api.example.com/users?page=1&per_page=20", "headers": { "Accept": "application/json" } },
-          "response": { "status": 200, "body": { "json": [] } }
-        },
-        {
-          "request": {
-            "method": "POST", "url": "https://api.example.com/users",
-            "headers": { "Accept": "application/json", "Content-Type": "application/json" },
-            "body": { "json": { "user": { "name": "Ada", "roles": ["admin"] }, "notify": true } }
-          },
-          "response": { "status": 201 }
-        },
-        {
-          "request": { "method": "DELETE", "url": "https://api.example.com/users/42", "headers": { "Accept": "application/json" } },
-          "response": { "status": 204 }
-        },
-        {
-          "request": {
-            "method": "POST", "url": "https://api.example.com/login",
-            "headers": { "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded" },
-            "body": "user=ada&remember=1"
-          },
-          "response": { "status": 200 }
+          "version": 1,
+          "interactions": [
+            {
+              "request": { "method": "GET", "url": "https://api.example.com/users?page=1&per_page=20", "headers": { "Accept": "application/json" } },
+              "response": { "status": 200, "body": { "json": [] } }
+            },
+            {
+              "request": {
+                "method": "POST", "url": "https://api.example.com/users",
+                "headers": { "Accept": "application/json", "Content-Type": "application/json" },
+                "body": { "json": { "user": { "name": "Ada", "roles": ["admin"] }, "notify": true } }
+              },
+              "response": { "status": 201 }
+            },
+            {
+              "request": { "method": "DELETE", "url": "https://api.example.com/users/42", "headers": { "Accept": "application/json" } },
+              "response": { "status": 204 }
+            },
+            {
+              "request": {
+                "method": "POST", "url": "https://api.example.com/login",
+                "headers": { "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+                "body": "user=ada&remember=1"
+              },
+              "response": { "status": 200 }
+            }
+          ]
         }
-      ]
-    }
-    """
+        """
 
     /// What the caller's `URLError` says for each request in `requests`, in order (`nil` for a
     /// request that was answered), from a tape in mode `none` on `cassette`.
@@ -64,7 +65,9 @@ import CassetteTestSupport
         }
     }
 
-    static func request(_ method: String, _ url: String, headers: [String: String] = ["Accept": "application/json"], json: String? = nil) -> URLRequest {
+    static func request(
+        _ method: String, _ url: String, headers: [String: String] = ["Accept": "application/json"], json: String? = nil
+    ) -> URLRequest {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -77,112 +80,124 @@ import CassetteTestSupport
 
     @Test func wrongMethod() async throws {
         let text = try await Self.reports([Self.request("PUT", "https://api.example.com/users/42")])
-        #expect(text == [
-            """
-            Cassette: no recorded interaction matches PUT https://api.example.com/users/42 in cassette FILE (record mode none).
-            Request: PUT https://api.example.com/users/42
-              Accept: application/json
-              no body
-            The closest of its 4 recorded interactions:
-              #3 DELETE https://api.example.com/users/42
-                - method: recorded DELETE, requested PUT
-            To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access; if the \
-            code under test should have sent the recorded request, check what it builds.
-            """,
-        ])
+        #expect(
+            text == [
+                """
+                Cassette: no recorded interaction matches PUT https://api.example.com/users/42 in cassette FILE (record mode none).
+                Request: PUT https://api.example.com/users/42
+                  Accept: application/json
+                  no body
+                The closest of its 4 recorded interactions:
+                  #3 DELETE https://api.example.com/users/42
+                    - method: recorded DELETE, requested PUT
+                To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access; if the \
+                code under test should have sent the recorded request, check what it builds.
+                """
+            ])
     }
 
     /// Also: the request's token is redacted in the report.
     @Test func oneChangedQueryValue() async throws {
-        let text = try await Self.reports([Self.request("GET", "https://api.example.com/users?per_page=20&page=2",
-                                                        headers: ["Accept": "application/json", "Authorization": "Bearer golden-secret-token"])])
-        #expect(text[0]?.contains("golden-secret-token") == false)
-        #expect(text == [
-            """
-            Cassette: no recorded interaction matches GET https://api.example.com/users?per_page=20&page=2 in cassette FILE (record \
-            mode none).
-            Request: GET https://api.example.com/users?per_page=20&page=2
-              Accept: application/json
-              Authorization: Bearer [REDACTED]
-              no body
-            The closest of its 4 recorded interactions:
-              #1 GET https://api.example.com/users?page=1&per_page=20
-                - query parameter "page": recorded "1", requested "2"
-            To fix: if "page" may differ, add .ignoringQueryParameters("page") to the cassette's matching; if the request is new, \
-            record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
-            """,
+        let text = try await Self.reports([
+            Self.request(
+                "GET", "https://api.example.com/users?per_page=20&page=2",
+                headers: ["Accept": "application/json", "Authorization": "Bearer golden-secret-token"])
         ])
+        #expect(text[0]?.contains("golden-secret-token") == false)
+        #expect(
+            text == [
+                """
+                Cassette: no recorded interaction matches GET https://api.example.com/users?per_page=20&page=2 in cassette FILE (record \
+                mode none).
+                Request: GET https://api.example.com/users?per_page=20&page=2
+                  Accept: application/json
+                  Authorization: Bearer [REDACTED]
+                  no body
+                The closest of its 4 recorded interactions:
+                  #1 GET https://api.example.com/users?page=1&per_page=20
+                    - query parameter "page": recorded "1", requested "2"
+                To fix: if "page" may differ, add .ignoringQueryParameters("page") to the cassette's matching; if the request is new, \
+                record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
+                """
+            ])
     }
 
     @Test func extraQueryParameter() async throws {
         let text = try await Self.reports([Self.request("GET", "https://api.example.com/users?page=1&per_page=20&debug=true")])
-        #expect(text == [
-            """
-            Cassette: no recorded interaction matches GET https://api.example.com/users?page=1&per_page=20&debug=true in cassette \
-            FILE (record mode none).
-            Request: GET https://api.example.com/users?page=1&per_page=20&debug=true
-              Accept: application/json
-              no body
-            The closest of its 4 recorded interactions:
-              #1 GET https://api.example.com/users?page=1&per_page=20
-                - query parameter "debug": recorded nothing, requested "true"
-            To fix: if "debug" may differ, add .ignoringQueryParameters("debug") to the cassette's matching; if the request is new, \
-            record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
-            """,
-        ])
+        #expect(
+            text == [
+                """
+                Cassette: no recorded interaction matches GET https://api.example.com/users?page=1&per_page=20&debug=true in cassette \
+                FILE (record mode none).
+                Request: GET https://api.example.com/users?page=1&per_page=20&debug=true
+                  Accept: application/json
+                  no body
+                The closest of its 4 recorded interactions:
+                  #1 GET https://api.example.com/users?page=1&per_page=20
+                    - query parameter "debug": recorded nothing, requested "true"
+                To fix: if "debug" may differ, add .ignoringQueryParameters("debug") to the cassette's matching; if the request is new, \
+                record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
+                """
+            ])
     }
 
     @Test func jsonBodyDifferingAtOneNestedPath() async throws {
-        let text = try await Self.reports([Self.request("POST", "https://api.example.com/users",
-                                                        json: #"{"notify":true,"user":{"roles":["admin"],"name":"Bob"}}"#)])
-        #expect(text == [
-            """
-            Cassette: no recorded interaction matches POST https://api.example.com/users in cassette FILE (record mode none).
-            Request: POST https://api.example.com/users
-              Accept: application/json
-              Content-Type: application/json
-              body (55 bytes): {"notify":true,"user":{"roles":["admin"],"name":"Bob"}}
-            The closest of its 4 recorded interactions:
-              #2 POST https://api.example.com/users
-                - JSON body at user.name: recorded "Ada", requested "Bob"
-            To fix: if "user.name" may differ, add .ignoringJSONPaths("user.name") to the cassette's matching; if the request is \
-            new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
-            """,
+        let text = try await Self.reports([
+            Self.request(
+                "POST", "https://api.example.com/users",
+                json: #"{"notify":true,"user":{"roles":["admin"],"name":"Bob"}}"#)
         ])
+        #expect(
+            text == [
+                """
+                Cassette: no recorded interaction matches POST https://api.example.com/users in cassette FILE (record mode none).
+                Request: POST https://api.example.com/users
+                  Accept: application/json
+                  Content-Type: application/json
+                  body (55 bytes): {"notify":true,"user":{"roles":["admin"],"name":"Bob"}}
+                The closest of its 4 recorded interactions:
+                  #2 POST https://api.example.com/users
+                    - JSON body at user.name: recorded "Ada", requested "Bob"
+                To fix: if "user.name" may differ, add .ignoringJSONPaths("user.name") to the cassette's matching; if the request is \
+                new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
+                """
+            ])
     }
 
     @Test func headerMismatch() async throws {
         let text = try await Self.reports([Self.request("DELETE", "https://api.example.com/users/42", headers: ["Accept": "text/html"])])
-        #expect(text == [
-            """
-            Cassette: no recorded interaction matches DELETE https://api.example.com/users/42 in cassette FILE (record mode none).
-            Request: DELETE https://api.example.com/users/42
-              Accept: text/html
-              no body
-            The closest of its 4 recorded interactions:
-              #3 DELETE https://api.example.com/users/42
-                - header Accept: recorded "application/json", requested "text/html"
-            To fix: the cassette's matching compares "Accept" (.includingHeaders); leave it out if it may differ, or record the \
-            request with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
-            """,
-        ])
+        #expect(
+            text == [
+                """
+                Cassette: no recorded interaction matches DELETE https://api.example.com/users/42 in cassette FILE (record mode none).
+                Request: DELETE https://api.example.com/users/42
+                  Accept: text/html
+                  no body
+                The closest of its 4 recorded interactions:
+                  #3 DELETE https://api.example.com/users/42
+                    - header Accept: recorded "application/json", requested "text/html"
+                To fix: the cassette's matching compares "Accept" (.includingHeaders); leave it out if it may differ, or record the \
+                request with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
+                """
+            ])
     }
 
     @Test func alreadyUsedMatch() async throws {
         let delete = Self.request("DELETE", "https://api.example.com/users/42")
         let text = try await Self.reports([delete, delete])
-        #expect(text == [
-            nil,
-            """
-            Cassette: no recorded interaction matches DELETE https://api.example.com/users/42 in cassette FILE (record mode none).
-            Request: DELETE https://api.example.com/users/42
-              Accept: application/json
-              no body
-            It matches recorded interaction #3, which already answered an earlier request: each recorded interaction answers once.
-            To fix: if the server answers this request more than once, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine \
-            with network access; to replay the last answer again instead, open the tape with Tape.Options(allowsPlaybackRepeats: true).
-            """,
-        ])
+        #expect(
+            text == [
+                nil,
+                """
+                Cassette: no recorded interaction matches DELETE https://api.example.com/users/42 in cassette FILE (record mode none).
+                Request: DELETE https://api.example.com/users/42
+                  Accept: application/json
+                  no body
+                It matches recorded interaction #3, which already answered an earlier request: each recorded interaction answers once.
+                To fix: if the server answers this request more than once, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine \
+                with network access; to replay the last answer again instead, open the tape with Tape.Options(allowsPlaybackRepeats: true).
+                """,
+            ])
     }
 
     @Test func formFieldDiffers() async throws {
@@ -190,20 +205,21 @@ import CassetteTestSupport
         login.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         login.httpBody = Data("remember=0&user=ada".utf8)
         let text = try await Self.reports([login])
-        #expect(text == [
-            """
-            Cassette: no recorded interaction matches POST https://api.example.com/login in cassette FILE (record mode none).
-            Request: POST https://api.example.com/login
-              Accept: application/json
-              Content-Type: application/x-www-form-urlencoded
-              body (19 bytes): remember=0&user=ada
-            The closest of its 4 recorded interactions:
-              #4 POST https://api.example.com/login
-                - form field "remember": recorded "1", requested "0"
-            To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access; if the \
-            code under test should have sent the recorded request, check what it builds.
-            """,
-        ])
+        #expect(
+            text == [
+                """
+                Cassette: no recorded interaction matches POST https://api.example.com/login in cassette FILE (record mode none).
+                Request: POST https://api.example.com/login
+                  Accept: application/json
+                  Content-Type: application/x-www-form-urlencoded
+                  body (19 bytes): remember=0&user=ada
+                The closest of its 4 recorded interactions:
+                  #4 POST https://api.example.com/login
+                    - form field "remember": recorded "1", requested "0"
+                To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access; if the \
+                code under test should have sent the recorded request, check what it builds.
+                """
+            ])
     }
 
     /// Mode `none` cannot record a cassette that does not exist: opening the tape says so.
@@ -224,17 +240,19 @@ import CassetteTestSupport
     }
 
     @Test func emptyCassette() async throws {
-        let text = try await Self.reports(cassette: #"{"version":1,"interactions":[]}"#, [Self.request("GET", "https://api.example.com/users")])
-        #expect(text == [
-            """
-            Cassette: no recorded interaction matches GET https://api.example.com/users in cassette FILE (record mode none).
-            Request: GET https://api.example.com/users
-              Accept: application/json
-              no body
-            The cassette has no recorded interactions.
-            To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
-            """,
-        ])
+        let text = try await Self.reports(
+            cassette: #"{"version":1,"interactions":[]}"#, [Self.request("GET", "https://api.example.com/users")])
+        #expect(
+            text == [
+                """
+                Cassette: no recorded interaction matches GET https://api.example.com/users in cassette FILE (record mode none).
+                Request: GET https://api.example.com/users
+                  Accept: application/json
+                  no body
+                The cassette has no recorded interactions.
+                To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
+                """
+            ])
     }
 
     /// The report as values: the request, the cassette and mode, the closest recordings and what
@@ -242,7 +260,10 @@ import CassetteTestSupport
     @Test func theReportIsAlsoValues() async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("pages.json")
-            try Data(#"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://api.example.com/users?page=1"}, "response": {"status": 200}}, {"request": {"method": "POST", "url": "https://api.example.com/login"}, "response": {"status": 204}}]}"#.utf8).write(to: file)
+            try Data(
+                #"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://api.example.com/users?page=1"}, "response": {"status": 200}}, {"request": {"method": "POST", "url": "https://api.example.com/login"}, "response": {"status": 204}}]}"#
+                    .utf8
+            ).write(to: file)
             let tape = try Tape(file: file, mode: .none, environment: [:])
             let fetched = await Fetch.get("https://api.example.com/users?page=2", on: tape.session)
             let report = try tape.eject()
@@ -254,7 +275,9 @@ import CassetteTestSupport
             #expect(miss.candidates.first?.request.url == "https://api.example.com/users?page=1")
             #expect(miss.candidates.first?.alreadyUsed == false)
             #expect(miss.candidates.first?.differences.map(\.field) == [.query("page")])
-            #expect(miss.candidates.first?.differences.first?.recorded == "\"1\"" && miss.candidates.first?.differences.first?.requested == "\"2\"")
+            #expect(
+                miss.candidates.first?.differences.first?.recorded == "\"1\""
+                    && miss.candidates.first?.differences.first?.requested == "\"2\"")
             #expect(miss.candidates.first?.differences.map(\.description) == [#"query parameter "page": recorded "1", requested "2""#])
             #expect(miss.description == fetched.errorDescription)
         }

@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// Record against the loopback server, stop it, replay offline: the caller must receive the same
 /// status, headers and bytes, through every way of sending a request, whatever the cassette's
@@ -13,8 +14,10 @@ import CassetteTestSupport
     /// Requests covering the server's behaviours: plain, binary, compressed, chunked, redirected,
     /// repeated header fields, slow, and bodies from `httpBody` and `httpBodyStream`.
     static func requests(_ base: String) -> [URLRequest] {
-        var requests = ["/echo?b=2&a=1", "/status/418", "/bytes/4096", "/gzip", "/deflate", "/chunked/5",
-                        "/redirect/3", "/headers", "/delay/50", "/status/204"].map { URLRequest(url: URL(string: base + $0)!) }
+        var requests = [
+            "/echo?b=2&a=1", "/status/418", "/bytes/4096", "/gzip", "/deflate", "/chunked/5",
+            "/redirect/3", "/headers", "/delay/50", "/status/204",
+        ].map { URLRequest(url: URL(string: base + $0)!) }
         var post = URLRequest(url: URL(string: base + "/echo")!)
         post.httpMethod = "POST"
         post.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -72,7 +75,9 @@ import CassetteTestSupport
             let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
             for (index, request) in Self.requests(server.baseURL).enumerated() {
                 let replayed = await Fetch.run(request, on: replaySession, style: style)
-                #expect(replayed.sameOutcome(as: live[index]), "request \(index) \(request.url!.path): live \(live[index]), replayed \(replayed)")
+                #expect(
+                    replayed.sameOutcome(as: live[index]),
+                    "request \(index) \(request.url!.path): live \(live[index]), replayed \(replayed)")
             }
             let replayReport = try replaying.eject()
             #expect(replayReport.replayed == live.count + 3)
@@ -94,7 +99,9 @@ import CassetteTestSupport
             for (direct, through) in zip(withoutCookies(), withoutCookies()) {
                 let expected = await Fetch.run(direct, on: plain, style: style)
                 let received = await Fetch.run(through, on: recording, style: style)
-                #expect(received.sameOutcome(as: expected), "\(direct.url!.path): without Cassette \(expected.text), recording \(received.text)")
+                #expect(
+                    received.sameOutcome(as: expected), "\(direct.url!.path): without Cassette \(expected.text), recording \(received.text)"
+                )
             }
             try tape.eject()
         }
@@ -140,12 +147,14 @@ import CassetteTestSupport
     func cookiesAreNotStoredWhenTheConfigurationOrRequestRefusesThem(refusedBy setting: String) async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("set-cookie.json")
-            try Data("""
+            try Data(
+                """
                 { "version": 1, "interactions": [ {
                   "request": { "method": "GET", "url": "https://api.example.com/login" },
                   "response": { "status": 200, "headers": { "Set-Cookie": ["session=abc; Path=/", "theme=dark; Path=/"] } }
                 } ] }
-                """.utf8).write(to: file)
+                """.utf8
+            ).write(to: file)
             let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
             let configuration = URLSessionConfiguration.ephemeral
             let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-\(setting)-\(UUID())")

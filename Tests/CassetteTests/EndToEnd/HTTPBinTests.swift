@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// Recording from a real server nobody here wrote: httpbin, started by `.ci/run`.
 ///
@@ -36,8 +37,14 @@ import CassetteTestSupport
         }
         return [
             ("get", request("/get?b=2&a=1")),
-            ("post json", request("/post", method: "POST", contentType: "application/json", body: #"{"name":"Ada","langs":["swift","c"]}"#)),
-            ("post form", request("/post", method: "POST", contentType: "application/x-www-form-urlencoded", body: "name=Ada+Lovelace&year=1843")),
+            (
+                "post json",
+                request("/post", method: "POST", contentType: "application/json", body: #"{"name":"Ada","langs":["swift","c"]}"#)
+            ),
+            (
+                "post form",
+                request("/post", method: "POST", contentType: "application/x-www-form-urlencoded", body: "name=Ada+Lovelace&year=1843")
+            ),
             ("bytes", request("/bytes/4096")),
             ("gzip", request("/gzip")),
             ("deflate", request("/deflate")),
@@ -97,7 +104,9 @@ import CassetteTestSupport
 
     @Test func ciAskedForHTTPBinAndGotIt() {
         guard Self.environment["CASSETTE_REQUIRE_HTTPBIN"] == "1" else { return }
-        #expect(Self.phase == "record" || Self.phase == "replay", "CI requires the httpbin suite; CASSETTE_HTTPBIN_PHASE is \(Self.phase ?? "unset")")
+        #expect(
+            Self.phase == "record" || Self.phase == "replay",
+            "CI requires the httpbin suite; CASSETTE_HTTPBIN_PHASE is \(Self.phase ?? "unset")")
     }
 
     @Test(.enabled(if: phase == "record", "records only when .ci/run starts httpbin"))
@@ -129,9 +138,13 @@ import CassetteTestSupport
         #expect(live[10].text.split(separator: "\n").count == 20)
 
         let records = live.map { fetched -> [String: Any] in
-            ["status": fetched.status ?? 0, "headers": fetched.headers, "body": fetched.body.base64EncodedString(), "url": fetched.url ?? ""]
+            [
+                "status": fetched.status ?? 0, "headers": fetched.headers, "body": fetched.body.base64EncodedString(),
+                "url": fetched.url ?? "",
+            ]
         }
-        try JSONSerialization.data(withJSONObject: records, options: [.sortedKeys]).write(to: settings.workdir.appendingPathComponent("live.json"))
+        try JSONSerialization.data(withJSONObject: records, options: [.sortedKeys]).write(
+            to: settings.workdir.appendingPathComponent("live.json"))
     }
 
     @Test(.enabled(if: phase == "record", "records only when .ci/run starts httpbin"))
@@ -162,13 +175,15 @@ import CassetteTestSupport
     /// inside a `url=`-like parameter — recorded from httpbin, then replayed offline: every
     /// request matches and the client sees exactly what it saw live.
     static func redactedValueRequests(base: String) -> [URLRequest] {
-        ["/cookies/set?flavour=oatmeal&session=abc12345", "/response-headers?Set-Cookie=plain%3Dcookie1xyz",
-         "/redirect-to?url=%2Fanything%3Fapi_key%3DTOKEN123456", "/anything?next=%2Fcallback%3Faccess_token%3Dabcdef123456", "/cookies"]
-            .map { path in
-                var request = URLRequest(url: URL(string: base + path)!)
-                request.timeoutInterval = 30
-                return request
-            }
+        [
+            "/cookies/set?flavour=oatmeal&session=abc12345", "/response-headers?Set-Cookie=plain%3Dcookie1xyz",
+            "/redirect-to?url=%2Fanything%3Fapi_key%3DTOKEN123456", "/anything?next=%2Fcallback%3Faccess_token%3Dabcdef123456", "/cookies",
+        ]
+        .map { path in
+            var request = URLRequest(url: URL(string: base + path)!)
+            request.timeoutInterval = 30
+            return request
+        }
     }
 
     static let redactedValues = ["oatmeal", "abc12345", "cookie1xyz", "TOKEN123456", "abcdef123456"]
@@ -202,7 +217,9 @@ import CassetteTestSupport
         for (request, recorded) in zip(Self.redactedValueRequests(base: settings.base), live) {
             let replayed = await Fetch.run(request, on: tape.session, style: .async)
             #expect(replayed.status == recorded["status"] as? Int, "\(request)")
-            #expect(replayed.text == String(decoding: Data(base64Encoded: recorded["body"] as? String ?? "") ?? Data(), as: UTF8.self), "\(request)")
+            #expect(
+                replayed.text == String(decoding: Data(base64Encoded: recorded["body"] as? String ?? "") ?? Data(), as: UTF8.self),
+                "\(request)")
             #expect(replayed.url == recorded["url"] as? String, "\(request)")
         }
         let report = try tape.eject()
@@ -237,7 +254,8 @@ import CassetteTestSupport
         let live = await Fetch.run(Self.multipartRequest(base: settings.base), on: tape.session, style: .async)
         try tape.eject()
         // httpbin parsed the upload: the form field and the file.
-        #expect(live.status == 200 && live.text.contains(#""title": "Holiday""#) && live.text.contains(#""photo": "sea and sun""#), "\(live)")
+        #expect(
+            live.status == 200 && live.text.contains(#""title": "Holiday""#) && live.text.contains(#""photo": "sea and sun""#), "\(live)")
         try live.body.write(to: settings.workdir.appendingPathComponent("multipart-live.body"))
     }
 
@@ -287,8 +305,14 @@ import CassetteTestSupport
     /// kept to compare with the replay: (label, request bytes).
     static let servedRequests: [(String, String)] = [
         ("get", "GET /get?served=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
-        ("post", "POST /post HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 14\r\nConnection: close\r\n\r\n{\"name\":\"Ada\"}"),
-        ("chunked upload", "PUT /put HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
+        (
+            "post",
+            "POST /post HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 14\r\nConnection: close\r\n\r\n{\"name\":\"Ada\"}"
+        ),
+        (
+            "chunked upload",
+            "PUT /put HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+        ),
         ("gzip", "GET /gzip HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
         ("teapot", "GET /status/418 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
         ("redirect, not followed", "GET /redirect/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
@@ -307,26 +331,33 @@ import CassetteTestSupport
     func recordThroughTheServerFromHTTPBin() throws {
         guard let settings = Self.settings(), let upstream = URL(string: settings.base) else { return }
         try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
-        let tape = try Tape(file: Self.fresh(settings.workdir.appendingPathComponent("served.json")), mode: .once,
-                            options: .init(redaction: .none), environment: [:])
+        let tape = try Tape(
+            file: Self.fresh(settings.workdir.appendingPathComponent("served.json")), mode: .once,
+            options: .init(redaction: .none), environment: [:])
         let live = try Self.served(through: try tape.serve(.init(upstream: upstream)).port)
         #expect(try tape.eject().recorded == Self.servedRequests.count)
         for ((label, _), answer) in zip(Self.servedRequests, live) {
-            #expect(String(decoding: answer.prefix(9), as: UTF8.self) == "HTTP/1.1 ", "\(label): \(String(decoding: answer, as: UTF8.self))")
+            #expect(
+                String(decoding: answer.prefix(9), as: UTF8.self) == "HTTP/1.1 ", "\(label): \(String(decoding: answer, as: UTF8.self))")
         }
         #expect(String(decoding: live[5], as: UTF8.self).hasPrefix("HTTP/1.1 302 Found\r\n"), "a redirect goes to the client as it is")
-        try JSONSerialization.data(withJSONObject: live.map { $0.base64EncodedString() }).write(to: settings.workdir.appendingPathComponent("served-live.json"))
+        try JSONSerialization.data(withJSONObject: live.map { $0.base64EncodedString() }).write(
+            to: settings.workdir.appendingPathComponent("served-live.json"))
     }
 
     @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))
     func replayThroughTheServerOfflineGivesTheSameBytes() throws {
         guard let settings = Self.settings(), let upstream = URL(string: settings.base) else { return }
-        let live = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: settings.workdir.appendingPathComponent("served-live.json"))) as? [String])
-        let tape = try Tape(file: settings.workdir.appendingPathComponent("served.json"), mode: .none, options: .init(redaction: .none), environment: [:])
+        let live = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: settings.workdir.appendingPathComponent("served-live.json")))
+                as? [String])
+        let tape = try Tape(
+            file: settings.workdir.appendingPathComponent("served.json"), mode: .none, options: .init(redaction: .none), environment: [:])
         let replayed = try Self.served(through: try tape.serve(.init(upstream: upstream)).port)
         for (index, (label, _)) in Self.servedRequests.enumerated() {
-            #expect(replayed[index].base64EncodedString() == live[index],
-                    "\(label): replayed \(String(decoding: replayed[index], as: UTF8.self).debugDescription)")
+            #expect(
+                replayed[index].base64EncodedString() == live[index],
+                "\(label): replayed \(String(decoding: replayed[index], as: UTF8.self).debugDescription)")
         }
         #expect(try tape.eject().replayed == Self.servedRequests.count)
     }
@@ -334,8 +365,9 @@ import CassetteTestSupport
     @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))
     func replaySecretsOfflineStillMatches() async throws {
         guard let settings = Self.settings() else { return }
-        let tape = try Tape(file: settings.workdir.appendingPathComponent("secrets.json"), mode: .none,
-                            matching: Self.secretsMatching, environment: [:])
+        let tape = try Tape(
+            file: settings.workdir.appendingPathComponent("secrets.json"), mode: .none,
+            matching: Self.secretsMatching, environment: [:])
         for (label, request) in Self.secretRequests(base: settings.base) {
             let replayed = await Fetch.run(request, on: tape.session, style: .async)
             #expect(replayed.status == 200, "\(label): \(replayed)")
@@ -382,7 +414,10 @@ import CassetteTestSupport
             ("upload from Data, delegate", .uploadData(request("/post", method: "POST"), Data(#"{"upload":"delegate"}"#.utf8)), .delegate),
             ("upload from a file", .uploadFile(request("/put", method: "PUT"), file), .completionHandler),
             ("redirect chain", .data(request("/redirect/3")), .delegate),
-            ("307 keeps the POST body", .data(request("/redirect-to?url=%2Fanything&status_code=307", method: "POST", body: "kept=yes")), .async),
+            (
+                "307 keeps the POST body", .data(request("/redirect-to?url=%2Fanything&status_code=307", method: "POST", body: "kept=yes")),
+                .async
+            ),
             ("cookies set on a redirect", .data(request("/cookies/set?flavour=oatmeal")), .async),
             ("download", .download(request("/bytes/1024")), .delegate),
         ]
@@ -392,8 +427,9 @@ import CassetteTestSupport
     func recordTaskKindsFromHTTPBin() async throws {
         guard let settings = Self.settings() else { return }
         try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
-        let tape = try Tape(file: Self.fresh(settings.workdir.appendingPathComponent("task-kinds.json")), mode: .all,
-                            options: .init(redaction: .none), environment: [:])
+        let tape = try Tape(
+            file: Self.fresh(settings.workdir.appendingPathComponent("task-kinds.json")), mode: .all,
+            options: .init(redaction: .none), environment: [:])
         var live: [Observed] = []
         for (label, kind, call) in try Self.taskKinds(base: settings.base, scratch: settings.workdir) {
             let configuration = URLSessionConfiguration.ephemeral
@@ -420,9 +456,11 @@ import CassetteTestSupport
     @Test(.enabled(if: phase == "replay", "replays only after .ci/run recorded and stopped httpbin"))
     func replayTaskKindsOffline() async throws {
         guard let settings = Self.settings() else { return }
-        let live = try JSONDecoder().decode([Observed].self, from: Data(contentsOf: settings.workdir.appendingPathComponent("live-task-kinds.json")))
-        let tape = try Tape(file: settings.workdir.appendingPathComponent("task-kinds.json"), mode: .none,
-                            options: .init(redaction: .none), environment: [:])
+        let live = try JSONDecoder().decode(
+            [Observed].self, from: Data(contentsOf: settings.workdir.appendingPathComponent("live-task-kinds.json")))
+        let tape = try Tape(
+            file: settings.workdir.appendingPathComponent("task-kinds.json"), mode: .none,
+            options: .init(redaction: .none), environment: [:])
         let kinds = try Self.taskKinds(base: settings.base, scratch: settings.workdir)
         #expect(live.count == kinds.count)
         for ((label, kind, call), recorded) in zip(kinds, live) {

@@ -1,6 +1,6 @@
+import CassetteTestSupport
 import Foundation
 import Testing
-import CassetteTestSupport
 
 /// Nothing Cassette allocates for a request outlives it: replaying many requests and recording
 /// big bodies leaves the heap where it was. Measured in a fresh child process
@@ -24,14 +24,16 @@ import CassetteTestSupport
 
     @Test func tenThousandReplaysLeaveTheHeapWhereItWas() throws {
         let stages = try Self.heap(["replay", "10000"])
-        let baseline = try #require(stages["baseline"]), after = try #require(stages["after"])
+        let baseline = try #require(stages["baseline"])
+        let after = try #require(stages["after"])
         // 10,000 replays at the old 2.1 KB each would add 21 MB.
         #expect(after - baseline < 2_000_000, "the heap grew by \(after - baseline) bytes over 10,000 replays")
     }
 
     @Test func tenRecordingsOfFiveMegabytesAreReleasedWhenEjected() throws {
         let stages = try Self.heap(["record", "10", "5000000"])
-        let baseline = try #require(stages["baseline"]), after = try #require(stages["after"])
+        let baseline = try #require(stages["baseline"])
+        let after = try #require(stages["after"])
         // Less than one body: ten kept bodies would add 50 MB or more.
         #expect(after - baseline < 5_000_000, "the heap grew by \(after - baseline) bytes over 10 recordings of 5 MB")
     }

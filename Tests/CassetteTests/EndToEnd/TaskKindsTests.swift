@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// Every kind of URLSession task, run three times — live against the loopback server, recorded
 /// through Cassette, replayed offline — through the async API, a completion handler and a
@@ -52,16 +53,19 @@ import CassetteTestSupport
 
     static func redirect(_ status: Int, method: String) -> Scenario {
         let body = method == "GET" ? nil : Data("name=Ada&lang=swift".utf8)
-        var scenario = Scenario(name: "\(status) \(method)", kind: { base, _ in
-            .data(request(base + "/redirect-to?status_code=\(status)&url=/echo", method: method, body: body))
-        })
+        var scenario = Scenario(
+            name: "\(status) \(method)",
+            kind: { base, _ in
+                .data(request(base + "/redirect-to?status_code=\(status)&url=/echo", method: method, body: body))
+            })
         if method == "POST", status == 307 || status == 308 {
             // FoundationNetworking sends the next hop without its body; URLSession (RFC 9110) keeps it.
             scenario.linuxDeviation = Deviation { live, recorded, sent in
                 #expect(live.text.contains(#""body":"""#))
                 #expect(recorded.text.contains(#""body":"name=Ada&lang=swift""#))
-                #expect(sent.map { "\($0.method) \($0.target) \($0.body.count)" }
-                    == ["POST /redirect-to?status_code=\(status)&url=/echo 19", "POST /echo 19"])
+                #expect(
+                    sent.map { "\($0.method) \($0.target) \($0.body.count)" }
+                        == ["POST /redirect-to?status_code=\(status)&url=/echo 19", "POST /echo 19"])
             }
         }
         return scenario
@@ -69,13 +73,16 @@ import CassetteTestSupport
 
     static let scenarios: [Scenario] = [
         Scenario(name: "upload from Data", kind: { base, _ in .uploadData(request(base + "/echo", method: "POST"), bytes(150_000)) }),
-        Scenario(name: "upload from a file", kind: { base, scratch in
-            let file = scratch.file("upload.bin")
-            try bytes(70_000).write(to: file)
-            return .uploadFile(request(base + "/echo", method: "PUT"), file)
-        }),
-        Scenario(name: "streamed upload", kind: { base, _ in .uploadStream(request(base + "/echo", method: "POST"), bytes(100_000)) },
-                 calls: [.delegate]),
+        Scenario(
+            name: "upload from a file",
+            kind: { base, scratch in
+                let file = scratch.file("upload.bin")
+                try bytes(70_000).write(to: file)
+                return .uploadFile(request(base + "/echo", method: "PUT"), file)
+            }),
+        Scenario(
+            name: "streamed upload", kind: { base, _ in .uploadStream(request(base + "/echo", method: "POST"), bytes(100_000)) },
+            calls: [.delegate]),
         Scenario(name: "httpBodyStream", kind: { base, _ in .data(request(base + "/echo", method: "PUT", stream: Data("streamed".utf8))) }),
         redirect(301, method: "GET"), redirect(302, method: "GET"), redirect(303, method: "GET"),
         redirect(307, method: "GET"), redirect(308, method: "GET"),
@@ -83,50 +90,68 @@ import CassetteTestSupport
         redirect(307, method: "POST"), redirect(308, method: "POST"),
         Scenario(name: "redirect chain", kind: { base, _ in .data(request(base + "/redirect/3")) }),
         Scenario(name: "too many redirects", kind: { base, _ in .data(request(base + "/redirect/21")) }),
-        Scenario(name: "redirect refused by the delegate", kind: { base, _ in
-            .data(request(base + "/redirect-to?status_code=302&url=/echo"))
-        }, redirects: .refuse, linuxDeviation: Deviation(calls: [.completionHandler]) { live, recorded, _ in
-            // FoundationNetworking hands a completion handler the refused redirect without its body.
-            #expect(live.status == 302 && live.body.isEmpty)
-            #expect(recorded.text == "redirecting with 302")
-        }),
-        Scenario(name: "redirect changed by the delegate", kind: { base, _ in
-            .data(request(base + "/redirect-to?status_code=302&url=/echo"))
-        }, redirects: .rewrite { proposed in
-            var changed = proposed
-            changed.url = URL(string: proposed.url!.absoluteString + "?changed=1")
-            changed.setValue("yes", forHTTPHeaderField: "X-Changed")
-            return changed
-        }),
-        Scenario(name: "cookie set on a 302", kind: { base, _ in
-            .data(request(base + "/redirect-to?status_code=302&url=/echo&cookie=hop%3D1"))
-        }, linuxDeviation: Deviation(calls: [.completionHandler, .delegate]) { live, recorded, sent in
-            // With a delegate to ask, FoundationNetworking sends the next hop without the cookie the
-            // redirect set; URLSession sends it, and so does Cassette.
-            #expect(live.cookies == ["hop=1"] && recorded.cookies == ["hop=1"])
-            #expect(sent.last?.headers["cookie"] == "hop=1")
-        }),
-        Scenario(name: "cookie set on a 302, httpShouldSetCookies off", kind: { base, _ in
-            .data(request(base + "/redirect-to?status_code=302&url=/echo&cookie=hop%3D1"))
-        }, configure: { $0.httpShouldSetCookies = false }),
-        Scenario(name: "cookie set on a 302, accept policy never", kind: { base, _ in
-            .data(request(base + "/redirect-to?status_code=302&url=/echo&cookie=hop%3D1"))
-        }, configure: { $0.httpCookieAcceptPolicy = .never }),
-        Scenario(name: "additional headers", kind: { base, _ in
-            var own = request(base + "/echo")
-            own.setValue("text/own", forHTTPHeaderField: "Accept")
-            return .data(own)
-        }, configure: { $0.httpAdditionalHeaders = ["X-Extra": "extra", "Accept": "text/additional"] }),
+        Scenario(
+            name: "redirect refused by the delegate",
+            kind: { base, _ in
+                .data(request(base + "/redirect-to?status_code=302&url=/echo"))
+            }, redirects: .refuse,
+            linuxDeviation: Deviation(calls: [.completionHandler]) { live, recorded, _ in
+                // FoundationNetworking hands a completion handler the refused redirect without its body.
+                #expect(live.status == 302 && live.body.isEmpty)
+                #expect(recorded.text == "redirecting with 302")
+            }),
+        Scenario(
+            name: "redirect changed by the delegate",
+            kind: { base, _ in
+                .data(request(base + "/redirect-to?status_code=302&url=/echo"))
+            },
+            redirects: .rewrite { proposed in
+                var changed = proposed
+                changed.url = URL(string: proposed.url!.absoluteString + "?changed=1")
+                changed.setValue("yes", forHTTPHeaderField: "X-Changed")
+                return changed
+            }),
+        Scenario(
+            name: "cookie set on a 302",
+            kind: { base, _ in
+                .data(request(base + "/redirect-to?status_code=302&url=/echo&cookie=hop%3D1"))
+            },
+            linuxDeviation: Deviation(calls: [.completionHandler, .delegate]) { live, recorded, sent in
+                // With a delegate to ask, FoundationNetworking sends the next hop without the cookie the
+                // redirect set; URLSession sends it, and so does Cassette.
+                #expect(live.cookies == ["hop=1"] && recorded.cookies == ["hop=1"])
+                #expect(sent.last?.headers["cookie"] == "hop=1")
+            }),
+        Scenario(
+            name: "cookie set on a 302, httpShouldSetCookies off",
+            kind: { base, _ in
+                .data(request(base + "/redirect-to?status_code=302&url=/echo&cookie=hop%3D1"))
+            }, configure: { $0.httpShouldSetCookies = false }),
+        Scenario(
+            name: "cookie set on a 302, accept policy never",
+            kind: { base, _ in
+                .data(request(base + "/redirect-to?status_code=302&url=/echo&cookie=hop%3D1"))
+            }, configure: { $0.httpCookieAcceptPolicy = .never }),
+        Scenario(
+            name: "additional headers",
+            kind: { base, _ in
+                var own = request(base + "/echo")
+                own.setValue("text/own", forHTTPHeaderField: "Accept")
+                return .data(own)
+            }, configure: { $0.httpAdditionalHeaders = ["X-Extra": "extra", "Accept": "text/additional"] }),
         // A second to time out in, so that on a loaded machine the request surely reaches the
         // server first (its arrival is compared too); scaled under sanitizers (TimingIsolation).
-        Scenario(name: "request timeout", kind: { base, _ in .data(request(base + "/delay/\(Int(3000 * TimingIsolation.scale))")) },
-                 configure: { $0.timeoutIntervalForRequest = 1 * TimingIsolation.scale }),
+        Scenario(
+            name: "request timeout", kind: { base, _ in .data(request(base + "/delay/\(Int(3000 * TimingIsolation.scale))")) },
+            configure: { $0.timeoutIntervalForRequest = 1 * TimingIsolation.scale }),
     ]
 
     static let cases: [Case] = scenarios.flatMap { scenario in scenario.calls.map { Case(scenario: scenario, call: $0) } }
 
     /// What the server received while `work` ran.
-    static func received(by server: LoopbackServer, during work: () async throws -> Observed) async throws -> (Observed, [LoopbackServer.Received]) {
+    static func received(
+        by server: LoopbackServer, during work: () async throws -> Observed
+    ) async throws -> (Observed, [LoopbackServer.Received]) {
         let before = server.received.count
         let observed = try await work()
         return (observed, Array(server.received.dropFirst(before)))
@@ -148,19 +173,25 @@ import CassetteTestSupport
         }
 
         let (live, liveSent) = try await Self.received(by: server) {
-            await TaskRun.observe(try scenario.kind(server.baseURL, scratch), call: testCase.call, configuration: configuration(nil), redirects: scenario.redirects)
+            await TaskRun.observe(
+                try scenario.kind(server.baseURL, scratch), call: testCase.call, configuration: configuration(nil),
+                redirects: scenario.redirects)
         }
         // Redaction off: this compares every byte (RedactionTests covers what redaction changes).
         let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
         let (recorded, recordedSent) = try await Self.received(by: server) {
-            await TaskRun.observe(try scenario.kind(server.baseURL, scratch), call: testCase.call, configuration: configuration(recording), redirects: scenario.redirects)
+            await TaskRun.observe(
+                try scenario.kind(server.baseURL, scratch), call: testCase.call, configuration: configuration(recording),
+                redirects: scenario.redirects)
         }
         let recordReport = try recording.eject()
         #expect(recordReport.recorded == recordedSent.count, "one interaction per request sent, each redirect hop included")
 
         let replaying = try Tape(file: file, mode: .none, options: .init(redaction: .none), environment: [:])
         let (replayed, replayedSent) = try await Self.received(by: server) {
-            await TaskRun.observe(try scenario.kind(server.baseURL, scratch), call: testCase.call, configuration: configuration(replaying), redirects: scenario.redirects)
+            await TaskRun.observe(
+                try scenario.kind(server.baseURL, scratch), call: testCase.call, configuration: configuration(replaying),
+                redirects: scenario.redirects)
         }
         let replayReport = try replaying.eject()
 

@@ -1,10 +1,12 @@
+import CassetteTestSupport
 import Foundation
+import Testing
+
+@testable import CassetteTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import CassetteTesting
-import CassetteTestSupport
 
 /// `@Test(arguments:)` with the `.cassette` trait: one cassette per argument, named after it.
 @Suite struct ParameterizedCassetteTests {
@@ -14,7 +16,8 @@ import CassetteTestSupport
     /// Each case records its own cassette through the trait, then replays it offline.
     @Test(arguments: ["swift", "kotlin", "rust"])
     func eachArgumentRecordsAndReplaysItsOwnCassette(language: String) async throws {
-        let test = try #require(Test.current), testCase = try #require(Test.Case.current)
+        let test = try #require(Test.current)
+        let testCase = try #require(Test.Case.current)
         let server = try LoopbackServer()
         defer { server.stop() }
         let expected = URL(fileURLWithPath: Self.folder)
@@ -41,8 +44,9 @@ import CassetteTestSupport
 
     /// Committed cassettes, one per argument, replayed through the trait as a test would use it
     /// (recorded against a loopback server on a port that is long gone: hence `ignoringPort`).
-    @Test(.cassette(folder: PackagePaths.cassettes.path, mode: .none, matching: .default.ignoringPort()),
-          arguments: [Role.admin, .guest], [1, 22])
+    @Test(
+        .cassette(folder: PackagePaths.cassettes.path, mode: .none, matching: .default.ignoringPort()),
+        arguments: [Role.admin, .guest], [1, 22])
     func theTraitReplaysTheCassetteOfEachCase(role: Role, page: Int) async throws {
         let tape = try #require(Tape.current)
         #expect(tape.file.lastPathComponent == "\(role.rawValue)-\(page).json")
@@ -68,15 +72,20 @@ import CassetteTestSupport
     @Test(arguments: [String(repeating: "long ", count: 30)]) func aLongNameIsShortenedWithAHash(text: String) throws {
         let name = try ArgumentCassetteName.name(base: "S/t", test: try #require(Test.current), testCase: try #require(Test.Case.current))
         #expect(name.hasPrefix("S/t/long_long_long_") && name.count == "S/t/".count + 60 + 1 + 16)
-        #expect(name == (try ArgumentCassetteName.name(base: "S/t", test: try #require(Test.current), testCase: try #require(Test.Case.current))))
+        #expect(
+            name
+                == (try ArgumentCassetteName.name(base: "S/t", test: try #require(Test.current), testCase: try #require(Test.Case.current)))
+        )
     }
 
     @Test(arguments: [Session()]) func anArgumentWithoutAStableDescriptionSaysWhatToWrite(session: Session) throws {
         #expect {
-            try ArgumentCassetteName.name(base: "ParameterizedCassetteTests/anArgument", test: try #require(Test.current),
-                                          testCase: try #require(Test.Case.current))
+            try ArgumentCassetteName.name(
+                base: "ParameterizedCassetteTests/anArgument", test: try #require(Test.current),
+                testCase: try #require(Test.Case.current))
         } throws: { error in
-            (error as? CassetteError)?.description == "cannot name a cassette after session → CassetteTests.ParameterizedCassetteTests.Session of the "
+            (error as? CassetteError)?.description
+                == "cannot name a cassette after session → CassetteTests.ParameterizedCassetteTests.Session of the "
                 + "parameterized test anArgumentWithoutAStableDescriptionSaysWhatToWrite(session:): it is an instance of a class without a "
                 + "description of its own, so every case would get the same name (Session). Give the argument's type a stable testDescription "
                 + "(CustomTestStringConvertible), or name the cassette yourself: .cassette(\"anArgumentWithoutAStableDescriptionSaysWhatToWrite\") "

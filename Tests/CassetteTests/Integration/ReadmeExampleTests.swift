@@ -1,7 +1,7 @@
 import Cassette
+import CassetteTestSupport
 import Foundation
 import Testing
-import CassetteTestSupport
 
 /// The README's usage example, run against the committed example cassette.
 @Suite struct ReadmeExampleTests {
@@ -11,7 +11,8 @@ import CassetteTestSupport
         let url = Self.examples.appendingPathComponent("users-api.json")
         let document = try JSONCassetteCodec.decode(Data(contentsOf: url), file: url.path)
         let first = try #require(document.interactions.first)
-        #expect("\(first.request.method) \(first.request.url) \(first.response?.status ?? 0)"
+        #expect(
+            "\(first.request.method) \(first.request.url) \(first.response?.status ?? 0)"
                 == "GET https://api.example.com/users/42?fields=name,email 200")
         #expect(first.response?.body.text == #"{"id":42,"name":"Ada Lovelace","email":"ada@example.com"}"#)
         #expect(first.response?.headers.values(for: "set-cookie") == ["session=[REDACTED]", "theme=dark; Path=/"])

@@ -1,10 +1,11 @@
+import CassetteTestSupport
+import CassetteTesting
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import CassetteTesting
-import CassetteTestSupport
 
 /// A suite's `.cassette` gives each of its tests a cassette named after the suite and the test;
 /// a test's own `.cassette` replaces it (nothing is merged, and the suite's is not opened).
@@ -14,8 +15,9 @@ struct SuiteCassetteTests {
 
     @Test func usesTheSuiteCassette() async throws {
         let tape = try #require(Tape.current)
-        #expect(tape.file.standardizedFileURL.path
-            == PackagePaths.cassettes.appendingPathComponent("SuiteCassetteTests/usesTheSuiteCassette.json").standardizedFileURL.path)
+        #expect(
+            tape.file.standardizedFileURL.path
+                == PackagePaths.cassettes.appendingPathComponent("SuiteCassetteTests/usesTheSuiteCassette.json").standardizedFileURL.path)
         let fetched = await Fetch.get(Self.user, on: tape.session)
         #expect(fetched.status == 200)
     }
@@ -28,8 +30,9 @@ struct SuiteCassetteTests {
         let fetched = await Fetch.get(Self.user, on: tape.session)
         #expect(fetched.status == 200)
         // Mode none with no file: had the suite's trait opened a tape too, it would have thrown.
-        #expect(!FileManager.default.fileExists(
-            atPath: PackagePaths.cassettes.appendingPathComponent("SuiteCassetteTests/aTestsOwnCassetteReplacesTheSuites.json").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: PackagePaths.cassettes.appendingPathComponent("SuiteCassetteTests/aTestsOwnCassetteReplacesTheSuites.json").path))
     }
 
     /// `URLSession.shared` in-process, after other tests and XCTest made sessions: the trait

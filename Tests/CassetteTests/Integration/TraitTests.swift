@@ -1,10 +1,11 @@
+import CassetteTestSupport
+import CassetteTesting
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import CassetteTesting
-import CassetteTestSupport
 
 /// The `.cassette` trait, on cassettes committed in `Cassettes/`. These run in mode `once` locally
 /// and `none` in CI; the cassettes exist, so both replay without network.
@@ -22,7 +23,9 @@ import CassetteTestSupport
 
     /// A latency chosen on the trait is the tape's latency for that test (the environment's
     /// `CASSETTE_LATENCY` does not override a choice made in code).
-    @Test(.cassette("Shared/feed-outage", mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .fixed(firstByte: 0.2, duration: 0.3))))
+    @Test(
+        .cassette(
+            "Shared/feed-outage", mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .fixed(firstByte: 0.2, duration: 0.3))))
     func theTraitChoosesTheLatencyForItsTest() throws {
         #expect(Tape.current?.latency == .fixed(firstByte: 0.2, duration: 0.3))
     }
@@ -46,8 +49,9 @@ import CassetteTestSupport
     /// Unmatched requests fail the test: checked through `withCassette`, which the trait also uses.
     @Test func unmatchedRequestsMakeWithCassetteThrowAfterEjecting() async throws {
         try await withScratchTape { scratch in
-            try FileManager.default.copyItem(at: PackagePaths.examples.appendingPathComponent("users-api.json"),
-                                             to: scratch.file("users.json"))
+            try FileManager.default.copyItem(
+                at: PackagePaths.examples.appendingPathComponent("users-api.json"),
+                to: scratch.file("users.json"))
             var sawError: CassetteError?
             do {
                 try await withCassette("users", folder: scratch.url.path, mode: .none) { tape in
@@ -61,7 +65,9 @@ import CassetteTestSupport
                 return
             }
             #expect(messages.count == 1)
-            #expect(messages[0].description.hasPrefix("Cassette: no recorded interaction matches GET https://api.example.com/unknown in cassette "))
+            #expect(
+                messages[0].description.hasPrefix(
+                    "Cassette: no recorded interaction matches GET https://api.example.com/unknown in cassette "))
         }
     }
 

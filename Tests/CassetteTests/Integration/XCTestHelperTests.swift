@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import XCTest
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import XCTest
-import Cassette
-import CassetteTestSupport
 
 /// `withCassette` as XCTest users write it: a thrown error fails the test.
 final class XCTestHelperTests: XCTestCase {

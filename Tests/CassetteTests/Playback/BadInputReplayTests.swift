@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// Whatever numbers reach delivery, nothing traps; what a cassette cannot hold is refused when it
 /// is opened, with its place; and a replay keeps the promise of `Content-Length` as the wire would.
@@ -28,13 +29,17 @@ import CassetteTestSupport
     func aHugeLatencyFromCodeTimesOutInsteadOfTrapping(style: FetchStyle) async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let file = try Self.cassette([Interaction(request: .init(url: "https://a.example/"), response: .init(status: 200, body: .init(text: "ok")))], in: scratch)
+        let file = try Self.cassette(
+            [Interaction(request: .init(url: "https://a.example/"), response: .init(status: 200, body: .init(text: "ok")))], in: scratch)
         // Timed through the gate: at the start of a run CI once kept every test waiting 11 s for a
         // thread, and this bound only tells a 0.3 s timeout from a wait of 1e300 s.
         try await TimingIsolation.run {
-            for latency in [Latency.fixed(firstByte: 0, duration: 1e300), .fixed(firstByte: .infinity, duration: .infinity),
-                            .downloadSpeed(.init(bytesPerSecond: 1e-300))] {
-                let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: latency), environment: [:])
+            for latency in [
+                Latency.fixed(firstByte: 0, duration: 1e300), .fixed(firstByte: .infinity, duration: .infinity),
+                .downloadSpeed(.init(bytesPerSecond: 1e-300)),
+            ] {
+                let tape = try Tape(
+                    file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: latency), environment: [:])
                 let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
                 let started = Date()
                 let fetched = await Fetch.run(Self.request("https://a.example/", timeout: 0.3), on: session, style: style)
@@ -60,18 +65,26 @@ import CassetteTestSupport
     @Test func aCassetteWithANumberOutOfBoundsIsRefusedWithItsPlace() throws {
         try withScratchTape { scratch in
             let file = scratch.file("slow.json")
-            try Data("""
-            {
-              "version": 1,
-              "interactions": [
-                { "request": { "method": "GET", "url": "https://a.example/" }, "response": { "status": 200 }, "latency": { "bytesPerSecond": 1e-300 } }
-              ]
-            }
-            """.utf8).write(to: file)
-            #expect(throws: CassetteFormatError(file: file.path, problems: [
-                .init(path: JSONPath([.key("interactions"), .index(0), .key("latency"), .key("bytesPerSecond")]), line: 4, column: 130,
-                      message: "expected bytesPerSecond to be at least 1 (a finite number), found 1e-300"),
-            ])) {
+            try Data(
+                """
+                {
+                  "version": 1,
+                  "interactions": [
+                    { "request": { "method": "GET", "url": "https://a.example/" }, "response": { "status": 200 }, "latency": { "bytesPerSecond": 1e-300 } }
+                  ]
+                }
+                """.utf8
+            ).write(to: file)
+            #expect(
+                throws: CassetteFormatError(
+                    file: file.path,
+                    problems: [
+                        .init(
+                            path: JSONPath([.key("interactions"), .index(0), .key("latency"), .key("bytesPerSecond")]), line: 4,
+                            column: 130,
+                            message: "expected bytesPerSecond to be at least 1 (a finite number), found 1e-300")
+                    ])
+            ) {
                 _ = try Tape(file: file, mode: .none, environment: [:])
             }
         }
@@ -81,8 +94,12 @@ import CassetteTestSupport
         try withScratchTape { scratch in
             let folder = scratch.file("cassettes.json")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            #expect(throws: CassetteError.unreadableCassette(file: folder.path, reason: "it is a folder, not a file; give the path of a "
-                + "cassette file in it, such as \(folder.appendingPathComponent("name.json").path)")) {
+            #expect(
+                throws: CassetteError.unreadableCassette(
+                    file: folder.path,
+                    reason: "it is a folder, not a file; give the path of a "
+                        + "cassette file in it, such as \(folder.appendingPathComponent("name.json").path)")
+            ) {
                 _ = try Tape(file: folder, mode: .none, environment: [:])
             }
         }
@@ -97,17 +114,22 @@ import CassetteTestSupport
         func response(_ body: String, _ headers: Interaction.Headers) -> Interaction.Response {
             .init(status: 200, headers: headers, body: .init(text: body))
         }
-        let file = try Self.cassette([
-            Interaction(request: .init(url: "https://a.example/empty"), response: response("", ["Content-Length": "10"])),
-            Interaction(request: .init(url: "https://a.example/short"), response: response("abc", ["Content-Length": "10"])),
-            Interaction(request: .init(url: "https://a.example/long"), response: response("0123456789ABC", ["Content-Length": "10"])),
-            Interaction(request: .init(url: "https://a.example/exact"), response: response("0123456789", ["Content-Length": "10"])),
-            // Decoded bodies are longer than the compressed length, for live callers too.
-            Interaction(request: .init(url: "https://a.example/gzip"), response: response("0123456789ABC", ["Content-Length": "4", "Content-Encoding": "gzip"])),
-            Interaction(request: .init(method: "HEAD", url: "https://a.example/head"), response: response("", ["Content-Length": "10"])),
-            Interaction(request: .init(url: "https://a.example/cut"), response: response("abc", ["Content-Length": "10"]),
-                        error: .init(code: .init(name: "timedOut")!, afterBytes: 2)),
-        ], in: scratch)
+        let file = try Self.cassette(
+            [
+                Interaction(request: .init(url: "https://a.example/empty"), response: response("", ["Content-Length": "10"])),
+                Interaction(request: .init(url: "https://a.example/short"), response: response("abc", ["Content-Length": "10"])),
+                Interaction(request: .init(url: "https://a.example/long"), response: response("0123456789ABC", ["Content-Length": "10"])),
+                Interaction(request: .init(url: "https://a.example/exact"), response: response("0123456789", ["Content-Length": "10"])),
+                // Decoded bodies are longer than the compressed length, for live callers too.
+                Interaction(
+                    request: .init(url: "https://a.example/gzip"),
+                    response: response("0123456789ABC", ["Content-Length": "4", "Content-Encoding": "gzip"])),
+                Interaction(
+                    request: .init(method: "HEAD", url: "https://a.example/head"), response: response("", ["Content-Length": "10"])),
+                Interaction(
+                    request: .init(url: "https://a.example/cut"), response: response("abc", ["Content-Length": "10"]),
+                    error: .init(code: .init(name: "timedOut")!, afterBytes: 2)),
+            ], in: scratch)
         let tape = try Tape(file: file, mode: .none, environment: [:])
         let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
         func fetch(_ path: String, method: String = "GET") async -> Fetched {

@@ -1,7 +1,8 @@
+import CassetteTestSupport
 import Foundation
 import Testing
+
 @testable import Cassette
-import CassetteTestSupport
 
 /// `CanonicalURL.text` returns a URL that is already canonical as it is, without building it
 /// again; every URL gets exactly the text the full canonicalisation gives.

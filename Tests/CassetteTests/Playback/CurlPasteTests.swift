@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// What `curl -i` prints for a real response, pasted under a request line into an `.http`
 /// cassette, replays as the response a `URLSession` gets live: status, headers and bytes.
@@ -46,7 +47,9 @@ import CassetteTestSupport
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "curl \(arguments.joined(separator: " ")) exited \(process.terminationStatus); is curl installed? (apt-get install curl)")
+        try #require(
+            process.terminationStatus == 0,
+            "curl \(arguments.joined(separator: " ")) exited \(process.terminationStatus); is curl installed? (apt-get install curl)")
         return output
     }
 }

@@ -1,10 +1,11 @@
 import Cassette
 import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 /// The hand-edited faults of `Cassettes/Examples/faults.json` reach the caller through each API
 /// exactly as written: an error by name (and, in a scratch cassette, by number), a connection
@@ -34,12 +35,14 @@ import Testing
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let file = scratch.file("numbers.json")
-        try Data("""
+        try Data(
+            """
             { "version": 1, "interactions": [
               { "request": { "method": "GET", "url": "https://api.example.com/a" }, "error": { "code": -1009 } },
               { "request": { "method": "GET", "url": "https://api.example.com/b" }, "error": { "code": -4242 } }
             ] }
-            """.utf8).write(to: file)
+            """.utf8
+        ).write(to: file)
         let numbers = try Tape(file: file, mode: .none, environment: [:])
         let numbersSession = Self.session(of: numbers, style)
         #expect(await Fetch.get("https://api.example.com/a", on: numbersSession, style: style).errorCode == .notConnectedToInternet)

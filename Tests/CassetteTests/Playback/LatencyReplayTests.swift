@@ -1,10 +1,11 @@
 import Cassette
 import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 /// Replays follow the latency chosen for them (issue 4). Bounds are generous: these machines are
 /// shared and noisy; what is asserted is the order of magnitude and who wins.
@@ -19,13 +20,15 @@ import Testing
     /// hand-written `"latency"` of 0.5 s, and a 32 KB body recorded as instant.
     static func cassette(in scratch: ScratchFolder) throws -> URL {
         func get(_ url: String, body: Data, timing: Interaction.Timing?, latency: Latency? = nil) -> Interaction {
-            Interaction(request: .init(method: "GET", url: url),
-                        response: .init(status: 200, headers: ["Content-Type": "application/octet-stream"], body: .init(body)),
-                        timing: timing, latency: latency)
+            Interaction(
+                request: .init(method: "GET", url: url),
+                response: .init(status: 200, headers: ["Content-Type": "application/octet-stream"], body: .init(body)),
+                timing: timing, latency: latency)
         }
         let document = CassetteDocument(interactions: [
             get(slowURL, body: body1K, timing: .init(firstByte: 0.3, duration: 0.6)),
-            get(overriddenURL, body: body1K, timing: .init(firstByte: 0.01, duration: 0.02), latency: .fixed(firstByte: 0.5, duration: 0.5)),
+            get(
+                overriddenURL, body: body1K, timing: .init(firstByte: 0.01, duration: 0.02), latency: .fixed(firstByte: 0.5, duration: 0.5)),
             get(largeURL, body: body32K, timing: .init(firstByte: 0, duration: 0)),
         ])
         let file = scratch.file("latency.json")
@@ -34,13 +37,17 @@ import Testing
     }
 
     /// Seconds `url` takes to replay through a tape with `latency`, and what arrived.
-    static func timedFetch(_ url: String, latency: Latency?, environment: [String: String] = [:], style: FetchStyle = .async)
+    static func timedFetch(
+        _ url: String, latency: Latency?, environment: [String: String] = [:], style: FetchStyle = .async
+    )
         async throws -> (seconds: Double, fetched: Fetched)
     {
         try await TimingIsolation.run { try await timedFetchAlone(url, latency: latency, environment: environment, style: style) }
     }
 
-    private static func timedFetchAlone(_ url: String, latency: Latency?, environment: [String: String], style: FetchStyle)
+    private static func timedFetchAlone(
+        _ url: String, latency: Latency?, environment: [String: String], style: FetchStyle
+    )
         async throws -> (seconds: Double, fetched: Fetched)
     {
         let scratch = try ScratchFolder()
@@ -101,13 +108,16 @@ import Testing
         for latency in [nil, Latency.instant, .scaled(10)] {
             let (seconds, fetched) = try await Self.timedFetch(Self.overriddenURL, latency: latency)
             #expect(fetched.body == Self.body1K)
-            #expect(seconds >= 0.47 && seconds <= 1.1 * TimingIsolation.scale, "\(latency.map(String.init(describing:)) ?? "default"): took \(seconds) s")
+            #expect(
+                seconds >= 0.47 && seconds <= 1.1 * TimingIsolation.scale,
+                "\(latency.map(String.init(describing:)) ?? "default"): took \(seconds) s")
         }
     }
 
     @Test func theEnvironmentSetsTheLatencyWhenTheCodeDoesNot() async throws {
         let fromEnvironment = try await Self.timedFetch(Self.slowURL, latency: nil, environment: ["CASSETTE_LATENCY": "recorded"])
-        #expect(fromEnvironment.seconds >= 0.55 && fromEnvironment.seconds <= 1.2 * TimingIsolation.scale, "took \(fromEnvironment.seconds) s")
+        #expect(
+            fromEnvironment.seconds >= 0.55 && fromEnvironment.seconds <= 1.2 * TimingIsolation.scale, "took \(fromEnvironment.seconds) s")
         let codeWins = try await Self.timedFetch(Self.slowURL, latency: .instant, environment: ["CASSETTE_LATENCY": "recorded"])
         #expect(codeWins.seconds < 0.1 * TimingIsolation.scale, "took \(codeWins.seconds) s")
     }
@@ -119,9 +129,11 @@ import Testing
         #expect(throws: CassetteError.invalidLatency("slow", source: "CASSETTE_LATENCY")) {
             try Tape(file: file, mode: .none, environment: ["CASSETTE_LATENCY": "slow"])
         }
-        #expect(CassetteError.invalidLatency("slow", source: "CASSETTE_LATENCY").description
-            == "CASSETTE_LATENCY: cannot read the latency \"slow\"; expected instant, recorded, scaled:FACTOR, "
-            + "fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE] where SPEED is bytes per second or one of gprs, edge, 3g, 3g+, wifi")
+        #expect(
+            CassetteError.invalidLatency("slow", source: "CASSETTE_LATENCY").description
+                == "CASSETTE_LATENCY: cannot read the latency \"slow\"; expected instant, recorded, scaled:FACTOR, "
+                + "fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE] where SPEED is bytes per second or one of gprs, edge, 3g, 3g+, wifi"
+        )
         let tape = try Tape(file: file, mode: .none, environment: ["CASSETTE_LATENCY": "scaled:0.5"])
         #expect(tape.latency == .scaled(0.5))
         _ = try tape.eject()

@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 @Suite struct MatchingTests {
     typealias Request = Interaction.Request
@@ -15,10 +16,15 @@ import CassetteTestSupport
 
     @Test func methodAndURLWithQueryInAnyOrder() {
         let rules = RequestMatching.default
-        #expect(rules.matches(Request(url: "https://API.example.com:443/a?x=1&y=2#frag"), Request(url: "https://api.example.com/a?y=2&x=1")))
+        #expect(
+            rules.matches(Request(url: "https://API.example.com:443/a?x=1&y=2#frag"), Request(url: "https://api.example.com/a?y=2&x=1")))
         #expect(rules.matches(Request(url: "http://example.com"), Request(url: "http://example.com:80/")))
-        #expect(rules.matches(Request(url: "https://e.com/a?q=a%20b"), Request(url: "https://e.com/a?q=a b".replacingOccurrences(of: " ", with: "%20"))))
-        #expect(!rules.matches(Request(url: "https://e.com/a?x=1&x=2"), Request(url: "https://e.com/a?x=2&x=1")), "repeated names keep their order")
+        #expect(
+            rules.matches(
+                Request(url: "https://e.com/a?q=a%20b"), Request(url: "https://e.com/a?q=a b".replacingOccurrences(of: " ", with: "%20"))))
+        #expect(
+            !rules.matches(Request(url: "https://e.com/a?x=1&x=2"), Request(url: "https://e.com/a?x=2&x=1")),
+            "repeated names keep their order")
         #expect(!rules.matches(Request(method: "POST", url: "https://e.com/a"), Request(url: "https://e.com/a")))
         #expect(rules.matches(Request(method: "get", url: "https://e.com/a"), Request(url: "https://e.com/a")))
         #expect(!rules.matches(Request(url: "https://e.com/a"), Request(url: "https://e.com/A")), "paths are case-sensitive")
@@ -32,32 +38,46 @@ import CassetteTestSupport
         #expect(!rules.matches(Self.json("https://e.com", #"{"b":[2,1]}"#), Self.json("https://e.com", #"{"b":[1,2]}"#)))
         #expect(!rules.matches(Self.json("https://e.com", #"{"a":"1"}"#), Self.json("https://e.com", #"{"a":1}"#)))
         let form = { (body: String) in
-            Request(method: "POST", url: "https://e.com/f", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: .init(text: body))
+            Request(
+                method: "POST", url: "https://e.com/f", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: .init(text: body))
         }
         #expect(rules.matches(form("b=2&a=hello+world"), form("a=hello%20world&b=2")))
         #expect(!rules.matches(form("a=1"), form("a=2")))
-        let text = { (body: String) in Request(method: "POST", url: "https://e.com/t", headers: ["Content-Type": "text/plain"], body: .init(text: body)) }
+        let text = { (body: String) in
+            Request(method: "POST", url: "https://e.com/t", headers: ["Content-Type": "text/plain"], body: .init(text: body))
+        }
         #expect(!rules.matches(text("a b"), text("a  b")))
         #expect(rules.matches(text("same"), text("same")))
     }
 
     @Test func optionsForHeadersQueryParametersAndJSONPaths() {
         let accept = RequestMatching.default.includingHeaders("Accept")
-        #expect(!accept.matches(Request(url: "https://e.com", headers: ["Accept": "text/html"]), Request(url: "https://e.com", headers: ["accept": "application/json"])))
-        #expect(accept.matches(Request(url: "https://e.com", headers: ["ACCEPT": "application/json"]), Request(url: "https://e.com", headers: ["accept": "application/json"])))
-        #expect(RequestMatching.default.matches(Request(url: "https://e.com", headers: ["Accept": "a"]), Request(url: "https://e.com", headers: ["Accept": "b"])))
+        #expect(
+            !accept.matches(
+                Request(url: "https://e.com", headers: ["Accept": "text/html"]),
+                Request(url: "https://e.com", headers: ["accept": "application/json"])))
+        #expect(
+            accept.matches(
+                Request(url: "https://e.com", headers: ["ACCEPT": "application/json"]),
+                Request(url: "https://e.com", headers: ["accept": "application/json"])))
+        #expect(
+            RequestMatching.default.matches(
+                Request(url: "https://e.com", headers: ["Accept": "a"]), Request(url: "https://e.com", headers: ["Accept": "b"])))
 
         let noNonce = RequestMatching.default.ignoringQueryParameters("nonce", "ts")
         #expect(noNonce.matches(Request(url: "https://e.com/a?id=1&nonce=abc&ts=9"), Request(url: "https://e.com/a?id=1&nonce=xyz")))
         #expect(!noNonce.matches(Request(url: "https://e.com/a?id=1&nonce=abc"), Request(url: "https://e.com/a?id=2&nonce=abc")))
 
         let noClock = RequestMatching.default.ignoringJSONPaths("meta.requestId", "items[*].at", "$.sent")
-        #expect(noClock.matches(
-            Self.json("https://e.com", #"{"meta":{"requestId":"r1","v":1},"items":[{"id":1,"at":5},{"id":2,"at":6}],"sent":1}"#),
-            Self.json("https://e.com", #"{"meta":{"requestId":"r2","v":1},"items":[{"id":1,"at":7},{"id":2}]}"#)))
-        #expect(!noClock.matches(
-            Self.json("https://e.com", #"{"meta":{"requestId":"r1","v":1}}"#),
-            Self.json("https://e.com", #"{"meta":{"requestId":"r1","v":2}}"#)))
+        #expect(
+            noClock.matches(
+                Self.json("https://e.com", #"{"meta":{"requestId":"r1","v":1},"items":[{"id":1,"at":5},{"id":2,"at":6}],"sent":1}"#),
+                Self.json("https://e.com", #"{"meta":{"requestId":"r2","v":1},"items":[{"id":1,"at":7},{"id":2}]}"#)))
+        #expect(
+            !noClock.matches(
+                Self.json("https://e.com", #"{"meta":{"requestId":"r1","v":1}}"#),
+                Self.json("https://e.com", #"{"meta":{"requestId":"r1","v":2}}"#)))
     }
 
     @Test func aCustomRuleReplacesTheComparison() {
@@ -90,14 +110,17 @@ import CassetteTestSupport
                 #expect(report.unmatched.isEmpty)
             } else {
                 #expect(answers == ["pending", "running", "done", "error \(Tape.unmatchedRequestErrorCode.rawValue)"])
-                #expect(report.unmatched.map(\.description) == ["""
-                    Cassette: no recorded interaction matches GET https://jobs.example/1 in cassette \(file.path) (record mode none).
-                    Request: GET https://jobs.example/1
-                      no body
-                    It matches recorded interactions #1, #2, #3, which all already answered earlier requests: each recorded interaction answers once.
-                    To fix: if the server answers this request more than once, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine \
-                    with network access; to replay the last answer again instead, open the tape with Tape.Options(allowsPlaybackRepeats: true).
-                    """])
+                #expect(
+                    report.unmatched.map(\.description) == [
+                        """
+                        Cassette: no recorded interaction matches GET https://jobs.example/1 in cassette \(file.path) (record mode none).
+                        Request: GET https://jobs.example/1
+                          no body
+                        It matches recorded interactions #1, #2, #3, which all already answered earlier requests: each recorded interaction answers once.
+                        To fix: if the server answers this request more than once, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine \
+                        with network access; to replay the last answer again instead, open the tape with Tape.Options(allowsPlaybackRepeats: true).
+                        """
+                    ])
             }
         }
     }
@@ -106,10 +129,13 @@ import CassetteTestSupport
     @Test func customMatchingOnATape() async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("custom.json")
-            try JSONCassetteCodec.encode(CassetteDocument(interactions: [
-                Interaction(request: .init(url: "https://e.com/search"), response: .init(status: 200, body: .init(text: "results"))),
-            ])).write(to: file)
-            let tape = try Tape(file: file, mode: .none, matching: .custom { live, recorded in live.url.hasPrefix(recorded.url) }, environment: [:])
+            try JSONCassetteCodec.encode(
+                CassetteDocument(interactions: [
+                    Interaction(request: .init(url: "https://e.com/search"), response: .init(status: 200, body: .init(text: "results")))
+                ])
+            ).write(to: file)
+            let tape = try Tape(
+                file: file, mode: .none, matching: .custom { live, recorded in live.url.hasPrefix(recorded.url) }, environment: [:])
             #expect(await Fetch.get("https://e.com/search?q=swift", on: tape.session).text == "results")
             try tape.eject()
         }

@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// A HAR file made by a tool nobody here wrote: mitmproxy in reverse-proxy mode in front of
 /// httpbin, with its HAR dump option (`Fixtures/mitmproxy/regenerate.sh` makes it again).
@@ -64,7 +65,9 @@ import CassetteTestSupport
                     // The capture was made without following the redirect; a URLSession client follows
                     // it, as live, and the next hop (GET /get) is not in the capture.
                     #expect(replayed.errorCode == Tape.unmatchedRequestErrorCode, "\(what)")
-                    #expect(replayed.errorDescription?.hasPrefix("Cassette: no recorded interaction matches GET http://127.0.0.1:37019/get in cassette") == true)
+                    #expect(
+                        replayed.errorDescription?.hasPrefix(
+                            "Cassette: no recorded interaction matches GET http://127.0.0.1:37019/get in cassette") == true)
                     continue
                 }
                 #expect(replayed.errorCode == nil, "\(what): \(replayed.errorDescription ?? "")")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cassette
 
 /// The placeholder rule on its own: what `[REDACTED-n]` and `[REDACTED]` in a recorded text match.
@@ -13,19 +14,24 @@ import Testing
 
     @Test func everythingElseMustBeEqual() {
         #expect(Pattern.match("flavour=[REDACTED-1]&page=2", "flavour=oatmeal&page=3", bound: [:]) == nil)
-        #expect(Pattern.match("flavour=[REDACTED-1]&page=2", "flavour=&page=2", bound: [:]) == nil, "a placeholder never stands for nothing")
+        #expect(
+            Pattern.match("flavour=[REDACTED-1]&page=2", "flavour=&page=2", bound: [:]) == nil, "a placeholder never stands for nothing")
         #expect(Pattern.match("/users/[REDACTED-1]/orders", "/users/42/orders", bound: [:])?.bindings == ["[REDACTED-1]": "42"])
     }
 
     @Test func aBoundPlaceholderMatchesOnlyItsValue() {
-        #expect(Pattern.match("token=[REDACTED-1]", "token=abc", bound: ["[REDACTED-1]": "abc"]) == Pattern.Match(count: 1, values: ["abc"]))
+        #expect(
+            Pattern.match("token=[REDACTED-1]", "token=abc", bound: ["[REDACTED-1]": "abc"]) == Pattern.Match(count: 1, values: ["abc"]))
         #expect(Pattern.match("token=[REDACTED-1]", "token=xyz", bound: ["[REDACTED-1]": "abc"]) == nil)
     }
 
     @Test func theSamePlaceholderTwiceStandsForOneValue() {
         #expect(Pattern.match("a=[REDACTED-1]&b=[REDACTED-1]", "a=x1&b=x1", bound: [:])?.bindings == ["[REDACTED-1]": "x1"])
         #expect(Pattern.match("a=[REDACTED-1]&b=[REDACTED-1]", "a=x1&b=x2", bound: [:]) == nil)
-        #expect(Pattern.match("a=[REDACTED-1]&b=[REDACTED-2]", "a=x1&b=x2", bound: [:])?.bindings == ["[REDACTED-1]": "x1", "[REDACTED-2]": "x2"])
+        #expect(
+            Pattern.match("a=[REDACTED-1]&b=[REDACTED-2]", "a=x1&b=x2", bound: [:])?.bindings == [
+                "[REDACTED-1]": "x1", "[REDACTED-2]": "x2",
+            ])
     }
 
     @Test func thePlainPlaceholderMatchesAnythingAndBindsNothing() {
@@ -41,11 +47,16 @@ import Testing
     @Test func insideAJSONStringTheValueIsReadUnescaped() {
         let match = Pattern.match(#"{"password":"[REDACTED-1]"}"#, #"{"password":"a\"b\\c"}"#, bound: [:], spelling: .jsonString)
         #expect(match?.bindings == ["[REDACTED-1]": #"a"b\c"#])
-        #expect(Pattern.match(#"{"password":"[REDACTED-1]"}"#, #"{"password":"a\"b"}"#, bound: ["[REDACTED-1]": #"a"b"#], spelling: .jsonString) != nil)
+        #expect(
+            Pattern.match(#"{"password":"[REDACTED-1]"}"#, #"{"password":"a\"b"}"#, bound: ["[REDACTED-1]": #"a"b"#], spelling: .jsonString)
+                != nil)
     }
 
     @Test func textThatOnlyLooksLikeAPlaceholderIsLiteral() {
-        #expect(Pattern.pieces(of: Array("[REDACTED-x] [REDACTED-] [REDACTED".utf8)) == [.literal(Array("[REDACTED-x] [REDACTED-] [REDACTED".utf8))])
+        #expect(
+            Pattern.pieces(of: Array("[REDACTED-x] [REDACTED-] [REDACTED".utf8)) == [
+                .literal(Array("[REDACTED-x] [REDACTED-] [REDACTED".utf8))
+            ])
         #expect(Pattern.isPlaceholder("[REDACTED-12]") && Pattern.isPlaceholder("[REDACTED]") && !Pattern.isPlaceholder("[REDACTED-12] "))
     }
 

@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// Traffic as real clients make it: multipart uploads with a new random boundary on every run,
 /// and servers that listen on another port (or host) than the one recorded.
@@ -12,8 +13,10 @@ import CassetteTestSupport
     typealias Request = Interaction.Request
 
     /// A multipart body as Alamofire builds one: a boundary drawn at random, parts in the order given.
-    static func multipart(boundary: String = "alamofire.boundary.\(UUID().uuidString.prefix(16))", title: String = "Holiday",
-                          reversed: Bool = false) -> (body: Data, contentType: String) {
+    static func multipart(
+        boundary: String = "alamofire.boundary.\(UUID().uuidString.prefix(16))", title: String = "Holiday",
+        reversed: Bool = false
+    ) -> (body: Data, contentType: String) {
         var parts = [
             "Content-Disposition: form-data; name=\"title\"\r\n\r\n\(title)",
             "Content-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n{\"year\":2026,\"tags\":[\"sea\"]}",
@@ -81,7 +84,8 @@ import CassetteTestSupport
             let (data, response) = try await player.session.upload(for: request, fromFile: bodyFile)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             let echoed = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            #expect(echoed["body"] as? String == String(decoding: first.body, as: UTF8.self), "the recorded echo, with the recorded boundary")
+            #expect(
+                echoed["body"] as? String == String(decoding: first.body, as: UTF8.self), "the recorded echo, with the recorded boundary")
             #expect(try player.eject().replayed == 1)
         }
     }
@@ -98,23 +102,31 @@ import CassetteTestSupport
             let missed = await Fetch.run(Self.upload(server, Self.multipart(title: "Winter")), on: player.session, style: .async)
             #expect(missed.errorCode == Tape.unmatchedRequestErrorCode)
             let unmatched = try #require(try player.eject().unmatched.first)
-            #expect(unmatched.candidates.first?.differences == [
-                RequestDifference(field: .multipartPart("title"), recorded: #""Holiday" (7 bytes)"#, requested: #""Winter" (6 bytes)"#),
-            ])
-            #expect(unmatched.description.contains(#"    - multipart part "title": recorded "Holiday" (7 bytes), requested "Winter" (6 bytes)"#),
-                    "\(unmatched.description)")
+            #expect(
+                unmatched.candidates.first?.differences == [
+                    RequestDifference(field: .multipartPart("title"), recorded: #""Holiday" (7 bytes)"#, requested: #""Winter" (6 bytes)"#)
+                ])
+            #expect(
+                unmatched.description.contains(
+                    #"    - multipart part "title": recorded "Holiday" (7 bytes), requested "Winter" (6 bytes)"#),
+                "\(unmatched.description)")
         }
     }
 
     @Test func partOrderCountsWhenAsked() {
         let strict = RequestMatching.default.comparingMultipartPartOrder()
-        let a = Self.multipart(), b = Self.multipart(reversed: true)
-        let live = Request(method: "POST", url: "http://h/u", headers: ["Content-Type": b.contentType], body: .init(b.body, contentType: b.contentType))
-        let recorded = Request(method: "POST", url: "http://h/u", headers: ["Content-Type": a.contentType], body: .init(a.body, contentType: a.contentType))
+        let a = Self.multipart()
+        let b = Self.multipart(reversed: true)
+        let live = Request(
+            method: "POST", url: "http://h/u", headers: ["Content-Type": b.contentType], body: .init(b.body, contentType: b.contentType))
+        let recorded = Request(
+            method: "POST", url: "http://h/u", headers: ["Content-Type": a.contentType], body: .init(a.body, contentType: a.contentType))
         #expect(RequestMatching.default.matches(live, recorded))
         #expect(!strict.matches(live, recorded))
         let c = Self.multipart()
-        #expect(strict.matches(Request(method: "POST", url: "http://h/u", headers: ["Content-Type": c.contentType], body: .init(c.body)), recorded))
+        #expect(
+            strict.matches(
+                Request(method: "POST", url: "http://h/u", headers: ["Content-Type": c.contentType], body: .init(c.body)), recorded))
         // Content-Type, when matched, is compared without its boundary.
         #expect(RequestMatching.default.includingHeaders("Content-Type").matches(live, recorded))
     }
@@ -124,9 +136,11 @@ import CassetteTestSupport
             let file = scratch.file("broken.json")
             let recordedBody = "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nnever closed"
             try CassetteDocument(interactions: [
-                Interaction(request: Request(method: "POST", url: "http://127.0.0.1:9/u", headers: ["Content-Type": "multipart/form-data; boundary=x"],
-                                             body: .init(text: recordedBody)),
-                            response: .init(status: 201)),
+                Interaction(
+                    request: Request(
+                        method: "POST", url: "http://127.0.0.1:9/u", headers: ["Content-Type": "multipart/form-data; boundary=x"],
+                        body: .init(text: recordedBody)),
+                    response: .init(status: 201))
             ]).jsonData().write(to: file)
             let tape = try Tape(file: file, mode: .none, environment: [:])
             var request = URLRequest(url: URL(string: "http://127.0.0.1:9/u")!)
@@ -137,7 +151,10 @@ import CassetteTestSupport
             request.httpBody = Data((recordedBody + "!").utf8)
             #expect(await Fetch.run(request, on: tape.session, style: .async).errorCode == Tape.unmatchedRequestErrorCode)
             let report = try #require(try tape.eject().unmatched.first).description
-            #expect(report.contains("Note: the request's body says multipart/form-data but is not valid multipart (part 1 is not closed: no \"--x\" after it), so it is compared byte for byte."), "\(report)")
+            #expect(
+                report.contains(
+                    "Note: the request's body says multipart/form-data but is not valid multipart (part 1 is not closed: no \"--x\" after it), so it is compared byte for byte."
+                ), "\(report)")
         }
     }
 
@@ -168,8 +185,14 @@ import CassetteTestSupport
             let missed = await Fetch.get(second.baseURL + "/echo?q=1", on: Self.session(style, tape: strict), style: style)
             #expect(missed.errorCode == Tape.unmatchedRequestErrorCode)
             let report = try #require(try strict.eject().unmatched.first).description
-            #expect(report.contains("- scheme, host and port: recorded http://127.0.0.1:\(first.port), requested http://127.0.0.1:\(second.port)"), "\(report)")
-            #expect(report.contains("To fix: if the server may listen on another port (a test server on a random port), add .ignoringPort() to the cassette's matching"), "\(report)")
+            #expect(
+                report.contains(
+                    "- scheme, host and port: recorded http://127.0.0.1:\(first.port), requested http://127.0.0.1:\(second.port)"),
+                "\(report)")
+            #expect(
+                report.contains(
+                    "To fix: if the server may listen on another port (a test server on a random port), add .ignoringPort() to the cassette's matching"
+                ), "\(report)")
         }
     }
 
@@ -177,7 +200,9 @@ import CassetteTestSupport
         try await withScratchTape { scratch in
             let file = scratch.file("host.json")
             try CassetteDocument(interactions: [
-                Interaction(request: Request(url: "https://staging.example.com:8443/v1/items?page=2"), response: .init(status: 200, body: .init(text: "items"))),
+                Interaction(
+                    request: Request(url: "https://staging.example.com:8443/v1/items?page=2"),
+                    response: .init(status: 200, body: .init(text: "items")))
             ]).jsonData().write(to: file)
             let tape = try Tape(file: file, mode: .none, matching: .default.ignoringHost(), environment: [:])
             let replayed = await Fetch.get("http://127.0.0.1:1/v1/items?page=2", on: tape.session)
@@ -189,7 +214,10 @@ import CassetteTestSupport
             let strict = try Tape(file: file, mode: .none, environment: [:])
             _ = await Fetch.get("https://api.example.com/v1/items?page=2", on: strict.session)
             let report = try #require(try strict.eject().unmatched.first).description
-            #expect(report.contains("To fix: if the same requests go to another server (staging, a local one), add .ignoringHost() to the cassette's matching"), "\(report)")
+            #expect(
+                report.contains(
+                    "To fix: if the same requests go to another server (staging, a local one), add .ignoringHost() to the cassette's matching"
+                ), "\(report)")
         }
     }
 
@@ -200,9 +228,11 @@ import CassetteTestSupport
         try await withScratchTape { scratch in
             let file = scratch.file("moved.json")
             try CassetteDocument(interactions: [
-                Interaction(request: Request(url: "http://127.0.0.1:53124/old"),
-                            response: .init(status: 302, headers: ["Location": "http://127.0.0.1:53124/new?from=old"])),
-                Interaction(request: Request(url: "http://127.0.0.1:53124/new?from=old"), response: .init(status: 200, body: .init(text: "moved"))),
+                Interaction(
+                    request: Request(url: "http://127.0.0.1:53124/old"),
+                    response: .init(status: 302, headers: ["Location": "http://127.0.0.1:53124/new?from=old"])),
+                Interaction(
+                    request: Request(url: "http://127.0.0.1:53124/new?from=old"), response: .init(status: 200, body: .init(text: "moved"))),
             ]).jsonData().write(to: file)
             let tape = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: [:])
             let fetched = await Fetch.get("http://127.0.0.1:1/old", on: Self.session(style, tape: tape), style: style)

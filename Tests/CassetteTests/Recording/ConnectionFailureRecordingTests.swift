@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// A recording made while a server cannot be reached does not silently become the truth: the
 /// caller gets the error as live, the cassette does not keep it, and the report says so.
@@ -44,9 +45,12 @@ import CassetteTestSupport
         #expect(answered.status == 200)
         #expect(refused.errorCode == .cannotConnectToHost)
         #expect(report.recorded == 1 && report.saved)
-        #expect(report.warnings == ["GET \(closed.baseURL)/users could not connect (cannotConnectToHost (-1004)) while recording \(file.path); "
-            + "the caller got the error, but it was not saved, so that a recording made offline does not replay the outage. Record "
-            + "again when the server can be reached, or set Tape.Options(savesConnectionFailures: true) to keep such errors."])
+        #expect(
+            report.warnings == [
+                "GET \(closed.baseURL)/users could not connect (cannotConnectToHost (-1004)) while recording \(file.path); "
+                    + "the caller got the error, but it was not saved, so that a recording made offline does not replay the outage. Record "
+                    + "again when the server can be reached, or set Tape.Options(savesConnectionFailures: true) to keep such errors."
+            ])
         let saved = try CassetteFormat.json.decode(Data(contentsOf: file))
         #expect(saved.interactions.map(\.request.url) == [server.baseURL + "/status/200"])
     }
@@ -61,8 +65,9 @@ import CassetteTestSupport
         let report = try tape.eject()
         #expect(refused.errorCode == .cannotConnectToHost)
         #expect(!report.saved && !FileManager.default.fileExists(atPath: file.path), "the next run must record again, not replay nothing")
-        #expect(report.warnings.last == "cassette \(file.path) was not saved: 1 request could not connect, so the recording is "
-            + "incomplete. Record again when the servers can be reached.")
+        #expect(
+            report.warnings.last == "cassette \(file.path) was not saved: 1 request could not connect, so the recording is "
+                + "incomplete. Record again when the servers can be reached.")
     }
 
     @Test func reRecordingWhileAServerIsDownLeavesTheCassetteAsItWas() async throws {
@@ -81,8 +86,10 @@ import CassetteTestSupport
         let report = try again.eject()
         #expect(!report.saved)
         #expect(try Data(contentsOf: file) == before)
-        #expect(report.warnings.last?.hasSuffix("could not connect, so the recording is incomplete; the file is unchanged. "
-            + "Record again when the servers can be reached.") == true)
+        #expect(
+            report.warnings.last?.hasSuffix(
+                "could not connect, so the recording is incomplete; the file is unchanged. "
+                    + "Record again when the servers can be reached.") == true)
     }
 
     @Test func anOutageIsSavedWhenAskedFor() async throws {

@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// Recording the same traffic again (mode `all`) leaves the cassette byte-identical; a changed
 /// response rewrites its interaction and nothing else — what code review of cassettes needs.
@@ -56,8 +57,9 @@ import CassetteTestSupport
             let after = try Data(contentsOf: file)
             let rewritten = try JSONCassetteCodec.decode(after).interactions
             #expect(rewritten.count == 4)
-            #expect(rewritten[0] == stored[0] && rewritten[2] == stored[2] && rewritten[3] == stored[3],
-                    "unchanged interactions keep recordedAt, timing and headers as stored")
+            #expect(
+                rewritten[0] == stored[0] && rewritten[2] == stored[2] && rewritten[3] == stored[3],
+                "unchanged interactions keep recordedAt, timing and headers as stored")
             #expect(rewritten[1].response?.body.text == "b, edition 2")
             #expect(rewritten[1].recordedAt != stored[1].recordedAt)
 
@@ -69,7 +71,8 @@ import CassetteTestSupport
             let end = try #require(old.firstIndex { $0.contains("/volatile/c") })
             let changed = zip(old, new).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
             #expect(!changed.isEmpty)
-            #expect(changed.allSatisfy { $0 > start - 4 && $0 < end - 3 }, "changed lines \(changed), interaction #2 is lines \(start)…\(end)")
+            #expect(
+                changed.allSatisfy { $0 > start - 4 && $0 < end - 3 }, "changed lines \(changed), interaction #2 is lines \(start)…\(end)")
         }
     }
 
@@ -137,29 +140,49 @@ import CassetteTestSupport
 
     // MARK: The rules
 
-    static func interaction(headers: Interaction.Headers = [:], body: String = "{}", firstByte: Double = 0.1, duration: Double = 0.2) -> Interaction {
-        Interaction(recordedAt: Date(), request: .init(url: "https://e.com/a"),
-                    response: .init(status: 200, headers: headers, body: .init(text: body)), timing: .init(firstByte: firstByte, duration: duration))
+    static func interaction(
+        headers: Interaction.Headers = [:], body: String = "{}", firstByte: Double = 0.1, duration: Double = 0.2
+    ) -> Interaction {
+        Interaction(
+            recordedAt: Date(), request: .init(url: "https://e.com/a"),
+            response: .init(status: 200, headers: headers, body: .init(text: body)), timing: .init(firstByte: firstByte, duration: duration)
+        )
     }
 
     @Test func datesIdsAndSmallTimingChangesAreVolatileTheRestIsNot() {
         let rules = VolatileParts.default
-        let stored = Self.interaction(headers: ["Date": "Mon, 23 Nov 2026 10:00:00 GMT", "X-Amzn-RequestId": "1", "Cache-Control": "no-cache"])
+        let stored = Self.interaction(headers: [
+            "Date": "Mon, 23 Nov 2026 10:00:00 GMT", "X-Amzn-RequestId": "1", "Cache-Control": "no-cache",
+        ])
         func kept(_ recorded: Interaction) -> Bool { rules.isUnchanged(recorded, comparedWith: stored) }
-        #expect(kept(Self.interaction(headers: ["Date": "Tue, 24 Nov 2026 11:00:00 GMT", "X-Amzn-RequestId": "2", "Cache-Control": "no-cache"])))
-        #expect(kept(Self.interaction(headers: ["Date": "x", "X-Amzn-RequestId": "2", "Cache-Control": "no-cache"], firstByte: 0.14, duration: 0.29)))
-        #expect(kept(Self.interaction(headers: ["Date": "x", "X-Amzn-RequestId": "2", "Cache-Control": "no-cache"], firstByte: 0.06, duration: 0.11)),
-                "within 50 %")
-        #expect(!kept(Self.interaction(headers: ["Date": "x", "X-Amzn-RequestId": "2", "Cache-Control": "no-cache"], duration: 0.35)), "75 % slower")
+        #expect(
+            kept(
+                Self.interaction(headers: ["Date": "Tue, 24 Nov 2026 11:00:00 GMT", "X-Amzn-RequestId": "2", "Cache-Control": "no-cache"])))
+        #expect(
+            kept(
+                Self.interaction(
+                    headers: ["Date": "x", "X-Amzn-RequestId": "2", "Cache-Control": "no-cache"], firstByte: 0.14, duration: 0.29)))
+        #expect(
+            kept(
+                Self.interaction(
+                    headers: ["Date": "x", "X-Amzn-RequestId": "2", "Cache-Control": "no-cache"], firstByte: 0.06, duration: 0.11)),
+            "within 50 %")
+        #expect(
+            !kept(Self.interaction(headers: ["Date": "x", "X-Amzn-RequestId": "2", "Cache-Control": "no-cache"], duration: 0.35)),
+            "75 % slower")
         #expect(!kept(Self.interaction(headers: ["Date": "x", "X-Amzn-RequestId": "2", "Cache-Control": "max-age=60"])))
         #expect(!kept(Self.interaction(headers: ["Date": "x", "X-Amzn-RequestId": "2", "Cache-Control": "no-cache"], body: "{\"a\":1}")))
         let tiny = Self.interaction(firstByte: 0.001, duration: 0.002)
         #expect(rules.isUnchanged(Self.interaction(firstByte: 0.04, duration: 0.05), comparedWith: tiny), "within 50 ms")
 
         let paths = VolatileParts.default.addingJSONPaths("meta.generatedAt").addingHeaders("X-Build")
-        #expect(paths.isUnchanged(Self.interaction(headers: ["X-Build": "2"], body: #"{"n":1,"meta":{"generatedAt":2}}"#),
-                                  comparedWith: Self.interaction(headers: ["X-Build": "1"], body: #"{"meta":{"generatedAt":1},"n":1}"#)))
-        #expect(!paths.isUnchanged(Self.interaction(body: #"{"meta":{"generatedAt":2},"n":2}"#),
-                                   comparedWith: Self.interaction(body: #"{"meta":{"generatedAt":1},"n":1}"#)))
+        #expect(
+            paths.isUnchanged(
+                Self.interaction(headers: ["X-Build": "2"], body: #"{"n":1,"meta":{"generatedAt":2}}"#),
+                comparedWith: Self.interaction(headers: ["X-Build": "1"], body: #"{"meta":{"generatedAt":1},"n":1}"#)))
+        #expect(
+            !paths.isUnchanged(
+                Self.interaction(body: #"{"meta":{"generatedAt":2},"n":2}"#),
+                comparedWith: Self.interaction(body: #"{"meta":{"generatedAt":1},"n":1}"#)))
     }
 }

@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// Each record mode in each situation: cassette missing or present, request known or unknown.
 /// Asserts what the caller received, what reached the server and what the file holds afterwards.
@@ -12,10 +13,13 @@ import CassetteTestSupport
     /// The cassette of the "present" situations: `GET /status/200` answered with a body the live
     /// server never sends, so a replay and a live answer are told apart.
     static func presentCassette(base: String) -> CassetteDocument {
-        CassetteDocument(recordedWith: "hand-made", interactions: [
-            Interaction(request: .init(method: "GET", url: base + "/status/200"),
-                        response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: "recorded body"))),
-        ])
+        CassetteDocument(
+            recordedWith: "hand-made",
+            interactions: [
+                Interaction(
+                    request: .init(method: "GET", url: base + "/status/200"),
+                    response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: "recorded body")))
+            ])
     }
 
     enum Outcome: Equatable {
@@ -75,10 +79,15 @@ import CassetteTestSupport
             case .refused:
                 #expect(fetched.errorCode == Tape.unmatchedRequestErrorCode)
                 let lines = fetched.errorDescription?.components(separatedBy: "\n") ?? []
-                #expect(lines.first == "Cassette: no recorded interaction matches GET \(server.baseURL + path) in cassette \(file.path) (record mode \(situation.mode)).")
-                #expect(lines.last == "To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes "
-                    + (situation.mode == .once ? "(mode \"once\" does not record into an existing cassette)" : "on a machine with network access")
-                    + "; if the code under test should have sent the recorded request, check what it builds.")
+                #expect(
+                    lines.first
+                        == "Cassette: no recorded interaction matches GET \(server.baseURL + path) in cassette \(file.path) (record mode \(situation.mode))."
+                )
+                #expect(
+                    lines.last == "To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes "
+                        + (situation.mode == .once
+                            ? "(mode \"once\" does not record into an existing cassette)" : "on a machine with network access")
+                        + "; if the code under test should have sent the recorded request, check what it builds.")
                 #expect(server.received.isEmpty)
                 #expect(report.unmatched.count == 1)
             }
@@ -114,7 +123,8 @@ import CassetteTestSupport
         #expect(throws: CassetteError.invalidRecordMode("always", source: "CASSETTE_RECORD_MODE")) {
             try RecordMode.resolve(requested: .once, environment: ["CASSETTE_RECORD_MODE": "always"])
         }
-        #expect(CassetteError.invalidRecordMode("always", source: "CASSETTE_RECORD_MODE").description
+        #expect(
+            CassetteError.invalidRecordMode("always", source: "CASSETTE_RECORD_MODE").description
                 == "CASSETTE_RECORD_MODE: unknown record mode \"always\"; expected one of once, newEpisodes, none, all")
     }
 

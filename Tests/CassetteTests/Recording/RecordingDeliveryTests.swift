@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// While recording, a delegate-driven task hears the body as the server sends it, not in one
 /// piece at the end; callers that keep only the last piece (completion handlers, `data(for:)`

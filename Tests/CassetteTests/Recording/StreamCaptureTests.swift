@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cassette
 
 /// What recording keeps as a stream, decided from when each piece of a body arrived.
@@ -24,7 +25,8 @@ import Testing
         #expect(Self.stream("{}{}", arrivals, headers: ["Content-Type": "text/plain", "Content-Length": "4"]) == nil)
         #expect(Self.stream("{}{}", arrivals, headers: ["Content-Type": "application/json; charset=utf-8"]) == nil)
         #expect(Self.stream("{}{}", arrivals, headers: ["Content-Type": "application/problem+json"]) == nil)
-        #expect(Self.stream("abcd", [Arrival(end: 2, at: 0.2), Arrival(end: 4, at: 0.201)], headers: ["Content-Type": "text/plain"]) == nil)
+        #expect(
+            Self.stream("abcd", [Arrival(end: 2, at: 0.2), Arrival(end: 4, at: 0.201)], headers: ["Content-Type": "text/plain"]) == nil)
         // Arrivals that do not account for the body (not reported by the platform): recorded whole.
         #expect(Self.stream("abcd", [Arrival(end: 2, at: 0.2)], headers: ["Content-Type": "text/plain"]) == nil)
         #expect(Self.stream("", [], headers: ["Content-Type": "text/event-stream"]) == nil)
@@ -32,10 +34,12 @@ import Testing
 
     @Test func eventsAreKeptEvenInOnePieceAndTimesStayWithinTheTiming() throws {
         let body = "data: a\n\ndata: b\n\n"
-        let stream = try #require(Self.stream(body, [Arrival(end: 18, at: 1.2345)], headers: ["Content-Type": "text/event-stream", "Content-Length": "18"]))
+        let stream = try #require(
+            Self.stream(body, [Arrival(end: 18, at: 1.2345)], headers: ["Content-Type": "text/event-stream", "Content-Length": "18"]))
         // Cut at the events; the arrival after the end of the recorded timing is kept within it.
         #expect(stream.chunks == [.init(at: 1.0, data: Data("data: a\n\n".utf8)), .init(at: 1.0, data: Data("data: b\n\n".utf8))])
-        let early = try #require(Self.stream(body, [Arrival(end: 9, at: 0.0421), Arrival(end: 18, at: 0.3337)], headers: ["Content-Type": "text/event-stream"]))
+        let early = try #require(
+            Self.stream(body, [Arrival(end: 9, at: 0.0421), Arrival(end: 18, at: 0.3337)], headers: ["Content-Type": "text/event-stream"]))
         // Rounded to the millisecond, and never before the head.
         #expect(early.chunks.map(\.at) == [0.1, 0.334])
     }

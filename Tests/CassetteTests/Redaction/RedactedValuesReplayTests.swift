@@ -1,10 +1,12 @@
+import CassetteTestSupport
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
-import CassetteTestSupport
 
 /// Redaction never makes a recording unreplayable, and a replay gives the client its own values
 /// back. Each scenario runs live against the loopback server, then recorded (default redaction),
@@ -26,21 +28,27 @@ import CassetteTestSupport
     }
 
     static let scenarios: [Scenario] = [
-        Scenario(name: "a cookie set through the URL, then read back", paths: ["/cookies/set?flavour=oatmeal&session=abc12345", "/cookies"],
-                 clientSecrets: ["oatmeal", "abc12345"]),
-        Scenario(name: "Set-Cookie asked for in the query", paths: ["/response-headers?Set-Cookie=plain%3Dcookie1xyz", "/cookies"],
-                 clientSecrets: ["cookie1xyz"]),
-        Scenario(name: "a token echoed in a redirect's Location, followed", paths: ["/redirect-to?url=%2Fecho%3Fapi_key%3DTOKEN123456"],
-                 clientSecrets: ["TOKEN123456"]),
-        Scenario(name: "a token inside a url= parameter", paths: ["/echo?next=%2Fcallback%3Faccess_token%3Dabcdef123456&page=2"],
-                 clientSecrets: ["abcdef123456"]),
-        Scenario(name: "a login, then the token the server returned", paths: ["/login", "/bearer"],
-                 clientSecrets: ["correct-horse-battery"], serverSecrets: [Self.loginToken],
-                 firstBody: #"{"user":"ada","password":"correct-horse-battery"}"#),
+        Scenario(
+            name: "a cookie set through the URL, then read back", paths: ["/cookies/set?flavour=oatmeal&session=abc12345", "/cookies"],
+            clientSecrets: ["oatmeal", "abc12345"]),
+        Scenario(
+            name: "Set-Cookie asked for in the query", paths: ["/response-headers?Set-Cookie=plain%3Dcookie1xyz", "/cookies"],
+            clientSecrets: ["cookie1xyz"]),
+        Scenario(
+            name: "a token echoed in a redirect's Location, followed", paths: ["/redirect-to?url=%2Fecho%3Fapi_key%3DTOKEN123456"],
+            clientSecrets: ["TOKEN123456"]),
+        Scenario(
+            name: "a token inside a url= parameter", paths: ["/echo?next=%2Fcallback%3Faccess_token%3Dabcdef123456&page=2"],
+            clientSecrets: ["abcdef123456"]),
+        Scenario(
+            name: "a login, then the token the server returned", paths: ["/login", "/bearer"],
+            clientSecrets: ["correct-horse-battery"], serverSecrets: [Self.loginToken],
+            firstBody: #"{"user":"ada","password":"correct-horse-battery"}"#),
     ]
 
     /// The token `/login` makes for ada's password.
-    static let loginToken = "tok-" + String(UInt64(bitPattern: Int64("ada:correct-horse-battery".utf8.reduce(5381) { ($0 &* 33) &+ Int($1) })), radix: 16)
+    static let loginToken =
+        "tok-" + String(UInt64(bitPattern: Int64("ada:correct-horse-battery".utf8.reduce(5381) { ($0 &* 33) &+ Int($1) })), radix: 16)
 
     /// Runs `scenario` through `session` in `style`; after `/login`, `/bearer` carries the token it returned.
     static func run(_ scenario: Scenario, base: String, on session: URLSession, style: FetchStyle) async throws -> [Fetched] {
@@ -94,7 +102,8 @@ import CassetteTestSupport
 
             let recordingJar = Self.jar()
             let recorder = try Tape(file: file, mode: .once, environment: [:])
-            let recorded = try await Self.run(scenario, base: base, on: Self.session(style: style, storage: recordingJar, tape: recorder), style: style)
+            let recorded = try await Self.run(
+                scenario, base: base, on: Self.session(style: style, storage: recordingJar, tape: recorder), style: style)
             #expect(try recorder.eject().recorded >= scenario.paths.count)
             // FoundationNetworking's own HTTP code drops the cookies a redirect sets when a delegate is
             // asked; Cassette sends them, as URLSession documents and Apple platforms do (TaskKindsTests).
@@ -107,10 +116,12 @@ import CassetteTestSupport
             for (a, b) in zip(expected, recorded) { #expect(a.sameOutcome(as: b), "recorded \(b) live \(a)") }
             if expected == live { #expect(Self.cookies(in: recordingJar) == Self.cookies(in: liveJar)) }
             // The secrets went over the wire, so the file had every chance to hold them.
-            let wire = server.received.map { $0.target + " " + String(decoding: $0.body, as: UTF8.self) }.joined(separator: "\n")
+            let wire =
+                server.received.map { $0.target + " " + String(decoding: $0.body, as: UTF8.self) }.joined(separator: "\n")
                 + live.map(\.text).joined(separator: "\n")
             for secret in scenario.clientSecrets + scenario.serverSecrets {
-                #expect(wire.contains(secret) || wire.removingPercentEncoding?.contains(secret) == true, "\(secret) never went over the wire")
+                #expect(
+                    wire.contains(secret) || wire.removingPercentEncoding?.contains(secret) == true, "\(secret) never went over the wire")
             }
 
             // The file holds no secret, by a grep for each and by the check-secrets scan.
@@ -127,7 +138,8 @@ import CassetteTestSupport
             server.stop()
             let replayJar = Self.jar()
             let player = try Tape(file: file, mode: .none, environment: [:])
-            let replayed = try await Self.run(scenario, base: base, on: Self.session(style: style, storage: replayJar, tape: player), style: style)
+            let replayed = try await Self.run(
+                scenario, base: base, on: Self.session(style: style, storage: replayJar, tape: player), style: style)
             let report = try player.eject()
             #expect(report.unmatched.isEmpty, "\(report.unmatched.map(\.description))")
             #expect(!report.redactedMatches.isEmpty)
@@ -136,9 +148,10 @@ import CassetteTestSupport
                 var value = value
                 for secret in scenario.serverSecrets {
                     // The placeholder the file holds for the server's secret: the one after its key.
-                    let placeholder = text.range(of: #""access_token": "[REDACTED-"#).map { range in
-                        String(text[text.index(range.upperBound, offsetBy: -"[REDACTED-".count)...].prefix { $0 != "\"" })
-                    } ?? "?"
+                    let placeholder =
+                        text.range(of: #""access_token": "[REDACTED-"#).map { range in
+                            String(text[text.index(range.upperBound, offsetBy: -"[REDACTED-".count)...].prefix { $0 != "\"" })
+                        } ?? "?"
                     value = value.replacingOccurrences(of: secret, with: placeholder)
                 }
                 return value
@@ -147,7 +160,9 @@ import CassetteTestSupport
                 #expect(b.status == a.status)
                 #expect(b.url == a.url)
                 #expect(b.text == asReplayed(a.text), "replayed \(b.text) live \(a.text)")
-                #expect(b.headers.mapValues(asReplayed).filter { $0.key != "Content-Length" } == a.headers.mapValues(asReplayed).filter { $0.key != "Content-Length" })
+                #expect(
+                    b.headers.mapValues(asReplayed).filter { $0.key != "Content-Length" }
+                        == a.headers.mapValues(asReplayed).filter { $0.key != "Content-Length" })
                 #expect(b.headers["Content-Length"] == String(b.body.count) || b.headers["Content-Length"] == nil)
             }
             #expect(Self.cookies(in: replayJar) == Self.cookies(in: recordingJar).map(asReplayed))
@@ -171,9 +186,10 @@ import CassetteTestSupport
             #expect(matched.text == #"{"cookies":{"flavour":"oatmeal","session":"abc12345"}}"#)
             let missed = await Fetch.get(base + "/cookies/set?flavour=oatmeal&session=abc12345&page=2", on: player.session)
             let report = try player.eject()
-            #expect(report.redactedMatches.map(\.description) == [
-                "#1 GET \(base)/cookies/set?flavour=[REDACTED-1]&session=[REDACTED-2] matched with 2 redacted values",
-            ])
+            #expect(
+                report.redactedMatches.map(\.description) == [
+                    "#1 GET \(base)/cookies/set?flavour=[REDACTED-1]&session=[REDACTED-2] matched with 2 redacted values"
+                ])
             #expect(missed.errorCode == Tape.unmatchedRequestErrorCode)
             let description = try #require(missed.errorDescription)
             #expect(description.contains(#"query parameter "page": recorded nothing, requested "2""#), "\(description)")
@@ -193,7 +209,8 @@ import CassetteTestSupport
             let recorder = try Tape(file: file, mode: .once, environment: [:])
             let configuration = URLSessionConfiguration.ephemeral
             recorder.configure(configuration)
-            let live = try await URLSession(configuration: configuration, delegate: refusing, delegateQueue: nil).data(from: try #require(URL(string: base + path)))
+            let live = try await URLSession(configuration: configuration, delegate: refusing, delegateQueue: nil).data(
+                from: try #require(URL(string: base + path)))
             try recorder.eject()
             server.stop()
             #expect((live.1 as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") == "/echo?api_key=TOKEN123456")
@@ -201,7 +218,8 @@ import CassetteTestSupport
             #expect(!text.contains("TOKEN123456"))
             #expect(text.contains(#""Location": "/echo?api_key=[REDACTED-1]""#), "\(text)")
             for format in ["http", "har"] {
-                let converted = try #require(CassetteFormat(fileExtension: format)).encode(CassetteDocument(interactions: CassetteFile.read(file).interactions))
+                let converted = try #require(CassetteFormat(fileExtension: format)).encode(
+                    CassetteDocument(interactions: CassetteFile.read(file).interactions))
                 #expect(!String(decoding: converted, as: UTF8.self).contains("TOKEN123456"), "\(format)")
             }
 
@@ -224,8 +242,10 @@ import CassetteTestSupport
     }
 
     final class Refusing: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
             completionHandler(nil)
         }
     }
@@ -235,9 +255,13 @@ import CassetteTestSupport
     @Test func anOlderCassetteWithPlainPlaceholdersStillReplays() async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("old.json")
-            try CassetteFile.write(CassetteDocument(interactions: [Interaction(
-                request: .init(method: "GET", url: "https://api.example.com/cookies/set?flavour=[REDACTED]&session=[REDACTED]"),
-                response: .init(status: 200, headers: ["Set-Cookie": "flavour=[REDACTED]; Path=/"], body: .init(text: "flavour [REDACTED]")))]), to: file)
+            try CassetteFile.write(
+                CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(method: "GET", url: "https://api.example.com/cookies/set?flavour=[REDACTED]&session=[REDACTED]"),
+                        response: .init(
+                            status: 200, headers: ["Set-Cookie": "flavour=[REDACTED]; Path=/"], body: .init(text: "flavour [REDACTED]")))
+                ]), to: file)
             let player = try Tape(file: file, mode: .none, environment: [:])
             let replayed = await Fetch.get("https://api.example.com/cookies/set?flavour=oatmeal&session=abc12345", on: player.session)
             #expect(replayed.status == 200)
@@ -262,8 +286,9 @@ import CassetteTestSupport
 
             let player = try Tape(file: file, mode: .none, matching: .default.ignoringHost(), environment: [:])
             let replayServer = try player.serve()
-            let replayed = await Fetch.get(replayServer.baseURL.absoluteString + "/echo?next=%2Fcallback%3Faccess_token%3Dabcdef123456&page=2",
-                                           on: URLSession(configuration: .ephemeral))
+            let replayed = await Fetch.get(
+                replayServer.baseURL.absoluteString + "/echo?next=%2Fcallback%3Faccess_token%3Dabcdef123456&page=2",
+                on: URLSession(configuration: .ephemeral))
             #expect(replayed.status == 200)
             #expect(replayed.text == live.text)
             #expect(try player.eject().redactedMatches.count == 1)
@@ -278,7 +303,10 @@ extension RedactedValuesReplayTests {
         let recorded = Interaction(request: .init(url: "https://api.example.com/a?api_key=[REDACTED-7]"), response: .init(status: 200))
         let new = Interaction(request: .init(url: "https://api.example.com/b?api_key=another-secret-value"), response: .init(status: 200))
         let redacted = try Redaction.default.redacting([recorded, new])
-        #expect(redacted.map(\.request.url) == ["https://api.example.com/a?api_key=[REDACTED-7]", "https://api.example.com/b?api_key=[REDACTED-8]"])
+        #expect(
+            redacted.map(\.request.url) == [
+                "https://api.example.com/a?api_key=[REDACTED-7]", "https://api.example.com/b?api_key=[REDACTED-8]",
+            ])
     }
 }
 
@@ -290,8 +318,12 @@ extension RedactedValuesReplayTests {
             let server = scratch.server
             let base = server.baseURL
             let file = scratch.file("episodes.json")
-            try CassetteFile.write(CassetteDocument(interactions: [Interaction(
-                request: .init(url: base + "/echo?step=1&api_key=[REDACTED-1]"), response: .init(status: 200, body: .init(text: "one")))]), to: file)
+            try CassetteFile.write(
+                CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(url: base + "/echo?step=1&api_key=[REDACTED-1]"),
+                        response: .init(status: 200, body: .init(text: "one")))
+                ]), to: file)
             let tape = try Tape(file: file, mode: .newEpisodes, environment: [:])
             #expect(await Fetch.get(base + "/echo?step=1&api_key=TOKEN-LEARNED-42", on: tape.session).text == "one")
             #expect(await Fetch.get(base + "/echo?step=2&api_key=TOKEN-LEARNED-42&other=NEW-SECRET-77", on: tape.session).status == 200)

@@ -1,10 +1,12 @@
+import CassetteTestSupport
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
-import CassetteTestSupport
 
 /// Redaction keeps replay true: `Content-Length` stays the stored body's length, a secret is
 /// replaced by the same placeholder (`[REDACTED-1]`) wherever it turns up in the tape (so a request that echoes it
@@ -18,11 +20,13 @@ import CassetteTestSupport
         let requestBody = "user=ada&password=hunter2-but-longer"
         let responseBody = #"{"access_token":"eyJhbGciOiJIUzI1NiJ9.payload.signature","expires_in":3600}"#
         let interaction = Interaction(
-            request: .init(method: "POST", url: "https://auth.example.com/token",
-                           headers: ["Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(requestBody.utf8.count)],
-                           body: .init(text: requestBody)),
-            response: .init(status: 200, headers: ["Content-Type": "application/json", "Content-Length": String(responseBody.utf8.count)],
-                            body: .init(text: responseBody)))
+            request: .init(
+                method: "POST", url: "https://auth.example.com/token",
+                headers: ["Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(requestBody.utf8.count)],
+                body: .init(text: requestBody)),
+            response: .init(
+                status: 200, headers: ["Content-Type": "application/json", "Content-Length": String(responseBody.utf8.count)],
+                body: .init(text: responseBody)))
         let stored = try #require(try Redaction.default.redacting([interaction]).first)
         #expect(stored.request.body.text == "user=ada&password=[REDACTED-1]")
         #expect(stored.request.headers["Content-Length"] == String(stored.request.body.data.count))
@@ -36,7 +40,8 @@ import CassetteTestSupport
             ["Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": "31"],  // the compressed length
             ["Content-Type": "application/json", "Content-Length": "1000"],  // a body cut short: replays as a lost connection
         ] {
-            let interaction = Interaction(request: .init(url: "https://e.com/"), response: .init(status: 200, headers: headers, body: .init(text: body)))
+            let interaction = Interaction(
+                request: .init(url: "https://e.com/"), response: .init(status: 200, headers: headers, body: .init(text: body)))
             let stored = try #require(try Redaction.default.redacting([interaction]).first)
             #expect(stored.response?.headers["Content-Length"] == headers["Content-Length"])
         }
@@ -165,14 +170,22 @@ import CassetteTestSupport
     }
 
     @Test func aRedactedJSONResponseStillDecodesWithCodable() throws {
-        let body = #"{"access_token":{"value":"eyJhbGciOi.payload.sig","expires":1795349730,"scopes":["read","write"],"refreshable":true},"refresh_token":918273645,"user":"ada"}"#
-        let interaction = Interaction(request: .init(url: "https://auth.example.com/grant"),
-                                      response: .init(status: 200, headers: ["Content-Type": "application/json"], body: .init(text: body)))
+        let body =
+            #"{"access_token":{"value":"eyJhbGciOi.payload.sig","expires":1795349730,"scopes":["read","write"],"refreshable":true},"refresh_token":918273645,"user":"ada"}"#
+        let interaction = Interaction(
+            request: .init(url: "https://auth.example.com/grant"),
+            response: .init(status: 200, headers: ["Content-Type": "application/json"], body: .init(text: body)))
         let stored = try #require(try Redaction.default.redacting([interaction]).first?.response)
-        #expect(stored.body.text == #"{"access_token":{"value":"[REDACTED-1]","expires":0,"scopes":["[REDACTED]","[REDACTED]"],"refreshable":true},"refresh_token":0,"user":"ada"}"#)
+        #expect(
+            stored.body.text
+                == #"{"access_token":{"value":"[REDACTED-1]","expires":0,"scopes":["[REDACTED]","[REDACTED]"],"refreshable":true},"refresh_token":0,"user":"ada"}"#
+        )
         let grant = try JSONDecoder().decode(Grant.self, from: stored.body.data)
-        #expect(grant == Grant(access_token: .init(value: "[REDACTED-1]", expires: 0, scopes: ["[REDACTED]", "[REDACTED]"], refreshable: true),
-                               refresh_token: 0, user: "ada"))
+        #expect(
+            grant
+                == Grant(
+                    access_token: .init(value: "[REDACTED-1]", expires: 0, scopes: ["[REDACTED]", "[REDACTED]"], refreshable: true),
+                    refresh_token: 0, user: "ada"))
     }
 
     struct Authenticated: Decodable {

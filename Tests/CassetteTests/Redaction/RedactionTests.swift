@@ -1,10 +1,12 @@
+import CassetteTestSupport
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
-import CassetteTestSupport
 
 /// Secrets never reach a cassette file, and redacted cassettes still replay.
 @Suite struct RedactionTests {
@@ -40,7 +42,10 @@ import CassetteTestSupport
             #expect(live[2].text == "your session is \(LoopbackRoutes.sessionSecret)")
 
             let bytes = try Data(contentsOf: file)
-            let secrets = [Self.token, Self.cookie, Self.proxyPassword, Self.proxyCredentials, "ada:\(Self.proxyPassword)", LoopbackRoutes.sessionSecret]
+            let secrets = [
+                Self.token, Self.cookie, Self.proxyPassword, Self.proxyCredentials, "ada:\(Self.proxyPassword)",
+                LoopbackRoutes.sessionSecret,
+            ]
             for secret in secrets {
                 #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in the cassette")
             }
@@ -91,17 +96,20 @@ import CassetteTestSupport
 
     /// What each optional rule removes, exactly, and the copies of it elsewhere in the interaction.
     @Test func eachRuleRemovesItsValueAndEveryCopyOfIt() throws {
-        let redactor = try Redactor(.default
-            .redactingHeaders("X-Api-Key")
-            .redactingQueryParameters("api_key")
-            .redactingJSONPaths("password", "cards[*].number")
-            .redactingFormFields("pin")
-            .redactingBodyMatches(#"ref=(R[0-9]{6})"#))
+        let redactor = try Redactor(
+            .default
+                .redactingHeaders("X-Api-Key")
+                .redactingQueryParameters("api_key")
+                .redactingJSONPaths("password", "cards[*].number")
+                .redactingFormFields("pin")
+                .redactingBodyMatches(#"ref=(R[0-9]{6})"#))
         let interaction = Interaction(
             request: .init(
                 method: "POST", url: "https://api.example.com/pay?api_key=KEY-123456&page=2",
                 headers: ["Content-Type": "application/json", "X-Api-Key": "HEADER-KEY-9", "Accept": "application/json"],
-                body: .init(Data(#"{"user":"ada","password":"hunter2-long","cards":[{"number":"4111111111111111","cvc":"123"}]}"#.utf8), contentType: "application/json")),
+                body: .init(
+                    Data(#"{"user":"ada","password":"hunter2-long","cards":[{"number":"4111111111111111","cvc":"123"}]}"#.utf8),
+                    contentType: "application/json")),
             response: .init(
                 status: 200, headers: ["Content-Type": "text/plain", "X-Echo": "key was KEY-123456"],
                 body: .init(text: "card 4111111111111111 paid, ref=R123456, password hunter2-long, header HEADER-KEY-9")))
@@ -115,9 +123,10 @@ import CassetteTestSupport
         #expect(stored.response?.body.text == "card [REDACTED-4] paid, ref=[REDACTED-5], password [REDACTED-3], header [REDACTED-1]")
 
         let form = Interaction(
-            request: .init(method: "POST", url: "https://api.example.com/login",
-                           headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                           body: .init(text: "user=ada&pin=99%2F12%2B34&remember=1")),
+            request: .init(
+                method: "POST", url: "https://api.example.com/login",
+                headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: .init(text: "user=ada&pin=99%2F12%2B34&remember=1")),
             response: .init(status: 200, body: .init(text: "welcome; pin 99/12+34 accepted")))
         let storedForm = try #require(redactor.forRecording(form))
         #expect(storedForm.request.body.text == "user=ada&pin=[REDACTED-6]&remember=1")
@@ -128,11 +137,13 @@ import CassetteTestSupport
         let redactor = try Redactor(.default)
         let interaction = Interaction(
             request: .init(url: "https://example.com/prefs", headers: ["Cookie": "theme=dark; id=1"]),
-            response: .init(status: 200, headers: ["Set-Cookie": "theme=dark; Path=/, lang=en; Expires=Wed, 21 Oct 2026 07:28:00 GMT"],
-                            body: .init(text: "dark mode, 1 user")))
+            response: .init(
+                status: 200, headers: ["Set-Cookie": "theme=dark; Path=/, lang=en; Expires=Wed, 21 Oct 2026 07:28:00 GMT"],
+                body: .init(text: "dark mode, 1 user")))
         let stored = try #require(redactor.forRecording(interaction))
         #expect(stored.request.headers["Cookie"] == "theme=[REDACTED]; id=[REDACTED]")
-        #expect(stored.response?.headers["Set-Cookie"] == "theme=[REDACTED]; Path=/, lang=[REDACTED]; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
+        #expect(
+            stored.response?.headers["Set-Cookie"] == "theme=[REDACTED]; Path=/, lang=[REDACTED]; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
         #expect(stored.response?.body.text == "dark mode, 1 user")
     }
 
@@ -148,7 +159,8 @@ import CassetteTestSupport
         #expect(stored.response?.body.text == #"{"user":"ada","password":"[REDACTED-3]"}"#)
         // The live request matches its recording, each placeholder standing for its value.
         let rules = RequestMatching.default.includingHeaders("Authorization")
-        let match = PlaceholderPattern.match(RequestKey(stored.request, rules: rules), RequestKey(interaction.request, rules: rules), bound: [:])
+        let match = PlaceholderPattern.match(
+            RequestKey(stored.request, rules: rules), RequestKey(interaction.request, rules: rules), bound: [:])
         #expect(match?.bindings == ["[REDACTED-1]": credentials, "[REDACTED-3]": "correct-horse"])
         #expect(match?.count == 2)
     }
@@ -156,8 +168,10 @@ import CassetteTestSupport
     @Test func redactingTwiceChangesNothingMore() throws {
         let redactor = try Redactor(.default.redactingQueryParameters("token").redactingJSONPaths("secret"))
         let interaction = Interaction(
-            request: .init(method: "POST", url: "https://example.com/a?token=abcdefgh", headers: ["Authorization": "Bearer abcdefgh-ijkl", "Content-Type": "application/json"],
-                           body: .init(Data(#"{"secret":"s-e-c-r-e-t"}"#.utf8), contentType: "application/json")),
+            request: .init(
+                method: "POST", url: "https://example.com/a?token=abcdefgh",
+                headers: ["Authorization": "Bearer abcdefgh-ijkl", "Content-Type": "application/json"],
+                body: .init(Data(#"{"secret":"s-e-c-r-e-t"}"#.utf8), contentType: "application/json")),
             response: .init(status: 200, headers: ["Set-Cookie": "sid=0123456789; Path=/"], body: .init(text: "sid 0123456789")))
         let once = try #require(redactor.forRecording(interaction))
         #expect(redactor.forRecording(once) == once)
@@ -176,7 +190,8 @@ import CassetteTestSupport
                 return request
             }
 
-            let recording = try Tape(file: file, mode: .once, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
+            let recording = try Tape(
+                file: file, mode: .once, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
             let live = await Fetch.run(try request(), on: recording.session, style: .async)
             #expect(live.text.contains(secret))
             try recording.eject()
@@ -188,7 +203,8 @@ import CassetteTestSupport
             #expect(stored.response?.body.text?.contains(#""x-api-key":"<API_KEY>""#) == true)
             server.stop()
 
-            let replaying = try Tape(file: file, mode: .none, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
+            let replaying = try Tape(
+                file: file, mode: .none, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
             let replayed = await Fetch.run(try request(), on: replaying.session, style: .async)
             #expect(replayed.status == 200)
             #expect(replayed.body == live.body)
@@ -266,12 +282,15 @@ import CassetteTestSupport
     @Test func aCassetteRecordedBeforeARuleExistedStillMatches() async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("old.json")
-            try Data("""
-            {"version":1,"interactions":[{"request":{"method":"GET","url":"https://api.example.com/me?token=OLD-TOKEN-1",\
-            "headers":{"Authorization":"Bearer OLD-TOKEN-1"}},"response":{"status":200,"body":"me"}}]}
-            """.utf8).write(to: file)
-            let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Authorization"),
-                                options: .init(redaction: .default.redactingQueryParameters("token")), environment: [:])
+            try Data(
+                """
+                {"version":1,"interactions":[{"request":{"method":"GET","url":"https://api.example.com/me?token=OLD-TOKEN-1",\
+                "headers":{"Authorization":"Bearer OLD-TOKEN-1"}},"response":{"status":200,"body":"me"}}]}
+                """.utf8
+            ).write(to: file)
+            let tape = try Tape(
+                file: file, mode: .none, matching: .default.includingHeaders("Authorization"),
+                options: .init(redaction: .default.redactingQueryParameters("token")), environment: [:])
             var request = URLRequest(url: try #require(URL(string: "https://api.example.com/me?token=NEW-TOKEN-2")))
             request.setValue("Bearer NEW-TOKEN-2", forHTTPHeaderField: "Authorization")
             let fetched = await Fetch.run(request, on: tape.session, style: .async)

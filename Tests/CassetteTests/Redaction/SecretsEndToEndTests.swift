@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// With the default rules, every kind of credential a client sends or a server echoes stays out
 /// of every cassette format and out of every error and report Cassette produces, and the
@@ -31,30 +32,40 @@ import CassetteTestSupport
     static func requests(_ base: String) -> [URLRequest] {
         let s = secrets
         func url(_ text: String) -> URL { URL(string: base + text)! }
-        var headers = URLRequest(url: url("/echo?api_key=\(s["api_key query"]!.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&page=2"))
+        var headers = URLRequest(
+            url: url("/echo?api_key=\(s["api_key query"]!.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&page=2"))
         headers.setValue(s["X-Api-Key"], forHTTPHeaderField: "X-Api-Key")
         headers.setValue(s["Api-Key"], forHTTPHeaderField: "Api-Key")
         headers.setValue(s["X-Auth-Token"], forHTTPHeaderField: "X-Auth-Token")
         headers.setValue("Bearer \(s["Authorization"]!)", forHTTPHeaderField: "Authorization")
         headers.setValue("session=\(s["Cookie"]!)", forHTTPHeaderField: "Cookie")
-        headers.setValue("Basic " + Data("ada:\(s["Proxy-Authorization password"]!)".utf8).base64EncodedString(), forHTTPHeaderField: "Proxy-Authorization")
+        headers.setValue(
+            "Basic " + Data("ada:\(s["Proxy-Authorization password"]!)".utf8).base64EncodedString(),
+            forHTTPHeaderField: "Proxy-Authorization")
         var json = URLRequest(url: url("/echo?kind=json"))
         json.httpMethod = "POST"
         json.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        json.httpBody = Data(#"{"user":{"name":"ada","password":"\#(s["JSON password"]!)"},"client_secret":"\#(s["JSON client_secret"]!)","tokens":[{"refreshToken":"\#(s["JSON refresh_token"]!)","ID_TOKEN":"\#(s["JSON id_token"]!)"}]}"#.utf8)
+        json.httpBody = Data(
+            #"{"user":{"name":"ada","password":"\#(s["JSON password"]!)"},"client_secret":"\#(s["JSON client_secret"]!)","tokens":[{"refreshToken":"\#(s["JSON refresh_token"]!)","ID_TOKEN":"\#(s["JSON id_token"]!)"}]}"#
+                .utf8)
         var form = URLRequest(url: url("/echo?kind=form"))
         form.httpMethod = "POST"
         form.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        form.httpBody = Data("user=ada&password=\(s["form password"]!.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&client-secret=\(s["form client_secret"]!)".utf8)
-        let reencoded = URLRequest(url: url("/reencode?access_token=\(s["access_token query"]!.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"))
+        form.httpBody = Data(
+            "user=ada&password=\(s["form password"]!.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&client-secret=\(s["form client_secret"]!)"
+                .utf8)
+        let reencoded = URLRequest(
+            url: url("/reencode?access_token=\(s["access_token query"]!.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"))
         return [headers, json, form, reencoded]
     }
 
     /// The secret as it might be spelled anywhere: raw, percent-encoded in both cases, JSON-escaped, base64.
     static func spellings(of secret: String) -> [String] {
         let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret
-        return [secret, encoded, encoded.lowercased(), secret.replacingOccurrences(of: "/", with: "\\/"),
-                Data(secret.utf8).base64EncodedString()]
+        return [
+            secret, encoded, encoded.lowercased(), secret.replacingOccurrences(of: "/", with: "\\/"),
+            Data(secret.utf8).base64EncodedString(),
+        ]
     }
 
     static func leaks(in text: String) -> [String] {
@@ -100,28 +111,34 @@ import CassetteTestSupport
             // The same status, final URL and header names as live; bodies differ exactly where the
             // server echoed a credential (the README says what the defaults change on replay).
             for (index, request) in Self.requests(server.baseURL).enumerated() {
-                #expect(replayed[index].status == live[index].status && replayed[index].url == live[index].url
-                    && Set(replayed[index].headers.keys) == Set(live[index].headers.keys),
+                #expect(
+                    replayed[index].status == live[index].status && replayed[index].url == live[index].url
+                        && Set(replayed[index].headers.keys) == Set(live[index].headers.keys),
                     "\(request.url!.path): live \(live[index]), replayed \(replayed[index])")
             }
             #expect((missError as? URLError)?.code == Tape.unmatchedRequestErrorCode)
             #expect(missedThroughStyle.errorCode == Tape.unmatchedRequestErrorCode)
 
             // A replay that times out names the request redacted too.
-            let slow = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .fixed(firstByte: 5, duration: 5)),
-                                environment: [:])
+            let slow = try Tape(
+                file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .fixed(firstByte: 5, duration: 5)),
+                environment: [:])
             var hurried = Self.requests(server.baseURL)[0]
             hurried.timeoutInterval = 0.2
             var timeoutError: Error?
             do { _ = try await slow.session.data(for: hurried) } catch { timeoutError = error }
             _ = try slow.eject()
             #expect((timeoutError as? URLError)?.code == .timedOut)
-            #expect(timeoutError?.localizedDescription.contains("/echo?api_key=[REDACTED]&page=2 timed out") == true, "\(Self.errorText(timeoutError))")
+            #expect(
+                timeoutError?.localizedDescription.contains("/echo?api_key=[REDACTED]&page=2 timed out") == true,
+                "\(Self.errorText(timeoutError))")
 
             let fileText = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-            let produced = [Self.errorText(missError), Self.errorText(timeoutError), missedThroughStyle.errorDescription ?? "",
-                            report.unmatched.map(\.description).joined(separator: "\n"), recorded.warnings.joined(separator: "\n"),
-                            report.warnings.joined(separator: "\n")].joined(separator: "\n")
+            let produced = [
+                Self.errorText(missError), Self.errorText(timeoutError), missedThroughStyle.errorDescription ?? "",
+                report.unmatched.map(\.description).joined(separator: "\n"), recorded.warnings.joined(separator: "\n"),
+                report.warnings.joined(separator: "\n"),
+            ].joined(separator: "\n")
             #expect(Self.leaks(in: fileText) == [], "in \(file.lastPathComponent)")
             #expect(Self.leaks(in: produced) == [], "in the error and reports: \(produced)")
             #expect(fileText.contains("[REDACTED-1]"))
@@ -140,17 +157,24 @@ import CassetteTestSupport
             _ = await Fetch.run(request, on: tape.session, style: .async)
             let report = try tape.eject()
             #expect(report.saved)
-            #expect(report.warnings == ["\(warned.path): possible secret, saved: GET \(server.baseURL)/status/200: JWT in "
-                + "request.headers.X-Session-Handle (\(jwt.count) characters). \(SecretCheck.advice)"])
+            #expect(
+                report.warnings == [
+                    "\(warned.path): possible secret, saved: GET \(server.baseURL)/status/200: JWT in "
+                        + "request.headers.X-Session-Handle (\(jwt.count) characters). \(SecretCheck.advice)"
+                ])
 
             let refused = scratch.file("refused.json")
             try Data("{\"version\": 1, \"interactions\": []}\n".utf8).write(to: refused)
             let before = try Data(contentsOf: refused)
             let strict = try Tape(file: refused, mode: .all, options: .init(secretCheck: .failSave), environment: [:])
             _ = await Fetch.run(request, on: strict.session, style: .async)
-            #expect(throws: CassetteError.suspectedSecrets(file: refused.path, findings: [
-                "GET \(server.baseURL)/status/200: JWT in request.headers.X-Session-Handle (\(jwt.count) characters)",
-            ])) { try strict.eject() }
+            #expect(
+                throws: CassetteError.suspectedSecrets(
+                    file: refused.path,
+                    findings: [
+                        "GET \(server.baseURL)/status/200: JWT in request.headers.X-Session-Handle (\(jwt.count) characters)"
+                    ])
+            ) { try strict.eject() }
             #expect(try Data(contentsOf: refused) == before)
             #expect(!CassetteError.suspectedSecrets(file: refused.path, findings: []).description.contains(jwt))
         }

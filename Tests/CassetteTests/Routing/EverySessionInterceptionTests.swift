@@ -1,10 +1,12 @@
+import CassetteTestSupport
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
-import CassetteTestSupport
 
 /// `Tape.interceptEverySession()`: on Linux a clear error; everywhere, the routing its getters
 /// apply — a configuration made while a tape is current goes to that tape, one made with none
@@ -13,9 +15,10 @@ import CassetteTestSupport
     #if canImport(FoundationNetworking)
     @Test func onLinuxItSaysWhyNotAndWhatToUse() {
         #expect(throws: CassetteError.everySessionNotInterceptable) { _ = try Tape.interceptEverySession() }
-        #expect(CassetteError.everySessionNotInterceptable.description.hasPrefix(
-            "Tape.interceptEverySession() cannot work on Linux: FoundationNetworking's URLSessionConfiguration.default "
-                + "and .ephemeral are plain Swift properties"))
+        #expect(
+            CassetteError.everySessionNotInterceptable.description.hasPrefix(
+                "Tape.interceptEverySession() cannot work on Linux: FoundationNetworking's URLSessionConfiguration.default "
+                    + "and .ephemeral are plain Swift properties"))
         #expect(CassetteError.everySessionNotInterceptable.description.contains("tape.configure(configuration)"))
     }
     #endif
@@ -37,8 +40,9 @@ import CassetteTestSupport
         ConfigurationHooks.route(configuration)
         let fetched = await Fetch.get("https://api.example.com/users/42?token=secret", on: URLSession(configuration: configuration))
         #expect(fetched.errorCode == .resourceUnavailable)
-        #expect(fetched.errorDescription == "Cassette: GET https://api.example.com/users/42 was made through a session whose configuration "
-            + "was created while no test had a cassette (Tape.interceptEverySession() is in effect). Create the session inside the test "
-            + "that has the .cassette trait (or withCassette), or give the code under test tape.session.")
+        #expect(
+            fetched.errorDescription == "Cassette: GET https://api.example.com/users/42 was made through a session whose configuration "
+                + "was created while no test had a cassette (Tape.interceptEverySession() is in effect). Create the session inside the test "
+                + "that has the .cassette trait (or withCassette), or give the code under test tape.session.")
     }
 }

@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// Parallel tests each use their own cassette: the same URL answers differently per cassette,
 /// and no request ever gets another cassette's answer.
@@ -14,8 +15,9 @@ import CassetteTestSupport
     /// Cassette `owner`: `GET https://api.example.com/items/J` answers `owner:J`, for every J.
     static func writeCassette(owner: Int, to file: URL) throws {
         let interactions = (0..<itemsPerCassette).map { item in
-            Interaction(request: .init(method: "GET", url: "https://api.example.com/items/\(item)"),
-                        response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: "\(owner):\(item)")))
+            Interaction(
+                request: .init(method: "GET", url: "https://api.example.com/items/\(item)"),
+                response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: "\(owner):\(item)")))
         }
         try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
     }
@@ -75,8 +77,9 @@ import CassetteTestSupport
             defer { scratch.remove() }
             let file = scratch.file("stress.json")
             let interactions = (0..<1_000).map { i in
-                Interaction(request: .init(method: "GET", url: "https://stress.example/\(i)"),
-                            response: .init(status: 200, body: .init(text: "answer \(i)")))
+                Interaction(
+                    request: .init(method: "GET", url: "https://stress.example/\(i)"),
+                    response: .init(status: 200, body: .init(text: "answer \(i)")))
             }
             try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
             for round in 0..<10 {
@@ -89,7 +92,8 @@ import CassetteTestSupport
                         let i = next
                         next += 1
                         group.addTask {
-                            await Fetch.get("https://stress.example/\(i)", on: session, style: i % 2 == 0 ? .async : .completionHandler).text == "answer \(i)"
+                            await Fetch.get("https://stress.example/\(i)", on: session, style: i % 2 == 0 ? .async : .completionHandler)
+                                .text == "answer \(i)"
                         }
                     }
                     while next < 64 { add() }

@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// A redirect chain is recorded hop by hop and replays hop by hop, so a hand edit of one hop
 /// changes what the caller sees after the redirect, and cookies set along the way are stored and
@@ -49,11 +50,17 @@ import CassetteTestSupport
             _ = try await recording.session.data(from: URL(string: server.baseURL + "/echo")!)
             _ = try recording.eject()
             // Live: the hop and the later request both carried the cookie the redirect set.
-            #expect(server.received.map { $0.headers["cookie"] } == [nil, "sid=\(LoopbackRoutes.sessionSecret)", "sid=\(LoopbackRoutes.sessionSecret)"])
+            #expect(
+                server.received.map { $0.headers["cookie"] } == [
+                    nil, "sid=\(LoopbackRoutes.sessionSecret)", "sid=\(LoopbackRoutes.sessionSecret)",
+                ])
             server.stop()
             let saved = try String(contentsOf: file, encoding: .utf8)
             #expect(!saved.contains(LoopbackRoutes.sessionSecret))
-            #expect(try CassetteFile.read(file).interactions.map { $0.request.headers["Cookie"] } == [nil, "sid=[REDACTED-1]", "sid=[REDACTED-1]"])
+            #expect(
+                try CassetteFile.read(file).interactions.map { $0.request.headers["Cookie"] } == [
+                    nil, "sid=[REDACTED-1]", "sid=[REDACTED-1]",
+                ])
 
             // Replayed: the redirect's cookie (redacted, as the cassette holds it) lands in storage.
             let replaying = try Tape(file: file, mode: .none, environment: [:])
@@ -81,7 +88,8 @@ import CassetteTestSupport
         let followed = await TaskRun.observe(.uploadData(upload, Data(count: 1000)), call: call, configuration: configuration)
         #expect(followed.status == 200 && followed.url == "https://api.example.com/new")
         #expect(followed.text == "new got 1000 bytes", "a 301 keeps a PUT's body")
-        let refused = await TaskRun.observe(.uploadData(upload, Data(count: 1000)), call: call, configuration: configuration, redirects: .refuse)
+        let refused = await TaskRun.observe(
+            .uploadData(upload, Data(count: 1000)), call: call, configuration: configuration, redirects: .refuse)
         #if canImport(FoundationNetworking)
         // The async API's task delegate is not asked about redirects on Linux (as live).
         #expect(refused.status == (call == .async ? 200 : 301))
@@ -102,8 +110,10 @@ import CassetteTestSupport
             var answered = false
             var onAsked: (@Sendable () -> Void)?
             var done: CheckedContinuation<Void, Never>?
-            func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+            func urlSession(
+                _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+            ) {
                 lock.withLock { onAsked }?()
                 // Answers only after the caller has cancelled and heard so.
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {

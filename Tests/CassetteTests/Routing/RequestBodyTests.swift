@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// A body that cannot be read fails its request with an error that says so: never an empty
 /// body sent, recorded or matched in its place.
@@ -26,9 +27,10 @@ import CassetteTestSupport
 
             let fetched = await Fetch.run(request, on: session, style: style)
             #expect(fetched.errorCode == .cannotDecodeRawData)
-            #expect(fetched.errorDescription == "Cassette could not read the request body from the request's httpBodyStream: the stream was "
-                + "already read to its end or closed (a stream can be sent once; give each request its own). Nothing was sent or recorded; "
-                + "make the stream readable to its end.")
+            #expect(
+                fetched.errorDescription == "Cassette could not read the request body from the request's httpBodyStream: the stream was "
+                    + "already read to its end or closed (a stream can be sent once; give each request its own). Nothing was sent or recorded; "
+                    + "make the stream readable to its end.")
             #expect(server.received.isEmpty)
             #expect(try tape.eject().recorded == 0)
         }

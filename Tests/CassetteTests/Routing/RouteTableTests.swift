@@ -1,20 +1,26 @@
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
 
 @Suite struct RouteTableTests {
     static func router() throws -> Router {
         let redactor = try Redactor(.default)
-        return Router(setup: .init(file: URL(fileURLWithPath: "/tmp/x.json"), mode: .none, recordsNewRequests: false, replays: true, latency: .instant),
-                      redactor: redactor, playback: PlaybackQueue([], rules: .default, allowsRepeats: false, redactor: redactor), stubs: Stubs())
+        return Router(
+            setup: .init(
+                file: URL(fileURLWithPath: "/tmp/x.json"), mode: .none, recordsNewRequests: false, replays: true, latency: .instant),
+            redactor: redactor, playback: PlaybackQueue([], rules: .default, allowsRepeats: false, redactor: redactor), stubs: Stubs())
     }
 
     @Test func eachAttachedRouterHasItsOwnClassAndEjectedClassesAreReused() throws {
         let table = RouteTable()
-        let a = try Self.router(), b = try Self.router(), c = try Self.router()
+        let a = try Self.router()
+        let b = try Self.router()
+        let c = try Self.router()
         let classA = table.attach(a, configuration: nil, reusable: true)
         let classB = table.attach(b, configuration: nil, reusable: true)
         #expect(ObjectIdentifier(classA) != ObjectIdentifier(classB))
@@ -31,7 +37,8 @@ import Testing
 
     @Test func aClassHandedToACallersConfigurationIsNeverReused() throws {
         let table = RouteTable()
-        let a = try Self.router(), b = try Self.router()
+        let a = try Self.router()
+        let b = try Self.router()
         let configuration = URLSessionConfiguration.ephemeral
         let retired = table.attach(a, configuration: configuration, reusable: false)
         #expect(table.route(for: ObjectIdentifier(retired))?.configuration.value === configuration)
@@ -45,7 +52,9 @@ import Testing
     @Test func slotClassesAreDistinctAndNestOnlyAsDeepAsTheirBinaryDigits() {
         let classes = (0..<1_000).map { ObjectIdentifier(RouteTable.protocolClass(number: $0)) }
         #expect(Set(classes).count == 1_000)
-        #expect(ObjectIdentifier(RouteTable.protocolClass(number: 5)) == ObjectIdentifier(SlotProtocol<SlotOne<SlotZero<SlotOne<SlotRoot>>>>.self))
+        #expect(
+            ObjectIdentifier(RouteTable.protocolClass(number: 5))
+                == ObjectIdentifier(SlotProtocol<SlotOne<SlotZero<SlotOne<SlotRoot>>>>.self))
         #expect(ObjectIdentifier(RouteTable.protocolClass(number: 0)) == ObjectIdentifier(SlotProtocol<SlotRoot>.self))
         // 999 has ten binary digits: its type name holds ten slot wrappers, not 999.
         let name = String(reflecting: RouteTable.protocolClass(number: 999))

@@ -1,20 +1,25 @@
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
 
 /// The decision alone: each route the router can take, decided for a request with no session,
 /// no channel and no server (``Router/decide(_:sent:shownOnMiss:)``).
 @Suite struct RouterTests {
     static let file = URL(fileURLWithPath: "/cassettes/api.json")
 
-    static func router(_ interactions: [Interaction], mode: RecordMode = .none, rules: RequestMatching = .default,
-                       latency: Latency = .instant, stubs: Stubs = Stubs(), file: URL? = file) -> Router {
+    static func router(
+        _ interactions: [Interaction], mode: RecordMode = .none, rules: RequestMatching = .default,
+        latency: Latency = .instant, stubs: Stubs = Stubs(), file: URL? = file
+    ) -> Router {
         Router(
-            setup: Router.Setup(file: file, mode: mode, recordsNewRequests: mode == .newEpisodes || mode == .all, replays: mode != .all,
-                                latency: latency),
+            setup: Router.Setup(
+                file: file, mode: mode, recordsNewRequests: mode == .newEpisodes || mode == .all, replays: mode != .all,
+                latency: latency),
             redactor: .none(), playback: PlaybackQueue(interactions, rules: rules, allowsRepeats: false, redactor: .none()), stubs: stubs)
     }
 
@@ -59,22 +64,27 @@ import Testing
         #expect(answer.body == Data(#"{"id":42}"#.utf8))
         #expect(answer.timing == Interaction.Timing(firstByte: 0.1, duration: 0.3))
         #expect(answer.source == .replay(.recorded))
-        #expect(answer.plan(inPieces: false, timeout: nil).events == [
-            DeliveryPlan.Event(at: 0.1, step: .head), DeliveryPlan.Event(at: 0.3, step: .body(0..<9)), DeliveryPlan.Event(at: 0.3, step: .finish),
-        ])
+        #expect(
+            answer.plan(inPieces: false, timeout: nil).events == [
+                DeliveryPlan.Event(at: 0.1, step: .head), DeliveryPlan.Event(at: 0.3, step: .body(0..<9)),
+                DeliveryPlan.Event(at: 0.3, step: .finish),
+            ])
         #expect(router.log.current.replayed == 1)
 
         // Used up: in mode none the second request is refused, and the report says why.
         guard case .refuse(let failure) = Self.decide(router, "https://api.example.com/users/42"),
-              case .unmatched(let miss) = failure.reason else {
+            case .unmatched(let miss) = failure.reason
+        else {
             Issue.record("not refused as unmatched")
             return
         }
         #expect(failure.code == .resourceUnavailable)
         #expect(failure.code == Tape.unmatchedRequestErrorCode)
         #expect(miss.usedUp == 1)
-        #expect(miss.description.hasPrefix("Cassette: no recorded interaction matches GET https://api.example.com/users/42 in cassette "
-            + "/cassettes/api.json (record mode none)."))
+        #expect(
+            miss.description.hasPrefix(
+                "Cassette: no recorded interaction matches GET https://api.example.com/users/42 in cassette "
+                    + "/cassettes/api.json (record mode none)."))
         #expect(failure.urlError.localizedDescription == miss.description)
         #expect(router.log.current.unmatched == [miss])
     }
@@ -99,8 +109,10 @@ import Testing
             return
         }
         #expect(failure.code == .resourceUnavailable)
-        #expect(failure.message == "Cassette: no stub matches GET https://a.example/unknown (1 stub installed). Add a stub whose "
-            + "condition this request meets, or create the StubSession with unmatched: .passThrough to let such requests reach the network.")
+        #expect(
+            failure.message == "Cassette: no stub matches GET https://a.example/unknown (1 stub installed). Add a stub whose "
+                + "condition this request meets, or create the StubSession with unmatched: .passThrough to let such requests reach the network."
+        )
         #expect(failure.urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL == URL(string: "https://a.example/unknown"))
         #expect(throws: StubVerificationError.self) { try stubs.verify() }
     }
@@ -132,9 +144,10 @@ import Testing
         #expect(answer.body == Data("0123456789".utf8))
         let error = answer.error(.networkConnectionLost, timeout: nil)
         #expect(error.code == .networkConnectionLost)
-        #expect(error.localizedDescription == "Cassette: the recorded response to GET https://api.example.com/cut declares Content-Length 20 "
-            + "but its body holds 10 bytes, so the connection is lost after them, as it would be live. If the body was edited, correct or "
-            + "remove its Content-Length in /cassettes/api.json.")
+        #expect(
+            error.localizedDescription == "Cassette: the recorded response to GET https://api.example.com/cut declares Content-Length 20 "
+                + "but its body holds 10 bytes, so the connection is lost after them, as it would be live. If the body was edited, correct or "
+                + "remove its Content-Length in /cassettes/api.json.")
     }
 
     @Test func aTimeoutThePlanCutsInSaysWhatWaited() throws {
@@ -144,8 +157,9 @@ import Testing
             return
         }
         #expect(answer.plan(inPieces: false, timeout: 1).events == [DeliveryPlan.Event(at: 1, step: .fail(.timedOut))])
-        #expect(answer.error(.timedOut, timeout: 1).localizedDescription
-            == "Cassette: GET https://api.example.com/users/42 timed out: its replay (latency fixed:5,6) waits longer "
-            + "than the request's timeout of 1 s")
+        #expect(
+            answer.error(.timedOut, timeout: 1).localizedDescription
+                == "Cassette: GET https://api.example.com/users/42 timed out: its replay (latency fixed:5,6) waits longer "
+                + "than the request's timeout of 1 s")
     }
 }

@@ -1,10 +1,12 @@
+import CassetteTestSupport
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
-import CassetteTestSupport
 
 /// The session configuration, honoured as URLSession documents it while recording and replaying:
 /// `timeoutIntervalForResource` bounds the whole task (FoundationNetworking's own HTTP code
@@ -24,12 +26,17 @@ import CassetteTestSupport
         try await withScratchTape { scratch in
             let url = try #require(URL(string: "https://api.example.com/cached"))
             let file = scratch.file("cached.json")
-            try CassetteFile.write(CassetteDocument(interactions: [Interaction(
-                request: .init(method: "GET", url: url.absoluteString),
-                response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: "from the cassette")))]), to: file)
+            try CassetteFile.write(
+                CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(method: "GET", url: url.absoluteString),
+                        response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: "from the cassette")))
+                ]), to: file)
             let cache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
-            let cached = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
-                                                      headerFields: ["Content-Type": "text/plain", "Cache-Control": "max-age=3600"]))
+            let cached = try #require(
+                HTTPURLResponse(
+                    url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                    headerFields: ["Content-Type": "text/plain", "Cache-Control": "max-age=3600"]))
             cache.storeCachedResponse(CachedURLResponse(response: cached, data: Data("from the cache".utf8)), for: URLRequest(url: url))
 
             let tape = try Tape(file: file, mode: .none, environment: [:])
@@ -60,7 +67,9 @@ import CassetteTestSupport
             let started = Date()
             let recorded = await Fetch.get(url, on: session)
             #expect(recorded.errorCode == .timedOut)
-            #expect(recorded.errorDescription?.hasPrefix("Cassette: the request took longer than the session's timeoutIntervalForResource of") == true)
+            #expect(
+                recorded.errorDescription?.hasPrefix("Cassette: the request took longer than the session's timeoutIntervalForResource of")
+                    == true)
             #expect(Date().timeIntervalSince(started) < 2.5 * TimingIsolation.scale)
             // The live request was cancelled; what is saved is what the caller saw.
             try await Task.sleep(nanoseconds: 100_000_000)
@@ -79,10 +88,14 @@ import CassetteTestSupport
     func aResourceTimeoutCutsASlowReplay(style: FetchStyle) async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("slow.json")
-            try Data(#"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://api.example.com/slow"}, "response": {"status": 200, "body": {"text": "late"}}, "timing": {"firstByte": 0.2, "duration": 3}}]}"#.utf8).write(to: file)
+            try Data(
+                #"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://api.example.com/slow"}, "response": {"status": 200, "body": {"text": "late"}}, "timing": {"firstByte": 0.2, "duration": 3}}]}"#
+                    .utf8
+            ).write(to: file)
             let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
             let configuration = Self.configuration(tape, resourceTimeout: 0.6 * TimingIsolation.scale)
-            let session = style == .delegate
+            let session =
+                style == .delegate
                 ? URLSession(configuration: configuration, delegate: CollectingDelegate(), delegateQueue: nil)
                 : URLSession(configuration: configuration)
             let started = Date()

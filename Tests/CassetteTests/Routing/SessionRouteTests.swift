@@ -1,10 +1,12 @@
+import CassetteTestSupport
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
-import CassetteTestSupport
 
 /// Each protocol class stands for one session configuration (``Route``), so a request knows its
 /// session's configuration without asking the session — the only way there is on Apple
@@ -62,16 +64,20 @@ import CassetteTestSupport
     func aReplayedSetCookieIsStoredInTheConfiguredStorage(style: FetchStyle) async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("cookies.json")
-            try CassetteFile.write(CassetteDocument(interactions: [
-                Interaction(request: .init(method: "GET", url: "https://api.example.com/login"),
-                            response: .init(status: 200, headers: ["Set-Cookie": "sid=s3ss10n; Path=/"], body: .init(text: "in"))),
-                Interaction(request: .init(method: "GET", url: "https://api.example.com/me", headers: ["Cookie": "sid=s3ss10n"]),
-                            response: .init(status: 200, body: .init(text: "me"))),
-            ]), to: file)
+            try CassetteFile.write(
+                CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(method: "GET", url: "https://api.example.com/login"),
+                        response: .init(status: 200, headers: ["Set-Cookie": "sid=s3ss10n; Path=/"], body: .init(text: "in"))),
+                    Interaction(
+                        request: .init(method: "GET", url: "https://api.example.com/me", headers: ["Cookie": "sid=s3ss10n"]),
+                        response: .init(status: 200, body: .init(text: "me"))),
+                ]), to: file)
             let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-route-\(UUID().uuidString)")
             let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Cookie"), environment: [:])
             let session = Self.session(for: tape, style: style) { $0.httpCookieStorage = storage }
-            let login = await Fetch.run(URLRequest(url: try #require(URL(string: "https://api.example.com/login"))), on: session, style: style)
+            let login = await Fetch.run(
+                URLRequest(url: try #require(URL(string: "https://api.example.com/login"))), on: session, style: style)
             #expect(login.text == "in")
             #expect(storage.cookies?.map { "\($0.name)=\($0.value)" } == ["sid=s3ss10n"])
             let me = await Fetch.run(URLRequest(url: try #require(URL(string: "https://api.example.com/me"))), on: session, style: style)
@@ -87,9 +93,12 @@ import CassetteTestSupport
     @Test func aSessionOfAnEjectedTapeFailsAndNeverReachesTheNextTape() async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("outlived.json")
-            try CassetteFile.write(CassetteDocument(interactions: [Interaction(
-                request: .init(method: "GET", url: "https://api.example.com/feed"),
-                response: .init(status: 200, body: .init(text: "feed")))]), to: file)
+            try CassetteFile.write(
+                CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(method: "GET", url: "https://api.example.com/feed"),
+                        response: .init(status: 200, body: .init(text: "feed")))
+                ]), to: file)
             let first = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
             let configuration = URLSessionConfiguration.ephemeral
             first.configure(configuration)
@@ -107,8 +116,9 @@ import CassetteTestSupport
             let fetched = await Fetch.get("https://api.example.com/feed?key=secret", on: outlived)
             #expect(fetched.status == nil)
             #expect(fetched.errorCode == .resourceUnavailable)
-            #expect(fetched.errorDescription == "Cassette: GET https://api.example.com/feed was made through the session of a cassette that "
-                + "was already ejected; use a session of a cassette in use")
+            #expect(
+                fetched.errorDescription == "Cassette: GET https://api.example.com/feed was made through the session of a cassette that "
+                    + "was already ejected; use a session of a cassette in use")
             for tape in later {
                 let report = try tape.eject()
                 #expect(report.replayed == 0 && report.unmatched.isEmpty)

@@ -1,6 +1,6 @@
+import CassetteTestSupport
 import Foundation
 import Testing
-import CassetteTestSupport
 
 /// `URLSession.shared` goes through `URLProtocol.registerClass`, which works only in a process
 /// that had no URLSession yet: each scenario runs `SharedSessionCheck` in a fresh process and
@@ -12,7 +12,8 @@ import CassetteTestSupport
     static var child: URL { ChildProcess.url(of: "SharedSessionCheck") }
 
     static func run(_ scenario: String) throws -> (status: Int32, output: String) {
-        try ChildProcess.run("SharedSessionCheck", [scenario, PackagePaths.cassettes.appendingPathComponent("Shared/feed-outage.json").path])
+        try ChildProcess.run(
+            "SharedSessionCheck", [scenario, PackagePaths.cassettes.appendingPathComponent("Shared/feed-outage.json").path])
     }
 
     @Test func theChildProcessIsBuilt() {
@@ -41,6 +42,9 @@ import CassetteTestSupport
     @Test func tapesTakeTurnsWithTheSharedSession() throws {
         let result = try Self.run("turns")
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains(#"ok: tapes take turns with .shared, each replaying its own cassette: ["first ejecting", "first got 503", "second acquired", "second got 503"]"#))
+        #expect(
+            result.output.contains(
+                #"ok: tapes take turns with .shared, each replaying its own cassette: ["first ejecting", "first got 503", "second acquired", "second got 503"]"#
+            ))
     }
 }

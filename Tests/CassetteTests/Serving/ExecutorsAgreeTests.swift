@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// One cassette, two executors of the same decision: a tape's session and its replay server
 /// (reached by curl, using the server as its HTTP proxy, so that both see the same URLs). A
@@ -15,15 +16,20 @@ import CassetteTestSupport
 
     static func cassette(in scratch: ScratchFolder) throws -> URL {
         let file = scratch.file("agree.json")
-        try JSONCassetteCodec.encode(CassetteDocument(interactions: [
-            Interaction(request: .init(url: "https://api.example.com/old"),
-                        response: .init(status: 302, headers: ["Location": "https://api.example.com/new", "Content-Length": "0"])),
-            Interaction(request: .init(url: "https://api.example.com/new"),
-                        response: .init(status: 200, headers: ["Content-Type": "text/plain", "X-Hop": "2"], body: .init(text: "arrived"))),
-            Interaction(request: .init(url: "https://api.example.com/slow"),
-                        response: .init(status: 201, headers: ["Content-Type": "application/json"], body: .init(text: #"{"slow":true}"#)),
-                        latency: .fixed(firstByte: 0.4, duration: 0.8)),
-        ])).write(to: file)
+        try JSONCassetteCodec.encode(
+            CassetteDocument(interactions: [
+                Interaction(
+                    request: .init(url: "https://api.example.com/old"),
+                    response: .init(status: 302, headers: ["Location": "https://api.example.com/new", "Content-Length": "0"])),
+                Interaction(
+                    request: .init(url: "https://api.example.com/new"),
+                    response: .init(status: 200, headers: ["Content-Type": "text/plain", "X-Hop": "2"], body: .init(text: "arrived"))),
+                Interaction(
+                    request: .init(url: "https://api.example.com/slow"),
+                    response: .init(status: 201, headers: ["Content-Type": "application/json"], body: .init(text: #"{"slow":true}"#)),
+                    latency: .fixed(firstByte: 0.4, duration: 0.8)),
+            ])
+        ).write(to: file)
         return file
     }
 
@@ -32,9 +38,13 @@ import CassetteTestSupport
     }
 
     /// What curl sees through the server: `-w` adds the final URL and the times after the body.
-    static func curl(_ url: String, through server: TapeServer) -> (head: String, body: String, url: String, firstByte: Double, total: Double) {
-        let result = TapeServerTests.curl(["-s", "-i", "-L", "-x", server.baseURL.absoluteString, "-w",
-                                           "\n%{url_effective} %{time_starttransfer} %{time_total}", url])
+    static func curl(
+        _ url: String, through server: TapeServer
+    ) -> (head: String, body: String, url: String, firstByte: Double, total: Double) {
+        let result = TapeServerTests.curl([
+            "-s", "-i", "-L", "-x", server.baseURL.absoluteString, "-w",
+            "\n%{url_effective} %{time_starttransfer} %{time_total}", url,
+        ])
         let text = String(decoding: result.out, as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let stats = (lines.last ?? "").split(separator: " ").map(String.init)
@@ -42,8 +52,10 @@ import CassetteTestSupport
         // The last response of a followed chain: its head, then its body.
         let last = response.components(separatedBy: "HTTP/1.1 ").last ?? ""
         let parts = last.components(separatedBy: "\r\n\r\n")
-        return ("HTTP/1.1 " + (parts.first ?? ""), parts.dropFirst().joined(separator: "\r\n\r\n"), stats.first ?? "",
-                Double(stats.dropFirst().first ?? "") ?? -1, Double(stats.last ?? "") ?? -1)
+        return (
+            "HTTP/1.1 " + (parts.first ?? ""), parts.dropFirst().joined(separator: "\r\n\r\n"), stats.first ?? "",
+            Double(stats.dropFirst().first ?? "") ?? -1, Double(stats.last ?? "") ?? -1
+        )
     }
 
     @Test func aSessionAndTheServerAnswerTheSameCassetteAlike() async throws {

@@ -1,10 +1,11 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// `tape.serve()`: the tape over real HTTP, driven by clients nobody here wrote (curl, URLSession's
 /// download task) and by raw sockets for what no polite client sends.
@@ -15,26 +16,37 @@ import CassetteTestSupport
     /// decoded, a POST, and three faults.
     static func cassette(in scratch: ScratchFolder) throws -> URL {
         let file = scratch.file("api.json")
-        try JSONCassetteCodec.encode(CassetteDocument(interactions: [
-            Interaction(request: .init(url: "https://api.example.com/users/42"),
-                        response: .init(status: 200, headers: Interaction.Headers([
+        try JSONCassetteCodec.encode(
+            CassetteDocument(interactions: [
+                Interaction(
+                    request: .init(url: "https://api.example.com/users/42"),
+                    response: .init(
+                        status: 200,
+                        headers: Interaction.Headers([
                             ("Content-Type", "application/json"), ("Set-Cookie", "a=1; Path=/"),
                             ("Set-Cookie", "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT"), ("Content-Length", "\(json.utf8.count)"),
                         ]), body: .init(text: json))),
-            Interaction(request: .init(method: "HEAD", url: "https://api.example.com/users/42"),
-                        response: .init(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "\(json.utf8.count)"])),
-            Interaction(request: .init(url: "https://api.example.com/gzip"),
-                        response: .init(status: 200, headers: ["Content-Type": "text/plain", "Content-Encoding": "gzip", "Content-Length": "31"],
-                                        body: .init(text: "decoded, as URLSession hands it over"))),
-            Interaction(request: .init(method: "POST", url: "https://api.example.com/items", headers: ["Content-Type": "application/json"],
-                                       body: .init(text: #"{"name":"pen"}"#)),
-                        response: .init(status: 201, headers: ["Content-Type": "application/json"], body: .init(text: #"{"id":7}"#))),
-            Interaction(request: .init(url: "https://api.example.com/hang"), error: .init(code: .timedOut)),
-            Interaction(request: .init(url: "https://api.example.com/cut"),
-                        response: .init(status: 200, headers: ["Content-Length": "100"], body: .init(text: "0123456789")),
-                        error: .init(code: .networkConnectionLost, afterBytes: 10)),
-            Interaction(request: .init(url: "https://api.example.com/down"), error: .init(code: .cannotConnectToHost)),
-        ])).write(to: file)
+                Interaction(
+                    request: .init(method: "HEAD", url: "https://api.example.com/users/42"),
+                    response: .init(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "\(json.utf8.count)"])),
+                Interaction(
+                    request: .init(url: "https://api.example.com/gzip"),
+                    response: .init(
+                        status: 200, headers: ["Content-Type": "text/plain", "Content-Encoding": "gzip", "Content-Length": "31"],
+                        body: .init(text: "decoded, as URLSession hands it over"))),
+                Interaction(
+                    request: .init(
+                        method: "POST", url: "https://api.example.com/items", headers: ["Content-Type": "application/json"],
+                        body: .init(text: #"{"name":"pen"}"#)),
+                    response: .init(status: 201, headers: ["Content-Type": "application/json"], body: .init(text: #"{"id":7}"#))),
+                Interaction(request: .init(url: "https://api.example.com/hang"), error: .init(code: .timedOut)),
+                Interaction(
+                    request: .init(url: "https://api.example.com/cut"),
+                    response: .init(status: 200, headers: ["Content-Length": "100"], body: .init(text: "0123456789")),
+                    error: .init(code: .networkConnectionLost, afterBytes: 10)),
+                Interaction(request: .init(url: "https://api.example.com/down"), error: .init(code: .cannotConnectToHost)),
+            ])
+        ).write(to: file)
         return file
     }
 
@@ -42,7 +54,8 @@ import CassetteTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["curl", "-s", "--no-progress-meter"] + arguments
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         do { try process.run() } catch { return (-1, Data(), "\(error)") }
@@ -57,27 +70,34 @@ import CassetteTestSupport
     @Test func curlReceivesTheRecordingAsTheWireCarriesIt() throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+        let tape = try Tape(
+            file: try Self.cassette(in: scratch), mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
         let server = try tape.serve()
         let base = server.baseURL.absoluteString
 
         let user = Self.curl(["-i", base + "/users/42"])
         #expect(user.status == 0, "\(user.err)")
-        #expect(String(decoding: user.out, as: UTF8.self) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-            + "Set-Cookie: a=1; Path=/\r\nSet-Cookie: b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT\r\nContent-Length: \(Self.json.utf8.count)\r\n\r\n"
-            + Self.json)
+        #expect(
+            String(decoding: user.out, as: UTF8.self) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                + "Set-Cookie: a=1; Path=/\r\nSet-Cookie: b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT\r\nContent-Length: \(Self.json.utf8.count)\r\n\r\n"
+                + Self.json)
 
         // Stored decoded: no Content-Encoding on the wire, and a length that fits the decoded body.
         let gzip = Self.curl(["-i", base + "/gzip"])
-        #expect(String(decoding: gzip.out, as: UTF8.self) == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
-            + "decoded, as URLSession hands it over")
+        #expect(
+            String(decoding: gzip.out, as: UTF8.self) == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "decoded, as URLSession hands it over")
 
         let body = scratch.file("item.json")
         try Data(#"{"name":"pen"}"#.utf8).write(to: body)
         let post = Self.curl(["-i", "-H", "Content-Type: application/json", "--data-binary", "@\(body.path)", base + "/items"])
         #expect(String(decoding: post.out, as: UTF8.self).hasPrefix("HTTP/1.1 201 Created\r\n"))
-        let chunked = Self.curl(["-i", "-H", "Content-Type: application/json", "-H", "Transfer-Encoding: chunked", "--data-binary", "@\(body.path)", base + "/items"])
-        #expect(String(decoding: chunked.out, as: UTF8.self).hasSuffix(#"{"id":7}"#), "a chunked upload matches the same recording: \(chunked)")
+        let chunked = Self.curl([
+            "-i", "-H", "Content-Type: application/json", "-H", "Transfer-Encoding: chunked", "--data-binary", "@\(body.path)",
+            base + "/items",
+        ])
+        #expect(
+            String(decoding: chunked.out, as: UTF8.self).hasSuffix(#"{"id":7}"#), "a chunked upload matches the same recording: \(chunked)")
 
         let head = Self.curl(["-I", base + "/users/42"])
         #expect(String(decoding: head.out, as: UTF8.self).contains("Content-Length: \(Self.json.utf8.count)\r\n"), "\(head)")
@@ -105,8 +125,11 @@ import CassetteTestSupport
         viaSession.stubs.add(.path("/stubbed"), response: .text("from a stub"))
         let sessionServer = try viaSession.serve()
         for path in ["/users/42", "/gzip", "/cut"] {
-            let a = Self.curl(["-i", directServer.baseURL.absoluteString + path]), b = Self.curl(["-i", sessionServer.baseURL.absoluteString + path])
-            #expect(a.out == b.out && a.status == b.status, "\(path): \(String(decoding: a.out, as: UTF8.self)) / \(String(decoding: b.out, as: UTF8.self))")
+            let a = Self.curl(["-i", directServer.baseURL.absoluteString + path])
+            let b = Self.curl(["-i", sessionServer.baseURL.absoluteString + path])
+            #expect(
+                a.out == b.out && a.status == b.status,
+                "\(path): \(String(decoding: a.out, as: UTF8.self)) / \(String(decoding: b.out, as: UTF8.self))")
         }
         let stubbed = Self.curl([sessionServer.baseURL.absoluteString + "/stubbed"])
         #expect(String(decoding: stubbed.out, as: UTF8.self) == "from a stub")
@@ -178,7 +201,8 @@ import CassetteTestSupport
             func run(_ base: String) -> [Data] {
                 [
                     Self.curl(["-i", base + "/echo?x=1"]).out,
-                    Self.curl(["-i", "--data-binary", "@\(upload.path)", "-H", "Content-Type: application/octet-stream", base + "/echo"]).out,
+                    Self.curl(["-i", "--data-binary", "@\(upload.path)", "-H", "Content-Type: application/octet-stream", base + "/echo"])
+                        .out,
                     Self.curl(["-i", "-H", "Transfer-Encoding: chunked", "--data-binary", "name=Ada", base + "/echo?form=1"]).out,
                     Self.curl(["-i", base + "/gzip"]).out,
                     Self.curl(["-i", base + "/status/418"]).out,
@@ -202,7 +226,10 @@ import CassetteTestSupport
             let replay = try player.serve(.init(upstream: upstreamURL))
             let replayed = run(replay.baseURL.absoluteString)
             for (index, (a, b)) in zip(live, replayed).enumerated() {
-                #expect(a == b, "request \(index): live \(String(decoding: a, as: UTF8.self).debugDescription), replayed \(String(decoding: b, as: UTF8.self).debugDescription)")
+                #expect(
+                    a == b,
+                    "request \(index): live \(String(decoding: a, as: UTF8.self).debugDescription), replayed \(String(decoding: b, as: UTF8.self).debugDescription)"
+                )
             }
             #expect(try player.eject().replayed == 7)
         }
@@ -214,7 +241,8 @@ import CassetteTestSupport
             #expect {
                 try tape.serve()
             } throws: { error in
-                (error as? CassetteError)?.description == "Cassette: the replay server cannot start: record mode once records what the cassette "
+                (error as? CassetteError)?.description
+                    == "Cassette: the replay server cannot start: record mode once records what the cassette "
                     + "cannot answer, but there is nowhere to record from: give an upstream (cassette serve --upstream https://api.example.com), "
                     + "or replay with mode none"
             }
@@ -256,11 +284,15 @@ import CassetteTestSupport
     @Test func recordedLatencyIsRealDelayOnTheWire() throws {
         try withScratchTape { scratch in
             let file = scratch.file("slow.json")
-            try JSONCassetteCodec.encode(CassetteDocument(interactions: [
-                Interaction(request: .init(url: "https://api.example.com/slow"),
-                            response: .init(status: 200, headers: ["Content-Length": "4000"], body: .init(text: String(repeating: "x", count: 4000))),
-                            timing: .init(firstByte: 0.4, duration: 1.0)),
-            ])).write(to: file)
+            try JSONCassetteCodec.encode(
+                CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(url: "https://api.example.com/slow"),
+                        response: .init(
+                            status: 200, headers: ["Content-Length": "4000"], body: .init(text: String(repeating: "x", count: 4000))),
+                        timing: .init(firstByte: 0.4, duration: 1.0))
+                ])
+            ).write(to: file)
             let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
             let server = try tape.serve()
             let client = try RawHTTP(port: server.port)
@@ -296,38 +328,71 @@ import CassetteTestSupport
         func request(_ text: String) -> Data { Data(text.utf8) }
         return [
             .init(name: "not HTTP", bytes: request("GARBAGE\r\n\r\n"), status: "HTTP/1.1 400 Bad Request"),
-            .init(name: "HTTP/2.0 request line", bytes: request("GET / HTTP/2.0\r\n\r\n"), status: "HTTP/1.1 505 HTTP Version Not Supported"),
-            .init(name: "huge request line", bytes: request("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\n\r\n"), status: "HTTP/1.1 414 URI Too Long"),
-            .init(name: "huge header", bytes: request("GET / HTTP/1.1\r\nX-Big: " + String(repeating: "b", count: 70_000) + "\r\n\r\n"),
-                  status: "HTTP/1.1 431 Request Header Fields Too Large"),
+            .init(
+                name: "HTTP/2.0 request line", bytes: request("GET / HTTP/2.0\r\n\r\n"), status: "HTTP/1.1 505 HTTP Version Not Supported"),
+            .init(
+                name: "huge request line", bytes: request("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\n\r\n"),
+                status: "HTTP/1.1 414 URI Too Long"),
+            .init(
+                name: "huge header", bytes: request("GET / HTTP/1.1\r\nX-Big: " + String(repeating: "b", count: 70_000) + "\r\n\r\n"),
+                status: "HTTP/1.1 431 Request Header Fields Too Large"),
             .init(name: "header without colon", bytes: request("GET / HTTP/1.1\r\nBad Header\r\n\r\n"), status: "HTTP/1.1 400 Bad Request"),
             .init(name: "space before colon", bytes: request("GET / HTTP/1.1\r\nHost : x\r\n\r\n"), status: "HTTP/1.1 400 Bad Request"),
-            .init(name: "Content-Length not a number", bytes: request("POST / HTTP/1.1\r\nContent-Length: abc\r\n\r\n"), status: "HTTP/1.1 400 Bad Request"),
-            .init(name: "two Content-Lengths", bytes: request("POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello"),
-                  status: "HTTP/1.1 400 Bad Request"),
-            .init(name: "negative Content-Length", bytes: request("POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n"), status: "HTTP/1.1 400 Bad Request"),
-            .init(name: "Content-Length and chunked", bytes: request("POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"),
-                  status: "HTTP/1.1 400 Bad Request"),
-            .init(name: "unknown transfer coding", bytes: request("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n"), status: "HTTP/1.1 501 Not Implemented"),
-            .init(name: "invalid chunk size", bytes: request("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n"),
-                  status: "HTTP/1.1 400 Bad Request"),
-            .init(name: "chunk longer than its size", bytes: request("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabcdef\r\n0\r\n\r\n"),
-                  status: "HTTP/1.1 400 Bad Request"),
-            .init(name: "chunk size overflowing", bytes: request("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n"),
-                  status: "HTTP/1.1 400 Bad Request"),
-            .init(name: "body over the limit", bytes: request("POST / HTTP/1.1\r\nContent-Length: 5000\r\n\r\n"), status: "HTTP/1.1 413 Content Too Large"),
-            .init(name: "chunked body over the limit", bytes: request("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n" + String(repeating: "c", count: 2048) + "\r\n0\r\n\r\n"),
-                  status: "HTTP/1.1 413 Content Too Large"),
-            .init(name: "folded header", bytes: request("GET / HTTP/1.1\r\nX-A: 1\r\n  continued\r\n\r\n"), status: "HTTP/1.1 400 Bad Request"),
-            .init(name: "invalid UTF-8 in a header", bytes: Data("GET / HTTP/1.1\r\nX-A: ".utf8) + Data([0xFF, 0xFE]) + Data("\r\n\r\n".utf8),
-                  status: "HTTP/1.1 400 Bad Request"),
+            .init(
+                name: "Content-Length not a number", bytes: request("POST / HTTP/1.1\r\nContent-Length: abc\r\n\r\n"),
+                status: "HTTP/1.1 400 Bad Request"),
+            .init(
+                name: "two Content-Lengths", bytes: request("POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello"),
+                status: "HTTP/1.1 400 Bad Request"),
+            .init(
+                name: "negative Content-Length", bytes: request("POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n"),
+                status: "HTTP/1.1 400 Bad Request"),
+            .init(
+                name: "Content-Length and chunked",
+                bytes: request("POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"),
+                status: "HTTP/1.1 400 Bad Request"),
+            .init(
+                name: "unknown transfer coding", bytes: request("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n"),
+                status: "HTTP/1.1 501 Not Implemented"),
+            .init(
+                name: "invalid chunk size", bytes: request("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n"),
+                status: "HTTP/1.1 400 Bad Request"),
+            .init(
+                name: "chunk longer than its size",
+                bytes: request("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabcdef\r\n0\r\n\r\n"),
+                status: "HTTP/1.1 400 Bad Request"),
+            .init(
+                name: "chunk size overflowing",
+                bytes: request("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n"),
+                status: "HTTP/1.1 400 Bad Request"),
+            .init(
+                name: "body over the limit", bytes: request("POST / HTTP/1.1\r\nContent-Length: 5000\r\n\r\n"),
+                status: "HTTP/1.1 413 Content Too Large"),
+            .init(
+                name: "chunked body over the limit",
+                bytes: request(
+                    "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n" + String(repeating: "c", count: 2048) + "\r\n0\r\n\r\n"),
+                status: "HTTP/1.1 413 Content Too Large"),
+            .init(
+                name: "folded header", bytes: request("GET / HTTP/1.1\r\nX-A: 1\r\n  continued\r\n\r\n"), status: "HTTP/1.1 400 Bad Request"
+            ),
+            .init(
+                name: "invalid UTF-8 in a header",
+                bytes: Data("GET / HTTP/1.1\r\nX-A: ".utf8) + Data([0xFF, 0xFE]) + Data("\r\n\r\n".utf8),
+                status: "HTTP/1.1 400 Bad Request"),
             .init(name: "target without a slash", bytes: request("GET users HTTP/1.1\r\n\r\n"), status: "HTTP/1.1 400 Bad Request"),
             .init(name: "method that is not a token", bytes: request("GE(T / HTTP/1.1\r\n\r\n"), status: "HTTP/1.1 400 Bad Request"),
-            .init(name: "head cut by a half-close", bytes: request("GET /users/42 HTTP/1.1\r\nHost: x\r\n"), status: "HTTP/1.1 400 Bad Request", halfClose: true),
-            .init(name: "body cut by a half-close", bytes: request("POST /items HTTP/1.1\r\nContent-Length: 50\r\n\r\nshort"), status: "HTTP/1.1 400 Bad Request",
-                  halfClose: true),
+            .init(
+                name: "head cut by a half-close", bytes: request("GET /users/42 HTTP/1.1\r\nHost: x\r\n"),
+                status: "HTTP/1.1 400 Bad Request", halfClose: true),
+            .init(
+                name: "body cut by a half-close", bytes: request("POST /items HTTP/1.1\r\nContent-Length: 50\r\n\r\nshort"),
+                status: "HTTP/1.1 400 Bad Request",
+                halfClose: true),
             .init(name: "only empty lines, then a half-close", bytes: request("\r\n\r\n\r\n"), status: nil, halfClose: true),
-            .init(name: "slowloris: a head that never ends", bytes: request("GET /users/42 HTTP/1.1\r\nHost: x\r\n"), status: "HTTP/1.1 408 Request Timeout"),
+            .init(
+                name: "slowloris: a head that never ends", bytes: request("GET /users/42 HTTP/1.1\r\nHost: x\r\n"),
+                status: "HTTP/1.1 408 Request Timeout"),
         ]
     }()
 
@@ -356,15 +421,23 @@ import CassetteTestSupport
         try withScratchTape { scratch in
             let file = scratch.file("big.json")
             let big = Data((0..<2_000_000).map { UInt8($0 % 251) })
-            try JSONCassetteCodec.encode(CassetteDocument(interactions: [
-                Interaction(request: .init(method: "POST", url: "https://api.example.com/items", body: .init(text: "abc")), response: .init(status: 201)),
-                Interaction(request: .init(url: "https://api.example.com/big"),
-                            response: .init(status: 200, headers: ["Content-Type": "application/octet-stream", "Content-Length": "\(big.count)"],
-                                            body: .init(big, contentType: "application/octet-stream"))),
-                Interaction(request: .init(url: "https://api.example.com/big"),
-                            response: .init(status: 200, headers: ["Content-Type": "application/octet-stream", "Content-Length": "\(big.count)"],
-                                            body: .init(big, contentType: "application/octet-stream"))),
-            ])).write(to: file)
+            try JSONCassetteCodec.encode(
+                CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(method: "POST", url: "https://api.example.com/items", body: .init(text: "abc")),
+                        response: .init(status: 201)),
+                    Interaction(
+                        request: .init(url: "https://api.example.com/big"),
+                        response: .init(
+                            status: 200, headers: ["Content-Type": "application/octet-stream", "Content-Length": "\(big.count)"],
+                            body: .init(big, contentType: "application/octet-stream"))),
+                    Interaction(
+                        request: .init(url: "https://api.example.com/big"),
+                        response: .init(
+                            status: 200, headers: ["Content-Type": "application/octet-stream", "Content-Length": "\(big.count)"],
+                            body: .init(big, contentType: "application/octet-stream"))),
+                ])
+            ).write(to: file)
             let tape = try Tape(file: file, mode: .none, environment: [:])
             let server = try tape.serve()
 
@@ -392,7 +465,8 @@ import CassetteTestSupport
         defer { scratch.remove() }
         let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
         let server = try tape.serve(.init(maxConnections: 2))
-        let first = try RawHTTP(port: server.port), second = try RawHTTP(port: server.port)
+        let first = try RawHTTP(port: server.port)
+        let second = try RawHTTP(port: server.port)
         first.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n")
         second.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(first.receiveResponse() != nil && second.receiveResponse() != nil)

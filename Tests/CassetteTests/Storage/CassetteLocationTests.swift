@@ -1,10 +1,12 @@
+import CassetteTestSupport
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
-import CassetteTestSupport
 
 /// Where a named cassette lives: `folder:`, `CASSETTE_FOLDER`, the package's `Cassettes/`, or
 /// `Cassettes/` beside a test file that has no package above it; and replay from a bundle.
@@ -28,9 +30,12 @@ import CassetteTestSupport
         func path(_ relative: String) -> String { scratch.url.appendingPathComponent(relative).standardizedFileURL.path }
     }
 
-    static func resolved(_ name: String, folder: String? = nil, bundle: Bundle? = nil, filePath: String,
-                         environment: [String: String] = [:]) throws -> String {
-        try CassetteLocation.file(named: name, folder: folder, bundle: bundle, filePath: filePath, environment: environment).file.standardizedFileURL.path
+    static func resolved(
+        _ name: String, folder: String? = nil, bundle: Bundle? = nil, filePath: String,
+        environment: [String: String] = [:]
+    ) throws -> String {
+        try CassetteLocation.file(named: name, folder: folder, bundle: bundle, filePath: filePath, environment: environment).file
+            .standardizedFileURL.path
     }
 
     @Test func theFourWaysAFolderIsFound() throws {
@@ -41,15 +46,19 @@ import CassetteTestSupport
         // 4. No Package.swift above: Cassettes/ beside the test file.
         #expect(try Self.resolved("Users/fetch", filePath: tree.projectTest) == tree.path("project/AppTests/Cassettes/Users/fetch.json"))
         // 2. CASSETTE_FOLDER: relative to the package root, or to the test file's folder without one; or absolute.
-        #expect(try Self.resolved("fetch.har", filePath: tree.packageTest, environment: ["CASSETTE_FOLDER": "Recordings"])
-            == tree.path("package/Recordings/fetch.har"))
-        #expect(try Self.resolved("fetch", filePath: tree.projectTest, environment: ["CASSETTE_FOLDER": "Recordings"])
-            == tree.path("project/AppTests/Recordings/fetch.json"))
-        #expect(try Self.resolved("fetch", filePath: tree.projectTest, environment: ["CASSETTE_FOLDER": tree.path("shared")])
-            == tree.path("shared/fetch.json"))
+        #expect(
+            try Self.resolved("fetch.har", filePath: tree.packageTest, environment: ["CASSETTE_FOLDER": "Recordings"])
+                == tree.path("package/Recordings/fetch.har"))
+        #expect(
+            try Self.resolved("fetch", filePath: tree.projectTest, environment: ["CASSETTE_FOLDER": "Recordings"])
+                == tree.path("project/AppTests/Recordings/fetch.json"))
+        #expect(
+            try Self.resolved("fetch", filePath: tree.projectTest, environment: ["CASSETTE_FOLDER": tree.path("shared")])
+                == tree.path("shared/fetch.json"))
         // 1. folder: wins over the variable; relative to the test file's folder, or absolute.
-        #expect(try Self.resolved("fetch", folder: "Fixtures", filePath: tree.packageTest, environment: ["CASSETTE_FOLDER": "Recordings"])
-            == tree.path("package/Tests/AppTests/Fixtures/fetch.json"))
+        #expect(
+            try Self.resolved("fetch", folder: "Fixtures", filePath: tree.packageTest, environment: ["CASSETTE_FOLDER": "Recordings"])
+                == tree.path("package/Tests/AppTests/Fixtures/fetch.json"))
         #expect(try Self.resolved("fetch", folder: "../Shared", filePath: tree.packageTest) == tree.path("package/Tests/Shared/fetch.json"))
         #expect(try Self.resolved("fetch", folder: tree.path("elsewhere"), filePath: tree.projectTest) == tree.path("elsewhere/fetch.json"))
     }
@@ -71,8 +80,9 @@ import CassetteTestSupport
         defer { tree.scratch.remove() }
         let resources = tree.scratch.url.appendingPathComponent("AppTests.bundle/Cassettes/Users", isDirectory: true)
         try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: PackagePaths.examples.appendingPathComponent("users-api.json"),
-                                         to: resources.appendingPathComponent("fetch.json"))
+        try FileManager.default.copyItem(
+            at: PackagePaths.examples.appendingPathComponent("users-api.json"),
+            to: resources.appendingPathComponent("fetch.json"))
         let bundle = try #require(Bundle(path: tree.path("AppTests.bundle")))
 
         let tape = try Tape(named: "Users/fetch", bundle: bundle, filePath: tree.projectTest, mode: .once, environment: [:])
@@ -88,9 +98,12 @@ import CassetteTestSupport
         let message = CassetteError.readOnlyCassette(file: "/b/fetch.json", mode: .all).description
         #expect(message.hasPrefix("cassette /b/fetch.json was found in the test bundle, which cannot be written, and record mode \"all\""))
         // The folder wins when the cassette is there.
-        let fromFolder = try Tape(named: "users-api", folder: PackagePaths.examples.path, bundle: bundle, filePath: tree.projectTest,
-                                  mode: .none, environment: [:])
-        #expect(fromFolder.file.standardizedFileURL.path == PackagePaths.examples.appendingPathComponent("users-api.json").standardizedFileURL.path)
+        let fromFolder = try Tape(
+            named: "users-api", folder: PackagePaths.examples.path, bundle: bundle, filePath: tree.projectTest,
+            mode: .none, environment: [:])
+        #expect(
+            fromFolder.file.standardizedFileURL.path
+                == PackagePaths.examples.appendingPathComponent("users-api.json").standardizedFileURL.path)
         _ = try fromFolder.eject()
     }
 
@@ -107,7 +120,10 @@ import CassetteTestSupport
         let error = #expect(throws: CassetteError.self) { try tape.eject() }
         let text = error?.description ?? ""
         #expect(text.hasPrefix("could not save cassette \(tree.path("blocked/Cassettes/fetch.json")): cannot create the folder"))
-        #expect(text.hasSuffix(" Recording needs a writable folder: point folder: (or CASSETTE_FOLDER) at one. On a device, where the "
-            + "source tree is out of reach, record on the Mac or in the simulator and ship the cassette in the test bundle's resources (bundle:)."))
+        #expect(
+            text.hasSuffix(
+                " Recording needs a writable folder: point folder: (or CASSETTE_FOLDER) at one. On a device, where the "
+                    + "source tree is out of reach, record on the Mac or in the simulator and ship the cassette in the test bundle's resources (bundle:)."
+            ))
     }
 }

@@ -1,13 +1,14 @@
+import Cassette
+import CassetteTestSupport
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-import Cassette
-import CassetteTestSupport
 
 /// Cassette never loses or corrupts a recording: appends keep what was there, saves are in start
 /// order, atomic even under SIGKILL, refused without damage, and safe across processes.
@@ -83,7 +84,9 @@ import CassetteTestSupport
                         let interactions = try JSONCassetteCodec.decode(try Data(contentsOf: file), file: file.path).interactions
                         let sets = Set(interactions.compactMap { Self.queryValue("set", of: $0.request.url) })
                         let sizes = interactions.map { $0.response?.body.data.count ?? -1 }
-                        if !(sets == ["A"] && sizes == [200_000, 200_000, 200_000]) && !(sets == ["B"] && sizes == [100_000, 100_000, 100_000, 100_000]) {
+                        if !(sets == ["A"] && sizes == [200_000, 200_000, 200_000])
+                            && !(sets == ["B"] && sizes == [100_000, 100_000, 100_000, 100_000])
+                        {
                             problems.append("round \(round): sets \(sets.sorted()), body sizes \(sizes)")
                         }
                     } catch {
@@ -94,7 +97,9 @@ import CassetteTestSupport
                 let clean = try Self.launch(["loop", file.path, "1"])
                 clean.waitUntilExit()
                 if clean.terminationStatus != 0 { problems.append("the last save exited \(clean.terminationStatus)") }
-                let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: scratch.url.path)) ?? []).filter { $0 != "kill.json" }
+                let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: scratch.url.path)) ?? []).filter {
+                    $0 != "kill.json"
+                }
                 return (problems, interrupted, leftovers)
             }
             #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
@@ -111,19 +116,21 @@ import CassetteTestSupport
         try await withScratchTape { scratch in
             let file = scratch.file("shared.json")
             let seed = CassetteDocument(interactions: [
-                Interaction(request: .init(url: "https://example.com/seed"), response: .init(status: 200, body: .init(text: "seed"))),
+                Interaction(request: .init(url: "https://example.com/seed"), response: .init(status: 200, body: .init(text: "seed")))
             ])
             try JSONCassetteCodec.encode(seed).write(to: file)
             let tags = ["p1", "p2", "p3", "p4"]
             let statuses = try await Self.offThePool { () throws -> [Int32] in
                 let processes = try tags.map { try Self.launch(["append", file.path, $0, "5"]) }
-                processes.forEach { $0.waitUntilExit() }
+                for process in processes { process.waitUntilExit() }
                 return processes.map(\.terminationStatus)
             }
             #expect(statuses == [0, 0, 0, 0])
             let interactions = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
             #expect(interactions.first?.request.url == "https://example.com/seed")
-            let recorded = interactions.dropFirst().map { "\(Self.queryValue("tag", of: $0.request.url) ?? "?")#\(Self.queryValue("i", of: $0.request.url) ?? "?")" }
+            let recorded = interactions.dropFirst().map {
+                "\(Self.queryValue("tag", of: $0.request.url) ?? "?")#\(Self.queryValue("i", of: $0.request.url) ?? "?")"
+            }
             #expect(recorded.sorted() == tags.flatMap { tag in (0..<5).map { "\(tag)#\($0)" } }.sorted())
             // Each process's recordings stay together, in the order its requests started.
             for tag in tags {
@@ -176,7 +183,8 @@ import CassetteTestSupport
             tape.configure(configured)
             let callers: [(URLSession, FetchStyle)] = [
                 (tape.session, .async), (tape.session, .completionHandler),
-                (URLSession(configuration: configured), .completionHandler), (Fetch.delegateSession(configuredBy: tape.configure), .delegate),
+                (URLSession(configuration: configured), .completionHandler),
+                (Fetch.delegateSession(configuredBy: tape.configure), .delegate),
             ]
             let perCaller = 40
             let fetched = await withTaskGroup(of: (String, Fetched).self) { group in
@@ -217,23 +225,23 @@ import CassetteTestSupport
             let server = scratch.server
             let file = scratch.file("episodes.json")
             let before = """
-            {
-              "version": 1,
-              "recordedWith": "by hand",
-              "interactions": [
                 {
-                  "request": { "method": "GET", "url": "\(server.baseURL)/status/200" },
-                  "response": { "status": 503, "headers": { "Retry-After": "30" }, "body": "edited by hand" },
-                  "latency": { "firstByte": 0, "duration": 0 }
-                },
-                {
-                  "request": { "method": "GET", "url": "https://unused.example/never-requested" },
-                  "error": { "code": "timedOut" }
+                  "version": 1,
+                  "recordedWith": "by hand",
+                  "interactions": [
+                    {
+                      "request": { "method": "GET", "url": "\(server.baseURL)/status/200" },
+                      "response": { "status": 503, "headers": { "Retry-After": "30" }, "body": "edited by hand" },
+                      "latency": { "firstByte": 0, "duration": 0 }
+                    },
+                    {
+                      "request": { "method": "GET", "url": "https://unused.example/never-requested" },
+                      "error": { "code": "timedOut" }
+                    }
+                  ]
                 }
-              ]
-            }
 
-            """
+                """
             try Data(before.utf8).write(to: file)
             let tape = try Tape(file: file, mode: .newEpisodes, environment: [:])
             #expect(await Fetch.get(server.baseURL + "/status/200", on: tape.session).status == 503)
@@ -253,9 +261,10 @@ import CassetteTestSupport
         try await withScratchTape { scratch in
             let server = scratch.server
             let file = scratch.file("keep.json")
-            let before = try JSONCassetteCodec.encode(CassetteDocument(interactions: [
-                Interaction(request: .init(url: "https://example.com/kept"), response: .init(status: 200)),
-            ]))
+            let before = try JSONCassetteCodec.encode(
+                CassetteDocument(interactions: [
+                    Interaction(request: .init(url: "https://example.com/kept"), response: .init(status: 200))
+                ]))
             try before.write(to: file)
             // A hook that breaks the recording: a status HTTP does not have.
             let options = Tape.Options(beforeRecord: { interaction in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Cassette
 
 /// When an ejected tape writes its cassette, decided without a tape.
@@ -29,11 +30,18 @@ import Testing
     }
 
     @Test func anIncompleteRecordingNeitherReplacesNorCreatesAnEmptyCassette() {
-        #expect(Self.verdict(.all, existed: true, recorded: 3, failures: 1) == .incomplete(warning: "cassette /cassettes/api.json was not "
-            + "saved: 1 request could not connect, so the recording is incomplete; the file is unchanged. Record again when the servers "
-            + "can be reached."))
-        #expect(Self.verdict(.once, existed: false, recorded: 0, failures: 2) == .incomplete(warning: "cassette /cassettes/api.json was "
-            + "not saved: 2 requests could not connect, so the recording is incomplete. Record again when the servers can be reached."))
+        #expect(
+            Self.verdict(.all, existed: true, recorded: 3, failures: 1)
+                == .incomplete(
+                    warning: "cassette /cassettes/api.json was not "
+                        + "saved: 1 request could not connect, so the recording is incomplete; the file is unchanged. Record again when the servers "
+                        + "can be reached."))
+        #expect(
+            Self.verdict(.once, existed: false, recorded: 0, failures: 2)
+                == .incomplete(
+                    warning: "cassette /cassettes/api.json was "
+                        + "not saved: 2 requests could not connect, so the recording is incomplete. Record again when the servers can be reached."
+                ))
         // What was recorded alongside a failure is still added.
         #expect(Self.verdict(.newEpisodes, existed: true, recorded: 2, failures: 1) == .save(replacing: false))
     }

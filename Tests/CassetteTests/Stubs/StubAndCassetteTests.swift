@@ -1,21 +1,25 @@
+import CassetteTestSupport
+import CassetteTesting
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import CassetteTesting
-import CassetteTestSupport
 
 /// Stubs come first in the router (docs/Architecture.md, "The flow"): in a session with a cassette, a matching stub
 /// answers and the cassette is neither consulted nor recorded; the cassette answers the rest.
 @Suite struct StubAndCassetteTests {
     static func cassette() -> CassetteDocument {
         var interactions = (1...10).map { n in
-            Interaction(request: .init(url: "https://api.example.com/items/\(n)"),
-                        response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: "item \(n)")))
+            Interaction(
+                request: .init(url: "https://api.example.com/items/\(n)"),
+                response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: "item \(n)")))
         }
-        interactions.append(Interaction(request: .init(url: "https://api.example.com/feed"),
-                                        response: .init(status: 200, body: .init(text: "the recorded feed"))))
+        interactions.append(
+            Interaction(
+                request: .init(url: "https://api.example.com/feed"),
+                response: .init(status: 200, body: .init(text: "the recorded feed"))))
         return CassetteDocument(recordedWith: "hand-made", interactions: interactions)
     }
 
@@ -53,8 +57,9 @@ import CassetteTestSupport
     }
 
     /// The traits combine: `.cassette` first, then `.stubs`, which installs on the test's tape.
-    @Test(.cassette("StubAndCassetteTests/combined", mode: .none),
-          .stubs { $0.add(.path("/stubbed-only"), response: .text("from a stub")) })
+    @Test(
+        .cassette("StubAndCassetteTests/combined", mode: .none),
+        .stubs { $0.add(.path("/stubbed-only"), response: .text("from a stub")) })
     func theTraitsCombine() async throws {
         let tape = try #require(Tape.current)
         #expect(StubSession.current == nil)

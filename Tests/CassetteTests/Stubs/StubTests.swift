@@ -1,10 +1,11 @@
+import CassetteTestSupport
+import CassetteTesting
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import CassetteTesting
-import CassetteTestSupport
 
 /// Every behaviour the OHHTTPStubs and URLMock READMEs document (`../shared/reference`), each
 /// asserting what the caller received.
@@ -55,8 +56,10 @@ import CassetteTestSupport
         stubbed.stubs.add(.path("/known"), name: "known", response: .text("ok"))
         let fetched = await Fetch.get("https://a.example/unknown", on: stubbed.session)
         #expect(fetched.errorCode == .resourceUnavailable)
-        #expect(fetched.errorDescription == "Cassette: no stub matches GET https://a.example/unknown (1 stub installed). Add a stub whose "
-            + "condition this request meets, or create the StubSession with unmatched: .passThrough to let such requests reach the network.")
+        #expect(
+            fetched.errorDescription == "Cassette: no stub matches GET https://a.example/unknown (1 stub installed). Add a stub whose "
+                + "condition this request meets, or create the StubSession with unmatched: .passThrough to let such requests reach the network."
+        )
     }
 
     /// `responseWithFile:statusCode:headers:` and `responseWithFile:contentType:`.
@@ -66,7 +69,8 @@ import CassetteTestSupport
             try Data(#"{"from":"file"}"#.utf8).write(to: file)
             let stubbed = StubSession()
             defer { stubbed.invalidate() }
-            stubbed.stubs.add(.pathSuffix(".json"), response: .file(file, status: 201, headers: ["Content-Type": "text/json", "X-Fixture": "1"]))
+            stubbed.stubs.add(
+                .pathSuffix(".json"), response: .file(file, status: 201, headers: ["Content-Type": "text/json", "X-Fixture": "1"]))
             stubbed.stubs.add(.path("/missing"), response: .file(scratch.file("nope.json")))
             let fetched = await Fetch.get("https://ws.example/v1/users.json", on: stubbed.session)
             #expect(fetched.status == 201)
@@ -80,7 +84,10 @@ import CassetteTestSupport
 
     /// `responseWithJSONObject:statusCode:headers:`, and an `Encodable` value.
     @Test func jsonObjectsAndEncodableValuesBecomeJSONBodies() async throws {
-        struct User: Codable, Sendable, Equatable { var id: Int; var name: String }
+        struct User: Codable, Sendable, Equatable {
+            var id: Int
+            var name: String
+        }
         let stubbed = StubSession()
         defer { stubbed.invalidate() }
         stubbed.stubs.add(.path("/object"), response: .json(object: ["b": [1, 2], "a": "x"], status: 202, headers: ["X-Kind": "object"]))
@@ -99,7 +106,9 @@ import CassetteTestSupport
     @Test func aRawHTTPMessageFileIsTheWholeResponse() async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("teapot.http")
-            try Data("HTTP/1.1 418 I'm a teapot\r\nContent-Type: text/plain\r\nX-Brew: green\r\nContent-Length: 99\r\n\r\nshort and stout\n".utf8).write(to: file)
+            try Data(
+                "HTTP/1.1 418 I'm a teapot\r\nContent-Type: text/plain\r\nX-Brew: green\r\nContent-Length: 99\r\n\r\nshort and stout\n".utf8
+            ).write(to: file)
             let stubbed = StubSession()
             defer { stubbed.invalidate() }
             stubbed.stubs.add(.path("/tea"), response: .httpMessage(file: file))
@@ -110,7 +119,9 @@ import CassetteTestSupport
             #expect(fetched.text == "short and stout\n", "every byte after the blank line, whatever Content-Length says")
             let broken = await Fetch.get("https://a.example/broken", on: stubbed.session)
             #expect(broken.errorCode == .cannotParseResponse)
-            #expect(broken.errorDescription?.hasPrefix("Cassette stub: the HTTP message cannot be read: <cassette>:1:1: error: status: expected a status line") == true)
+            #expect(
+                broken.errorDescription?.hasPrefix(
+                    "Cassette stub: the HTTP message cannot be read: <cassette>:1:1: error: status: expected a status line") == true)
         }
     }
 
@@ -152,7 +163,8 @@ import CassetteTestSupport
     /// "Using download speed instead of responseTime", with the README's presets.
     @Test(.timingIsolated)
     func downloadSpeedSetsTheTimeFromTheBodySize() async throws {
-        #expect([DownloadSpeed.gprs, .edge, .threeG, .threeGPlus, .wifi].map(\.bytesPerSecond) == [7, 16, 400, 900, 1500].map { $0 * 1024 })
+        #expect(
+            [DownloadSpeed.gprs, .edge, .threeG, .threeGPlus, .wifi].map(\.bytesPerSecond) == [7, 16, 400, 900, 1500].map { $0 * 1024 })
         let stubbed = StubSession()
         defer { stubbed.invalidate() }
         // 8 KB at 16 KB/s: half a second.
@@ -201,9 +213,10 @@ import CassetteTestSupport
         stubbed.stubs.add(.path("/b"), name: "Stub for b", response: .text("b"))
         stubbed.stubs.add(.method("DELETE"), response: .text("c"))
         #expect(stubbed.stubs.all.map(\.name) == ["Stub for a", "Stub for b", nil])
-        #expect(stubbed.stubs.all.map(\.description) == [
-            #"stub "Stub for a" (path /a)"#, #"stub "Stub for b" (path /b)"#, "stub (method DELETE)",
-        ])
+        #expect(
+            stubbed.stubs.all.map(\.description) == [
+                #"stub "Stub for a" (path /a)"#, #"stub "Stub for b" (path /b)"#, "stub (method DELETE)",
+            ])
         #expect(stubbed.stubs.removeLast()?.name == nil)
         #expect(stubbed.stubs.remove(first))
         #expect(!stubbed.stubs.remove(first), "already removed")
@@ -226,7 +239,9 @@ import CassetteTestSupport
             return .text("never")
         }
         stubbed.stubs.add(.path("/feed"), name: "feed") { _ in .text("feed") }
-        stubbed.stubs.onActivation { request, stub in heard.withLock { $0.append("\(request.url?.absoluteString ?? "") stubbed by \(stub.name ?? "?")") } }
+        stubbed.stubs.onActivation { request, stub in
+            heard.withLock { $0.append("\(request.url?.absoluteString ?? "") stubbed by \(stub.name ?? "?")") }
+        }
         _ = await Fetch.get("https://a.example/feed", on: stubbed.session)
         _ = await Fetch.get("https://a.example/feed?page=2", on: stubbed.session)
         #expect(heard.withLock { $0 } == ["https://a.example/feed stubbed by feed", "https://a.example/feed?page=2 stubbed by feed"])
@@ -264,29 +279,76 @@ import CassetteTestSupport
         let r = { (url: String, method: String, headers: [String: String], body: String?) in
             request(url, method: method, headers: headers, body: body.map { Data($0.utf8) })
         }
-        let json = ["Content-Type": "application/json"], form = ["Content-Type": "application/x-www-form-urlencoded"]
+        let json = ["Content-Type": "application/json"]
+        let form = ["Content-Type": "application/x-www-form-urlencoded"]
         return [
-            .init(name: "method", condition: .method("post"), matching: r("https://a.example/", "POST", [:], nil), notMatching: r("https://a.example/", "GET", [:], nil)),
-            .init(name: "scheme", condition: .scheme("HTTP"), matching: r("http://a.example/", "GET", [:], nil), notMatching: r("https://a.example/", "GET", [:], nil)),
-            .init(name: "host", condition: .host("api.example.com"), matching: r("https://API.example.com/x", "GET", [:], nil), notMatching: r("https://api.example.org/x", "GET", [:], nil)),
-            .init(name: "path", condition: .path("/a b"), matching: r("https://a.example/a%20b?q=1", "GET", [:], nil), notMatching: r("https://a.example/a%20b/c", "GET", [:], nil)),
-            .init(name: "path prefix", condition: .pathPrefix("/v2/"), matching: r("https://a.example/v2/users", "GET", [:], nil), notMatching: r("https://a.example/v1/users", "GET", [:], nil)),
-            .init(name: "path suffix", condition: .pathSuffix(".png"), matching: r("https://a.example/i/logo.png", "GET", [:], nil), notMatching: r("https://a.example/i/logo.svg", "GET", [:], nil)),
-            .init(name: "path regex", condition: .pathMatches(#"^/users/\d+$"#), matching: r("https://a.example/users/42", "GET", [:], nil), notMatching: r("https://a.example/users/ada", "GET", [:], nil)),
-            .init(name: "URL pattern", condition: .url("https://api.example.com:8443/users/:id"), matching: r("https://api.example.com:8443/users/7?x=1", "GET", [:], nil), notMatching: r("https://api.example.com/users/7", "GET", [:], nil)),
-            .init(name: "query present", condition: .queryParameter("page"), matching: r("https://a.example/?page=", "GET", [:], nil), notMatching: r("https://a.example/?pages=1", "GET", [:], nil)),
-            .init(name: "query equal", condition: .queryParameter("tag", equals: "b"), matching: r("https://a.example/?tag=a&tag=b", "GET", [:], nil), notMatching: r("https://a.example/?tag=a", "GET", [:], nil)),
-            .init(name: "header present", condition: .header("x-trace"), matching: r("https://a.example/", "GET", ["X-Trace": "1"], nil), notMatching: r("https://a.example/", "GET", [:], nil)),
-            .init(name: "header equal", condition: .header("Accept", equals: "application/json"), matching: r("https://a.example/", "GET", ["Accept": "application/json"], nil), notMatching: r("https://a.example/", "GET", ["Accept": "text/html"], nil)),
-            .init(name: "JSON equal by meaning", condition: .jsonBody(equals: ["person": ["name": "John Doe", "age": 47]] as [String: [String: AnyCodableValue]]),
-                  matching: r("https://a.example/", "POST", json, #"{ "person": { "age": 47.0, "name": "John Doe" } }"#), notMatching: r("https://a.example/", "POST", json, #"{"person":{"name":"John Doe","age":48}}"#)),
-            .init(name: "JSON containing", condition: .jsonBody(containing: ["kind": "order"]), matching: r("https://a.example/", "POST", json, #"{"kind":"order","items":[1]}"#), notMatching: r("https://a.example/", "POST", json, #"{"kind":"refund"}"#)),
-            .init(name: "form equal", condition: .formBody(equals: ["name": "Ada Lovelace", "lang": "en"]), matching: r("https://a.example/", "POST", form, "lang=en&name=Ada+Lovelace"), notMatching: r("https://a.example/", "POST", form, "lang=en&name=Ada+Lovelace&x=1")),
-            .init(name: "form containing", condition: .formBody(containing: ["lang": "en"]), matching: r("https://a.example/", "POST", form, "lang=en&x=1"), notMatching: r("https://a.example/", "POST", [:], "lang=en")),
-            .init(name: "custom", condition: .custom { $0.url?.lastPathComponent == "7" }, matching: r("https://a.example/n/7", "GET", [:], nil), notMatching: r("https://a.example/n/8", "GET", [:], nil)),
-            .init(name: "and", condition: .method("GET") && .path("/a"), matching: r("https://a.example/a", "GET", [:], nil), notMatching: r("https://a.example/a", "PUT", [:], nil)),
-            .init(name: "or", condition: .path("/a") || .path("/b"), matching: r("https://a.example/b", "GET", [:], nil), notMatching: r("https://a.example/c", "GET", [:], nil)),
-            .init(name: "not", condition: !.header("Authorization"), matching: r("https://a.example/", "GET", [:], nil), notMatching: r("https://a.example/", "GET", ["Authorization": "x"], nil)),
+            .init(
+                name: "method", condition: .method("post"), matching: r("https://a.example/", "POST", [:], nil),
+                notMatching: r("https://a.example/", "GET", [:], nil)),
+            .init(
+                name: "scheme", condition: .scheme("HTTP"), matching: r("http://a.example/", "GET", [:], nil),
+                notMatching: r("https://a.example/", "GET", [:], nil)),
+            .init(
+                name: "host", condition: .host("api.example.com"), matching: r("https://API.example.com/x", "GET", [:], nil),
+                notMatching: r("https://api.example.org/x", "GET", [:], nil)),
+            .init(
+                name: "path", condition: .path("/a b"), matching: r("https://a.example/a%20b?q=1", "GET", [:], nil),
+                notMatching: r("https://a.example/a%20b/c", "GET", [:], nil)),
+            .init(
+                name: "path prefix", condition: .pathPrefix("/v2/"), matching: r("https://a.example/v2/users", "GET", [:], nil),
+                notMatching: r("https://a.example/v1/users", "GET", [:], nil)),
+            .init(
+                name: "path suffix", condition: .pathSuffix(".png"), matching: r("https://a.example/i/logo.png", "GET", [:], nil),
+                notMatching: r("https://a.example/i/logo.svg", "GET", [:], nil)),
+            .init(
+                name: "path regex", condition: .pathMatches(#"^/users/\d+$"#), matching: r("https://a.example/users/42", "GET", [:], nil),
+                notMatching: r("https://a.example/users/ada", "GET", [:], nil)),
+            .init(
+                name: "URL pattern", condition: .url("https://api.example.com:8443/users/:id"),
+                matching: r("https://api.example.com:8443/users/7?x=1", "GET", [:], nil),
+                notMatching: r("https://api.example.com/users/7", "GET", [:], nil)),
+            .init(
+                name: "query present", condition: .queryParameter("page"), matching: r("https://a.example/?page=", "GET", [:], nil),
+                notMatching: r("https://a.example/?pages=1", "GET", [:], nil)),
+            .init(
+                name: "query equal", condition: .queryParameter("tag", equals: "b"),
+                matching: r("https://a.example/?tag=a&tag=b", "GET", [:], nil), notMatching: r("https://a.example/?tag=a", "GET", [:], nil)),
+            .init(
+                name: "header present", condition: .header("x-trace"), matching: r("https://a.example/", "GET", ["X-Trace": "1"], nil),
+                notMatching: r("https://a.example/", "GET", [:], nil)),
+            .init(
+                name: "header equal", condition: .header("Accept", equals: "application/json"),
+                matching: r("https://a.example/", "GET", ["Accept": "application/json"], nil),
+                notMatching: r("https://a.example/", "GET", ["Accept": "text/html"], nil)),
+            .init(
+                name: "JSON equal by meaning",
+                condition: .jsonBody(equals: ["person": ["name": "John Doe", "age": 47]] as [String: [String: AnyCodableValue]]),
+                matching: r("https://a.example/", "POST", json, #"{ "person": { "age": 47.0, "name": "John Doe" } }"#),
+                notMatching: r("https://a.example/", "POST", json, #"{"person":{"name":"John Doe","age":48}}"#)),
+            .init(
+                name: "JSON containing", condition: .jsonBody(containing: ["kind": "order"]),
+                matching: r("https://a.example/", "POST", json, #"{"kind":"order","items":[1]}"#),
+                notMatching: r("https://a.example/", "POST", json, #"{"kind":"refund"}"#)),
+            .init(
+                name: "form equal", condition: .formBody(equals: ["name": "Ada Lovelace", "lang": "en"]),
+                matching: r("https://a.example/", "POST", form, "lang=en&name=Ada+Lovelace"),
+                notMatching: r("https://a.example/", "POST", form, "lang=en&name=Ada+Lovelace&x=1")),
+            .init(
+                name: "form containing", condition: .formBody(containing: ["lang": "en"]),
+                matching: r("https://a.example/", "POST", form, "lang=en&x=1"), notMatching: r("https://a.example/", "POST", [:], "lang=en")
+            ),
+            .init(
+                name: "custom", condition: .custom { $0.url?.lastPathComponent == "7" },
+                matching: r("https://a.example/n/7", "GET", [:], nil), notMatching: r("https://a.example/n/8", "GET", [:], nil)),
+            .init(
+                name: "and", condition: .method("GET") && .path("/a"), matching: r("https://a.example/a", "GET", [:], nil),
+                notMatching: r("https://a.example/a", "PUT", [:], nil)),
+            .init(
+                name: "or", condition: .path("/a") || .path("/b"), matching: r("https://a.example/b", "GET", [:], nil),
+                notMatching: r("https://a.example/c", "GET", [:], nil)),
+            .init(
+                name: "not", condition: !.header("Authorization"), matching: r("https://a.example/", "GET", [:], nil),
+                notMatching: r("https://a.example/", "GET", ["Authorization": "x"], nil)),
         ]
     }()
 
@@ -318,7 +380,10 @@ import CassetteTestSupport
     /// the pattern is restricted to POST.
     @Test func patternParametersReachTheResponseBuilder() async throws {
         struct Follow: Codable, Sendable { var follower_id: Int }
-        struct Followed: Codable, Sendable, Equatable { var follower_id: Int; var following_id: Int }
+        struct Followed: Codable, Sendable, Equatable {
+            var follower_id: Int
+            var following_id: Int
+        }
         let stubbed = StubSession()
         defer { stubbed.invalidate() }
         stubbed.stubs.add(.method("POST") && .url("https://api.example.com/accounts/:accountID/followers")) { request in
@@ -327,8 +392,9 @@ import CassetteTestSupport
             }
             return .json(Followed(follower_id: follow.follower_id, following_id: account))
         }
-        let post = Self.request("https://api.example.com/accounts/1234/followers", method: "POST",
-                                headers: ["Content-Type": "application/json"], body: Data(#"{"follower_id":99}"#.utf8))
+        let post = Self.request(
+            "https://api.example.com/accounts/1234/followers", method: "POST",
+            headers: ["Content-Type": "application/json"], body: Data(#"{"follower_id":99}"#.utf8))
         let fetched = await Fetch.run(post, on: stubbed.session, style: .async)
         #expect(try JSONDecoder().decode(Followed.self, from: fetched.body) == Followed(follower_id: 99, following_id: 1234))
         let get = await Fetch.get("https://api.example.com/accounts/1234/followers", on: stubbed.session)
@@ -339,10 +405,12 @@ import CassetteTestSupport
     @Test func anExpectedRequestIsServedOnceAndVerified() async throws {
         let stubbed = StubSession()
         defer { stubbed.invalidate() }
-        stubbed.stubs.expect(.method("POST") && .path("/person") && .jsonBody(equals: ["person": ["name": "John Doe"]]),
-                             name: "create John", response: .json(["person": ["id": 1, "name": "John Doe"]] as [String: [String: AnyCodableValue]]))
-        let post = Self.request("https://api.example.com/person", method: "POST",
-                                headers: ["Content-Type": "application/json"], body: Data(#"{"person":{"name":"John Doe"}}"#.utf8))
+        stubbed.stubs.expect(
+            .method("POST") && .path("/person") && .jsonBody(equals: ["person": ["name": "John Doe"]]),
+            name: "create John", response: .json(["person": ["id": 1, "name": "John Doe"]] as [String: [String: AnyCodableValue]]))
+        let post = Self.request(
+            "https://api.example.com/person", method: "POST",
+            headers: ["Content-Type": "application/json"], body: Data(#"{"person":{"name":"John Doe"}}"#.utf8))
         #expect(await Fetch.run(post, on: stubbed.session, style: .async).text == #"{"person":{"id":1,"name":"John Doe"}}"#)
         try stubbed.verify()
         // Served once: the same request again is unexpected.
@@ -364,14 +432,15 @@ import CassetteTestSupport
             try stubbed.verify()
             Issue.record("verify passed")
         } catch {
-            #expect(error.description == """
-                Cassette stubs: verification failed.
-                Expected but never requested (2):
-                  - expected request "GET a" (method GET and path /a)
-                  - expected request "GET c" (path /c)
-                Requested but not expected (1):
-                  - GET https://x.example/z?q=1
-                """)
+            #expect(
+                error.description == """
+                    Cassette stubs: verification failed.
+                    Expected but never requested (2):
+                      - expected request "GET a" (method GET and path /a)
+                      - expected request "GET c" (path /c)
+                    Requested but not expected (1):
+                      - GET https://x.example/z?q=1
+                    """)
         }
         stubbed.stubs.removeAll()
         try stubbed.verify()
@@ -423,8 +492,12 @@ import CassetteTestSupport
         let host = "global-\(UUID().uuidString.lowercased()).example"
         let global = Stubs.global.add(.host(host), name: "global", response: .text("global"))
         defer { Stubs.global.remove(global) }
-        let first = StubSession(), second = StubSession()
-        defer { first.invalidate(); second.invalidate() }
+        let first = StubSession()
+        let second = StubSession()
+        defer {
+            first.invalidate()
+            second.invalidate()
+        }
         second.stubs.add(.path("/own"), response: .text("own"))
         #expect(await Fetch.get("https://\(host)/x", on: first.session).text == "global")
         #expect(await Fetch.get("https://\(host)/own", on: second.session).text == "own")
@@ -444,7 +517,9 @@ import CassetteTestSupport
             try await StubsTrait(unmatched: .fail) { $0.expect(.path("/never"), name: "never", response: .text("x")) }
                 .provideScope(for: Test.current!, testCase: nil) {}
         } matching: { issue in
-            issue.comments.map(\.rawValue) == ["Cassette stubs: verification failed.\nExpected but never requested (1):\n  - expected request \"never\" (path /never)"]
+            issue.comments.map(\.rawValue) == [
+                "Cassette stubs: verification failed.\nExpected but never requested (1):\n  - expected request \"never\" (path /never)"
+            ]
         }
     }
 

@@ -1,11 +1,13 @@
+import CassetteTestSupport
+import CassetteTesting
 import Foundation
+import Testing
+
+@testable import Cassette
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Cassette
-import CassetteTesting
-import CassetteTestSupport
 
 /// What ejecting a tape tells the test: unmatched requests fail it, unused interactions and stale
 /// cassettes per their policies, each said once, and never on top of the test's own failure.
@@ -13,13 +15,15 @@ import CassetteTestSupport
     static let file = URL(fileURLWithPath: "/cassettes/users.json")
 
     static func report(unmatched: [String] = [], unused: [String] = [], stale: Tape.Report.Stale? = nil) -> Tape.Report {
-        Tape.Report(file: file, mode: .none, replayed: 1, recorded: 0, unmatched: unmatched.map(miss), unused: unused.count,
-                    unusedInteractions: unused, stale: stale, saved: false)
+        Tape.Report(
+            file: file, mode: .none, replayed: 1, recorded: 0, unmatched: unmatched.map(miss), unused: unused.count,
+            unusedInteractions: unused, stale: stale, saved: false)
     }
 
     /// An unmatched request whose report is `text`.
     static func miss(_ text: String) -> UnmatchedRequest {
-        UnmatchedRequest(request: .init(url: "https://a.example/"), cassette: file, mode: RecordMode.none, candidates: [], usedUp: 0, description: text)
+        UnmatchedRequest(
+            request: .init(url: "https://a.example/"), cassette: file, mode: RecordMode.none, candidates: [], usedUp: 0, description: text)
     }
 
     static let unused = EjectFinding.unusedInteractions(
@@ -42,8 +46,10 @@ import CassetteTestSupport
     }
 
     @Test func unmatchedRequestsAlwaysFailAndSilenceTheUnusedReport() {
-        let report = Self.report(unmatched: ["Cassette: no recorded interaction matches GET https://a.example/"], unused: ["#1 GET https://b.example/"])
-        #expect(EjectVerification(report, unusedInteractions: .fail, bodyError: nil)
+        let report = Self.report(
+            unmatched: ["Cassette: no recorded interaction matches GET https://a.example/"], unused: ["#1 GET https://b.example/"])
+        #expect(
+            EjectVerification(report, unusedInteractions: .fail, bodyError: nil)
                 == EjectVerification(failures: [.unmatched(Self.miss("Cassette: no recorded interaction matches GET https://a.example/"))]))
     }
 
@@ -54,7 +60,9 @@ import CassetteTestSupport
         let second = "Cassette: no recorded interaction matches GET https://b.example/ in cassette x (record mode none).\nTo fix: …"
         let thrown = URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: first])
         let report = Self.report(unmatched: [first, second], unused: ["#1 GET https://c.example/"])
-        #expect(EjectVerification(report, unusedInteractions: .fail, bodyError: thrown) == EjectVerification(failures: [.unmatched(Self.miss(second))]))
+        #expect(
+            EjectVerification(report, unusedInteractions: .fail, bodyError: thrown)
+                == EjectVerification(failures: [.unmatched(Self.miss(second))]))
 
         struct AppError: Error {}
         let quiet = Self.report(unused: ["#1 GET https://c.example/"])
@@ -78,8 +86,9 @@ import CassetteTestSupport
                 let text = issue.comments.map(\.rawValue).joined()
                 let expectedSeverity: Issue.Severity = policy == .fail ? .error : .warning
                 return issue.severity == expectedSeverity
-                    && text.hasPrefix("cassette \(PackagePaths.examples.appendingPathComponent("users-api.json").path): 2 recorded interactions answered no request:\n"
-                                      + "  #2 POST https://api.example.com/users\n  #3 GET https://api.example.com/users?page=1&per_page=2\n")
+                    && text.hasPrefix(
+                        "cassette \(PackagePaths.examples.appendingPathComponent("users-api.json").path): 2 recorded interactions answered no request:\n"
+                            + "  #2 POST https://api.example.com/users\n  #3 GET https://api.example.com/users?page=1&per_page=2\n")
             }
         }
     }
@@ -87,11 +96,11 @@ import CassetteTestSupport
     // MARK: Staleness
 
     static let oldCassette = """
-    {"version":1,"interactions":[
-      {"recordedAt":"2020-01-02T03:04:05.678Z","request":{"method":"GET","url":"URL"},"response":{"status":200,"body":"old"}},
-      {"request":{"method":"GET","url":"URL?hand=written"},"response":{"status":200,"body":"by hand"}}
-    ]}
-    """
+        {"version":1,"interactions":[
+          {"recordedAt":"2020-01-02T03:04:05.678Z","request":{"method":"GET","url":"URL"},"response":{"status":200,"body":"old"}},
+          {"request":{"method":"GET","url":"URL?hand=written"},"response":{"status":200,"body":"by hand"}}
+        ]}
+        """
 
     static func staleMessage(_ file: URL, age: String = "30 days") -> String {
         "cassette \(file.path) is stale: 1 of its 2 interactions were recorded more than \(age) ago "
@@ -108,9 +117,13 @@ import CassetteTestSupport
             #expect(await Fetch.get("https://api.example.com/feed", on: warned.session).text == "old")
             #expect(try warned.eject().stale == Tape.Report.Stale(message: Self.staleMessage(file), fails: false))
 
-            await #expect(throws: CassetteError.verificationFailed([.stale(cassette: file, message: Self.staleMessage(file, age: "1.5 days"))])) {
-                try await withCassette("old", folder: scratch.url.path, mode: .none, options: .init(staleness: .fail(after: 1.5 * 86_400)),
-                                       environment: [:]) { tape in
+            await #expect(
+                throws: CassetteError.verificationFailed([.stale(cassette: file, message: Self.staleMessage(file, age: "1.5 days"))])
+            ) {
+                try await withCassette(
+                    "old", folder: scratch.url.path, mode: .none, options: .init(staleness: .fail(after: 1.5 * 86_400)),
+                    environment: [:]
+                ) { tape in
                     #expect(await Fetch.get("https://api.example.com/feed", on: tape.session).text == "old")
                 }
             }
@@ -121,7 +134,8 @@ import CassetteTestSupport
 
             // On CI nothing can be re-recorded: a warning says so.
             let onCI = try Tape(file: file, options: .init(staleness: .reRecord(after: month)), environment: ["CI": "1"])
-            #expect(try onCI.eject().stale?.message == Self.staleMessage(file) + " (Staleness .reRecord cannot re-record in record mode none.)")
+            #expect(
+                try onCI.eject().stale?.message == Self.staleMessage(file) + " (Staleness .reRecord cannot re-record in record mode none.)")
         }
     }
 
