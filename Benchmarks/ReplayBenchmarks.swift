@@ -29,7 +29,7 @@ enum ReplayBenchmarks {
     static func tape(_ document: CassetteDocument, in folder: URL, name: String) throws -> Tape {
         let file = folder.appendingPathComponent(name)
         try JSONCassetteCodec.encode(document).write(to: file)
-        return try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+        return try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
     }
 
     /// `replay_vs_floor` (`inFlight` 1) and `replay_vs_floor_64`.

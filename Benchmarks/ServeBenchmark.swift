@@ -26,7 +26,7 @@ enum ServeBenchmark {
             a: {
                 let tape = try Tape(
                     file: file, mode: .none, matching: .default.ignoringHost(),
-                    options: .init(allowsPlaybackRepeats: true), environment: [:])
+                    options: .init(allowsRepeatedReplays: true), environment: [:])
                 let server = try tape.serve()
                 defer { _ = try? tape.eject() }
                 return try drive(port: server.port, clients: clients, requestsPerClient: requestsPerClient) / Double(requests)
@@ -44,7 +44,7 @@ enum ServeBenchmark {
     static func load(clients: Int, requestsPerClient: Int, folder: URL) throws {
         let file = folder.appendingPathComponent("serve.json")
         let tape = try Tape(
-            file: file, mode: .none, matching: .default.ignoringHost(), options: .init(allowsPlaybackRepeats: true), environment: [:])
+            file: file, mode: .none, matching: .default.ignoringHost(), options: .init(allowsRepeatedReplays: true), environment: [:])
         let server = try tape.serve()
         let port = server.port
         let seconds = try drive(port: port, clients: clients, requestsPerClient: requestsPerClient)

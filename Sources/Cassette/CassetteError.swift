@@ -37,7 +37,7 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// What the ejected tape saw fails the test: requests that found no recorded match, unused
     /// interactions under ``UnusedInteractions/fail``, a cassette stale under ``Staleness/Action/fail``.
     /// One message each.
-    case verificationFailed([EjectFinding])
+    case verificationFailed([VerificationFinding])
     /// The `.cassette` trait without a name on a parameterized test, where an argument of a case
     /// cannot name a cassette: its description is not stable (see the trait).
     case cassetteNameNotDerivable(test: String, argument: String, reason: String)

@@ -10,7 +10,7 @@ extension Tape {
         /// When every recorded interaction matching a request has been used, answer with the
         /// last of them again instead of failing as unmatched. Default `false`: each recorded
         /// interaction answers once, as the server answered once.
-        public var allowsPlaybackRepeats: Bool
+        public var allowsRepeatedReplays: Bool
         /// How replayed responses are timed (see `Latency`). `nil`, the default: as
         /// `CASSETTE_LATENCY` says, else instant. An interaction's own `"latency"` in the file
         /// wins over this.
@@ -31,7 +31,7 @@ extension Tape {
         public var beforeRecord: (@Sendable (Interaction) -> Interaction?)?
         /// Rewrites each recorded interaction just before it replays (after placeholders were
         /// given back their secrets); the cassette file is not changed.
-        public var beforePlayback: (@Sendable (Interaction) -> Interaction)?
+        public var beforeReplay: (@Sendable (Interaction) -> Interaction)?
         /// What the `.cassette` trait and `withCassette` say about recorded interactions that
         /// answered no request. Default ``UnusedInteractions/ignore``.
         public var unusedInteractions: UnusedInteractions
@@ -51,28 +51,28 @@ extension Tape {
         public var secretCheck: SecretCheck
         /// What may change when the same traffic is recorded again (record mode `all`) without
         /// rewriting an interaction: dates, ages, request ids, timing within ±50 % or ±50 ms
-        /// (see ``VolatileParts``). Unchanged traffic leaves the file byte-identical.
-        public var volatileParts: VolatileParts = .default
+        /// (see ``IgnoredChanges``). Unchanged traffic leaves the file byte-identical.
+        public var ignoredChanges: IgnoredChanges = .default
 
         /// Options with their defaults.
         public init(
-            allowsPlaybackRepeats: Bool = false,
+            allowsRepeatedReplays: Bool = false,
             latency: Latency? = nil,
             redaction: Redaction = .default,
             beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
-            beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil,
+            beforeReplay: (@Sendable (Interaction) -> Interaction)? = nil,
             unusedInteractions: UnusedInteractions = .ignore,
             staleness: Staleness? = nil,
             savesConnectionFailures: Bool = false,
             secretCheck: SecretCheck = .warn,
-            volatileParts: VolatileParts = .default
+            ignoredChanges: IgnoredChanges = .default
         ) {
-            self.volatileParts = volatileParts
-            self.allowsPlaybackRepeats = allowsPlaybackRepeats
+            self.ignoredChanges = ignoredChanges
+            self.allowsRepeatedReplays = allowsRepeatedReplays
             self.latency = latency
             self.redaction = redaction
             self.beforeRecord = beforeRecord
-            self.beforePlayback = beforePlayback
+            self.beforeReplay = beforeReplay
             self.unusedInteractions = unusedInteractions
             self.staleness = staleness
             self.savesConnectionFailures = savesConnectionFailures

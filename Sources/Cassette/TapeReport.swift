@@ -18,15 +18,13 @@ extension Tape {
         /// Each request that found no match and was refused: the request, the closest recordings
         /// and what differs; its `description` is the report the caller's error carried.
         public var unmatched: [UnmatchedRequest]
-        /// How many recorded interactions answered no request.
-        public var unused: Int
         /// Each recorded interaction that answered no request: `#3 GET https://…` (numbered from
         /// 1 in file order).
         public var unusedInteractions: [String]
         /// What ``Options/staleness`` found, when the cassette is stale and was not re-recorded.
         public var stale: Stale?
         /// Whether the file was written. `false` also when re-recording (mode `all`) found the
-        /// same traffic as the file holds, apart from ``Options/volatileParts``: the file is then
+        /// same traffic as the file holds, apart from ``Options/ignoredChanges``: the file is then
         /// left as it was, byte for byte.
         public var saved: Bool
         /// What the tape noticed that needs a look but fails nothing: requests that could not

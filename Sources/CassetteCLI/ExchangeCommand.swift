@@ -57,7 +57,7 @@ struct ExchangeCommand {
                                  cassette that does not exist yet, else replay; newEpisodes: replay
                                  what the cassette holds, record the rest; all: record again and
                                  replace the cassette with this one interaction (when the answer is
-                                 unchanged but for volatile parts, the file is left byte-identical).
+                                 unchanged but for ignored changes (dates, ids, timing), the file is left byte-identical).
             """ : """
 
               --latency L        How the response is timed: recorded (as recorded), instant,

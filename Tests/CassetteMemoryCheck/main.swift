@@ -9,6 +9,10 @@ import CassetteTestSupport
 //   CassetteMemoryCheck record FOLDER COUNT SIZE
 //     Records a SIZE-byte body from the loopback server into a new tape COUNT times (one tape
 //     each, ejected and saved), after one to warm up.
+//   CassetteMemoryCheck rss FOLDER COUNT SIZE tape|plain
+//     Downloads a SIZE-byte body from the loopback server COUNT times: each recorded through a
+//     new tape, ejected and saved (`tape`), or through a plain URLSession (`plain`), and prints
+//     "RSS <n> <peak bytes> <current bytes>" after each (Linux: VmHWM and VmRSS).
 // Prints "HEAP <stage> <bytes>" lines: `baseline` after warming up, `after` when done.
 // Exits 0, or 1 with the error on standard error.
 import Foundation
@@ -29,6 +33,16 @@ func heap(_ stage: String) {
     say("HEAP \(stage) \(HeapUsage.bytesInUse)")
 }
 
+/// The process's peak and current resident set, in bytes (0 where /proc is not there).
+func residentSet() -> (peak: Int, current: Int) {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+    func kilobytes(_ field: String) -> Int {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+    return (kilobytes("VmHWM"), kilobytes("VmRSS"))
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let count = Int(arguments[3]) else {
     FileHandle.standardError.write(Data("usage: CassetteMemoryCheck replay FOLDER COUNT | record FOLDER COUNT SIZE\n".utf8))
@@ -47,7 +61,7 @@ do {
                     status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: String(repeating: "x", count: 1024))))
         ])
         try JSONCassetteCodec.encode(document).write(to: file)
-        let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+        let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
         let request = URLRequest(url: URL(string: "https://memory.example/item")!)
         func replay(_ times: Int) async throws {
             for _ in 0..<times {
@@ -73,6 +87,26 @@ do {
         heap("baseline")
         for index in 1...max(1, count) { try await record(index) }
         heap("after")
+        server.stop()
+    case "rss" where arguments.count == 6:
+        guard let size = Int(arguments[4]) else { throw UnexpectedAnswer(text: "SIZE is not a number") }
+        let server = try LoopbackServer()
+        let plain = URLSession(configuration: .ephemeral)
+        for index in 1...max(1, count) {
+            let url = server.baseURL + "/bytes/\(size)?i=\(index)"
+            if arguments[5] == "plain" {
+                let fetched = await Fetch.get(url, on: plain)
+                guard fetched.body.count == size else { throw UnexpectedAnswer(text: "\(fetched)") }
+            } else {
+                let tape = try Tape(file: folder.appendingPathComponent("rss-\(index).json"), mode: .all, environment: [:])
+                let fetched = await Fetch.get(url, on: tape.session)
+                guard fetched.body.count == size else { throw UnexpectedAnswer(text: "\(fetched)") }
+                try tape.eject()
+            }
+            let resident = residentSet()
+            say("RSS \(index) \(resident.peak) \(resident.current)")
+        }
+        plain.invalidateAndCancel()
         server.stop()
     default:
         FileHandle.standardError.write(Data("unknown scenario \(arguments[1])\n".utf8))

@@ -123,7 +123,7 @@ struct UnmatchedRequestReport {
             : "record it with CASSETTE_RECORD_MODE=newEpisodes (mode \"\(mode)\" does not record into an existing cassette)"
         if usedUp > 0 {
             return "if the server answers this request more than once, \(record); to replay the last answer again instead, "
-                + "open the tape with Tape.Options(allowsPlaybackRepeats: true)."
+                + "open the tape with Tape.Options(allowsRepeatedReplays: true)."
         }
         guard let differences, !differences.isEmpty, rules.predicate == nil else {
             return "if the request is new, \(record)."

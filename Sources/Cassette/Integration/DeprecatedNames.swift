@@ -54,3 +54,68 @@ public func withCassette<Result>(
         name, folder: folder.path, filePath: filePath, mode: mode, matching: matching, options: options,
         environment: environment, body)
 }
+
+/// The earlier name of ``IgnoredChanges``.
+@available(*, deprecated, renamed: "IgnoredChanges")
+public typealias VolatileParts = IgnoredChanges
+
+/// The earlier name of ``VerificationFinding``.
+@available(*, deprecated, renamed: "VerificationFinding")
+public typealias EjectFinding = VerificationFinding
+
+extension Tape.Options {
+    /// The earlier name of ``allowsRepeatedReplays``.
+    @available(*, deprecated, renamed: "allowsRepeatedReplays")
+    public var allowsPlaybackRepeats: Bool {
+        get { allowsRepeatedReplays }
+        set { allowsRepeatedReplays = newValue }
+    }
+
+    /// The earlier name of ``beforeReplay``.
+    @available(*, deprecated, renamed: "beforeReplay")
+    public var beforePlayback: (@Sendable (Interaction) -> Interaction)? {
+        get { beforeReplay }
+        set { beforeReplay = newValue }
+    }
+
+    /// The earlier name of ``ignoredChanges``.
+    @available(*, deprecated, renamed: "ignoredChanges")
+    public var volatileParts: IgnoredChanges {
+        get { ignoredChanges }
+        set { ignoredChanges = newValue }
+    }
+
+    /// Options with the earlier names of ``allowsRepeatedReplays``, ``beforeReplay`` and
+    /// ``ignoredChanges``. Disfavoured, so that a call with none of the earlier names, such as
+    /// `Options()`, is the current initializer's.
+    @available(
+        *, deprecated,
+        message:
+            "use init(allowsRepeatedReplays:latency:redaction:beforeRecord:beforeReplay:unusedInteractions:staleness:savesConnectionFailures:secretCheck:ignoredChanges:)"
+    )
+    @_disfavoredOverload
+    public init(
+        allowsPlaybackRepeats: Bool = false,
+        latency: Latency? = nil,
+        redaction: Redaction = .default,
+        beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
+        beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil,
+        unusedInteractions: UnusedInteractions = .ignore,
+        staleness: Staleness? = nil,
+        savesConnectionFailures: Bool = false,
+        secretCheck: SecretCheck = .warn,
+        volatileParts: IgnoredChanges = .default
+    ) {
+        self.init(
+            allowsRepeatedReplays: allowsPlaybackRepeats, latency: latency, redaction: redaction, beforeRecord: beforeRecord,
+            beforeReplay: beforePlayback, unusedInteractions: unusedInteractions, staleness: staleness,
+            savesConnectionFailures: savesConnectionFailures, secretCheck: secretCheck, ignoredChanges: volatileParts)
+    }
+}
+
+extension Tape.Report {
+    /// How many of the cassette's interactions answered no request: the count of
+    /// ``unusedInteractions``, which names them.
+    @available(*, deprecated, message: "use unusedInteractions.count; unusedInteractions names each unused interaction")
+    public var unused: Int { unusedInteractions.count }
+}

@@ -177,12 +177,12 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
             return (exchange.progress.data, before...exchange.body.count)
         }
         // The pieces queued behind this one are freed as they are collected: see HeapTrim.
-        if collected.lowerBound / Self.trimEvery != collected.upperBound / Self.trimEvery { HeapTrim.releaseFreedPages() }
+        if collected.lowerBound / HeapTrim.everyBytes != collected.upperBound / HeapTrim.everyBytes {
+            HeapTrim.mapLargeBlocks()
+            HeapTrim.releaseFreedPages()
+        }
         onData?(data)
     }
-
-    /// How many bytes of a body are collected between two ``HeapTrim/releaseFreedPages()`` (8 MiB).
-    static let trimEvery = 8 << 20
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
@@ -221,6 +221,8 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         )
         // On Linux this runs on URLSession's shared queue (see LiveForwarder.init): building and
         // redacting a large body's interaction there would hold up every session in the process.
+        // The pieces queued since the last trim were freed as they were collected.
+        if outcome.body.count >= HeapTrim.everyBytes { HeapTrim.releaseFreedPages() }
         if outcome.body.count >= Self.handedOffBody {
             let onEnd = exchange.onEnd
             let handedOff = outcome

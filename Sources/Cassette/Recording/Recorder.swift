@@ -118,4 +118,13 @@ final class Recorder: Sendable {
     var interactions: [Interaction] {
         state.withLock { state in state.finished.keys.sorted().compactMap { state.finished[$0] } }
     }
+
+    /// The finished recordings in the order their requests started, given up: the recorder keeps
+    /// none of them after this (a tape's, once it is ejected, so that its bodies can be freed).
+    func takeInteractions() -> [Interaction] {
+        state.withLock { state in
+            defer { state.finished = [:] }
+            return state.finished.keys.sorted().compactMap { state.finished[$0] }
+        }
+    }
 }

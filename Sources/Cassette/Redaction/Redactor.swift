@@ -27,7 +27,7 @@ final class Redactor: @unchecked Sendable {
     /// already taken out.
     private let keptTexts: Set<String>
     private let beforeRecord: (@Sendable (Interaction) -> Interaction?)?
-    private let beforePlayback: (@Sendable (Interaction) -> Interaction)?
+    private let beforeReplay: (@Sendable (Interaction) -> Interaction)?
     /// Every secret a rule found so far in any interaction of the tape (recorded, or live and
     /// matched), long enough to search for: a secret is replaced everywhere it appears, also in an
     /// interaction where no rule found it (a cookie value echoed into a later request's query).
@@ -79,7 +79,7 @@ final class Redactor: @unchecked Sendable {
     convenience init(
         _ redaction: Redaction,
         beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
-        beforePlayback: (@Sendable (Interaction) -> Interaction)? = nil
+        beforeReplay: (@Sendable (Interaction) -> Interaction)? = nil
     ) throws(CassetteError) {
         var patterns: [NSRegularExpression] = []
         for pattern in redaction.bodyPatterns {
@@ -89,19 +89,19 @@ final class Redactor: @unchecked Sendable {
                 throw .invalidRedactionPattern(pattern, reason: (error as NSError).localizedDescription)
             }
         }
-        self.init(redaction, patterns: patterns, beforeRecord: beforeRecord, beforePlayback: beforePlayback)
+        self.init(redaction, patterns: patterns, beforeRecord: beforeRecord, beforeReplay: beforeReplay)
     }
 
     /// A redactor that changes nothing: for sessions that only stub.
     static func none() -> Redactor {
-        Redactor(.none, patterns: [], beforeRecord: nil, beforePlayback: nil)
+        Redactor(.none, patterns: [], beforeRecord: nil, beforeReplay: nil)
     }
 
     private init(
         _ redaction: Redaction,
         patterns: [NSRegularExpression],
         beforeRecord: (@Sendable (Interaction) -> Interaction?)?,
-        beforePlayback: (@Sendable (Interaction) -> Interaction)?
+        beforeReplay: (@Sendable (Interaction) -> Interaction)?
     ) {
         self.redaction = redaction
         headerNames = Set(redaction.headers.map { $0.lowercased() })
@@ -116,7 +116,7 @@ final class Redactor: @unchecked Sendable {
         restoring = SecretScrubber(pairs: placeholders.map { ($0.placeholder, $0.secret) })
         keptTexts = Set([Redaction.replacement] + placeholders.map(\.placeholder))
         self.beforeRecord = beforeRecord
-        self.beforePlayback = beforePlayback
+        self.beforeReplay = beforeReplay
     }
 
     // MARK: The three points
@@ -251,7 +251,7 @@ final class Redactor: @unchecked Sendable {
 
     /// Whether ``forPlayback(_:bound:)`` may change an interaction without bound placeholders:
     /// when it cannot, a replay skips it (and the copy of the interaction it would make).
-    var changesPlayback: Bool { !restoring.isEmpty || beforePlayback != nil }
+    var changesPlayback: Bool { !restoring.isEmpty || beforeReplay != nil }
 
     /// `request` with the secrets of ``Redaction/placeholders`` replaced by their placeholders
     /// and nothing else redacted: a live request as it is compared with recordings that hold
@@ -265,7 +265,7 @@ final class Redactor: @unchecked Sendable {
 
     /// `interaction` as it replays: placeholders give back their secrets in the response — the
     /// ones of ``Redaction/placeholders``, then, with `bound`, the values the tape learned its
-    /// numbered placeholders stood for (``bindings``) — then the `beforePlayback` hook.
+    /// numbered placeholders stood for (``bindings``) — then the `beforeReplay` hook.
     func forPlayback(_ interaction: Interaction, bound: Bool = false) -> Interaction {
         var interaction = interaction
         let learned = bound ? bindings.restorers : nil
@@ -282,7 +282,7 @@ final class Redactor: @unchecked Sendable {
             interaction.response = response
             lengths.keepContentLengths(of: &interaction)
         }
-        return beforePlayback.map { $0(interaction) } ?? interaction
+        return beforeReplay.map { $0(interaction) } ?? interaction
     }
 
     /// The body lengths of an interaction before it is changed: a `Content-Length` that was true

@@ -62,8 +62,8 @@ final class Router: Sendable {
     ///   - request: the request as captured (``Interaction/Request/capturing(_:)``).
     ///   - sent: the request as it is sent, for the conditions of stubs; made only when stubs are installed.
     ///   - shownOnMiss: the request a refusal shows, when it should show more than `request` (the
-    ///     session's configured fields); it is redacted here.
-    func decide(_ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: (() -> Interaction.Request)? = nil) -> Decision {
+    ///     session's configured fields); it is redacted here. Asked only on a refusal.
+    func decide(_ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: () -> Interaction.Request? = { nil }) -> Decision {
         // Stubs first: a stubbed request is neither replayed nor recorded.
         if !stubs.isEmpty || !Stubs.global.isEmpty {
             let urlRequest = sent()
@@ -93,7 +93,7 @@ final class Router: Sendable {
         }
         if setup.recordsNewRequests { return .record(request.withReadableBody()) }
         // Without a value that stands where a recording holds a placeholder (a secret the tape does not know).
-        var shown = shownOnMiss.map { redactor.forMatching($0()) } ?? redacted
+        var shown = shownOnMiss().map { redactor.forMatching($0) } ?? redacted
         let hidden = playback.placeholderValues(in: request)
         if !hidden.isEmpty { shown = SecretScrubber(secrets: hidden, with: Redaction.replacement).applied(to: shown) }
         return .refuse(refusal(of: shown, usedUp: usedUp))
@@ -147,12 +147,13 @@ final class Router: Sendable {
         var unused: [String]
     }
 
-    /// What the requests came to so far (``Tape/eject()`` asks once, after the sessions are detached).
+    /// What the requests came to (``Tape/eject()`` asks once, after the sessions are detached):
+    /// the recorder hands its recordings over and keeps none.
     func conclusion() -> Conclusion {
         let unused = playback.recordings.enumerated().filter { !$0.element.used }.map { index, recording in
             "#\(index + 1) \(recording.request.method) \(recording.request.url)"
         }
-        return Conclusion(recorded: redactor.removingKnownSecrets(from: recorder.interactions), log: log.current, unused: unused)
+        return Conclusion(recorded: redactor.removingKnownSecrets(from: recorder.takeInteractions()), log: log.current, unused: unused)
     }
 
     /// The origins (`scheme://host:port`) of the cassette's recordings.

@@ -65,13 +65,14 @@ struct SessionExecutor {
     private func run(_ hop: Hop, of exchange: Exchange) {
         let urlRequest = hop.request
         let request = Interaction.Request.capturing(urlRequest).request
+        // A miss shows every field the session sends; the request was read without them when the
+        // configuration could not change the decision.
         let decision = router.decide(
             request, sent: { urlRequest },
-            shownOnMiss: router.readsConfigurationFirst
-                ? nil
-                : {
-                    Interaction.Request.capturing(Self.asSent(urlRequest, by: exchange.configuration)).request
-                })
+            shownOnMiss: {
+                router.readsConfigurationFirst
+                    ? nil : Interaction.Request.capturing(Self.asSent(urlRequest, by: exchange.configuration)).request
+            })
         switch decision {
         case .stub(let answer), .replay(let answer):
             reportSent(hop, of: exchange)

@@ -53,14 +53,14 @@ package enum CassetteFile {
     /// files a killed process left behind for this cassette are removed. A file that can no
     /// longer be read is not overwritten: the save fails and says why.
     ///
-    /// When `replacing`, each recorded interaction that equals a stored one apart from `volatile`
+    /// When `replacing`, each recorded interaction that equals a stored one apart from the changes `volatile` ignores
     /// parts keeps the stored one, and when that leaves the cassette as it was the file is not
-    /// written, so recording unchanged traffic again changes no byte (see ``VolatileParts``).
+    /// written, so recording unchanged traffic again changes no byte (see ``IgnoredChanges``).
     ///
     /// - Returns: whether the file was written.
     @discardableResult
     static func save(
-        _ recorded: [Interaction], replacing: Bool, volatile: VolatileParts = .default, to file: URL
+        _ recorded: [Interaction], replacing: Bool, ignoring volatile: IgnoredChanges = .default, to file: URL
     ) throws(CassetteError) -> Bool {
         let folder = file.deletingLastPathComponent()
         do {

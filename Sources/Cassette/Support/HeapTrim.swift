@@ -2,23 +2,53 @@
 import Glibc
 #endif
 
-/// Gives the pages of freed heap memory back to the system: glibc's `malloc_trim`, found at run
-/// time (the Glibc module does not export it); nothing on other platforms.
+/// Keeps the memory of large recordings from staying resident on Linux: glibc's `malloc_trim`
+/// and `mallopt`, found at run time (the Glibc module exports neither); nothing on other platforms.
 ///
-/// Recording a large body on Linux needs it. The live request's delegate runs on URLSession's
-/// shared queue (``LiveForwarder``), so while a fast server sends, FoundationNetworking queues the
-/// body's pieces faster than the delegate collects them; once collected, they are freed, but glibc
-/// keeps the freed pages of its heap, and a 100 MB body held twice its size in memory (measured:
-/// `memory_record_100mb` 1.9–2.2× without this, 1.33× with it). ``LiveForwarder`` calls this after
-/// every 8 MiB it collects, so small bodies never pay for it.
+/// Two things glibc does make a process that records large bodies keep their pages:
+/// - **Freed pages stay in the heap.** The live request's delegate runs on URLSession's shared
+///   queue (``LiveForwarder``), so while a fast server sends, FoundationNetworking queues the
+///   body's pieces faster than the delegate collects them; once collected they are freed, but the
+///   heap keeps the pages, and a 100 MB body held twice its size (`memory_record_100mb` 1.9–2.2×
+///   without a trim, 1.33× with it). ``releaseFreedPages()`` runs after every ``everyBytes`` a
+///   recording collects, and once when a tape that recorded that much is ejected (its threads'
+///   heaps — glibc keeps one per thread, up to 8 per core — hold what its encoding freed).
+/// - **Large blocks stop being mapped.** glibc serves a block over its mmap threshold (128 KiB at
+///   first) with a mapping of its own, returned to the system when freed — but freeing one raises
+///   the threshold to its size (up to 32 MiB), so the next 20 MB body comes from a heap and its
+///   pages stay there. Eight 20 MB recordings, each through its own ejected tape, raised the peak
+///   resident set by 10–30 MB each until the sixth; through a plain `URLSession` the same downloads
+///   climb the same way. ``mapLargeBlocks()``, called the first time a recording collects
+///   ``everyBytes``, fixes the threshold at 1 MiB for the rest of the process, and the peak levels
+///   off after the second recording (`MemoryTests`). Blocks of 1 MiB and more then cost a
+///   mapping each: nothing a test process notices, and only processes that record large bodies.
 enum HeapTrim {
+    /// How many bytes are worth a trim: a recording collects this much of a body between two
+    /// trims, and an ejected tape that recorded this much trims once (8 MiB).
+    static let everyBytes = 8 << 20
+
+    /// The mmap threshold ``mapLargeBlocks()`` sets: 1 MiB.
+    static let mappedFrom: Int32 = 1 << 20
+
     #if canImport(Glibc)
     private typealias Trim = @convention(c) (Int) -> Int32
+    private typealias Option = @convention(c) (Int32, Int32) -> Int32
 
-    private static let trim: Trim? = {
+    /// `M_MMAP_THRESHOLD` in glibc's `malloc.h`.
+    private static let mmapThreshold: Int32 = -3
+
+    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
         // A null handle is RTLD_DEFAULT: every library the process loaded.
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: Trim.self)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(symbol, to: type)
+    }
+
+    private static let trim = symbol("malloc_trim", as: Trim.self)
+
+    /// Set once, the first time it is read.
+    private static let mapped: Bool = {
+        guard let mallopt = symbol("mallopt", as: Option.self) else { return false }
+        return mallopt(mmapThreshold, mappedFrom) == 1
     }()
     #endif
 
@@ -26,6 +56,14 @@ enum HeapTrim {
     static func releaseFreedPages() {
         #if canImport(Glibc)
         _ = trim?(0)
+        #endif
+    }
+
+    /// Serves every block of ``mappedFrom`` bytes or more with a mapping of its own from now on,
+    /// so that freeing it returns its pages. Once per process; cheap to call again.
+    static func mapLargeBlocks() {
+        #if canImport(Glibc)
+        _ = mapped
         #endif
     }
 }

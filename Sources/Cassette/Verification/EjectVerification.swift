@@ -9,8 +9,8 @@ import Foundation
 /// reported when the test threw or requests found no match (the unmatched report lists the
 /// closest recordings already).
 package struct EjectVerification: Equatable {
-    package var failures: [EjectFinding] = []
-    package var warnings: [EjectFinding] = []
+    package var failures: [VerificationFinding] = []
+    package var warnings: [VerificationFinding] = []
 }
 
 extension EjectVerification {
@@ -20,13 +20,13 @@ extension EjectVerification {
     ///   - bodyError: what the test threw, if it did.
     init(_ report: Tape.Report, unusedInteractions: UnusedInteractions, bodyError: (any Error)?) {
         let alreadySaid = bodyError.map { "\($0)\n" + ($0 as NSError).localizedDescription } ?? ""
-        failures += report.unmatched.filter { !alreadySaid.contains($0.description) }.map(EjectFinding.unmatched)
+        failures += report.unmatched.filter { !alreadySaid.contains($0.description) }.map(VerificationFinding.unmatched)
         if let stale = report.stale {
-            let finding = EjectFinding.stale(cassette: report.file, message: stale.message)
+            let finding = VerificationFinding.stale(cassette: report.file, message: stale.message)
             if stale.fails { failures.append(finding) } else { warnings.append(finding) }
         }
         guard bodyError == nil, report.unmatched.isEmpty, !report.unusedInteractions.isEmpty, unusedInteractions != .ignore else { return }
-        let finding = EjectFinding.unusedInteractions(cassette: report.file, interactions: report.unusedInteractions)
+        let finding = VerificationFinding.unusedInteractions(cassette: report.file, interactions: report.unusedInteractions)
         if unusedInteractions == .fail { failures.append(finding) } else { warnings.append(finding) }
     }
 }

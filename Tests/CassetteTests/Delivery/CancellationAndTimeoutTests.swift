@@ -36,7 +36,7 @@ import FoundationNetworking
             let file = try Self.slowCassette(in: scratch, firstByte: wait, duration: wait)
             for repetition in 1...10 {
                 let tape = try Tape(
-                    file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .recorded), environment: [:])
+                    file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: .recorded), environment: [:])
                 let outcomes = Locked<[(code: URLError.Code?, lateBy: TimeInterval, hadResponse: Bool)]>([])
                 let cancelledAt = Locked<Date?>(nil)
                 let group = DispatchGroup()

@@ -195,7 +195,7 @@ import FoundationNetworking
                   no body
                 It matches recorded interaction #3, which already answered an earlier request: each recorded interaction answers once.
                 To fix: if the server answers this request more than once, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine \
-                with network access; to replay the last answer again instead, open the tape with Tape.Options(allowsPlaybackRepeats: true).
+                with network access; to replay the last answer again instead, open the tape with Tape.Options(allowsRepeatedReplays: true).
                 """,
             ])
     }

@@ -155,7 +155,7 @@ import FoundationNetworking
                 } ] }
                 """.utf8
             ).write(to: file)
-            let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+            let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
             let configuration = URLSessionConfiguration.ephemeral
             let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-\(setting)-\(UUID())")
             configuration.httpCookieStorage = storage

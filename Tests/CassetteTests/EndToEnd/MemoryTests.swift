@@ -37,4 +37,24 @@ import Testing
         // Less than one body: ten kept bodies would add 50 MB or more.
         #expect(after - baseline < 5_000_000, "the heap grew by \(after - baseline) bytes over 10 recordings of 5 MB")
     }
+
+    /// The peak resident set of a child recording six 12 MB bodies, each through a tape of its
+    /// own that is ejected and saved, levels off after the second recording. Before (glibc's
+    /// per-thread heaps kept what the recordings freed, and its rising mmap threshold put each
+    /// body in a heap) it rose 17–29 MB from the second to the sixth; now 0–7 MB, the spread
+    /// being how far FoundationNetworking's queue of pieces runs ahead of the recording. Under
+    /// AddressSanitizer the child keeps no quarantine, which would hold every freed body.
+    @Test func thePeakResidentSetOfLargeRecordingsLevelsOff() throws {
+        let asan = ProcessInfo.processInfo.environment["ASAN_OPTIONS"].map { $0 + ":" } ?? ""
+        let peaks = try withScratchTape { scratch -> [Int] in
+            let (status, output) = try ChildProcess.run(
+                "CassetteMemoryCheck", ["rss", scratch.url.path, "6", "12000000", "tape"],
+                environment: ["ASAN_OPTIONS": asan + "quarantine_size_mb=0"])
+            #expect(status == 0, "\(output)")
+            return output.split(separator: "\n").filter { $0.hasPrefix("RSS ") }.compactMap { Int($0.split(separator: " ")[2]) }
+        }
+        #expect(peaks.count == 6)
+        guard peaks.count == 6 else { return }
+        #expect(peaks[5] - peaks[1] < 12_000_000, "peak resident set after each recording, in bytes: \(peaks)")
+    }
 }

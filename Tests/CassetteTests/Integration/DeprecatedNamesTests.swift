@@ -27,4 +27,37 @@ import Testing
             #expect(synchronous == "Ping.json")
         }
     }
+
+    @available(*, deprecated, message: "exercises the deprecated forwarders")
+    @Test func theEarlierNamesOfTheReplayOptionsForwardToTheCurrentOnes() async throws {
+        let marked = Interaction(request: .init(url: "https://api.example.com/marked"))
+        var options = Tape.Options(allowsPlaybackRepeats: true, beforePlayback: { _ in marked }, volatileParts: .none)
+        #expect(options.allowsRepeatedReplays)
+        #expect(options.beforeReplay?(Interaction(request: .init(url: "https://other.example/"))).request.url == marked.request.url)
+        #expect(options.ignoredChanges == IgnoredChanges.none)
+        options.allowsPlaybackRepeats = false
+        options.volatileParts = VolatileParts.default
+        options.beforePlayback = nil
+        #expect(!options.allowsRepeatedReplays)
+        #expect(options.ignoredChanges == IgnoredChanges.default)
+        #expect(options.beforeReplay == nil)
+        // A call with none of the earlier names is the current initializer's.
+        #expect(!Tape.Options().allowsRepeatedReplays)
+        let finding: EjectFinding = .stale(cassette: URL(fileURLWithPath: "/c.json"), message: "old")
+        #expect(finding == VerificationFinding.stale(cassette: URL(fileURLWithPath: "/c.json"), message: "old"))
+
+        try await withScratchTape { scratch in
+            try CassetteFile.write(
+                CassetteDocument(interactions: [
+                    Interaction(request: .init(url: "https://api.example.com/a"), response: .init(status: 200)),
+                    Interaction(request: .init(url: "https://api.example.com/b"), response: .init(status: 200)),
+                ]),
+                to: scratch.file)
+            let tape = try scratch.tape(mode: .none)
+            #expect(await Fetch.get("https://api.example.com/a", on: tape.session).status == 200)
+            let report = try tape.eject()
+            #expect(report.unused == 1)
+            #expect(report.unusedInteractions == ["#2 GET https://api.example.com/b"])
+        }
+    }
 }

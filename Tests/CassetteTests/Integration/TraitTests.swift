@@ -25,7 +25,7 @@ import FoundationNetworking
     /// `CASSETTE_LATENCY` does not override a choice made in code).
     @Test(
         .cassette(
-            "Shared/feed-outage", mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .fixed(firstByte: 0.2, duration: 0.3))))
+            "Shared/feed-outage", mode: .none, options: .init(allowsRepeatedReplays: true, latency: .fixed(firstByte: 0.2, duration: 0.3))))
     func theTraitChoosesTheLatencyForItsTest() throws {
         #expect(Tape.current?.latency == .fixed(firstByte: 0.2, duration: 0.3))
     }

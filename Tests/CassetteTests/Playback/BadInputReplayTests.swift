@@ -39,7 +39,7 @@ import FoundationNetworking
                 .downloadSpeed(.init(bytesPerSecond: 1e-300)),
             ] {
                 let tape = try Tape(
-                    file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: latency), environment: [:])
+                    file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: latency), environment: [:])
                 let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
                 let started = Date()
                 let fetched = await Fetch.run(Self.request("https://a.example/", timeout: 0.3), on: session, style: style)

@@ -89,7 +89,7 @@ import FoundationNetworking
     }
 
     /// Identical requests get the recorded answers in order; the next one is unmatched, or
-    /// repeats the last with `allowsPlaybackRepeats`.
+    /// repeats the last with `allowsRepeatedReplays`.
     @Test(arguments: [false, true])
     func identicalRequestsReplayInRecordedOrder(allowsRepeats: Bool) async throws {
         try await withScratchTape { scratch in
@@ -98,7 +98,7 @@ import FoundationNetworking
                 Interaction(request: .init(url: "https://jobs.example/1"), response: .init(status: 200, body: .init(text: state)))
             }
             try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
-            let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: allowsRepeats), environment: [:])
+            let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: allowsRepeats), environment: [:])
             var answers: [String] = []
             for _ in 0..<4 {
                 let fetched = await Fetch.get("https://jobs.example/1", on: tape.session)
@@ -118,7 +118,7 @@ import FoundationNetworking
                           no body
                         It matches recorded interactions #1, #2, #3, which all already answered earlier requests: each recorded interaction answers once.
                         To fix: if the server answers this request more than once, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine \
-                        with network access; to replay the last answer again instead, open the tape with Tape.Options(allowsPlaybackRepeats: true).
+                        with network access; to replay the last answer again instead, open the tape with Tape.Options(allowsRepeatedReplays: true).
                         """
                     ])
             }

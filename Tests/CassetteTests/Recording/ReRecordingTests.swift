@@ -84,10 +84,10 @@ import FoundationNetworking
             let server = scratch.server
             let file = scratch.file("large.json")
             let upload = String(repeating: "0123456789abcdef", count: 1 << 17)  // 2 MiB on one line
-            var volatile = VolatileParts.default
+            var volatile = IgnoredChanges.default
             volatile.timingSeconds = 10  // a loaded machine moves a 3 MB transfer's timing a lot
             func record() async throws -> Tape.Report {
-                let tape = try Tape(file: file, mode: .all, options: .init(volatileParts: volatile), environment: [:])
+                let tape = try Tape(file: file, mode: .all, options: .init(ignoredChanges: volatile), environment: [:])
                 let (big, _) = try await tape.session.data(from: URL(string: server.baseURL + "/volatile/big/\((3 << 20) + 1)")!)
                 #expect(big.count == (3 << 20) + 1)
                 var post = URLRequest(url: URL(string: server.baseURL + "/echo")!)
@@ -131,7 +131,7 @@ import FoundationNetworking
             let file = scratch.file("strict.json")
             _ = try await Self.record(server, into: file)
             let before = try Data(contentsOf: file)
-            let tape = try Tape(file: file, mode: .all, options: .init(volatileParts: .none), environment: [:])
+            let tape = try Tape(file: file, mode: .all, options: .init(ignoredChanges: .none), environment: [:])
             _ = try await tape.session.data(from: URL(string: server.baseURL + "/volatile/a")!)
             #expect(try tape.eject().saved)
             #expect(try Data(contentsOf: file) != before, "with nothing volatile, a new Date is a change")
@@ -150,7 +150,7 @@ import FoundationNetworking
     }
 
     @Test func datesIdsAndSmallTimingChangesAreVolatileTheRestIsNot() {
-        let rules = VolatileParts.default
+        let rules = IgnoredChanges.default
         let stored = Self.interaction(headers: [
             "Date": "Mon, 23 Nov 2026 10:00:00 GMT", "X-Amzn-RequestId": "1", "Cache-Control": "no-cache",
         ])
@@ -175,7 +175,7 @@ import FoundationNetworking
         let tiny = Self.interaction(firstByte: 0.001, duration: 0.002)
         #expect(rules.isUnchanged(Self.interaction(firstByte: 0.04, duration: 0.05), comparedWith: tiny), "within 50 ms")
 
-        let paths = VolatileParts.default.addingJSONPaths("meta.generatedAt").addingHeaders("X-Build")
+        let paths = IgnoredChanges.default.addingJSONPaths("meta.generatedAt").addingHeaders("X-Build")
         #expect(
             paths.isUnchanged(
                 Self.interaction(headers: ["X-Build": "2"], body: #"{"n":1,"meta":{"generatedAt":2}}"#),

@@ -265,7 +265,7 @@ import FoundationNetworking
             #expect(stored.first?.response?.headers.contains("Etag") == false)
             server.stop()
 
-            let playbackOptions = Tape.Options(beforePlayback: { interaction in
+            let playbackOptions = Tape.Options(beforeReplay: { interaction in
                 var interaction = interaction
                 interaction.response?.status = 503
                 return interaction

@@ -121,7 +121,7 @@ import FoundationNetworking
 
             // A replay that times out names the request redacted too.
             let slow = try Tape(
-                file: file, mode: .none, options: .init(allowsPlaybackRepeats: true, latency: .fixed(firstByte: 5, duration: 5)),
+                file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: .fixed(firstByte: 5, duration: 5)),
                 environment: [:])
             var hurried = Self.requests(server.baseURL)[0]
             hurried.timeoutInterval = 0.2

@@ -50,7 +50,7 @@ import FoundationNetworking
             #expect(wrong.isEmpty, "cross-talk: \(wrong.prefix(5))")
             for tape in tapes {
                 let report = try tape.eject()
-                #expect(report.replayed == Self.itemsPerCassette && report.unused == 0 && report.unmatched.isEmpty)
+                #expect(report.replayed == Self.itemsPerCassette && report.unusedInteractions.isEmpty && report.unmatched.isEmpty)
             }
         }
     }

@@ -99,7 +99,7 @@ import FoundationNetworking
                         request: .init(method: "GET", url: "https://api.example.com/feed"),
                         response: .init(status: 200, body: .init(text: "feed")))
                 ]), to: file)
-            let first = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+            let first = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
             let configuration = URLSessionConfiguration.ephemeral
             first.configure(configuration)
             let outlived = URLSession(configuration: configuration)
@@ -109,7 +109,7 @@ import FoundationNetworking
             // Later tapes, each with a session of its own and a configured one: none takes the old class.
             var later: [Tape] = []
             for _ in 0..<3 {
-                let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+                let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
                 tape.configure(URLSessionConfiguration.ephemeral)
                 later.append(tape)
             }

@@ -71,7 +71,7 @@ import FoundationNetworking
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let tape = try Tape(
-            file: try Self.cassette(in: scratch), mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+            file: try Self.cassette(in: scratch), mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
         let server = try tape.serve()
         let base = server.baseURL.absoluteString
 
@@ -119,9 +119,9 @@ import FoundationNetworking
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let file = try Self.cassette(in: scratch)
-        let direct = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+        let direct = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
         let directServer = try direct.serve()
-        let viaSession = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+        let viaSession = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
         viaSession.stubs.add(.path("/stubbed"), response: .text("from a stub"))
         let sessionServer = try viaSession.serve()
         for path in ["/users/42", "/gzip", "/cut"] {
@@ -482,7 +482,7 @@ import FoundationNetworking
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let file = try Self.cassette(in: scratch)
-        let tape = try Tape(file: file, mode: .none, options: .init(allowsPlaybackRepeats: true), environment: [:])
+        let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
         let server = try tape.serve()
         let port = server.port
         let failures = try await withThrowingTaskGroup(of: Int.self) { group in

@@ -3,7 +3,7 @@ import Foundation
 /// Something ejecting a tape found that the test must hear: a failure or a warning, as a value
 /// (``CassetteError/verificationFailed(_:)`` carries the failures; the trait records each as an
 /// issue). Its ``description`` is what the test shows.
-public enum EjectFinding: Sendable, Equatable, CustomStringConvertible {
+public enum VerificationFinding: Sendable, Equatable, CustomStringConvertible {
     /// A request that found no match.
     case unmatched(UnmatchedRequest)
     /// Recorded interactions that answered no request (`#3 GET https://…`, numbered from 1 in

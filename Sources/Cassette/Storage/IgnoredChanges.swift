@@ -9,7 +9,7 @@ import Foundation
 /// file is not written at all. An interaction that changed in any other way is written anew — only
 /// it — so the diff a reviewer reads shows what changed and nothing else.
 ///
-/// Volatile by default (``default``):
+/// Ignored by default (``default``):
 ///
 /// | part | rule |
 /// | --- | --- |
@@ -19,12 +19,12 @@ import Foundation
 ///
 /// ```swift
 /// // Also ignore a server's build stamp and a timestamp inside JSON responses:
-/// let volatile = VolatileParts.default
+/// let ignored = IgnoredChanges.default
 ///     .addingHeaders("X-Build")
 ///     .addingJSONPaths("meta.generatedAt")
-/// let tape = try Tape(named: "Feed", mode: .all, options: .init(volatileParts: volatile))
+/// let tape = try Tape(named: "Feed", mode: .all, options: .init(ignoredChanges: ignored))
 /// ```
-public struct VolatileParts: Sendable, Equatable {
+public struct IgnoredChanges: Sendable, Equatable {
     /// Header names (any case) whose values may change.
     public var headers: [String]
     /// Endings of header names (any case) whose values may change: `request-id` covers
@@ -39,13 +39,13 @@ public struct VolatileParts: Sendable, Equatable {
     public var timingSeconds: TimeInterval
 
     /// Dates, ages, request ids and timing, as listed on the type.
-    public static let `default` = VolatileParts(
+    public static let `default` = IgnoredChanges(
         headers: ["Date", "Age", "Expires", "Last-Modified", "CF-Ray", "X-Runtime", "Server-Timing", "traceparent", "tracestate"],
         headerNameEndings: ["request-id", "requestid", "trace-id", "traceid", "correlation-id"],
         jsonPaths: [], timingFraction: 0.5, timingSeconds: 0.05)
 
-    /// Nothing is volatile but `recordedAt`: any other difference rewrites the interaction.
-    public static let none = VolatileParts(headers: [], headerNameEndings: [], jsonPaths: [], timingFraction: 0, timingSeconds: 0)
+    /// Nothing is ignored but `recordedAt`: any other difference rewrites the interaction.
+    public static let none = IgnoredChanges(headers: [], headerNameEndings: [], jsonPaths: [], timingFraction: 0, timingSeconds: 0)
 
     /// Volatile parts from their parts; see the properties.
     public init(
@@ -60,14 +60,14 @@ public struct VolatileParts: Sendable, Equatable {
     }
 
     /// These header fields may change too.
-    public func addingHeaders(_ names: String...) -> VolatileParts {
+    public func addingHeaders(_ names: String...) -> IgnoredChanges {
         var copy = self
         copy.headers += names
         return copy
     }
 
     /// These places in JSON response bodies may change too.
-    public func addingJSONPaths(_ paths: String...) -> VolatileParts {
+    public func addingJSONPaths(_ paths: String...) -> IgnoredChanges {
         var copy = self
         copy.jsonPaths += paths
         return copy
@@ -75,7 +75,7 @@ public struct VolatileParts: Sendable, Equatable {
 
     // MARK: Comparing
 
-    /// Whether `recorded` says nothing `stored` does not, apart from these volatile parts: then
+    /// Whether `recorded` says nothing `stored` does not, apart from these ignored changes: then
     /// re-recording keeps `stored` as it is in the file.
     public func isUnchanged(_ recorded: Interaction, comparedWith stored: Interaction) -> Bool {
         guard sameRequest(stored.request, recorded.request), stored.error == recorded.error, stored.latency == recorded.latency,
@@ -92,7 +92,7 @@ public struct VolatileParts: Sendable, Equatable {
         }
     }
 
-    /// Whether two requests are the same request: everything equal but volatile header fields.
+    /// Whether two requests are the same request: everything equal but ignored header fields.
     func sameRequest(_ a: Interaction.Request, _ b: Interaction.Request) -> Bool {
         a.method == b.method && a.url == b.url && a.body == b.body && withoutVolatile(a.headers) == withoutVolatile(b.headers)
     }
@@ -171,7 +171,7 @@ public struct VolatileParts: Sendable, Equatable {
         }
     }
 
-    /// `recorded` with each interaction that is `stored`'s apart from volatile parts replaced by
+    /// `recorded` with each interaction that is `stored`'s apart from ignored changes replaced by
     /// the stored one. Interactions pair in order: each recorded one with the first stored one not
     /// yet paired whose request is the same.
     func keepingStored(_ stored: [Interaction], for recorded: [Interaction]) -> [Interaction] {
