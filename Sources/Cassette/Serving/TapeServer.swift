@@ -25,7 +25,7 @@ import Darwin
 ///
 /// Every request goes through the tape's own pipeline — stubs, matching, recorded order,
 /// latency, faults, redaction, recording and saving are the library's, not a copy. The tape's
-/// router decides each request as it decides a session's (the same ``Decision``); the server
+/// router decides each request as it decides a session's (the same `Decision`); the server
 /// carries it out on the wire: a stub's or a recording's answer on its own schedule (the head at
 /// the first byte, the body spread over the recorded time), a miss with its report, and a request
 /// to record through a `URLSession` routed through the tape, whose answer goes to the wire as it

@@ -7,7 +7,7 @@ import FoundationNetworking
 extension Interaction.Request {
     /// The request as the caller built it: method, URL, header fields (sorted by name, so that
     /// recordings are deterministic) and body, read from `httpBody` or, when that is empty, from
-    /// `httpBodyStream` (where Apple platforms usually put it). The ``Router`` puts the body it
+    /// `httpBodyStream` (where Apple platforms usually put it). The ``SessionExecutor`` puts the body it
     /// found (``RequestBody``) into `httpBody` first, so a stream is read only for stubs' requests.
     ///
     /// Returns the body it read so that the request can be sent on without reading a stream twice.
