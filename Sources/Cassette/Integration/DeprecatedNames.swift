@@ -119,3 +119,7 @@ extension Tape.Report {
     @available(*, deprecated, message: "use unusedInteractions.count; unusedInteractions names each unused interaction")
     public var unused: Int { unusedInteractions.count }
 }
+
+/// The earlier name of ``ConfigurationInterception``.
+@available(*, deprecated, renamed: "ConfigurationInterception")
+public typealias EverySessionInterception = ConfigurationInterception

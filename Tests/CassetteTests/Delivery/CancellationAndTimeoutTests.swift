@@ -13,7 +13,7 @@ import FoundationNetworking
     static let url = "https://api.example.com/slow"
 
     /// A cassette answering `url` with a 1 KB body, its head at `firstByte` and its end at `duration`.
-    static func slowCassette(in scratch: ScratchFolder, firstByte: Double, duration: Double) throws -> URL {
+    static func slowCassette(in scratch: ScratchTape, firstByte: Double, duration: Double) throws -> URL {
         let document = CassetteDocument(interactions: [
             Interaction(
                 request: .init(method: "GET", url: url),
@@ -29,41 +29,41 @@ import FoundationNetworking
     /// within 100 ms of the cancel, ten times over, and nothing else arrives afterwards.
     @Test func cancellingTwoHundredDelayedReplaysAnswersEachAtOnce() async throws {
         try await TimingIsolation.run {
-            let scratch = try ScratchFolder()
-            defer { scratch.remove() }
-            // 2 s, longer under a sanitizer: a replay must still be waiting when its cancel arrives.
-            let wait = 2 * TimingIsolation.scale
-            let file = try Self.slowCassette(in: scratch, firstByte: wait, duration: wait)
-            for repetition in 1...10 {
-                let tape = try Tape(
-                    file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: .recorded), environment: [:])
-                let outcomes = Locked<[(code: URLError.Code?, lateBy: TimeInterval, hadResponse: Bool)]>([])
-                let cancelledAt = Locked<Date?>(nil)
-                let group = DispatchGroup()
-                var tasks: [URLSessionDataTask] = []
-                for _ in 0..<200 {
-                    group.enter()
-                    let task = tape.session.dataTask(with: try #require(URL(string: Self.url))) { _, response, error in
-                        let late = Date().timeIntervalSince(cancelledAt.withLock { $0 } ?? Date())
-                        outcomes.withLock { $0.append(((error as? URLError)?.code, late, response != nil)) }
-                        group.leave()
+            try await withScratchTape { scratch in
+                // 2 s, longer under a sanitizer: a replay must still be waiting when its cancel arrives.
+                let wait = 2 * TimingIsolation.scale
+                let file = try Self.slowCassette(in: scratch, firstByte: wait, duration: wait)
+                for repetition in 1...10 {
+                    let tape = try Tape(
+                        file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: .recorded), environment: [:])
+                    let outcomes = Locked<[(code: URLError.Code?, lateBy: TimeInterval, hadResponse: Bool)]>([])
+                    let cancelledAt = Locked<Date?>(nil)
+                    let group = DispatchGroup()
+                    var tasks: [URLSessionDataTask] = []
+                    for _ in 0..<200 {
+                        group.enter()
+                        let task = tape.session.dataTask(with: try #require(URL(string: Self.url))) { _, response, error in
+                            let late = Date().timeIntervalSince(cancelledAt.withLock { $0 } ?? Date())
+                            outcomes.withLock { $0.append(((error as? URLError)?.code, late, response != nil)) }
+                            group.leave()
+                        }
+                        tasks.append(task)
+                        task.resume()
                     }
-                    tasks.append(task)
-                    task.resume()
+                    try await Task.sleep(nanoseconds: 200_000_000)
+                    cancelledAt.withLock { $0 = Date() }
+                    for task in tasks { task.cancel() }
+                    await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
+                    let results = outcomes.withLock { $0 }
+                    #expect(results.count == 200)
+                    #expect(results.allSatisfy { $0.code == .cancelled && !$0.hadResponse }, "repetition \(repetition)")
+                    let slowest = results.map(\.lateBy).max() ?? 0
+                    #expect(slowest < 0.1 * TimingIsolation.scale, "repetition \(repetition): the slowest cancellation took \(slowest) s")
+                    _ = try tape.eject()
                 }
-                try await Task.sleep(nanoseconds: 200_000_000)
-                cancelledAt.withLock { $0 = Date() }
-                for task in tasks { task.cancel() }
-                await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
-                let results = outcomes.withLock { $0 }
-                #expect(results.count == 200)
-                #expect(results.allSatisfy { $0.code == .cancelled && !$0.hadResponse }, "repetition \(repetition)")
-                let slowest = results.map(\.lateBy).max() ?? 0
-                #expect(slowest < 0.1 * TimingIsolation.scale, "repetition \(repetition): the slowest cancellation took \(slowest) s")
-                _ = try tape.eject()
+                // Past the replays' wait, a timer that survived a cancel would call the client now and crash.
+                try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
             }
-            // Past the replays' wait, a timer that survived a cancel would call the client now and crash.
-            try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
         }
     }
 
@@ -71,22 +71,22 @@ import FoundationNetworking
     @Test(arguments: FetchStyle.allCases)
     func aReplaySlowerThanTheRequestTimeoutTimesOut(style: FetchStyle) async throws {
         try await TimingIsolation.run {
-            let scratch = try ScratchFolder()
-            defer { scratch.remove() }
-            let tape = try Tape(
-                file: try Self.slowCassette(in: scratch, firstByte: 2, duration: 2), mode: .none,
-                options: .init(latency: .recorded), environment: [:])
-            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
-            var request = URLRequest(url: try #require(URL(string: Self.url)))
-            request.timeoutInterval = 0.5
-            let start = Date()
-            let fetched = await Fetch.run(request, on: session, style: style)
-            let seconds = Date().timeIntervalSince(start)
-            #expect(fetched.errorCode == .timedOut)
-            #expect(fetched.status == nil)
-            #expect(seconds >= 0.45 && seconds <= 1.2 * TimingIsolation.scale, "took \(seconds) s")
-            #expect(fetched.errorDescription?.contains("waits longer than the request's timeout of 0.5 s") == true, "\(fetched)")
-            _ = try tape.eject()
+            try await withScratchTape { scratch in
+                let tape = try Tape(
+                    file: try Self.slowCassette(in: scratch, firstByte: 2, duration: 2), mode: .none,
+                    options: .init(latency: .recorded), environment: [:])
+                let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+                var request = URLRequest(url: try #require(URL(string: Self.url)))
+                request.timeoutInterval = 0.5
+                let start = Date()
+                let fetched = await Fetch.run(request, on: session, style: style)
+                let seconds = Date().timeIntervalSince(start)
+                #expect(fetched.errorCode == .timedOut)
+                #expect(fetched.status == nil)
+                #expect(seconds >= 0.45 && seconds <= 1.2 * TimingIsolation.scale, "took \(seconds) s")
+                #expect(fetched.errorDescription?.contains("waits longer than the request's timeout of 0.5 s") == true, "\(fetched)")
+                _ = try tape.eject()
+            }
         }
     }
 
@@ -95,35 +95,35 @@ import FoundationNetworking
     /// at once and the body, in one piece, 2 s later.
     @Test func theConfigurationTimeoutAppliesBetweenArrivals() async throws {
         try await TimingIsolation.run {
-            let scratch = try ScratchFolder()
-            defer { scratch.remove() }
-            let tape = try Tape(
-                file: try Self.slowCassette(in: scratch, firstByte: 0.1, duration: 2.1), mode: .none,
-                options: .init(latency: .recorded), environment: [:])
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = 0.5
-            tape.configure(configuration)
-            let start = Date()
-            let fetched = await Fetch.get(Self.url, on: URLSession(configuration: configuration))
-            let seconds = Date().timeIntervalSince(start)
-            #expect(fetched.errorCode == .timedOut)
-            #expect(seconds >= 0.55 && seconds <= 1.3 * TimingIsolation.scale, "took \(seconds) s")
-            _ = try tape.eject()
+            try await withScratchTape { scratch in
+                let tape = try Tape(
+                    file: try Self.slowCassette(in: scratch, firstByte: 0.1, duration: 2.1), mode: .none,
+                    options: .init(latency: .recorded), environment: [:])
+                let configuration = URLSessionConfiguration.ephemeral
+                configuration.timeoutIntervalForRequest = 0.5
+                tape.configure(configuration)
+                let start = Date()
+                let fetched = await Fetch.get(Self.url, on: URLSession(configuration: configuration))
+                let seconds = Date().timeIntervalSince(start)
+                #expect(fetched.errorCode == .timedOut)
+                #expect(seconds >= 0.55 && seconds <= 1.3 * TimingIsolation.scale, "took \(seconds) s")
+                _ = try tape.eject()
+            }
         }
     }
 
     /// A replay within the timeout completes.
     @Test func aReplayWithinTheTimeoutCompletes() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let tape = try Tape(
-            file: try Self.slowCassette(in: scratch, firstByte: 0.2, duration: 0.3), mode: .none,
-            options: .init(latency: .recorded), environment: [:])
-        var request = URLRequest(url: try #require(URL(string: Self.url)))
-        request.timeoutInterval = 1
-        let fetched = await Fetch.run(request, on: tape.session, style: .async)
-        #expect(fetched.status == 200)
-        #expect(fetched.body.count == 1024)
-        _ = try tape.eject()
+        try await withScratchTape { scratch in
+            let tape = try Tape(
+                file: try Self.slowCassette(in: scratch, firstByte: 0.2, duration: 0.3), mode: .none,
+                options: .init(latency: .recorded), environment: [:])
+            var request = URLRequest(url: try #require(URL(string: Self.url)))
+            request.timeoutInterval = 1
+            let fetched = await Fetch.run(request, on: tape.session, style: .async)
+            #expect(fetched.status == 200)
+            #expect(fetched.body.count == 1024)
+            _ = try tape.eject()
+        }
     }
 }

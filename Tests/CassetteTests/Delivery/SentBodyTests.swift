@@ -33,9 +33,16 @@ import FoundationNetworking
         var request = URLRequest(url: URL(string: "http://127.0.0.1:1/upload")!)
         request.httpMethod = "POST"
         let task = session.dataTask(with: request)
-        // FoundationNetworking registers a new task's delegate on its work queue, a moment later.
-        for _ in 0..<200 where TaskInternals.progressDelegate(of: task) == nil { try? await Task.sleep(nanoseconds: 5_000_000) }
-        steps(SentBody(RequestBody(data: Data(count: bodyCount), form: .request), firstHop: true, task: task))
+        // FoundationNetworking registers a new task's delegate on its work queue, a moment later;
+        // its task registry may be read only there (as the library reads it, from startLoading).
+        guard let workQueue = TaskInternals.workQueue(of: task) else {
+            Issue.record("FoundationNetworking's task has no work queue")
+            return []
+        }
+        for _ in 0..<200 where workQueue.sync(execute: { TaskInternals.progressDelegate(of: task) }) == nil {
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        workQueue.sync { steps(SentBody(RequestBody(data: Data(count: bodyCount), form: .request), firstHop: true, task: task)) }
         await withCheckedContinuation { continuation in queue.addOperation { continuation.resume() } }
         return progress.reported
     }

@@ -121,7 +121,7 @@ import FoundationNetworking
     /// replays them with their timing.
     @Test func aStreamRecordedThroughTheServerReachesItsClientAsItArrivesAndReplaysSo() async throws {
         try await withScratchTape { scratch in
-            let upstream = try LoopbackServer()
+            let upstream = scratch.server
             let upstreamURL = try #require(URL(string: upstream.baseURL))
             let file = scratch.file("proxied-sse.json")
             let gap = 0.1

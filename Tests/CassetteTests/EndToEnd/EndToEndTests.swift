@@ -35,7 +35,7 @@ import FoundationNetworking
     func recordThenReplayOfflineGivesTheSameResults(style: FetchStyle, format: CassetteFormat) async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("end-to-end.\(format.fileExtension)")
-            let server = try LoopbackServer()
+            let server = scratch.server
 
             // Redaction off: this compares every byte of what was recorded with what replays
             // (RedactionTests covers what redaction changes).
@@ -186,7 +186,7 @@ import FoundationNetworking
     func transportErrorsReplayAsTheSameURLError(style: FetchStyle, format: CassetteFormat) async throws {
         try await withScratchTape { scratch in
             let file = scratch.file("errors.\(format.fileExtension)")
-            let server = try LoopbackServer()
+            let server = scratch.server
             let closed = try ClosedPort()
             defer { withExtendedLifetime(closed) {} }  // the port stays taken until the test ends
             let urls = [server.baseURL + "/drop", server.baseURL + "/drop-mid-body", closed.baseURL + "/refused"]

@@ -160,55 +160,54 @@ import FoundationNetworking
     @Test(arguments: cases)
     func liveRecordedAndReplayedAgree(_ testCase: Case) async throws {
         let scenario = testCase.scenario
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let file = scratch.file("task-kinds.json")
-        func configuration(_ tape: Tape?) -> URLSessionConfiguration {
-            let configuration = URLSessionConfiguration.ephemeral
-            scenario.configure(configuration)
-            tape?.configure(configuration)
-            return configuration
-        }
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("task-kinds.json")
+            func configuration(_ tape: Tape?) -> URLSessionConfiguration {
+                let configuration = URLSessionConfiguration.ephemeral
+                scenario.configure(configuration)
+                tape?.configure(configuration)
+                return configuration
+            }
 
-        let (live, liveSent) = try await Self.received(by: server) {
-            await TaskRun.observe(
-                try scenario.kind(server.baseURL, scratch), call: testCase.call, configuration: configuration(nil),
-                redirects: scenario.redirects)
-        }
-        // Redaction off: this compares every byte (RedactionTests covers what redaction changes).
-        let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
-        let (recorded, recordedSent) = try await Self.received(by: server) {
-            await TaskRun.observe(
-                try scenario.kind(server.baseURL, scratch), call: testCase.call, configuration: configuration(recording),
-                redirects: scenario.redirects)
-        }
-        let recordReport = try recording.eject()
-        #expect(recordReport.recorded == recordedSent.count, "one interaction per request sent, each redirect hop included")
+            let (live, liveSent) = try await Self.received(by: server) {
+                await TaskRun.observe(
+                    try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: configuration(nil),
+                    redirects: scenario.redirects)
+            }
+            // Redaction off: this compares every byte (RedactionTests covers what redaction changes).
+            let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
+            let (recorded, recordedSent) = try await Self.received(by: server) {
+                await TaskRun.observe(
+                    try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: configuration(recording),
+                    redirects: scenario.redirects)
+            }
+            let recordReport = try recording.eject()
+            #expect(recordReport.recorded == recordedSent.count, "one interaction per request sent, each redirect hop included")
 
-        let replaying = try Tape(file: file, mode: .none, options: .init(redaction: .none), environment: [:])
-        let (replayed, replayedSent) = try await Self.received(by: server) {
-            await TaskRun.observe(
-                try scenario.kind(server.baseURL, scratch), call: testCase.call, configuration: configuration(replaying),
-                redirects: scenario.redirects)
-        }
-        let replayReport = try replaying.eject()
+            let replaying = try Tape(file: file, mode: .none, options: .init(redaction: .none), environment: [:])
+            let (replayed, replayedSent) = try await Self.received(by: server) {
+                await TaskRun.observe(
+                    try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: configuration(replaying),
+                    redirects: scenario.redirects)
+            }
+            let replayReport = try replaying.eject()
 
-        #expect(replayedSent.isEmpty, "replay must not reach the server")
-        #expect(replayReport.unmatched.isEmpty)
-        #expect(replayed.sameOutcome(as: recorded), "recorded: \(recorded)\nreplayed: \(replayed)")
-        #if canImport(FoundationNetworking)
-        let deviation = scenario.linuxDeviation
-        #else
-        let deviation: Deviation? = nil
-        #endif
-        if let deviation, deviation.calls.contains(testCase.call) {
-            #expect(live.status == recorded.status && live.url == recorded.url && live.errorCode == recorded.errorCode)
-            deviation.check(live, recorded, recordedSent)
-        } else {
-            #expect(recorded.sameOutcome(as: live), "live: \(live)\nrecorded: \(recorded)")
-            #expect(recordedSent == liveSent, "the server must receive the same requests, bodies included")
+            #expect(replayedSent.isEmpty, "replay must not reach the server")
+            #expect(replayReport.unmatched.isEmpty)
+            #expect(replayed.sameOutcome(as: recorded), "recorded: \(recorded)\nreplayed: \(replayed)")
+            #if canImport(FoundationNetworking)
+            let deviation = scenario.linuxDeviation
+            #else
+            let deviation: Deviation? = nil
+            #endif
+            if let deviation, deviation.calls.contains(testCase.call) {
+                #expect(live.status == recorded.status && live.url == recorded.url && live.errorCode == recorded.errorCode)
+                deviation.check(live, recorded, recordedSent)
+            } else {
+                #expect(recorded.sameOutcome(as: live), "live: \(live)\nrecorded: \(recorded)")
+                #expect(recordedSent == liveSent, "the server must receive the same requests, bodies included")
+            }
         }
     }
 }

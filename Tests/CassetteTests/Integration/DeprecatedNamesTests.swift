@@ -45,6 +45,7 @@ import Testing
         #expect(!Tape.Options().allowsRepeatedReplays)
         let finding: EjectFinding = .stale(cassette: URL(fileURLWithPath: "/c.json"), message: "old")
         #expect(finding == VerificationFinding.stale(cassette: URL(fileURLWithPath: "/c.json"), message: "old"))
+        #expect(EverySessionInterception.self == ConfigurationInterception.self)
 
         try await withScratchTape { scratch in
             try CassetteFile.write(

@@ -74,32 +74,31 @@ import FoundationNetworking
     /// When the body throws, its error wins and the tape is still ejected (what was recorded is saved).
     @Test func theBodysErrorWinsAndTheTapeIsStillEjected() async throws {
         struct Boom: Error {}
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        var tapeSeen: Tape?
-        await #expect(throws: Boom.self) {
-            try await withCassette("thrown", folder: scratch.url.path, mode: .once, environment: [:]) { tape in
-                tapeSeen = tape
-                _ = await Fetch.get(server.baseURL + "/status/200", on: tape.session)
-                throw Boom()
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            var tapeSeen: Tape?
+            await #expect(throws: Boom.self) {
+                try await withCassette("thrown", folder: scratch.url.path, mode: .once, environment: [:]) { tape in
+                    tapeSeen = tape
+                    _ = await Fetch.get(server.baseURL + "/status/200", on: tape.session)
+                    throw Boom()
+                }
             }
+            #expect(throws: CassetteError.alreadyEjected(file: scratch.file("thrown.json").path)) { try tapeSeen?.eject() }
+            let saved = try JSONCassetteCodec.decode(Data(contentsOf: scratch.file("thrown.json")), file: "thrown.json")
+            #expect(saved.interactions.count == 1)
         }
-        #expect(throws: CassetteError.alreadyEjected(file: scratch.file("thrown.json").path)) { try tapeSeen?.eject() }
-        let saved = try JSONCassetteCodec.decode(Data(contentsOf: scratch.file("thrown.json")), file: "thrown.json")
-        #expect(saved.interactions.count == 1)
     }
 
     @Test func namesAreRelativePathsInsideTheCassettesFolder() throws {
         for bad in ["", "/etc/passwd", "../outside", "a/../../b", "a//b"] {
             #expect(throws: CassetteError.invalidCassetteName(bad)) { try Tape(named: bad, environment: [:]) }
         }
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let tape = try Tape(named: "Users/fetch", folder: scratch.url.path, mode: .once, environment: [:])
-        #expect(tape.file == scratch.url.appendingPathComponent("Users/fetch.json"))
-        try tape.eject()
-        #expect(FileManager.default.fileExists(atPath: scratch.file("Users/fetch.json").path), "nested names make sub-folders")
+        try withScratchTape { scratch in
+            let tape = try Tape(named: "Users/fetch", folder: scratch.url.path, mode: .once, environment: [:])
+            #expect(tape.file == scratch.url.appendingPathComponent("Users/fetch.json"))
+            try tape.eject()
+            #expect(FileManager.default.fileExists(atPath: scratch.file("Users/fetch.json").path), "nested names make sub-folders")
+        }
     }
 }

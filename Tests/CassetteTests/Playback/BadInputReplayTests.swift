@@ -10,7 +10,7 @@ import FoundationNetworking
 /// Whatever numbers reach delivery, nothing traps; what a cassette cannot hold is refused when it
 /// is opened, with its place; and a replay keeps the promise of `Content-Length` as the wire would.
 @Suite struct BadInputReplayTests {
-    static func cassette(_ interactions: [Interaction], in scratch: ScratchFolder, name: String = "bad.json") throws -> URL {
+    static func cassette(_ interactions: [Interaction], in scratch: ScratchTape, name: String = "bad.json") throws -> URL {
         let file = scratch.file(name)
         try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
         return file
@@ -27,26 +27,27 @@ import FoundationNetworking
 
     @Test(arguments: FetchStyle.allCases)
     func aHugeLatencyFromCodeTimesOutInsteadOfTrapping(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = try Self.cassette(
-            [Interaction(request: .init(url: "https://a.example/"), response: .init(status: 200, body: .init(text: "ok")))], in: scratch)
-        // Timed through the gate: at the start of a run CI once kept every test waiting 11 s for a
-        // thread, and this bound only tells a 0.3 s timeout from a wait of 1e300 s.
-        try await TimingIsolation.run {
-            for latency in [
-                Latency.fixed(firstByte: 0, duration: 1e300), .fixed(firstByte: .infinity, duration: .infinity),
-                .downloadSpeed(.init(bytesPerSecond: 1e-300)),
-            ] {
-                let tape = try Tape(
-                    file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: latency), environment: [:])
-                let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
-                let started = Date()
-                let fetched = await Fetch.run(Self.request("https://a.example/", timeout: 0.3), on: session, style: style)
-                let seconds = Date().timeIntervalSince(started)
-                _ = try tape.eject()
-                #expect(fetched.errorCode == .timedOut, "\(latency): \(fetched)")
-                #expect(seconds < 10 * TimingIsolation.scale, "\(latency): took \(seconds) s")
+        try await withScratchTape { scratch in
+            let file = try Self.cassette(
+                [Interaction(request: .init(url: "https://a.example/"), response: .init(status: 200, body: .init(text: "ok")))], in: scratch
+            )
+            // Timed through the gate: at the start of a run CI once kept every test waiting 11 s for a
+            // thread, and this bound only tells a 0.3 s timeout from a wait of 1e300 s.
+            try await TimingIsolation.run {
+                for latency in [
+                    Latency.fixed(firstByte: 0, duration: 1e300), .fixed(firstByte: .infinity, duration: .infinity),
+                    .downloadSpeed(.init(bytesPerSecond: 1e-300)),
+                ] {
+                    let tape = try Tape(
+                        file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: latency), environment: [:])
+                    let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+                    let started = Date()
+                    let fetched = await Fetch.run(Self.request("https://a.example/", timeout: 0.3), on: session, style: style)
+                    let seconds = Date().timeIntervalSince(started)
+                    _ = try tape.eject()
+                    #expect(fetched.errorCode == .timedOut, "\(latency): \(fetched)")
+                    #expect(seconds < 10 * TimingIsolation.scale, "\(latency): took \(seconds) s")
+                }
             }
         }
     }
@@ -109,47 +110,48 @@ import FoundationNetworking
 
     @Test(arguments: FetchStyle.allCases)
     func aReplayKeepsThePromiseOfContentLengthAsTheWireWould(style: FetchStyle) async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        func response(_ body: String, _ headers: Interaction.Headers) -> Interaction.Response {
-            .init(status: 200, headers: headers, body: .init(text: body))
+        try await withScratchTape { scratch in
+            func response(_ body: String, _ headers: Interaction.Headers) -> Interaction.Response {
+                .init(status: 200, headers: headers, body: .init(text: body))
+            }
+            let file = try Self.cassette(
+                [
+                    Interaction(request: .init(url: "https://a.example/empty"), response: response("", ["Content-Length": "10"])),
+                    Interaction(request: .init(url: "https://a.example/short"), response: response("abc", ["Content-Length": "10"])),
+                    Interaction(
+                        request: .init(url: "https://a.example/long"), response: response("0123456789ABC", ["Content-Length": "10"])),
+                    Interaction(request: .init(url: "https://a.example/exact"), response: response("0123456789", ["Content-Length": "10"])),
+                    // Decoded bodies are longer than the compressed length, for live callers too.
+                    Interaction(
+                        request: .init(url: "https://a.example/gzip"),
+                        response: response("0123456789ABC", ["Content-Length": "4", "Content-Encoding": "gzip"])),
+                    Interaction(
+                        request: .init(method: "HEAD", url: "https://a.example/head"), response: response("", ["Content-Length": "10"])),
+                    Interaction(
+                        request: .init(url: "https://a.example/cut"), response: response("abc", ["Content-Length": "10"]),
+                        error: .init(code: .init(name: "timedOut")!, afterBytes: 2)),
+                ], in: scratch)
+            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            func fetch(_ path: String, method: String = "GET") async -> Fetched {
+                await Fetch.run(Self.request("https://a.example" + path, method: method), on: session, style: style)
+            }
+            let empty = await fetch("/empty")
+            #expect(empty.errorCode == .networkConnectionLost)
+            #expect(empty.errorDescription?.contains("declares Content-Length 10 but its body holds 0 bytes") == true, "\(empty)")
+            let short = await fetch("/short")
+            #expect(short.errorCode == .networkConnectionLost)
+            if style == .delegate { #expect(short.body == Data("abc".utf8)) }
+            #expect(await fetch("/long").body == Data("0123456789".utf8))
+            #expect(await fetch("/exact").body == Data("0123456789".utf8))
+            #expect(await fetch("/gzip").body == Data("0123456789ABC".utf8))
+            let head = await fetch("/head", method: "HEAD")
+            #expect(head.status == 200 && head.errorCode == nil, "\(head)")
+            let cut = await fetch("/cut")
+            #expect(cut.errorCode == .timedOut)  // the cassette's own error wins
+            let report = try tape.eject()
+            #expect(report.replayed == 7)
         }
-        let file = try Self.cassette(
-            [
-                Interaction(request: .init(url: "https://a.example/empty"), response: response("", ["Content-Length": "10"])),
-                Interaction(request: .init(url: "https://a.example/short"), response: response("abc", ["Content-Length": "10"])),
-                Interaction(request: .init(url: "https://a.example/long"), response: response("0123456789ABC", ["Content-Length": "10"])),
-                Interaction(request: .init(url: "https://a.example/exact"), response: response("0123456789", ["Content-Length": "10"])),
-                // Decoded bodies are longer than the compressed length, for live callers too.
-                Interaction(
-                    request: .init(url: "https://a.example/gzip"),
-                    response: response("0123456789ABC", ["Content-Length": "4", "Content-Encoding": "gzip"])),
-                Interaction(
-                    request: .init(method: "HEAD", url: "https://a.example/head"), response: response("", ["Content-Length": "10"])),
-                Interaction(
-                    request: .init(url: "https://a.example/cut"), response: response("abc", ["Content-Length": "10"]),
-                    error: .init(code: .init(name: "timedOut")!, afterBytes: 2)),
-            ], in: scratch)
-        let tape = try Tape(file: file, mode: .none, environment: [:])
-        let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
-        func fetch(_ path: String, method: String = "GET") async -> Fetched {
-            await Fetch.run(Self.request("https://a.example" + path, method: method), on: session, style: style)
-        }
-        let empty = await fetch("/empty")
-        #expect(empty.errorCode == .networkConnectionLost)
-        #expect(empty.errorDescription?.contains("declares Content-Length 10 but its body holds 0 bytes") == true, "\(empty)")
-        let short = await fetch("/short")
-        #expect(short.errorCode == .networkConnectionLost)
-        if style == .delegate { #expect(short.body == Data("abc".utf8)) }
-        #expect(await fetch("/long").body == Data("0123456789".utf8))
-        #expect(await fetch("/exact").body == Data("0123456789".utf8))
-        #expect(await fetch("/gzip").body == Data("0123456789ABC".utf8))
-        let head = await fetch("/head", method: "HEAD")
-        #expect(head.status == 200 && head.errorCode == nil, "\(head)")
-        let cut = await fetch("/cut")
-        #expect(cut.errorCode == .timedOut)  // the cassette's own error wins
-        let report = try tape.eject()
-        #expect(report.replayed == 7)
     }
 
     @Test func redactionKeepsContentLengthTrue() async throws {

@@ -14,7 +14,7 @@ import FoundationNetworking
     @Test(arguments: ["/status/418", "/headers", "/chunked/3", "/gzip", "/status/204"])
     func curlOutputPastedIntoAnHTTPCassetteReplays(path: String) async throws {
         try await withScratchTape { scratch in
-            let server = try LoopbackServer()
+            let server = scratch.server
             let url = server.baseURL + path
             let live = await Fetch.get(url, on: URLSession(configuration: .ephemeral))
             // --compressed: a cassette holds bodies decoded, as URLSession hands them to the caller.

@@ -32,27 +32,27 @@ import FoundationNetworking
 
         // A code written as a number (the writer spells known codes by name, so this one lives
         // in a scratch file), and a number no URLError.Code names.
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = scratch.file("numbers.json")
-        try Data(
-            """
-            { "version": 1, "interactions": [
-              { "request": { "method": "GET", "url": "https://api.example.com/a" }, "error": { "code": -1009 } },
-              { "request": { "method": "GET", "url": "https://api.example.com/b" }, "error": { "code": -4242 } }
-            ] }
-            """.utf8
-        ).write(to: file)
-        let numbers = try Tape(file: file, mode: .none, environment: [:])
-        let numbersSession = Self.session(of: numbers, style)
-        #expect(await Fetch.get("https://api.example.com/a", on: numbersSession, style: style).errorCode == .notConnectedToInternet)
-        // On Linux URLError.Code is a closed enum: a number it does not declare arrives as .unknown.
-        #if canImport(FoundationNetworking)
-        #expect(await Fetch.get("https://api.example.com/b", on: numbersSession, style: style).errorCode == .unknown)
-        #else
-        #expect(await Fetch.get("https://api.example.com/b", on: numbersSession, style: style).errorCode?.rawValue == -4242)
-        #endif
-        _ = try numbers.eject()
+        try await withScratchTape { scratch in
+            let file = scratch.file("numbers.json")
+            try Data(
+                """
+                { "version": 1, "interactions": [
+                  { "request": { "method": "GET", "url": "https://api.example.com/a" }, "error": { "code": -1009 } },
+                  { "request": { "method": "GET", "url": "https://api.example.com/b" }, "error": { "code": -4242 } }
+                ] }
+                """.utf8
+            ).write(to: file)
+            let numbers = try Tape(file: file, mode: .none, environment: [:])
+            let numbersSession = Self.session(of: numbers, style)
+            #expect(await Fetch.get("https://api.example.com/a", on: numbersSession, style: style).errorCode == .notConnectedToInternet)
+            // On Linux URLError.Code is a closed enum: a number it does not declare arrives as .unknown.
+            #if canImport(FoundationNetworking)
+            #expect(await Fetch.get("https://api.example.com/b", on: numbersSession, style: style).errorCode == .unknown)
+            #else
+            #expect(await Fetch.get("https://api.example.com/b", on: numbersSession, style: style).errorCode?.rawValue == -4242)
+            #endif
+            _ = try numbers.eject()
+        }
     }
 
     @Test(arguments: FetchStyle.allCases)

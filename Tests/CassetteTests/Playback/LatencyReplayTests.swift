@@ -18,7 +18,7 @@ import FoundationNetworking
 
     /// A cassette with one interaction recorded at first byte 0.3 s and duration 0.6 s, one with a
     /// hand-written `"latency"` of 0.5 s, and a 32 KB body recorded as instant.
-    static func cassette(in scratch: ScratchFolder) throws -> URL {
+    static func cassette(in scratch: ScratchTape) throws -> URL {
         func get(_ url: String, body: Data, timing: Interaction.Timing?, latency: Latency? = nil) -> Interaction {
             Interaction(
                 request: .init(method: "GET", url: url),
@@ -50,15 +50,15 @@ import FoundationNetworking
     )
         async throws -> (seconds: Double, fetched: Fetched)
     {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let tape = try Tape(file: try cassette(in: scratch), mode: .none, options: .init(latency: latency), environment: environment)
-        let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
-        let start = Date()
-        let fetched = await Fetch.get(url, on: session, style: style)
-        let seconds = Date().timeIntervalSince(start)
-        _ = try tape.eject()
-        return (seconds, fetched)
+        try await withScratchTape { scratch in
+            let tape = try Tape(file: try cassette(in: scratch), mode: .none, options: .init(latency: latency), environment: environment)
+            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            let start = Date()
+            let fetched = await Fetch.get(url, on: session, style: style)
+            let seconds = Date().timeIntervalSince(start)
+            _ = try tape.eject()
+            return (seconds, fetched)
+        }
     }
 
     @Test(arguments: FetchStyle.allCases)
@@ -123,19 +123,19 @@ import FoundationNetworking
     }
 
     @Test func anUnreadableLatencyInTheEnvironmentStopsTheTapeFromOpening() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = try Self.cassette(in: scratch)
-        #expect(throws: CassetteError.invalidLatency("slow", source: "CASSETTE_LATENCY")) {
-            try Tape(file: file, mode: .none, environment: ["CASSETTE_LATENCY": "slow"])
+        try withScratchTape { scratch in
+            let file = try Self.cassette(in: scratch)
+            #expect(throws: CassetteError.invalidLatency("slow", source: "CASSETTE_LATENCY")) {
+                try Tape(file: file, mode: .none, environment: ["CASSETTE_LATENCY": "slow"])
+            }
+            #expect(
+                CassetteError.invalidLatency("slow", source: "CASSETTE_LATENCY").description
+                    == "CASSETTE_LATENCY: cannot read the latency \"slow\"; expected instant, recorded, scaled:FACTOR, "
+                    + "fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE] where SPEED is bytes per second or one of gprs, edge, 3g, 3g+, wifi"
+            )
+            let tape = try Tape(file: file, mode: .none, environment: ["CASSETTE_LATENCY": "scaled:0.5"])
+            #expect(tape.latency == .scaled(0.5))
+            _ = try tape.eject()
         }
-        #expect(
-            CassetteError.invalidLatency("slow", source: "CASSETTE_LATENCY").description
-                == "CASSETTE_LATENCY: cannot read the latency \"slow\"; expected instant, recorded, scaled:FACTOR, "
-                + "fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE] where SPEED is bytes per second or one of gprs, edge, 3g, 3g+, wifi"
-        )
-        let tape = try Tape(file: file, mode: .none, environment: ["CASSETTE_LATENCY": "scaled:0.5"])
-        #expect(tape.latency == .scaled(0.5))
-        _ = try tape.eject()
     }
 }

@@ -173,7 +173,7 @@ import FoundationNetworking
     /// redacted one still misses — the report names it and shows no value a placeholder stood for.
     @Test func aChangedFieldNextToARedactedOneStillMissesAndTheReportNamesIt() async throws {
         try await withScratchTape { scratch in
-            let server = try LoopbackServer()
+            let server = scratch.server
             let base = server.baseURL
             let file = scratch.file("cookies.json")
             let recorder = try Tape(file: file, mode: .once, environment: [:])
@@ -201,7 +201,7 @@ import FoundationNetworking
     /// A token in a redirect's Location is redacted when the redirect is not followed too.
     @Test func aTokenInTheLocationOfARedirectNotFollowedIsRedactedAndComesBack() async throws {
         try await withScratchTape { scratch in
-            let server = try LoopbackServer()
+            let server = scratch.server
             let base = server.baseURL
             let file = scratch.file("location.json")
             let path = "/redirect-to?url=%2Fecho%3Fapi_key%3DTOKEN123456"
@@ -275,7 +275,7 @@ import FoundationNetworking
     /// Through `tape.serve()`: a client outside URLSession's protocol gets the same.
     @Test func theReplayServerGivesTheClientItsValuesBackToo() async throws {
         try await withScratchTape { scratch in
-            let server = try LoopbackServer()
+            let server = scratch.server
             let base = server.baseURL
             let file = scratch.file("served.json")
             let recorder = try Tape(file: file, mode: .once, environment: [:])

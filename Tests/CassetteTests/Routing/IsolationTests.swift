@@ -73,38 +73,38 @@ import FoundationNetworking
     /// 1,000 replays with 64 in flight, ten times over in one process: no crash, every answer right.
     @Test func stressOneThousandReplaysSixtyFourInFlightTenTimes() async throws {
         try await TimingIsolation.run {
-            let scratch = try ScratchFolder()
-            defer { scratch.remove() }
-            let file = scratch.file("stress.json")
-            let interactions = (0..<1_000).map { i in
-                Interaction(
-                    request: .init(method: "GET", url: "https://stress.example/\(i)"),
-                    response: .init(status: 200, body: .init(text: "answer \(i)")))
-            }
-            try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
-            for round in 0..<10 {
-                let tape = try Tape(file: file, mode: .none, environment: [:])
-                let session = tape.session
-                let correct = await withTaskGroup(of: Bool.self) { group in
-                    var next = 0
-                    var correct = 0
-                    func add() {
-                        let i = next
-                        next += 1
-                        group.addTask {
-                            await Fetch.get("https://stress.example/\(i)", on: session, style: i % 2 == 0 ? .async : .completionHandler)
-                                .text == "answer \(i)"
-                        }
-                    }
-                    while next < 64 { add() }
-                    for await ok in group {
-                        if ok { correct += 1 }
-                        if next < 1_000 { add() }
-                    }
-                    return correct
+            try await withScratchTape { scratch in
+                let file = scratch.file("stress.json")
+                let interactions = (0..<1_000).map { i in
+                    Interaction(
+                        request: .init(method: "GET", url: "https://stress.example/\(i)"),
+                        response: .init(status: 200, body: .init(text: "answer \(i)")))
                 }
-                #expect(correct == 1_000, "round \(round)")
-                #expect(try tape.eject().replayed == 1_000)
+                try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
+                for round in 0..<10 {
+                    let tape = try Tape(file: file, mode: .none, environment: [:])
+                    let session = tape.session
+                    let correct = await withTaskGroup(of: Bool.self) { group in
+                        var next = 0
+                        var correct = 0
+                        func add() {
+                            let i = next
+                            next += 1
+                            group.addTask {
+                                await Fetch.get("https://stress.example/\(i)", on: session, style: i % 2 == 0 ? .async : .completionHandler)
+                                    .text == "answer \(i)"
+                            }
+                        }
+                        while next < 64 { add() }
+                        for await ok in group {
+                            if ok { correct += 1 }
+                            if next < 1_000 { add() }
+                        }
+                        return correct
+                    }
+                    #expect(correct == 1_000, "round \(round)")
+                    #expect(try tape.eject().replayed == 1_000)
+                }
             }
         }
     }

@@ -14,7 +14,7 @@ import FoundationNetworking
 @Suite(.timingIsolated) struct ExecutorsAgreeTests {
     static let live = "http://staging.example.com"
 
-    static func cassette(in scratch: ScratchFolder) throws -> URL {
+    static func cassette(in scratch: ScratchTape) throws -> URL {
         let file = scratch.file("agree.json")
         try JSONCassetteCodec.encode(
             CassetteDocument(interactions: [
@@ -59,57 +59,58 @@ import FoundationNetworking
     }
 
     @Test func aSessionAndTheServerAnswerTheSameCassetteAlike() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = try Self.cassette(in: scratch)
-        let sessionTape = try Self.tape(file)
-        let serverTape = try Self.tape(file)
-        let server = try serverTape.serve()
-        let session = Fetch.delegateSession(configuredBy: sessionTape.configure)
-        defer {
-            _ = try? sessionTape.eject()
-            _ = try? serverTape.eject()
+        try await withScratchTape { scratch in
+            let file = try Self.cassette(in: scratch)
+            let sessionTape = try Self.tape(file)
+            let serverTape = try Self.tape(file)
+            let server = try serverTape.serve()
+            let session = Fetch.delegateSession(configuredBy: sessionTape.configure)
+            defer {
+                _ = try? sessionTape.eject()
+                _ = try? serverTape.eject()
+            }
+
+            // A redirect hop, its Location moved to the live origin, followed by both callers.
+            let hops = await Fetch.get(Self.live + "/old", on: session, style: .delegate)
+            let wire = Self.curl(Self.live + "/old", through: server)
+            #expect(hops.status == 200)
+            #expect(hops.text == "arrived")
+            #expect(hops.url == Self.live + "/new")
+            #expect(hops.headers["X-Hop"] == "2")
+            #expect(wire.head.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(wire.head.contains("\r\nX-Hop: 2"))
+            #expect(wire.body == hops.text)
+            #expect(wire.url == hops.url)
+
+            // A latency plan: the head after 0.4 s, the body complete after 0.8 s, on both.
+            let slowSession = await Fetch.get(Self.live + "/slow", on: session, style: .delegate)
+            let slowWire = Self.curl(Self.live + "/slow", through: server)
+            #expect(slowSession.status == 201)
+            #expect(slowWire.head.hasPrefix("HTTP/1.1 201 Created\r\n"))
+            #expect(slowWire.body == slowSession.text)
+            #expect(slowSession.text == #"{"slow":true}"#)
+            #expect((slowSession.headAfter ?? 0) >= 0.39 && (slowSession.headAfter ?? 99) < 10, "\(slowSession)")
+            #expect((slowSession.completedAfter ?? 0) >= 0.79 && (slowSession.completedAfter ?? 99) < 10, "\(slowSession)")
+            #expect(slowWire.firstByte >= 0.39 && slowWire.firstByte < 10, "\(slowWire)")
+            #expect(slowWire.total >= 0.79 && slowWire.total < 10, "\(slowWire)")
+
+            // A miss: the same report, as the session's error and as the server's 500.
+            let missSession = await Fetch.get(Self.live + "/missing", on: session, style: .delegate)
+            let missWire = Self.curl(Self.live + "/missing", through: server)
+            #expect(missSession.errorCode == .resourceUnavailable)
+            let firstLine =
+                "Cassette: no recorded interaction matches GET \(Self.live)/missing in cassette \(file.path) (record mode none)."
+            #expect(missSession.errorDescription?.hasPrefix(firstLine) == true, "\(missSession)")
+            #expect(missWire.head.hasPrefix("HTTP/1.1 500 Internal Server Error\r\n"))
+            #expect(missWire.head.contains("\r\nX-Cassette-Unmatched: true"))
+            #expect(missWire.body.hasPrefix(firstLine), "\(missWire.body)")
+
+            let sessionReport = try sessionTape.eject()
+            let serverReport = try serverTape.eject()
+            #expect(sessionReport.replayed == 3)
+            #expect(serverReport.replayed == 3)
+            #expect(sessionReport.unmatched.map(\.request.url) == [Self.live + "/missing"])
+            #expect(serverReport.unmatched.map(\.request.url) == [Self.live + "/missing"])
         }
-
-        // A redirect hop, its Location moved to the live origin, followed by both callers.
-        let hops = await Fetch.get(Self.live + "/old", on: session, style: .delegate)
-        let wire = Self.curl(Self.live + "/old", through: server)
-        #expect(hops.status == 200)
-        #expect(hops.text == "arrived")
-        #expect(hops.url == Self.live + "/new")
-        #expect(hops.headers["X-Hop"] == "2")
-        #expect(wire.head.hasPrefix("HTTP/1.1 200 OK\r\n"))
-        #expect(wire.head.contains("\r\nX-Hop: 2"))
-        #expect(wire.body == hops.text)
-        #expect(wire.url == hops.url)
-
-        // A latency plan: the head after 0.4 s, the body complete after 0.8 s, on both.
-        let slowSession = await Fetch.get(Self.live + "/slow", on: session, style: .delegate)
-        let slowWire = Self.curl(Self.live + "/slow", through: server)
-        #expect(slowSession.status == 201)
-        #expect(slowWire.head.hasPrefix("HTTP/1.1 201 Created\r\n"))
-        #expect(slowWire.body == slowSession.text)
-        #expect(slowSession.text == #"{"slow":true}"#)
-        #expect((slowSession.headAfter ?? 0) >= 0.39 && (slowSession.headAfter ?? 99) < 10, "\(slowSession)")
-        #expect((slowSession.completedAfter ?? 0) >= 0.79 && (slowSession.completedAfter ?? 99) < 10, "\(slowSession)")
-        #expect(slowWire.firstByte >= 0.39 && slowWire.firstByte < 10, "\(slowWire)")
-        #expect(slowWire.total >= 0.79 && slowWire.total < 10, "\(slowWire)")
-
-        // A miss: the same report, as the session's error and as the server's 500.
-        let missSession = await Fetch.get(Self.live + "/missing", on: session, style: .delegate)
-        let missWire = Self.curl(Self.live + "/missing", through: server)
-        #expect(missSession.errorCode == .resourceUnavailable)
-        let firstLine = "Cassette: no recorded interaction matches GET \(Self.live)/missing in cassette \(file.path) (record mode none)."
-        #expect(missSession.errorDescription?.hasPrefix(firstLine) == true, "\(missSession)")
-        #expect(missWire.head.hasPrefix("HTTP/1.1 500 Internal Server Error\r\n"))
-        #expect(missWire.head.contains("\r\nX-Cassette-Unmatched: true"))
-        #expect(missWire.body.hasPrefix(firstLine), "\(missWire.body)")
-
-        let sessionReport = try sessionTape.eject()
-        let serverReport = try serverTape.eject()
-        #expect(sessionReport.replayed == 3)
-        #expect(serverReport.replayed == 3)
-        #expect(sessionReport.unmatched.map(\.request.url) == [Self.live + "/missing"])
-        #expect(serverReport.unmatched.map(\.request.url) == [Self.live + "/missing"])
     }
 }

@@ -14,7 +14,7 @@ import FoundationNetworking
 
     /// A cassette for `https://api.example.com`: JSON with two cookies, a gzip body stored
     /// decoded, a POST, and three faults.
-    static func cassette(in scratch: ScratchFolder) throws -> URL {
+    static func cassette(in scratch: ScratchTape) throws -> URL {
         let file = scratch.file("api.json")
         try JSONCassetteCodec.encode(
             CassetteDocument(interactions: [
@@ -68,126 +68,129 @@ import FoundationNetworking
     // MARK: Replaying on the wire
 
     @Test func curlReceivesTheRecordingAsTheWireCarriesIt() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let tape = try Tape(
-            file: try Self.cassette(in: scratch), mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
-        let server = try tape.serve()
-        let base = server.baseURL.absoluteString
+        try withScratchTape { scratch in
+            let tape = try Tape(
+                file: try Self.cassette(in: scratch), mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+            let server = try tape.serve()
+            let base = server.baseURL.absoluteString
 
-        let user = Self.curl(["-i", base + "/users/42"])
-        #expect(user.status == 0, "\(user.err)")
-        #expect(
-            String(decoding: user.out, as: UTF8.self) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                + "Set-Cookie: a=1; Path=/\r\nSet-Cookie: b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT\r\nContent-Length: \(Self.json.utf8.count)\r\n\r\n"
-                + Self.json)
+            let user = Self.curl(["-i", base + "/users/42"])
+            #expect(user.status == 0, "\(user.err)")
+            #expect(
+                String(decoding: user.out, as: UTF8.self) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                    + "Set-Cookie: a=1; Path=/\r\nSet-Cookie: b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT\r\nContent-Length: \(Self.json.utf8.count)\r\n\r\n"
+                    + Self.json)
 
-        // Stored decoded: no Content-Encoding on the wire, and a length that fits the decoded body.
-        let gzip = Self.curl(["-i", base + "/gzip"])
-        #expect(
-            String(decoding: gzip.out, as: UTF8.self) == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
-                + "decoded, as URLSession hands it over")
+            // Stored decoded: no Content-Encoding on the wire, and a length that fits the decoded body.
+            let gzip = Self.curl(["-i", base + "/gzip"])
+            #expect(
+                String(decoding: gzip.out, as: UTF8.self)
+                    == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "decoded, as URLSession hands it over")
 
-        let body = scratch.file("item.json")
-        try Data(#"{"name":"pen"}"#.utf8).write(to: body)
-        let post = Self.curl(["-i", "-H", "Content-Type: application/json", "--data-binary", "@\(body.path)", base + "/items"])
-        #expect(String(decoding: post.out, as: UTF8.self).hasPrefix("HTTP/1.1 201 Created\r\n"))
-        let chunked = Self.curl([
-            "-i", "-H", "Content-Type: application/json", "-H", "Transfer-Encoding: chunked", "--data-binary", "@\(body.path)",
-            base + "/items",
-        ])
-        #expect(
-            String(decoding: chunked.out, as: UTF8.self).hasSuffix(#"{"id":7}"#), "a chunked upload matches the same recording: \(chunked)")
+            let body = scratch.file("item.json")
+            try Data(#"{"name":"pen"}"#.utf8).write(to: body)
+            let post = Self.curl(["-i", "-H", "Content-Type: application/json", "--data-binary", "@\(body.path)", base + "/items"])
+            #expect(String(decoding: post.out, as: UTF8.self).hasPrefix("HTTP/1.1 201 Created\r\n"))
+            let chunked = Self.curl([
+                "-i", "-H", "Content-Type: application/json", "-H", "Transfer-Encoding: chunked", "--data-binary", "@\(body.path)",
+                base + "/items",
+            ])
+            #expect(
+                String(decoding: chunked.out, as: UTF8.self).hasSuffix(#"{"id":7}"#),
+                "a chunked upload matches the same recording: \(chunked)")
 
-        let head = Self.curl(["-I", base + "/users/42"])
-        #expect(String(decoding: head.out, as: UTF8.self).contains("Content-Length: \(Self.json.utf8.count)\r\n"), "\(head)")
+            let head = Self.curl(["-I", base + "/users/42"])
+            #expect(String(decoding: head.out, as: UTF8.self).contains("Content-Length: \(Self.json.utf8.count)\r\n"), "\(head)")
 
-        // Keep-alive: curl sends both requests on one connection.
-        let twice = Self.curl(["-v", base + "/users/42", base + "/gzip"])
-        #expect(twice.err.contains("Re-using existing connection") || twice.err.contains("Reusing existing connection"), "\(twice.err)")
-        #expect(String(decoding: twice.out, as: UTF8.self) == Self.json + "decoded, as URLSession hands it over")
+            // Keep-alive: curl sends both requests on one connection.
+            let twice = Self.curl(["-v", base + "/users/42", base + "/gzip"])
+            #expect(twice.err.contains("Re-using existing connection") || twice.err.contains("Reusing existing connection"), "\(twice.err)")
+            #expect(String(decoding: twice.out, as: UTF8.self) == Self.json + "decoded, as URLSession hands it over")
 
-        let report = try tape.eject()
-        #expect(report.unmatched.isEmpty && report.replayed == 7)
-        // Ejecting stopped the server.
-        #expect(Self.curl([base + "/users/42"]).status == 7, "curl: could not connect")
+            let report = try tape.eject()
+            #expect(report.unmatched.isEmpty && report.replayed == 7)
+            // Ejecting stopped the server.
+            #expect(Self.curl([base + "/users/42"]).status == 7, "curl: could not connect")
+        }
     }
 
     /// With a stub installed, requests cross the tape's session (stubs read the `URLRequest`);
     /// without, a replay goes straight from the router to the wire. Both put the same bytes on it.
     @Test func stubsAnswerTooAndBothPathsWriteTheSameBytes() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = try Self.cassette(in: scratch)
-        let direct = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
-        let directServer = try direct.serve()
-        let viaSession = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
-        viaSession.stubs.add(.path("/stubbed"), response: .text("from a stub"))
-        let sessionServer = try viaSession.serve()
-        for path in ["/users/42", "/gzip", "/cut"] {
-            let a = Self.curl(["-i", directServer.baseURL.absoluteString + path])
-            let b = Self.curl(["-i", sessionServer.baseURL.absoluteString + path])
-            #expect(
-                a.out == b.out && a.status == b.status,
-                "\(path): \(String(decoding: a.out, as: UTF8.self)) / \(String(decoding: b.out, as: UTF8.self))")
+        try withScratchTape { scratch in
+            let file = try Self.cassette(in: scratch)
+            let direct = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+            let directServer = try direct.serve()
+            let viaSession = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+            viaSession.stubs.add(.path("/stubbed"), response: .text("from a stub"))
+            let sessionServer = try viaSession.serve()
+            for path in ["/users/42", "/gzip", "/cut"] {
+                let a = Self.curl(["-i", directServer.baseURL.absoluteString + path])
+                let b = Self.curl(["-i", sessionServer.baseURL.absoluteString + path])
+                #expect(
+                    a.out == b.out && a.status == b.status,
+                    "\(path): \(String(decoding: a.out, as: UTF8.self)) / \(String(decoding: b.out, as: UTF8.self))")
+            }
+            let stubbed = Self.curl([sessionServer.baseURL.absoluteString + "/stubbed"])
+            #expect(String(decoding: stubbed.out, as: UTF8.self) == "from a stub")
+            try direct.eject()
+            try viaSession.eject()
         }
-        let stubbed = Self.curl([sessionServer.baseURL.absoluteString + "/stubbed"])
-        #expect(String(decoding: stubbed.out, as: UTF8.self) == "from a stub")
-        try direct.eject()
-        try viaSession.eject()
     }
 
     @Test func faultsLookOnTheWireAsTheyDidToTheCaller() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
-        let server = try tape.serve()
-        let base = server.baseURL.absoluteString
+        try withScratchTape { scratch in
+            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
+            let server = try tape.serve()
+            let base = server.baseURL.absoluteString
 
-        let start = Date()
-        let hang = Self.curl(["--max-time", "1", base + "/hang"])
-        #expect(hang.status == 28, "curl: operation timed out (\(hang.err))")
-        #expect(Date().timeIntervalSince(start) >= 0.9)
+            let start = Date()
+            let hang = Self.curl(["--max-time", "1", base + "/hang"])
+            #expect(hang.status == 28, "curl: operation timed out (\(hang.err))")
+            #expect(Date().timeIntervalSince(start) >= 0.9)
 
-        let cut = Self.curl([base + "/cut"])
-        #expect(cut.status == 18, "curl: partial file (\(cut.err))")
-        #expect(cut.out == Data("0123456789".utf8))
+            let cut = Self.curl([base + "/cut"])
+            #expect(cut.status == 18, "curl: partial file (\(cut.err))")
+            #expect(cut.out == Data("0123456789".utf8))
 
-        let down = Self.curl([base + "/down"])
-        #expect(down.status == 56 || down.status == 52, "curl: connection reset (\(down.status): \(down.err))")
-        try tape.eject()
+            let down = Self.curl([base + "/down"])
+            #expect(down.status == 56 || down.status == 52, "curl: connection reset (\(down.status): \(down.err))")
+            try tape.eject()
+        }
     }
 
     @Test func anUnmatchedRequestGetsTheReportWithAMarkedStatus() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let misses = Locked<[String]>([])
-        let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
-        let server = try tape.serve(.init(unmatchedStatus: 599, onUnmatched: { miss in misses.withLock { $0.append(miss.request.url) } }))
-        let miss = Self.curl(["-i", server.baseURL.absoluteString + "/users/43"])
-        let text = String(decoding: miss.out, as: UTF8.self)
-        #expect(text.hasPrefix("HTTP/1.1 599 "))
-        #expect(text.contains("X-Cassette-Unmatched: true\r\n"))
-        #expect(text.contains("Cassette: no recorded interaction matches GET https://api.example.com/users/43 in cassette "))
-        #expect(text.contains(#"- path: recorded "/users/42", requested "/users/43""#) || text.contains("/users/42"), "\(text)")
-        #expect(misses.current == ["https://api.example.com/users/43"])
-        #expect(try tape.eject().unmatched.count == 1)
+        try withScratchTape { scratch in
+            let misses = Locked<[String]>([])
+            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
+            let server = try tape.serve(
+                .init(unmatchedStatus: 599, onUnmatched: { miss in misses.withLock { $0.append(miss.request.url) } }))
+            let miss = Self.curl(["-i", server.baseURL.absoluteString + "/users/43"])
+            let text = String(decoding: miss.out, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 599 "))
+            #expect(text.contains("X-Cassette-Unmatched: true\r\n"))
+            #expect(text.contains("Cassette: no recorded interaction matches GET https://api.example.com/users/43 in cassette "))
+            #expect(text.contains(#"- path: recorded "/users/42", requested "/users/43""#) || text.contains("/users/42"), "\(text)")
+            #expect(misses.current == ["https://api.example.com/users/43"])
+            #expect(try tape.eject().unmatched.count == 1)
+        }
     }
 
     /// A download task on Linux cannot be replayed in-process (FoundationNetworking keeps the
     /// file's URL to itself): pointed at the server, it downloads the recorded body.
     @Test func aDownloadTaskPointedAtTheServerDownloadsTheRecording() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
-        let server = try tape.serve()
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
-        let (file, response) = try await session.download(from: server.baseURL.appendingPathComponent("users/42"))
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(try Data(contentsOf: file) == Data(Self.json.utf8))
-        try? FileManager.default.removeItem(at: file)
-        try tape.eject()
+        try await withScratchTape { scratch in
+            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
+            let server = try tape.serve()
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.invalidateAndCancel() }
+            let (file, response) = try await session.download(from: server.baseURL.appendingPathComponent("users/42"))
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(try Data(contentsOf: file) == Data(Self.json.utf8))
+            try? FileManager.default.removeItem(at: file)
+            try tape.eject()
+        }
     }
 
     // MARK: Recording as a reverse proxy
@@ -398,23 +401,23 @@ import FoundationNetworking
 
     @Test(arguments: hostile)
     func hostileInputIsAnsweredOrDroppedAndTheServerKeepsServing(_ input: Hostile) throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
-        let server = try tape.serve(.init(limits: .init(bodyBytes: 1000, headerTimeout: 0.5)))
-        let client = try RawHTTP(port: server.port)
-        client.send(input.bytes)
-        if input.halfClose { client.finishSending() }
-        let (answer, closed) = client.receiveUntilClosed(timeout: 5)
-        let statusLine = String(decoding: answer.prefix { $0 != 0x0D }, as: UTF8.self)
-        #expect(statusLine == (input.status ?? ""), "\(String(decoding: answer, as: UTF8.self).debugDescription)")
-        #expect(closed, "the server closes a connection it refused")
+        try withScratchTape { scratch in
+            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
+            let server = try tape.serve(.init(limits: .init(bodyBytes: 1000, headerTimeout: 0.5)))
+            let client = try RawHTTP(port: server.port)
+            client.send(input.bytes)
+            if input.halfClose { client.finishSending() }
+            let (answer, closed) = client.receiveUntilClosed(timeout: 5)
+            let statusLine = String(decoding: answer.prefix { $0 != 0x0D }, as: UTF8.self)
+            #expect(statusLine == (input.status ?? ""), "\(String(decoding: answer, as: UTF8.self).debugDescription)")
+            #expect(closed, "the server closes a connection it refused")
 
-        // Still serving.
-        let good = try RawHTTP(port: server.port)
-        good.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(good.receiveResponse()?.body == Data(Self.json.utf8))
-        try tape.eject()
+            // Still serving.
+            let good = try RawHTTP(port: server.port)
+            good.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(good.receiveResponse()?.body == Data(Self.json.utf8))
+            try tape.eject()
+        }
     }
 
     @Test func expectContinueAndAClientThatLeavesMidResponse() throws {
@@ -461,54 +464,54 @@ import FoundationNetworking
     }
 
     @Test func tooManyConnectionsGet503AndTheRestAreServed() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
-        let server = try tape.serve(.init(maxConnections: 2))
-        let first = try RawHTTP(port: server.port)
-        let second = try RawHTTP(port: server.port)
-        first.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n")
-        second.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(first.receiveResponse() != nil && second.receiveResponse() != nil)
-        let third = try RawHTTP(port: server.port)
-        let (answer, _) = third.receiveUntilClosed()
-        #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
-        try tape.eject()
+        try withScratchTape { scratch in
+            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
+            let server = try tape.serve(.init(maxConnections: 2))
+            let first = try RawHTTP(port: server.port)
+            let second = try RawHTTP(port: server.port)
+            first.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n")
+            second.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(first.receiveResponse() != nil && second.receiveResponse() != nil)
+            let third = try RawHTTP(port: server.port)
+            let (answer, _) = third.receiveUntilClosed()
+            #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+            try tape.eject()
+        }
     }
 
     /// 64 clients on kept-alive connections, 150 requests each: every answer whole, and not one of
     /// the server's sockets left open once it stopped.
     @Test func underLoadEveryAnswerIsWholeAndNoDescriptorLeaks() async throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let file = try Self.cassette(in: scratch)
-        let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
-        let server = try tape.serve()
-        let port = server.port
-        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<64 {
-                group.addTask {
-                    try await Task.detached {
-                        let client = try RawHTTP(port: port)
-                        var failed = 0
-                        for _ in 0..<150 {
-                            client.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n")
-                            if client.receiveResponse(timeout: 30)?.body != Data(Self.json.utf8) { failed += 1 }
-                        }
-                        return failed
-                    }.value
+        try await withScratchTape { scratch in
+            let file = try Self.cassette(in: scratch)
+            let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+            let server = try tape.serve()
+            let port = server.port
+            let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<64 {
+                    group.addTask {
+                        try await Task.detached {
+                            let client = try RawHTTP(port: port)
+                            var failed = 0
+                            for _ in 0..<150 {
+                                client.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n")
+                                if client.receiveResponse(timeout: 30)?.body != Data(Self.json.utf8) { failed += 1 }
+                            }
+                            return failed
+                        }.value
+                    }
                 }
+                return try await group.reduce(0, +)
             }
-            return try await group.reduce(0, +)
+            #expect(failures == 0)
+            // The clients have gone: the server closed their connections; only the listener is left.
+            for _ in 0..<50 where RawHTTP.openSockets(localPort: port) > 1 { try await Task.sleep(nanoseconds: 20_000_000) }
+            #expect(RawHTTP.openSockets(localPort: port) == 1)
+            let report = try tape.eject()
+            #expect(report.replayed == 64 * 150)
+            // The process's descriptor count moves with the tests running beside this one; the
+            // server's own sockets are counted by port: none left once it stopped.
+            #expect(RawHTTP.openSockets(localPort: port) == 0)
         }
-        #expect(failures == 0)
-        // The clients have gone: the server closed their connections; only the listener is left.
-        for _ in 0..<50 where RawHTTP.openSockets(localPort: port) > 1 { try await Task.sleep(nanoseconds: 20_000_000) }
-        #expect(RawHTTP.openSockets(localPort: port) == 1)
-        let report = try tape.eject()
-        #expect(report.replayed == 64 * 150)
-        // The process's descriptor count moves with the tests running beside this one; the
-        // server's own sockets are counted by port: none left once it stopped.
-        #expect(RawHTTP.openSockets(localPort: port) == 0)
     }
 }

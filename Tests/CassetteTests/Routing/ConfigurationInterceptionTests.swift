@@ -11,7 +11,7 @@ import FoundationNetworking
 /// `Tape.interceptEverySession()`: on Linux a clear error; everywhere, the routing its getters
 /// apply — a configuration made while a tape is current goes to that tape, one made with none
 /// fails its requests clearly. (The getter replacement itself needs the Objective-C runtime.)
-@Suite struct EverySessionInterceptionTests {
+@Suite struct ConfigurationInterceptionTests {
     #if canImport(FoundationNetworking)
     @Test func onLinuxItSaysWhyNotAndWhatToUse() {
         #expect(throws: CassetteError.everySessionNotInterceptable) { _ = try Tape.interceptEverySession() }

@@ -7,10 +7,10 @@ import FoundationNetworking
 import ObjectiveC
 #endif
 
-/// The effect of ``Tape/interceptEverySession()``: while it lasts, every configuration made from
-/// `URLSessionConfiguration.default` or `.ephemeral` starts with Cassette's protocol. Call
-/// ``undo()`` to stop (the trait-less way: `defer { interception.undo() }`).
-public final class EverySessionInterception: Sendable {
+/// What ``Tape/interceptEverySession()`` returns: while it lasts, the session configurations
+/// `URLSessionConfiguration.default` and `.ephemeral` are intercepted — each one made starts with
+/// Cassette's protocol. Call ``undo()`` to stop (the trait-less way: `defer { interception.undo() }`).
+public final class ConfigurationInterception: Sendable {
     private let undone = Locked(false)
 
     init() {}
@@ -52,9 +52,9 @@ extension Tape {
     ///   FoundationNetworking's configuration getters cannot be replaced (there is no
     ///   Objective-C runtime): give the code under test ``session``, or call ``configure(_:)`` on
     ///   the configuration it uses.
-    public static func interceptEverySession() throws -> EverySessionInterception {
+    public static func interceptEverySession() throws -> ConfigurationInterception {
         try ConfigurationHooks.retain()
-        return EverySessionInterception()
+        return ConfigurationInterception()
     }
 }
 
