@@ -81,9 +81,12 @@ struct ExchangeCommand {
                                  fails as live but is not saved, with a warning on standard error.
             """ : "")
 
-            EXIT STATUS: 0 success; 1 no recorded interaction matches, or the cassette cannot be
-            read or saved (the reason on standard error); 2 the command line was wrong; 3 the answer
-            is a transport error (its URLError code and name on standard error).
+            SIGINT or SIGTERM before the answer is complete cancels the request (nothing is recorded)
+            and exits 1, saying so on standard error.
+
+            EXIT STATUS: 0 success; 1 no recorded interaction matches, the cassette cannot be read or
+            saved, or a signal stopped the command (the reason on standard error); 2 the command line
+            was wrong; 3 the answer is a transport error (its URLError code and name on standard error).
             """
     }
 
@@ -216,12 +219,24 @@ struct ExchangeCommand {
             output.report(error)
             return ExitCode.failure
         }
+        // A signal cancels the exchange; the tape is still ejected (what it holds is saved).
+        let stoppedBy = Locked<String?>(nil)
+        Termination.onSignal { signal in
+            stoppedBy.withLock { $0 = signal }
+            tape.session.invalidateAndCancel()
+        }
         let result = Self.send(request, on: tape.session)
         let report: Tape.Report
         do {
             report = try tape.eject()
         } catch {
             output.errorLine("error: \(error)")
+            return ExitCode.failure
+        }
+        if let signal = stoppedBy.withLock({ $0 }), result.error?.code == .cancelled {
+            output.errorLine(
+                "error: stopped by \(signal) before the answer was complete; "
+                    + (kind == .record ? "nothing was recorded, the cassette is as it was" : "nothing was printed"))
             return ExitCode.failure
         }
         if let unmatched = report.unmatched.first {

@@ -15,8 +15,10 @@ struct ServeCommand {
                               [--match-ignoring port|host]... [--unmatched-status N] [--max-connections N] [--strict]
 
         Serves the cassette over HTTP/1.1 with the library's matching, recorded order, latency and
-        faults. Prints "listening on http://HOST:PORT" as its first line, serves until SIGINT or
-        SIGTERM, then saves what it recorded, prints its report to standard error and exits.
+        faults. Prints "listening on http://HOST:PORT" as its first line and serves until SIGINT or
+        SIGTERM — taken at any moment after the process starts, even before that line — then stops
+        accepting, cuts the exchanges still open (not recorded), saves what it recorded, prints its
+        report to standard error ("stopped by SIGTERM; 2 replayed, 0 recorded, 0 unmatched") and exits.
 
         OPTIONS:
           --cassette FILE    The cassette (.json, .http or .har).
@@ -158,7 +160,9 @@ struct ServeCommand {
             return ExitCode.failure
         }
         output.line("listening on \(server.baseURL.absoluteString)")
-        Self.waitForTermination()
+        // Held since the process started (main.swift): a signal sent before this line was
+        // printed is already pending, and wait() returns at once.
+        let signal = Termination.wait()
 
         let report: Tape.Report
         do {
@@ -169,23 +173,8 @@ struct ServeCommand {
         }
         for warning in report.warnings { output.errorLine("warning: " + warning) }
         output.errorLine(
-            "cassette serve: \(report.replayed) replayed, \(report.recorded) recorded, \(report.unmatched.count) unmatched"
+            "cassette serve: stopped by \(signal); \(report.replayed) replayed, \(report.recorded) recorded, \(report.unmatched.count) unmatched"
                 + (report.saved ? "; saved \(report.file.path)" : ""))
         return strict && !report.unmatched.isEmpty ? ExitCode.failure : ExitCode.success
-    }
-
-    /// Blocks until SIGINT or SIGTERM.
-    private static func waitForTermination() {
-        let received = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { received.signal() }
-            source.resume()
-            sources.append(source)
-        }
-        received.wait()
-        for source in sources { source.cancel() }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
 
 // The `cassette` command-line tool. Everything it does lives in `CassetteTool`, which tests drive.
-exit(CassetteTool.run(Array(CommandLine.arguments.dropFirst()), output: .standard))
+let arguments = Array(CommandLine.arguments.dropFirst())
+// Before any thread starts: a signal at any moment after this is the command's to take.
+if Termination.handles(arguments.first) { Termination.hold() }
+exit(CassetteTool.run(arguments, output: .standard))

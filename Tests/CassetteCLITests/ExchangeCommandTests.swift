@@ -5,6 +5,10 @@ import Testing
 
 @testable import CassetteCLI
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Its tests wait for requests on a semaphore (as the tool does), so they take turns with the timing tests.
 @Suite(.timingIsolated) struct ExchangeCommandTests {
     @Test func recordAppendsAndPlayReplaysOffline() throws {
@@ -162,5 +166,29 @@ import Testing
         let help = Captured.run(["help", "record"])
         #expect(help.status == 0)
         #expect(help.out.hasPrefix("USAGE: cassette record --cassette FILE"))
+    }
+
+    /// A signal in the middle of a long replay (or recording) cancels it and says so; the process
+    /// does not die with the signal's default action.
+    @Test func aSignalDuringPlayStopsItAndSaysSo() throws {
+        let examples = Locations.packageRoot.appendingPathComponent("Cassettes/Examples/users-api.json").path
+        let process = Process()
+        process.executableURL = ChildProcess.url(of: "cassette")
+        process.arguments = [
+            "play", "--cassette", examples, "--latency", "fixed:60,60", "https://api.example.com/users/42?fields=name,email",
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)  // the replay is waiting out its 60 s first byte
+        let start = Date()
+        kill(process.processIdentifier, SIGINT)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(start) < 30)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 1)
+        #expect(text == "error: stopped by SIGINT before the answer was complete; nothing was printed\n")
     }
 }

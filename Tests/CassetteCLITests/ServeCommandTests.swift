@@ -101,7 +101,7 @@ import Glibc
 
         let (status, errors) = served.stop()
         #expect(status == 0)
-        #expect(errors.contains("cassette serve: 2 replayed, 0 recorded, 0 unmatched"), "\(errors)")
+        #expect(errors.contains("cassette serve: stopped by SIGTERM; 2 replayed, 0 recorded, 0 unmatched"), "\(errors)")
     }
 
     /// A recorded OpenAI-style stream, served with its recorded latency: Python's `http.client`
@@ -160,7 +160,7 @@ import Glibc
         }
         let (status, errors) = served.stop()
         #expect(status == 0)
-        #expect(errors.contains("cassette serve: 1 replayed, 0 recorded, 0 unmatched"), "\(errors)")
+        #expect(errors.contains("cassette serve: stopped by SIGTERM; 1 replayed, 0 recorded, 0 unmatched"), "\(errors)")
     }
 
     @Test func anUnmatchedRequestIsReportedAndStrictExitsOne() throws {
@@ -191,6 +191,38 @@ import Glibc
         let replaying = try Served(["--cassette", file, "--upstream", upstream.baseURL, "--mode", "none"])
         #expect(Self.curl(["-i", replaying.base + "/echo?via=proxy"]).out == live.out)
         #expect(replaying.stop().status == 0)
+    }
+
+    /// SIGINT and SIGTERM are held from the process's start, so a signal sent the moment
+    /// "listening on" is read (a quick CI script) stops the server cleanly: no kill by the
+    /// default action, no signal lost while the server serves on.
+    @Test func aSignalTheMomentTheServerListensStopsItCleanlyEveryTime() throws {
+        let cassette = Self.examples.appendingPathComponent("users-api.json").path
+        var outcomes: [String: Int] = [:]
+        for attempt in 0..<100 {
+            let served = try Served(["--cassette", cassette])
+            let (status, errors) = served.stop(attempt % 2 == 0 ? SIGTERM : SIGINT)
+            let signal = attempt % 2 == 0 ? "SIGTERM" : "SIGINT"
+            let clean = status == 0 && errors == "cassette serve: stopped by \(signal); 0 replayed, 0 recorded, 0 unmatched\n"
+            outcomes[clean ? "clean" : "status \(status): \(errors)", default: 0] += 1
+        }
+        #expect(outcomes == ["clean": 100])
+    }
+
+    /// A recording proxy stopped at once after its first exchange keeps that exchange.
+    @Test func aRecordingProxyStoppedRightAfterItsFirstExchangeSavesIt() throws {
+        try withScratchTape { scratch in
+            for attempt in 0..<20 {
+                let file = scratch.file("quick-\(attempt).json").path
+                let recording = try Served(["--cassette", file, "--upstream", scratch.server.baseURL, "--mode", "once"])
+                let live = Self.curl(["-i", recording.base + "/echo?attempt=\(attempt)"])
+                let (status, errors) = recording.stop()
+                #expect(live.out.hasPrefix("HTTP/1.1 200 OK\r\n"))
+                #expect(status == 0 && errors.hasSuffix("0 replayed, 1 recorded, 0 unmatched; saved \(file)\n"), "\(errors)")
+                let saved = try JSONCassetteCodec.decode(Data(contentsOf: URL(fileURLWithPath: file)), file: file)
+                #expect(saved.interactions.map(\.request.url) == [scratch.server.baseURL + "/echo?attempt=\(attempt)"])
+            }
+        }
     }
 
     @Test func wrongCommandLinesExitTwo() throws {
