@@ -158,7 +158,8 @@ public final class Tape: Sendable {
                 recordsNewRequests: mode == .newEpisodes || mode == .all || (mode == .once && !exists),
                 replays: mode != .all,
                 latency: latency,
-                savesConnectionFailures: options.savesConnectionFailures
+                savesConnectionFailures: options.savesConnectionFailures,
+                adviceReader: options.adviceReader
             ),
             redactor: redactor,
             playback: PlaybackQueue(existing, rules: matching, allowsRepeats: options.allowsRepeatedReplays, redactor: redactor),

@@ -53,6 +53,9 @@ extension Tape {
         /// rewriting an interaction: dates, ages, request ids, timing within ±50 % or ±50 ms
         /// (see ``IgnoredChanges``). Unchanged traffic leaves the file byte-identical.
         public var ignoredChanges: IgnoredChanges = .default
+        /// Who reads a miss report's "To fix:" — code (the default), the `.cassette` trait or a
+        /// `cassette` command — so it names options, the trait's arguments or flags.
+        package var adviceReader = AdviceReader.code
 
         /// Options with their defaults.
         public init(

@@ -1,4 +1,5 @@
 import Cassette
+import Foundation
 
 /// The `cassette` command: reads the subcommand and hands the rest of the arguments to it.
 enum CassetteTool {
@@ -9,20 +10,18 @@ enum CassetteTool {
         This tool works with cassette files.
 
         COMMANDS:
-          lint PATH...    Check cassettes (files, or folders of them) and report every problem.
-          show FILE       One row per interaction: method, URL, status or error, body size, timing.
-          convert IN OUT  Rewrite a cassette in another format (.json, .http, .har), losslessly.
-          redact FILE...  Remove secrets from recorded cassettes, in place.
-          check-secrets PATH...
-                          Find secret-shaped values (tokens, keys, passwords); exit 1 when any.
-          record --cassette FILE [--mode once|newEpisodes|all] [--match-ignoring port|host] URL
-                          Send a request live and append it to a cassette; print the body.
-          play --cassette FILE [--latency L] [--match-ignoring port|host] URL
-                          Replay a request from a cassette, offline; print the body.
-          serve --cassette FILE [--port N] [--upstream URL] [--mode M]
-                          Serve a cassette over HTTP (and record through it as a reverse proxy),
+          lint            Check cassettes (files, or folders of them) and report every problem.
+          show            One row per interaction: method, URL, status or error, body size, timing.
+          convert         Rewrite a cassette in another format (.json, .http, .har), losslessly.
+          redact          Remove secrets from recorded cassettes, in place.
+          check-secrets   Find secret-shaped values (tokens, keys, passwords); exit 1 when any.
+          record          Send a request live and append it to a cassette; print the body.
+          play            Replay a request from a cassette, offline; print the body.
+          serve           Serve a cassette over HTTP (and record through it as a reverse proxy),
                           for clients outside URLSession: apps under UI test, curl, other languages.
           help [COMMAND]  Show this help, or a command's help.
+
+        Run 'cassette COMMAND --help' (or 'cassette help COMMAND') for a command's arguments and options.
 
         A cassette's format follows its extension: .json (Cassette's JSON, the default), .http
         (HTTP messages) or .har (HAR 1.2).
@@ -34,11 +33,14 @@ enum CassetteTool {
         EXIT STATUS: 0 success, 1 a problem was found (an invalid cassette, a secret, a file that
         cannot be read or written), 2 the command line was wrong, 3 (record, play) the answer was a
         transport error.
-        Run 'cassette <command> --help' for a command's options.
         """
 
-    /// Runs the tool with `arguments` (without the program name) and returns the exit status.
-    static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
+    /// Runs the tool with `arguments` (without the program name) and returns the exit status;
+    /// `serve`, `record` and `play` read `environment` as a tape does (``CommandEnvironment``).
+    static func run(
+        _ arguments: [String], output: ConsoleOutput, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Int32 {
+        let environment = CommandEnvironment(variables: environment)
         guard let command = arguments.first else {
             output.errorLine(usage)
             return ExitCode.usage
@@ -78,11 +80,11 @@ enum CassetteTool {
         case "check-secrets":
             return CheckSecretsCommand.run(rest, output: output)
         case "record":
-            return ExchangeCommand.run(.record, rest, output: output)
+            return ExchangeCommand.run(.record, rest, output: output, environment: environment)
         case "play":
-            return ExchangeCommand.run(.play, rest, output: output)
+            return ExchangeCommand.run(.play, rest, output: output, environment: environment)
         case "serve":
-            return ServeCommand.run(rest, output: output)
+            return ServeCommand.run(rest, output: output, environment: environment)
         default:
             output.errorLine("error: unknown command '\(command)'. Run 'cassette --help' for the list of commands.")
             return ExitCode.usage

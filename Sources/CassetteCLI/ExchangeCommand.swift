@@ -8,10 +8,10 @@ import FoundationNetworking
 /// `cassette record` and `cassette play`: one request through the library's own pipeline
 /// (a `URLSession` whose protocol is Cassette's), recorded into or replayed from a cassette.
 ///
-/// The record mode is the command's, never `CASSETTE_RECORD_MODE` or `CI`: `record` appends
-/// (`newEpisodes`: an already recorded request is replayed, not recorded twice; `--mode` chooses
-/// another) and `play` never touches the network (`none`). `play` replays with the latency of
-/// `--latency`, else `CASSETTE_LATENCY`, as a tape does.
+/// `record` appends (`newEpisodes`: an already recorded request is replayed, not recorded twice)
+/// unless `--mode`, `CASSETTE_RECORD_MODE` or `CI` says otherwise, in that order, as for a tape;
+/// `play` never touches the network (`none`, whatever the environment says: the command's name
+/// is its mode). `play` replays with the latency of `--latency`, else `CASSETTE_LATENCY`.
 struct ExchangeCommand {
     enum Kind: String {
         case record, play
@@ -38,12 +38,14 @@ struct ExchangeCommand {
             touching the network, and writes the response body to standard output.
             """
         return """
-            USAGE: cassette \(kind.rawValue) --cassette FILE [--method M] [--header "K: V"]... [--data BODY] [--include]\(kind == .record ? " [--mode MODE] [--save-connection-failures]" : " [--latency L]") [--match-ignoring port|host]... URL
+            USAGE: cassette \(kind.rawValue) --cassette FILE [--folder DIR] [--method M] [--header "K: V"]... [--data BODY] [--include]\(kind == .record ? " [--mode MODE] [--save-connection-failures]" : " [--latency L] [--allow-repeated-replays]") [--match-ignoring port|host]... URL
 
             \(summary)
 
             OPTIONS:
-              --cassette FILE    The cassette file (.json).
+              --cassette FILE    The cassette file (.json); a relative path is in --folder.
+              --folder DIR       Where a relative --cassette path is (default CASSETTE_FOLDER, else
+                                 the current directory).
               -X, --method M     The request method; default GET, or POST with --data.
               -H, --header "K: V"
                                  A request header field; repeat for more.
@@ -53,7 +55,8 @@ struct ExchangeCommand {
                                  Match a recorded request whatever its port (port), or its scheme,
                                  host and port (host): for a server on another port or host.\(kind == .record ? """
 
-              --mode MODE        once, newEpisodes (the default) or all. once: record only into a
+              --mode MODE        once, newEpisodes or all; default CASSETTE_RECORD_MODE, else none
+                                 when CI is set, else newEpisodes. once: record only into a
                                  cassette that does not exist yet, else replay; newEpisodes: replay
                                  what the cassette holds, record the rest; all: record again and
                                  replace the cassette with this one interaction (when the answer is
@@ -63,6 +66,9 @@ struct ExchangeCommand {
               --latency L        How the response is timed: recorded (as recorded), instant,
                                  scaled:FACTOR, fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE].
                                  Default: CASSETTE_LATENCY, else instant.
+              --allow-repeated-replays
+                                 Answer with a recording that already answered (a tape's option of
+                                 the same name). play never records, whatever the environment says.
             """)
 
             REDACTION (as a tape's Redaction: what is removed before anything is saved or shown):
@@ -80,6 +86,8 @@ struct ExchangeCommand {
                                  host, offline) as a recorded error. Without it such a request
                                  fails as live but is not saved, with a warning on standard error.
             """ : "")
+
+            \(CommandEnvironment.help)
 
             SIGINT or SIGTERM before the answer is complete cancels the request (nothing is recorded)
             and exits 1, saying so on standard error.
@@ -100,14 +108,16 @@ struct ExchangeCommand {
     var mode: RecordMode?
     var latency: Latency?
     var matching = RequestMatching.default
+    var allowsRepeatedReplays = false
+    var folder: String?
     var redaction = Redaction.default
     var redactionRules: [(option: String, value: String)] = []
     var url: String?
 
-    static func run(_ kind: Kind, _ arguments: [String], output: ConsoleOutput) -> Int32 {
+    static func run(_ kind: Kind, _ arguments: [String], output: ConsoleOutput, environment: CommandEnvironment) -> Int32 {
         var command = ExchangeCommand(kind: kind)
         if let status = command.parse(arguments, output: output) { return status }
-        return command.execute(output: output)
+        return command.execute(output: output, environment: environment)
     }
 
     /// Reads the options; returns an exit status when the command must stop here.
@@ -167,6 +177,11 @@ struct ExchangeCommand {
                 guard let text = value(for: argument) else { return usageError("--latency needs \(Latency.textForms)") }
                 guard let latency = Latency(parsing: text) else { return usageError("--latency takes \(Latency.textForms), not '\(text)'") }
                 self.latency = latency
+            case "--allow-repeated-replays" where kind == .play, "--allow-playback-repeats" where kind == .play:
+                allowsRepeatedReplays = true
+            case "--folder":
+                guard let folder = value(for: argument), !folder.isEmpty else { return usageError("--folder needs a folder") }
+                self.folder = folder
             case "--match-ignoring":
                 let rule = value(for: argument)
                 guard let loosened = MatchingOption.apply(rule, to: matching) else { return usageError(MatchingOption.problem(rule)) }
@@ -200,7 +215,7 @@ struct ExchangeCommand {
         return nil
     }
 
-    private func execute(output: ConsoleOutput) -> Int32 {
+    private func execute(output: ConsoleOutput, environment: CommandEnvironment) -> Int32 {
         guard let cassette, let url = url.flatMap(URL.init(string:)) else { return ExitCode.usage }
         var request = URLRequest(url: url)
         request.httpMethod = method ?? (data == nil ? "GET" : "POST")
@@ -209,12 +224,14 @@ struct ExchangeCommand {
 
         let tape: Tape
         do {
-            // Only the latency comes from the environment: the mode is the command's own.
-            let environment = ProcessInfo.processInfo.environment.filter { $0.key == Latency.environmentVariable }
+            var options = Tape.Options(
+                allowsRepeatedReplays: allowsRepeatedReplays, latency: latency, redaction: redaction,
+                savesConnectionFailures: savesConnectionFailures)
+            options.adviceReader = .command(kind.rawValue)
             tape = try Tape(
-                file: URL(fileURLWithPath: cassette), mode: mode ?? kind.mode, matching: matching,
-                options: .init(latency: latency, redaction: redaction, savesConnectionFailures: savesConnectionFailures),
-                environment: environment)
+                file: environment.file(cassette, folder: folder),
+                mode: kind == .play ? .none : try environment.mode(given: mode, fallback: kind.mode), matching: matching,
+                options: options, environment: environment.forTape)
         } catch {
             output.report(error)
             return ExitCode.failure

@@ -11,27 +11,37 @@ import Darwin
 /// outside a test's `URLSession`: a launched app, curl, another language's client.
 struct ServeCommand {
     static let usage = """
-        USAGE: cassette serve --cassette FILE [--host H] [--port N] [--upstream URL] [--mode M] [--latency L]
-                              [--match-ignoring port|host]... [--unmatched-status N] [--max-connections N] [--strict]
+        USAGE: cassette serve --cassette FILE [--folder DIR] [--host H] [--port N] [--upstream URL] [--mode M]
+                              [--latency L] [--allow-repeated-replays] [--match-ignoring port|host]...
+                              [--unmatched-status N] [--max-connections N] [--strict]
 
         Serves the cassette over HTTP/1.1 with the library's matching, recorded order, latency and
-        faults. Prints "listening on http://HOST:PORT" as its first line and serves until SIGINT or
+        faults. Prints "listening on http://ADDRESS:PORT" as its first line and serves until SIGINT or
         SIGTERM — taken at any moment after the process starts, even before that line — then stops
         accepting, cuts the exchanges still open (not recorded), saves what it recorded, prints its
         report to standard error ("stopped by SIGTERM; 2 replayed, 0 recorded, 0 unmatched") and exits.
 
         OPTIONS:
-          --cassette FILE    The cassette (.json, .http or .har).
-          --host H           The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).
+          --cassette FILE    The cassette (.json, .http or .har); a relative path is in --folder.
+          --folder DIR       Where a relative --cassette path is (default CASSETTE_FOLDER, else the
+                             current directory).
+          --host H           The address to listen on: IPv4 or IPv6 (default 127.0.0.1; ::1), 0.0.0.0
+                             or :: for every interface, or a host name resolved once (localhost).
+                             The first line names the address bound, as numbers.
           --port N           The port (default 0: a free one, printed on the first line).
           --upstream URL     Where requests go: /path is URL/path. In a recording mode, what the
                              cassette cannot answer is forwarded there, answered live and recorded
                              (a recording reverse proxy). Without it, requests are matched ignoring
                              scheme, host and port.
-          --mode M           none, once (the default), newEpisodes or all, as a tape's record mode.
-                             once records only when the cassette does not exist yet (needs --upstream).
+          --mode M           none, once, newEpisodes or all, as a tape's record mode. Default:
+                             CASSETTE_RECORD_MODE, else none when CI is set, else once. once records
+                             only when the cassette does not exist yet (needs --upstream).
           --latency L        recorded, instant, scaled:FACTOR, fixed:FIRSTBYTE,DURATION or
                              speed:SPEED[,FIRSTBYTE]. Default: CASSETTE_LATENCY, else instant.
+          --allow-repeated-replays
+                             When every recording matching a request has answered, answer with the
+                             last of them again (a UI test reloading a screen) instead of a miss.
+                             (--allow-playback-repeats is the same.)
           --match-ignoring port|host
                              Match a recorded request whatever its port, or its scheme, host and port.
           --unmatched-status N
@@ -44,6 +54,8 @@ struct ServeCommand {
         On the wire: a recorded timedOut is no answer until the client gives up; networkConnectionLost
         closes the connection mid-body; cannotConnectToHost and other connection failures reset it.
         Bodies go out decoded (a recorded Content-Encoding is left out).
+
+        \(CommandEnvironment.help)
 
         EXIT STATUS: 0 after a signal; 1 the cassette cannot be read or saved, the server cannot
         start, or (--strict) a request found no match; 2 the command line was wrong.
@@ -59,11 +71,13 @@ struct ServeCommand {
     var unmatchedStatus = 500
     var maxConnections = 256
     var strict = false
+    var allowsRepeatedReplays = false
+    var folder: String?
 
-    static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
+    static func run(_ arguments: [String], output: ConsoleOutput, environment: CommandEnvironment) -> Int32 {
         var command = ServeCommand()
         if let status = command.parse(arguments, output: output) { return status }
-        return command.execute(output: output)
+        return command.execute(output: output, environment: environment)
     }
 
     private mutating func parse(_ arguments: [String], output: ConsoleOutput) -> Int32? {
@@ -127,6 +141,11 @@ struct ServeCommand {
                 maxConnections = count
             case "--strict":
                 strict = true
+            case "--allow-repeated-replays", "--allow-playback-repeats":
+                allowsRepeatedReplays = true
+            case "--folder":
+                guard let folder = value(), !folder.isEmpty else { return usageError("--folder needs a folder") }
+                self.folder = folder
             default:
                 return usageError("unknown argument '\(argument)' for 'cassette serve'")
             }
@@ -136,17 +155,17 @@ struct ServeCommand {
         return nil
     }
 
-    private func execute(output: ConsoleOutput) -> Int32 {
+    private func execute(output: ConsoleOutput, environment: CommandEnvironment) -> Int32 {
         guard let cassette else { return ExitCode.usage }
-        // The mode is the command's; only the latency comes from the environment.
-        let environment = ProcessInfo.processInfo.environment.filter { $0.key == Latency.environmentVariable }
         let tape: Tape
         let server: TapeServer
         do {
+            var options = Tape.Options(allowsRepeatedReplays: allowsRepeatedReplays, latency: latency)
+            options.adviceReader = .command("serve")
             tape = try Tape(
-                file: URL(fileURLWithPath: cassette), mode: mode ?? .once,
+                file: environment.file(cassette, folder: folder), mode: try environment.mode(given: mode, fallback: .once),
                 matching: upstream == nil ? matching.ignoringHost() : matching,
-                options: .init(latency: latency), environment: environment)
+                options: options, environment: environment.forTape)
             server = try tape.serve(
                 .init(
                     host: host, port: port, upstream: upstream, unmatchedStatus: unmatchedStatus,
@@ -159,7 +178,8 @@ struct ServeCommand {
             output.report(error)
             return ExitCode.failure
         }
-        output.line("listening on \(server.baseURL.absoluteString)")
+        let everyInterface = ["0.0.0.0", "::", "[::]"].contains(host)
+        output.line("listening on \(server.baseURL.absoluteString)" + (everyInterface ? " (every interface, \(host))" : ""))
         // Held since the process started (main.swift): a signal sent before this line was
         // printed is already pending, and wait() returns at once.
         let signal = Termination.wait()

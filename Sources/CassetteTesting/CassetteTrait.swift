@@ -83,6 +83,8 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             // One cassette per case: `Suite/test/ARGUMENTS`.
             cassetteName = try ArgumentCassetteName.name(base: cassetteName, test: test, testCase: testCase)
         }
+        var options = options
+        options.adviceReader = .trait
         let tape = try Tape(
             named: cassetteName, folder: folder, bundle: bundle, filePath: test.sourceLocation.filePath,
             mode: mode, matching: matching, options: options,

@@ -191,4 +191,36 @@ import Glibc
         #expect(process.terminationStatus == 1)
         #expect(text == "error: stopped by SIGINT before the answer was complete; nothing was printed\n")
     }
+
+    /// record reads CASSETTE_RECORD_MODE and CI as a tape does, --mode winning; play never
+    /// records whatever the environment says; CASSETTE_FOLDER places a relative --cassette.
+    @Test func recordAndPlayReadTheEnvironmentAndTheCommandLineWins() throws {
+        try withScratchTape { scratch in
+            let url = scratch.url("/status/201")
+            let first = Captured.run(["record", "--cassette", "ci.json", "--folder", scratch.url.path, scratch.url("/echo?env=0")])
+            #expect(first.status == 0, "\(first.error)")
+            let underCI = Captured.run(["record", "--cassette", "ci.json", "--folder", scratch.url.path, url], environment: ["CI": "true"])
+            #expect(underCI.status == 1)
+            #expect(underCI.error.contains("(record mode none)"), "\(underCI.error)")
+            #expect(
+                underCI.error.hasSuffix(
+                    "To fix: if the request is new, record it with --mode newEpisodes on a machine with network access; if the code "
+                        + "under test should have sent the recorded request, check what it builds.\n"), "\(underCI.error)")
+            let given = Captured.run(
+                ["record", "--cassette", "ci.json", "--mode", "newEpisodes", url],
+                environment: ["CI": "true", "CASSETTE_FOLDER": scratch.url.path])
+            #expect(given.status == 0 && given.error == "", "\(given.error)")
+            #expect(FileManager.default.fileExists(atPath: scratch.file("ci.json").path))
+
+            let elsewhere = scratch.url("/echo?env=2")
+            let played = Captured.run(
+                ["play", "--cassette", "ci.json", elsewhere],
+                environment: ["CASSETTE_RECORD_MODE": "all", "CASSETTE_FOLDER": scratch.url.path])
+            #expect(played.status == 1)
+            #expect(played.error.contains("(record mode none)"), "\(played.error)")
+            let again = Captured.run(
+                ["play", "--cassette", "ci.json", "--allow-repeated-replays", url], environment: ["CASSETTE_FOLDER": scratch.url.path])
+            #expect(again.status == 0, "\(again.error)")
+        }
+    }
 }

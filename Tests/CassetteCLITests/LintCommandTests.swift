@@ -26,14 +26,16 @@ final class Captured: @unchecked Sendable {
         return body()
     }
 
-    static func run(_ arguments: [String]) -> (status: Int32, out: String, error: String) {
-        let result = runCapturingBytes(arguments)
+    /// Runs the tool in this process with `environment` (none by default: `CI` and the
+    /// `CASSETTE_` variables of the test run do not reach the command).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, out: String, error: String) {
+        let result = runCapturingBytes(arguments, environment: environment)
         return (result.status, String(decoding: result.out, as: UTF8.self), result.error)
     }
 
-    static func runCapturingBytes(_ arguments: [String]) -> (status: Int32, out: Data, error: String) {
+    static func runCapturingBytes(_ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, out: Data, error: String) {
         let captured = Captured()
-        let status = CassetteTool.run(arguments, output: captured.output)
+        let status = CassetteTool.run(arguments, output: captured.output, environment: environment)
         return (status, captured.outData, captured.error)
     }
 }
@@ -215,7 +217,7 @@ enum Locations {
     @Test func helpDescribesUsage() {
         let help = Captured.run(["--help"])
         #expect(help.status == 0)
-        #expect(help.out.contains("lint PATH..."))
+        #expect(help.out.contains("  lint            Check cassettes (files, or folders of them) and report every problem."))
         #expect(
             help.out.contains(
                 "EXIT STATUS: 0 success, 1 a problem was found (an invalid cassette, a secret, a file that\ncannot be read or written), 2 the command line was wrong, 3 (record, play) the answer was a\ntransport error."

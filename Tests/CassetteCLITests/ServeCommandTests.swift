@@ -14,11 +14,17 @@ import Glibc
     final class Served: @unchecked Sendable {
         let process = Process()
         let base: String
+        /// The first line it printed, without its line end.
+        let firstLine: String
         private let errors = Pipe()
 
-        init(_ arguments: [String]) throws {
+        /// Starts `cassette serve` with `arguments`, and with `environment` instead of the test
+        /// run's `CI` and `CASSETTE_` variables.
+        init(_ arguments: [String], environment: [String: String] = [:]) throws {
             process.executableURL = ChildProcess.url(of: "cassette")
             process.arguments = ["serve"] + arguments
+            process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "CI" && !$0.key.hasPrefix("CASSETTE_") }
+                .merging(environment) { $1 }
             let output = Pipe()
             process.standardOutput = output
             process.standardError = errors
@@ -38,7 +44,8 @@ import Glibc
                         "cassette serve printed \(text.debugDescription): \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
                 )
             }
-            base = String(text.dropFirst("listening on ".count))
+            base = String(text.dropFirst("listening on ".count).prefix { $0 != " " })
+            firstLine = text
         }
 
         /// Sends `signal`, waits for the exit; the status and what went to standard error.
@@ -223,6 +230,106 @@ import Glibc
                 #expect(saved.interactions.map(\.request.url) == [scratch.server.baseURL + "/echo?attempt=\(attempt)"])
             }
         }
+    }
+
+    /// Each recording answers once unless `--allow-repeated-replays` is given; the miss report
+    /// names that flag (not the library's option). With it, 64 clients on keep-alive
+    /// connections get the one recording 2,000 times each.
+    @Test func repeatedReplaysAreAllowedByTheFlagAndTheMissReportNamesIt() throws {
+        let cassette = Self.examples.appendingPathComponent("users-api.json").path
+        let request = "GET /users/42?fields=name,email HTTP/1.1\r\nHost: api.example.com\r\n\r\n"
+        let once = try Served(["--cassette", cassette])
+        let first = try RawHTTP(port: try #require(URL(string: once.base)?.port))
+        #expect(first.send(request))
+        #expect(first.receiveResponse()?.head.hasPrefix("HTTP/1.1 200 OK\r\n") == true)
+        #expect(first.send(request))
+        let second = first.receiveResponse()
+        #expect(second?.head.hasPrefix("HTTP/1.1 500 ") == true)
+        let report = String(decoding: second?.body ?? Data(), as: UTF8.self)
+        #expect(
+            report.hasSuffix("to replay the last answer again instead, run cassette serve with --allow-repeated-replays.\n"), "\(report)")
+        #expect(once.stop().status == 0)
+
+        let repeating = try Served(["--cassette", cassette, "--allow-repeated-replays"])
+        let port = try #require(URL(string: repeating.base)?.port)
+        let failures = Locked<[String]>([])
+        let clients = DispatchGroup()
+        for client in 0..<64 {
+            clients.enter()
+            let thread = Thread {
+                defer { clients.leave() }
+                do {
+                    let connection = try RawHTTP(port: port)
+                    for attempt in 0..<2_000 {
+                        guard connection.send(request), let answer = connection.receiveResponse(timeout: 30),
+                            answer.head.hasPrefix("HTTP/1.1 200 OK\r\n"),
+                            answer.body == Data(#"{"id":42,"name":"Ada Lovelace","email":"ada@example.com"}"#.utf8)
+                        else {
+                            failures.withLock { $0.append("client \(client), request \(attempt)") }
+                            return
+                        }
+                    }
+                } catch {
+                    failures.withLock { $0.append("client \(client): \(error)") }
+                }
+            }
+            thread.start()
+        }
+        #expect(clients.wait(timeout: .now() + 600) == .success)
+        let (status, errors) = repeating.stop()
+        #expect(failures.withLock { $0 } == [])
+        #expect(status == 0 && errors == "cassette serve: stopped by SIGTERM; 128000 replayed, 0 recorded, 0 unmatched\n", "\(errors)")
+    }
+
+    /// serve reads the environment a tape reads; the command line wins.
+    @Test func theEnvironmentChoosesWhatTheCommandLineDoesNot() throws {
+        try withScratchTape { scratch in
+            let upstream = ["--upstream", scratch.server.baseURL]
+            for (index, environment) in [["CASSETTE_RECORD_MODE": "none"], ["CI": "true"]].enumerated() {
+                let missing = scratch.file("new-\(index).json").path
+                do {
+                    let served = try Served(["--cassette", missing] + upstream, environment: environment)
+                    _ = served.stop()
+                    Issue.record("\(environment): cassette serve listened on \(served.base) in a mode that records")
+                } catch let refused as ServeError {
+                    #expect(refused.text.contains("does not exist and record mode \"none\" never records"), "\(refused.text)")
+                }
+                // --mode wins over both.
+                let recording = try Served(["--cassette", missing, "--mode", "once"] + upstream, environment: environment)
+                #expect(recording.stop().status == 0)
+            }
+            // A relative --cassette is in CASSETTE_FOLDER, unless --folder says where.
+            let examples = Self.examples.path
+            let served = try Served(["--cassette", "users-api.json"], environment: ["CASSETTE_FOLDER": examples])
+            #expect(Self.curl([served.base + "/users/42?fields=name,email"]).out.hasPrefix(#"{"id":42"#))
+            #expect(served.stop().status == 0)
+            let elsewhere = try ChildProcess.run(
+                "cassette", ["serve", "--cassette", "users-api.json", "--folder", scratch.url.path, "--mode", "none"],
+                environment: ["CASSETTE_FOLDER": examples])
+            #expect(elsewhere.status == 1 && elsewhere.output.contains(scratch.file("users-api.json").path), "\(elsewhere.output)")
+        }
+    }
+
+    /// --host takes IPv4, IPv6 and names; the first line names an address a client can use.
+    @Test func hostTakesAddressesOfBothFamiliesAndNames() throws {
+        let cassette = Self.examples.appendingPathComponent("users-api.json").path
+        for (host, prefixes, note) in [
+            ("::1", ["http://[::1]:"], ""), ("localhost", ["http://127.0.0.1:", "http://[::1]:"], ""),
+            ("0.0.0.0", ["http://127.0.0.1:"], " (every interface, 0.0.0.0)"),
+        ] {
+            let served = try Served(["--cassette", cassette, "--host", host])
+            #expect(prefixes.contains { served.base.hasPrefix($0) }, "\(host): \(served.base)")
+            #expect(served.firstLine == "listening on \(served.base)\(note)")
+            let user = Self.curl([served.base + "/users/42?fields=name,email"])
+            #expect(user.out == #"{"id":42,"name":"Ada Lovelace","email":"ada@example.com"}"#, "\(host)")
+            #expect(served.stop().status == 0)
+        }
+        let unknown = try ChildProcess.run("cassette", ["serve", "--cassette", cassette, "--host", "no-such-host.invalid"])
+        #expect(unknown.status == 1)
+        #expect(
+            unknown.output.hasPrefix(
+                "error: Cassette: the replay server cannot start: cannot listen on no-such-host.invalid: no such address or host name ("),
+            "\(unknown.output)")
     }
 
     @Test func wrongCommandLinesExitTwo() throws {

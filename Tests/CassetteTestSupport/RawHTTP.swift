@@ -75,18 +75,22 @@ public final class RawHTTP: @unchecked Sendable {
     }
 
     /// One whole response of a kept-alive connection: its head, and a body by `Content-Length`
-    /// (or none); nil when the connection closed first.
+    /// (or none) or chunked (decoded); nil when the connection closed first.
     public func receiveResponse(timeout: TimeInterval = 5) -> (head: String, body: Data)? {
         var data = Data()
         let deadline = Date(timeIntervalSinceNow: timeout)
         while true {
             if let end = data.range(of: Data("\r\n\r\n".utf8)) {
                 let head = String(decoding: data[..<end.lowerBound], as: UTF8.self)
-                let length =
-                    head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-                let bodyStart = end.upperBound
-                if data.count - bodyStart >= length { return (head, Data(data[bodyStart..<(bodyStart + length)])) }
+                if head.lowercased().contains("\r\ntransfer-encoding: chunked") {
+                    if let body = Self.dechunked(data[end.upperBound...]) { return (head, body) }
+                } else {
+                    let length =
+                        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                        .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                    let bodyStart = end.upperBound
+                    if data.count - bodyStart >= length { return (head, Data(data[bodyStart..<(bodyStart + length)])) }
+                }
             }
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let remaining = deadline.timeIntervalSinceNow
@@ -101,6 +105,24 @@ public final class RawHTTP: @unchecked Sendable {
     /// How many sockets with local port `port` are open in this machine's network namespace
     /// (`/proc/net/tcp` and `tcp6`, entries that still have an inode: TIME_WAIT ones have none):
     /// a server's listener and its accepted connections. -1 where `/proc` is missing.
+    /// The body of a chunked message whose bytes after the head are `bytes`, or nil while its
+    /// last chunk has not arrived.
+    static func dechunked(_ bytes: Data) -> Data? {
+        var body = Data()
+        var rest = bytes[...]
+        while let lineEnd = rest.range(of: Data("\r\n".utf8)) {
+            let sizeText = String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
+            let start = lineEnd.upperBound
+            if size == 0 { return rest[start...].starts(with: Data("\r\n".utf8)) ? body : nil }
+            guard rest.distance(from: start, to: rest.endIndex) >= size + 2 else { return nil }
+            let chunkEnd = rest.index(start, offsetBy: size)
+            body.append(rest[start..<chunkEnd])
+            rest = rest[rest.index(chunkEnd, offsetBy: 2)...]
+        }
+        return nil
+    }
+
     public static func openSockets(localPort port: Int) -> Int {
         var count = 0
         var found = false

@@ -31,6 +31,8 @@ struct UnmatchedRequestReport {
     var recorded: [(request: Interaction.Request, used: Bool)]
     /// How many recordings match but were all used.
     var usedUp: Int
+    /// Who reads the advice: it names options, trait arguments or flags.
+    var reader: AdviceReader = .code
 
     /// How many of the closest recordings are shown at most (those nearly as close as the closest).
     static let shownCandidates = 3
@@ -117,13 +119,10 @@ struct UnmatchedRequestReport {
 
     /// The one change most likely to help, after what differs in the closest recording.
     private func fix(closest differences: [RequestDifference]?) -> String {
-        let record =
-            mode == .none
-            ? "record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access"
-            : "record it with CASSETTE_RECORD_MODE=newEpisodes (mode \"\(mode)\" does not record into an existing cassette)"
+        let record = reader.recording(mode: mode)
         if usedUp > 0 {
             return "if the server answers this request more than once, \(record); to replay the last answer again instead, "
-                + "open the tape with Tape.Options(allowsRepeatedReplays: true)."
+                + "\(reader.allowingRepeats)."
         }
         guard let differences, !differences.isEmpty, rules.predicate == nil else {
             return "if the request is new, \(record)."
@@ -137,10 +136,11 @@ struct UnmatchedRequestReport {
         {
             let samePlace = CanonicalURL.text(recorded, origin: .anyPort) == CanonicalURL.text(requested, origin: .anyPort)
             return samePlace
-                ? "if the server may listen on another port (a test server on a random port), add .ignoringPort() to the cassette's matching "
-                    + "(cassette play --match-ignoring port); if the request is new, \(record)."
-                : "if the same requests go to another server (staging, a local one), add .ignoringHost() to the cassette's matching, "
-                    + "which compares path, query, method and body only (cassette play --match-ignoring host); if the request is new, \(record)."
+                ? "if the server may listen on another port (a test server on a random port), \(reader.ignoring("port", rule: ".ignoringPort()")); "
+                    + "if the request is new, \(record)."
+                : "if the same requests go to another server (staging, a local one), "
+                    + "\(reader.ignoring("host", rule: ".ignoringHost()", note: ", which compares path, query, method and body only")); "
+                    + "if the request is new, \(record)."
         }
         if let query = names({ if case .query(let name) = $0 { name } else { nil } }) {
             return "if \(Self.list(query)) may differ, add .ignoringQueryParameters(\(Self.list(query))) to the cassette's matching; "

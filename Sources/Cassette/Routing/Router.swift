@@ -23,6 +23,8 @@ final class Router: Sendable {
         var latency: Latency
         /// Whether requests that could not connect while recording are saved.
         var savesConnectionFailures = false
+        /// Who reads a miss report's advice.
+        var adviceReader = AdviceReader.code
     }
 
     /// What happened to the requests so far.
@@ -131,7 +133,7 @@ final class Router: Sendable {
         }
         let miss = UnmatchedRequestReport(
             request: request, file: file, mode: setup.mode, rules: playback.rules,
-            recorded: playback.recordings, usedUp: usedUp
+            recorded: playback.recordings, usedUp: usedUp, reader: setup.adviceReader
         ).value
         log.withLock { $0.unmatched.append(miss) }
         return RequestFailure(.unmatched(miss), request: request)

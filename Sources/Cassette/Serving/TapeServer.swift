@@ -56,7 +56,10 @@ import Darwin
 public final class TapeServer: @unchecked Sendable {
     /// How a server listens and answers.
     public struct Options: Sendable {
-        /// The address to listen on. Default `127.0.0.1`.
+        /// The address to listen on: IPv4 or IPv6 (`::1`), `0.0.0.0` or `::` for every interface,
+        /// or a host name resolved once when the server starts (`localhost`). Default `127.0.0.1`.
+        /// ``TapeServer/baseURL`` names the address bound, as numbers (the loopback address for
+        /// every interface).
         public var host: String
         /// The port; 0 (the default) picks a free one.
         public var port: Int
@@ -126,7 +129,8 @@ public final class TapeServer: @unchecked Sendable {
     public let tape: Tape
     /// The port listened on.
     public let port: Int
-    /// `http://HOST:PORT`.
+    /// `http://ADDRESS:PORT`: the address bound, as numbers (`127.0.0.1`, `[::1]`; the loopback
+    /// address when listening on every interface), which a client on this machine can use.
     public let baseURL: URL
     /// The options it was started with.
     public let options: Options
@@ -155,11 +159,11 @@ public final class TapeServer: @unchecked Sendable {
     public init(tape: Tape, options: Options = Options()) throws {
         self.tape = tape
         self.options = options
-        let (descriptor, port) = try Self.listen(host: options.host, port: options.port)
+        let (descriptor, port, address) = try Self.listen(host: options.host, port: options.port)
         let listener = try Listener(listening: descriptor)
         self.listener = listener
         self.port = port
-        let base = "http://\(options.host.contains(":") ? "[\(options.host)]" : options.host):\(port)"
+        let base = "http://\(Self.reachable(address)):\(port)"
         guard let baseURL = URL(string: base) else {
             listener.close()
             throw CassetteError.serverFailed("\(base) is not a URL")
@@ -214,50 +218,79 @@ public final class TapeServer: @unchecked Sendable {
 
     // MARK: Listening
 
-    private static func listen(host: String, port: Int) throws -> (Int32, Int) {
+    /// Binds a listening socket to `host` (an IPv4 or IPv6 address, or a name resolved once here:
+    /// its first address that can be bound) and `port`; returns the socket, the port bound and
+    /// the numeric address bound.
+    private static func listen(host: String, port: Int) throws -> (Int32, Int, String) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST
+        hints.ai_flags = AI_PASSIVE
         #if canImport(Darwin)
         hints.ai_socktype = SOCK_STREAM
         #else
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #endif
         var found: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &found) == 0, let info = found else {
-            throw CassetteError.serverFailed("cannot listen on \(host): it is not an IP address (use 127.0.0.1, ::1 or 0.0.0.0)")
+        let resolved = getaddrinfo(host, String(port), &hints, &found)
+        guard resolved == 0, let first = found else {
+            throw CassetteError.serverFailed(
+                "cannot listen on \(host): no such address or host name (\(String(cString: gai_strerror(resolved)))); "
+                    + "use an IP address (127.0.0.1, ::1, 0.0.0.0 for every interface) or a name this machine resolves (localhost)")
         }
         defer { freeaddrinfo(found) }
-        let descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-        guard descriptor >= 0 else { throw CassetteError.serverFailed("cannot create a socket: \(String(cString: strerror(errno)))") }
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        guard bind(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
-            let reason = String(cString: strerror(errno))
-            closeDescriptor(descriptor)
-            throw CassetteError.serverFailed("cannot listen on \(host):\(port): \(reason)")
+        var reason = "no address"
+        var candidate: UnsafeMutablePointer<addrinfo>? = first
+        while let info = candidate {
+            candidate = info.pointee.ai_next
+            let descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            guard descriptor >= 0 else {
+                reason = "cannot create a socket: \(String(cString: strerror(errno)))"
+                continue
+            }
+            var yes: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+            guard bind(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, systemListen(descriptor, 512) == 0 else {
+                reason = String(cString: strerror(errno))
+                closeDescriptor(descriptor)
+                continue
+            }
+            return (descriptor, boundPort(descriptor), numericAddress(info.pointee.ai_addr, length: info.pointee.ai_addrlen))
         }
-        guard systemListen(descriptor, 512) == 0 else {
-            let reason = String(cString: strerror(errno))
-            closeDescriptor(descriptor)
-            throw CassetteError.serverFailed("cannot listen on \(host):\(port): \(reason)")
-        }
+        throw CassetteError.serverFailed("cannot listen on \(host):\(port): \(reason)")
+    }
+
+    /// The port `descriptor` is bound to.
+    private static func boundPort(_ descriptor: Int32) -> Int {
         var address = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
-        let bound: Int
         if Int32(address.ss_family) == AF_INET6 {
-            bound = withUnsafePointer(to: &address) {
+            return withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
             }
-        } else {
-            bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
-            }
         }
-        return (descriptor, bound)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+        }
+    }
+
+    /// `address` written as numbers: `127.0.0.1`, `::1`.
+    private static func numericAddress(_ address: UnsafeMutablePointer<sockaddr>?, length: socklen_t) -> String {
+        var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        guard getnameinfo(address, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else { return "127.0.0.1" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The host of a URL a client on this machine can reach the server at, listening on
+    /// `address`: the loopback address for a wildcard (every interface), in brackets for IPv6.
+    static func reachable(_ address: String) -> String {
+        switch address {
+        case "0.0.0.0": "127.0.0.1"
+        case "::": "[::1]"
+        default: address.contains(":") ? "[\(address)]" : address
+        }
     }
 
     private func acceptLoop() {

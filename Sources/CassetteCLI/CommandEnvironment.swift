@@ -1,0 +1,48 @@
+import Cassette
+import Foundation
+
+/// The environment variables a command honours as a tape does — `CASSETTE_RECORD_MODE`, `CI`,
+/// `CASSETTE_LATENCY`, `CASSETTE_FOLDER` — with the command line winning over each.
+struct CommandEnvironment {
+    /// The variables, by name.
+    var variables: [String: String]
+
+    /// The words every command's `--help` uses for this.
+    static let help = """
+        ENVIRONMENT (the command line wins over each):
+          CASSETTE_RECORD_MODE  The record mode when --mode is not given (serve, record).
+          CI                    Set (to anything but false or 0): mode none when neither --mode nor
+                                CASSETTE_RECORD_MODE is given, as for a tape: CI replays offline.
+          CASSETTE_LATENCY      The latency when --latency is not given (serve, play).
+          CASSETTE_FOLDER       Where a relative --cassette path is, when --folder is not given.
+        """
+
+    /// The record mode: `given` (`--mode`); else `CASSETTE_RECORD_MODE`; else `none` when `CI`
+    /// is set; else `fallback`, the command's own default.
+    func mode(given: RecordMode?, fallback: RecordMode) throws(CassetteError) -> RecordMode {
+        if let given { return given }
+        return try RecordMode.resolve(requested: fallback, environment: variables)
+    }
+
+    /// The cassette `path` names: as given when absolute; else in `folder` (`--folder`), else in
+    /// `CASSETTE_FOLDER`, else in the current directory (each of those relative to the current
+    /// directory when it is relative itself).
+    func file(_ path: String, folder: String?) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
+        guard let base = folder ?? variables[CassetteFolderVariable.name].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return URL(fileURLWithPath: path).standardizedFileURL
+        }
+        return URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL
+    }
+
+    /// What the tape reads itself: the latency (the mode was resolved here, with the command
+    /// line first).
+    var forTape: [String: String] {
+        variables.filter { $0.key == Latency.environmentVariable }
+    }
+}
+
+/// The name of the variable that says where cassettes are.
+enum CassetteFolderVariable {
+    static let name = "CASSETTE_FOLDER"
+}

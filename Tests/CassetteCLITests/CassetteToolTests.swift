@@ -1,0 +1,28 @@
+import Testing
+
+@testable import CassetteCLI
+
+/// `cassette --help` lists every command with a one-line summary and points to each command's
+/// own help, which every command has.
+@Suite struct CassetteToolTests {
+    static let commands = ["lint", "show", "convert", "redact", "check-secrets", "record", "play", "serve"]
+
+    @Test func theHelpListsEveryCommandAndPointsToItsOwnHelp() {
+        let help = Captured.run(["--help"])
+        #expect(help.status == 0)
+        let listed = help.out.components(separatedBy: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first else { return nil }
+            return String(word)
+        }
+        #expect(listed == Self.commands + ["help", "-h,", "--version"])
+        #expect(help.out.contains("Run 'cassette COMMAND --help' (or 'cassette help COMMAND') for a command's arguments and options."))
+    }
+
+    @Test(arguments: commands)
+    func everyCommandHasItsOwnHelp(command: String) {
+        let asked = Captured.run([command, "--help"])
+        #expect(asked.status == 0)
+        #expect(asked.out.hasPrefix("USAGE: cassette \(command) "), "\(asked.out)")
+        #expect(Captured.run(["help", command]).out == asked.out)
+    }
+}
