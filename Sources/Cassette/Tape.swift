@@ -268,6 +268,16 @@ public final class Tape: Sendable {
         return (report, recordedBytes)
     }
 
+    /// What the tape did so far, while it is still in use: requests replayed, recorded (not saved
+    /// yet) and unmatched, and the interactions that answered nothing yet. ``eject()`` returns
+    /// the final report.
+    public var reportSoFar: Report {
+        let (recorded, log, unused) = router.progress()
+        return Report(
+            file: file, mode: mode, replayed: log.replayed, recorded: recorded, unmatched: log.unmatched,
+            unusedInteractions: unused, stale: stale, saved: false, warnings: log.warnings, redactedMatches: log.redactedMatches)
+    }
+
     /// Starts an HTTP server that answers from this tape, for clients outside this process's
     /// `URLSession`s (see ``TapeServer``); ``eject()`` stops it.
     ///

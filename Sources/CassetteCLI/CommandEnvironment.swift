@@ -35,6 +35,11 @@ struct CommandEnvironment {
         return URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL
     }
 
+    /// `CASSETTE_FOLDER`, when it is set.
+    var folder: String? {
+        variables[CassetteFolderVariable.name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// What the tape reads itself: the latency (the mode was resolved here, with the command
     /// line first).
     var forTape: [String: String] {

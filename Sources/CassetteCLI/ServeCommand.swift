@@ -11,9 +11,10 @@ import Darwin
 /// outside a test's `URLSession`: a launched app, curl, another language's client.
 struct ServeCommand {
     static let usage = """
-        USAGE: cassette serve --cassette FILE [--folder DIR] [--host H] [--port N] [--upstream URL] [--mode M]
-                              [--latency L] [--allow-repeated-replays] [--match-ignoring port|host]...
+        USAGE: cassette serve (--cassette FILE | --folder DIR [--cassette NAME]) [--host H] [--port N] [--upstream URL]
+                              [--mode M] [--latency L] [--allow-repeated-replays] [--match-ignoring port|host]...
                               [--unmatched-status N] [--max-connections N] [--strict]
+                              [--admin-token TOKEN] [--admin-prefix PATH] [--no-admin]
 
         Serves the cassette over HTTP/1.1 with the library's matching, recorded order, latency and
         faults. Prints "listening on http://ADDRESS:PORT" as its first line and serves until SIGINT or
@@ -22,9 +23,12 @@ struct ServeCommand {
         report to standard error ("stopped by SIGTERM; 2 replayed, 0 recorded, 0 unmatched") and exits.
 
         OPTIONS:
-          --cassette FILE    The cassette (.json, .http or .har); a relative path is in --folder.
-          --folder DIR       Where a relative --cassette path is (default CASSETTE_FOLDER, else the
-                             current directory).
+          --cassette FILE    The cassette (.json, .http or .har). Relative: in CASSETTE_FOLDER when
+                             set, else in the current directory. With --folder, the first to load.
+          --folder DIR       Serve the cassettes of DIR one at a time, for a whole UI-test run: each
+                             test loads its own (POST /__cassette/load, below). Without --cassette,
+                             requests get 503 until the first load. Default, when --cassette is not
+                             given either: CASSETTE_FOLDER.
           --host H           The address to listen on: IPv4 or IPv6 (default 127.0.0.1; ::1), 0.0.0.0
                              or :: for every interface, or a host name resolved once (localhost).
                              The first line names the address bound, as numbers.
@@ -50,6 +54,20 @@ struct ServeCommand {
           --max-connections N
                              Connections served at once (default 256); more get 503.
           --strict           Exit 1 when any request found no match.
+          --admin-token TOKEN
+                             Every admin request must carry it in X-Cassette-Admin-Token, and may
+                             then come from anywhere. Without it, only clients on this machine.
+          --admin-prefix PATH
+                             Where the admin interface is (default /__cassette/).
+          --no-admin         No admin interface: every path is matched against the cassette.
+
+        ADMIN INTERFACE (never matched nor recorded; 403 and no change for a client not admitted):
+          POST /__cassette/load   {"cassette": "NAME"}: eject the loaded cassette (saved) and load
+                                  NAME from --folder (with or without its extension; never outside
+                                  the folder). Answers {"loaded": FILE, "previous": REPORT}.
+          POST /__cassette/eject  Eject the loaded cassette (saved); answers its report.
+          GET  /__cassette/report What the loaded cassette did so far: replayed, recorded, unmatched
+                                  (with the miss reports), unusedInteractions.
 
         On the wire: a recorded timedOut is no answer until the client gives up; networkConnectionLost
         closes the connection mid-body; cannotConnectToHost and other connection failures reset it.
@@ -73,6 +91,9 @@ struct ServeCommand {
     var strict = false
     var allowsRepeatedReplays = false
     var folder: String?
+    var admin = true
+    var adminPrefix = "/__cassette/"
+    var adminToken: String?
 
     static func run(_ arguments: [String], output: ConsoleOutput, environment: CommandEnvironment) -> Int32 {
         var command = ServeCommand()
@@ -146,34 +167,54 @@ struct ServeCommand {
             case "--folder":
                 guard let folder = value(), !folder.isEmpty else { return usageError("--folder needs a folder") }
                 self.folder = folder
+            case "--no-admin":
+                admin = false
+            case "--admin-prefix":
+                guard let prefix = value(), prefix.hasPrefix("/"), prefix.count > 1 else {
+                    return usageError("--admin-prefix needs a path such as /__cassette/")
+                }
+                adminPrefix = prefix
+            case "--admin-token":
+                guard let token = value(), !token.isEmpty else { return usageError("--admin-token needs a token") }
+                adminToken = token
             default:
                 return usageError("unknown argument '\(argument)' for 'cassette serve'")
             }
             index += 1
         }
-        guard cassette != nil else { return usageError("'cassette serve' needs --cassette FILE") }
         return nil
     }
 
     private func execute(output: ConsoleOutput, environment: CommandEnvironment) -> Int32 {
-        guard let cassette else { return ExitCode.usage }
-        let tape: Tape
+        let misses = Locked(0)
         let server: TapeServer
         do {
             var options = Tape.Options(allowsRepeatedReplays: allowsRepeatedReplays, latency: latency)
             options.adviceReader = .command("serve")
-            tape = try Tape(
-                file: environment.file(cassette, folder: folder), mode: try environment.mode(given: mode, fallback: .once),
-                matching: upstream == nil ? matching.ignoringHost() : matching,
-                options: options, environment: environment.forTape)
-            server = try tape.serve(
-                .init(
-                    host: host, port: port, upstream: upstream, unmatchedStatus: unmatchedStatus,
-                    maxConnections: maxConnections,
-                    onUnmatched: { miss in
-                        // As it happens; the server runs in its own process.
-                        FileHandle.standardError.write(Data(("error: " + miss.description + "\n").utf8))
-                    }))
+            let recordMode = try environment.mode(given: mode, fallback: .once)
+            let tapeMatching = upstream == nil ? matching.ignoringHost() : matching
+            let serving = TapeServer.Options(
+                host: host, port: port, upstream: upstream, unmatchedStatus: unmatchedStatus, maxConnections: maxConnections,
+                onUnmatched: { miss in
+                    misses.withLock { $0 += 1 }
+                    // As it happens; the server runs in its own process.
+                    FileHandle.standardError.write(Data(("error: " + miss.description + "\n").utf8))
+                },
+                admin: admin ? TapeServer.Admin(prefix: adminPrefix, token: adminToken) : nil)
+            if let shelf = folder ?? (cassette == nil ? environment.folder : nil) {
+                // A server for a whole run: cassettes of the folder, loaded by name.
+                server = try TapeServer(
+                    folder: shelf, mode: recordMode, matching: tapeMatching, tapeOptions: options, environment: environment.forTape,
+                    options: serving)
+                if let cassette { try server.load(cassette) }
+            } else if let cassette {
+                let tape = try Tape(
+                    file: environment.file(cassette, folder: nil), mode: recordMode, matching: tapeMatching, options: options,
+                    environment: environment.forTape)
+                server = try tape.serve(serving)
+            } else {
+                return output.usageError("'cassette serve' needs --cassette FILE or --folder DIR", command: "serve")
+            }
         } catch {
             output.report(error)
             return ExitCode.failure
@@ -184,17 +225,23 @@ struct ServeCommand {
         // printed is already pending, and wait() returns at once.
         let signal = Termination.wait()
 
-        let report: Tape.Report
+        let report: Tape.Report?
         do {
-            report = try tape.eject()
+            report = try server.eject()
+            server.stop()
         } catch {
+            server.stop()
             output.errorLine("error: \(error)")
             return ExitCode.failure
         }
-        for warning in report.warnings { output.errorLine("warning: " + warning) }
-        output.errorLine(
-            "cassette serve: stopped by \(signal); \(report.replayed) replayed, \(report.recorded) recorded, \(report.unmatched.count) unmatched"
-                + (report.saved ? "; saved \(report.file.path)" : ""))
-        return strict && !report.unmatched.isEmpty ? ExitCode.failure : ExitCode.success
+        for warning in report?.warnings ?? [] { output.errorLine("warning: " + warning) }
+        if let report {
+            output.errorLine(
+                "cassette serve: stopped by \(signal); \(report.replayed) replayed, \(report.recorded) recorded, \(report.unmatched.count) unmatched"
+                    + (report.saved ? "; saved \(report.file.path)" : ""))
+        } else {
+            output.errorLine("cassette serve: stopped by \(signal); no cassette loaded")
+        }
+        return strict && misses.withLock({ $0 }) > 0 ? ExitCode.failure : ExitCode.success
     }
 }

@@ -152,10 +152,19 @@ final class Router: Sendable {
     /// What the requests came to (``Tape/eject()`` asks once, after the sessions are detached):
     /// the recorder hands its recordings over and keeps none.
     func conclusion() -> Conclusion {
-        let unused = playback.recordings.enumerated().filter { !$0.element.used }.map { index, recording in
+        Conclusion(recorded: redactor.removingKnownSecrets(from: recorder.takeInteractions()), log: log.current, unused: unused)
+    }
+
+    /// What the requests came to so far, while they go on: nothing is handed over.
+    func progress() -> (recorded: Int, log: Log, unused: [String]) {
+        (recorder.interactions.count, log.current, unused)
+    }
+
+    /// The cassette's interactions that answered nothing yet: `#3 GET https://…`.
+    private var unused: [String] {
+        playback.recordings.enumerated().filter { !$0.element.used }.map { index, recording in
             "#\(index + 1) \(recording.request.method) \(recording.request.url)"
         }
-        return Conclusion(recorded: redactor.removingKnownSecrets(from: recorder.takeInteractions()), log: log.current, unused: unused)
     }
 
     /// The origins (`scheme://host:port`) of the cassette's recordings.

@@ -30,6 +30,19 @@ final class ServerConnection: @unchecked Sendable {
 
     deinit { close() }
 
+    /// The peer's address as numbers (`127.0.0.1`, `::1`); empty when the socket has none.
+    var peerAddress: String {
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let found = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) }
+        }
+        guard found == 0 else { return "" }
+        return withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { TapeServer.numericAddress($0, length: length) }
+        }
+    }
+
     /// Bytes read but not consumed yet.
     var pending: ArraySlice<UInt8> { buffer[start...] }
 

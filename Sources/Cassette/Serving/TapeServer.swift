@@ -74,12 +74,17 @@ public final class TapeServer: @unchecked Sendable {
         public var limits: Limits
         /// Called with each request the cassette could not answer (from the connection's thread).
         public var onUnmatched: (@Sendable (UnmatchedRequest) -> Void)?
+        /// The admin interface (see ``Admin``); nil turns it off. Default: under `/__cassette/`,
+        /// for clients on this machine.
+        public var admin: Admin?
 
         /// Options with their defaults.
         public init(
             host: String = "127.0.0.1", port: Int = 0, upstream: URL? = nil, unmatchedStatus: Int = 500,
-            maxConnections: Int = 256, limits: Limits = Limits(), onUnmatched: (@Sendable (UnmatchedRequest) -> Void)? = nil
+            maxConnections: Int = 256, limits: Limits = Limits(), onUnmatched: (@Sendable (UnmatchedRequest) -> Void)? = nil,
+            admin: Admin? = Admin()
         ) {
+            self.admin = admin
             self.host = host
             self.port = port
             self.upstream = upstream
@@ -125,8 +130,9 @@ public final class TapeServer: @unchecked Sendable {
     /// The header field that marks an answer the cassette did not have.
     public static let unmatchedHeader = "X-Cassette-Unmatched"
 
-    /// The tape answering.
-    public let tape: Tape
+    /// The tape answering: the one the server was started with, or for a server on a folder of
+    /// cassettes the one ``load(_:)`` loaded last (nil before the first and after ``eject()``).
+    public var tape: Tape? { stage.withLock { $0?.tape } }
     /// The port listened on.
     public let port: Int
     /// `http://ADDRESS:PORT`: the address bound, as numbers (`127.0.0.1`, `[::1]`; the loopback
@@ -138,12 +144,14 @@ public final class TapeServer: @unchecked Sendable {
     private let listener: Listener
     /// Signalled when the accept loop has ended and the listening socket is closed.
     private let acceptEnded = DispatchSemaphore(value: 0)
-    private let session: URLSession
-    private let delegate = ServerSessionDelegate()
-    /// Where a path goes: `upstream`, the cassette's one origin, or the server's own.
-    private let origin: String
+    let delegate: ServerSessionDelegate
+    /// The tape answering now, with its session and origin; nil while a folder server has none.
+    let stage: Locked<ServerStage?>
+    /// The folder a server loads cassettes from by name, and how it opens them; nil for a server
+    /// started with one tape.
+    let shelf: Shelf?
     /// `http://HOST:PORT`, as written: a request that would go here would loop.
-    private let ownOrigin: String
+    let ownOrigin: String
     private let state = Locked(State())
     private let finished = NSCondition()
 
@@ -156,9 +164,14 @@ public final class TapeServer: @unchecked Sendable {
     ///
     /// - Throws: ``CassetteError/serverFailed(_:)`` when the address cannot be listened on, or
     ///   when the tape would record with nowhere to record from.
-    public init(tape: Tape, options: Options = Options()) throws {
-        self.tape = tape
+    public convenience init(tape: Tape, options: Options = Options()) throws {
+        try self.init(first: tape, shelf: nil, options: options)
+        tape.adopt(self)
+    }
+
+    init(first tape: Tape?, shelf: Shelf?, options: Options) throws {
         self.options = options
+        self.shelf = shelf
         let (descriptor, port, address) = try Self.listen(host: options.host, port: options.port)
         let listener = try Listener(listening: descriptor)
         self.listener = listener
@@ -170,26 +183,14 @@ public final class TapeServer: @unchecked Sendable {
         }
         self.baseURL = baseURL
         ownOrigin = base
-        if let upstream = options.upstream {
-            origin = upstream.absoluteString.hasSuffix("/") ? String(upstream.absoluteString.dropLast()) : upstream.absoluteString
-        } else {
-            let origins = tape.router.recordedOrigins
-            origin = origins.count == 1 ? origins.first ?? base : base
-        }
-        if tape.router.setup.recordsNewRequests, options.upstream == nil, origin == base {
+        let delegate = ServerSessionDelegate()
+        self.delegate = delegate
+        do {
+            stage = Locked(try tape.map { try ServerStage(tape: $0, upstream: options.upstream, ownOrigin: base, delegate: delegate) })
+        } catch {
             listener.close()
-            throw CassetteError.serverFailed(
-                "record mode \(tape.mode) records what the cassette cannot answer, but there is nowhere to "
-                    + "record from: give an upstream (cassette serve --upstream https://api.example.com), or replay with mode none")
+            throw error
         }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = 300
-        tape.configure(configuration)
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        tape.adopt(self)
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "TapeServer.accept"
         thread.start()
@@ -209,7 +210,7 @@ public final class TapeServer: @unchecked Sendable {
         // The accept loop ends at once; the bound is only there so that stop() never hangs.
         _ = acceptEnded.wait(timeout: .now() + 5)
         for connection in open { connection.shutDown() }
-        session.invalidateAndCancel()
+        stage.withLock { $0 }?.session.invalidateAndCancel()
         finished.lock()
         let deadline = Date(timeIntervalSinceNow: 5)
         while !state.withLock({ $0.connections.isEmpty }), finished.wait(until: deadline) {}
@@ -277,7 +278,7 @@ public final class TapeServer: @unchecked Sendable {
     }
 
     /// `address` written as numbers: `127.0.0.1`, `::1`.
-    private static func numericAddress(_ address: UnsafeMutablePointer<sockaddr>?, length: socklen_t) -> String {
+    static func numericAddress(_ address: UnsafeMutablePointer<sockaddr>?, length: socklen_t) -> String {
         var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         guard getnameinfo(address, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else { return "127.0.0.1" }
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -369,7 +370,18 @@ public final class TapeServer: @unchecked Sendable {
     /// answered here, and a request to record crosses the tape's session (which records it) and
     /// goes to the wire as it arrives.
     private func answer(_ wire: WireRequest, on connection: ServerConnection) -> Bool {
-        guard let url = url(for: wire) else {
+        if let admin = options.admin, wire.target.hasPrefix(admin.prefix) {
+            return answerAdmin(wire, command: String(wire.target.dropFirst(admin.prefix.count)), on: connection)
+        }
+        guard let stage = stage.withLock({ $0 }) else {
+            writeRefusal(
+                WireRequest.Refusal(
+                    status: 503,
+                    reason: "no cassette is loaded: POST \(options.admin?.prefix ?? "/__cassette/")load {\"cassette\": \"NAME\"} first"),
+                to: connection)
+            return false
+        }
+        guard let url = url(for: wire, origin: stage.origin) else {
             writeRefusal(WireRequest.Refusal(status: 400, reason: "\(wire.target) does not make a URL"), to: connection)
             return false
         }
@@ -379,18 +391,18 @@ public final class TapeServer: @unchecked Sendable {
                 to: connection)
             return false
         }
-        switch tape.router.decide(Self.captured(wire, url: url), sent: { Self.urlRequest(for: wire, url: url) }) {
+        switch stage.tape.router.decide(Self.captured(wire, url: url), sent: { Self.urlRequest(for: wire, url: url) }) {
         case .stub(let answer), .replay(let answer):
             return play(answer, of: wire, on: connection)
         case .refuse(let failure):
             return refuse(failure, of: wire, on: connection)
         case .record:
-            return record(wire, url: url, on: connection)
+            return record(wire, url: url, through: stage.session, on: connection)
         }
     }
 
     /// Sends `wire` through the tape's session, which records it, and writes what comes back as it arrives.
-    private func record(_ wire: WireRequest, url: URL, on connection: ServerConnection) -> Bool {
+    private func record(_ wire: WireRequest, url: URL, through session: URLSession, on connection: ServerConnection) -> Bool {
         let stream = ResponseStream()
         let task = session.dataTask(with: Self.urlRequest(for: wire, url: url))
         delegate.register(stream, for: task)
@@ -491,7 +503,7 @@ public final class TapeServer: @unchecked Sendable {
     }
 
     /// Where `wire` goes: `upstream` (or the cassette's origin) + its path, or its absolute target.
-    private func url(for wire: WireRequest) -> URL? {
+    private func url(for wire: WireRequest, origin: String) -> URL? {
         URL(string: wire.target.hasPrefix("/") ? origin + wire.target : wire.target)
     }
 
@@ -531,7 +543,7 @@ public final class TapeServer: @unchecked Sendable {
         "proxy-authorization",
     ]
 
-    private func writeRefusal(_ refusal: WireRequest.Refusal, to connection: ServerConnection) {
+    func writeRefusal(_ refusal: WireRequest.Refusal, to connection: ServerConnection) {
         let body = Data("\(refusal.status) \(ReasonPhrase.of(refusal.status)): \(refusal.reason)\n".utf8)
         let head =
             "HTTP/1.1 \(refusal.status) \(ReasonPhrase.of(refusal.status))\r\nContent-Type: text/plain; charset=utf-8\r\n"

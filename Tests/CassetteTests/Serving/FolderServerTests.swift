@@ -1,0 +1,126 @@
+import Cassette
+import CassetteTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One server for a whole UI-test run: it serves the cassettes of a folder one at a time, each
+/// loaded when its scenario starts, over HTTP (`/__cassette/`) or from Swift.
+@Suite struct FolderServerTests {
+    static func admin(_ server: TapeServer, _ method: String, _ command: String, _ body: String? = nil) async -> Fetched {
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("__cassette/" + command))
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        return await Fetch.run(request, on: URLSession(configuration: .ephemeral), style: .async)
+    }
+
+    static func object(_ fetched: Fetched) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: fetched.body) as? [String: Any])
+    }
+
+    @Test func threeScenariosAgainstOneServer() async throws {
+        try await withScratchTape { scratch in
+            let folder = scratch.url.appendingPathComponent("UITests")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let b = CassetteDocument(interactions: [
+                Interaction(request: .init(url: scratch.url("/b")), response: .init(status: 200, body: .init(text: "B"))),
+                Interaction(request: .init(url: scratch.url("/b2")), response: .init(status: 200, body: .init(text: "B2"))),
+            ])
+            try JSONCassetteCodec.encode(b).write(to: folder.appendingPathComponent("B.json"))
+            let server = try TapeServer(
+                folder: folder.path, mode: .once, environment: [:], options: .init(upstream: URL(string: scratch.server.baseURL)))
+            defer { server.stop() }
+            let client = URLSession(configuration: .ephemeral)
+            defer { client.invalidateAndCancel() }
+            let base = server.baseURL.absoluteString
+
+            let early = await Fetch.get(base + "/b", on: client)
+            #expect(early.status == 503)
+            #expect(early.text.hasSuffix("no cassette is loaded: POST /__cassette/load {\"cassette\": \"NAME\"} first\n"), "\(early.text)")
+
+            // Scenario A: a cassette that does not exist yet records (mode once) from the upstream.
+            let loadA = await Self.admin(server, "POST", "load", #"{"cassette": "A"}"#)
+            #expect(loadA.status == 200)
+            #expect(try Self.object(loadA)["loaded"] as? String == folder.resolvingSymlinksInPath().appendingPathComponent("A.json").path)
+            let live = await Fetch.get(base + "/echo?scenario=A", on: client)
+            #expect(live.status == 200 && live.text.contains(#""query":"scenario=A""#))
+
+            // Scenario B: A is saved as it is loaded.
+            let loadB = await Self.admin(server, "POST", "load", #"{"cassette": "B.json"}"#)
+            #expect(loadB.status == 200)
+            let previous = try #require(try Self.object(loadB)["previous"] as? [String: Any])
+            #expect(previous["recorded"] as? Int == 1 && previous["saved"] as? Bool == true, "\(previous)")
+            let savedA = try JSONCassetteCodec.decode(Data(contentsOf: folder.appendingPathComponent("A.json")), file: "A.json")
+            #expect(savedA.interactions.map(\.request.url) == [scratch.url("/echo?scenario=A")])
+            #expect(await Fetch.get(base + "/b", on: client).text == "B")
+            let miss = await Fetch.get(base + "/missing", on: client)
+            #expect(miss.status == 500 && miss.headers["X-Cassette-Unmatched"] == "true")
+
+            let report = try Self.object(await Self.admin(server, "GET", "report"))
+            #expect(report["replayed"] as? Int == 1)
+            #expect(report["recorded"] as? Int == 0)
+            #expect(report["unusedInteractions"] as? [String] == ["#2 GET \(scratch.url("/b2"))"])
+            let unmatched = try #require(report["unmatched"] as? [[String: Any]])
+            #expect(unmatched.map { $0["url"] as? String } == [scratch.url("/missing")])
+            #expect((unmatched.first?["report"] as? String)?.hasPrefix("Cassette: no recorded interaction matches GET ") == true)
+
+            // Scenario A again, from Swift: it replays what was recorded; B's report comes back.
+            let reportB = try #require(try server.load("A"))
+            #expect(reportB.replayed == 1 && reportB.unmatched.count == 1 && reportB.unusedInteractions == ["#2 GET \(scratch.url("/b2"))"])
+            scratch.server.stop()
+            #expect(await Fetch.get(base + "/echo?scenario=A", on: client).body == live.body)
+            #expect(server.report?.replayed == 1)
+            let last = try #require(try server.eject())
+            #expect(last.replayed == 1 && last.recorded == 0)
+            #expect(await Fetch.get(base + "/b", on: client).status == 503)
+
+            // No admin request reached a cassette.
+            for name in ["A.json", "B.json"] {
+                let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                #expect(!text.contains("__cassette"), "\(name)")
+            }
+        }
+    }
+
+    @Test func aNameOutsideTheFolderAndAWrongCommandAreRefusedAndChangeNothing() async throws {
+        try await withScratchTape { scratch in
+            let folder = scratch.url.appendingPathComponent("UITests")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let server = try TapeServer(folder: folder.path, mode: .none, environment: [:])
+            defer { server.stop() }
+            let escape = await Self.admin(server, "POST", "load", #"{"cassette": "../../etc/passwd"}"#)
+            #expect(escape.status == 400)
+            #expect(
+                try Self.object(escape)["error"] as? String
+                    == #""../../etc/passwd" is not a cassette name: use a relative path like "Users/fetch", without "..""#)
+            let missing = await Self.admin(server, "POST", "load", #"{"cassette": "nothing"}"#)
+            #expect(missing.status == 409)
+            #expect(
+                (try Self.object(missing)["error"] as? String)?.contains("does not exist and record mode \"none\" never records") == true)
+            #expect(await Self.admin(server, "POST", "load", "not json").status == 400)
+            #expect(await Self.admin(server, "GET", "load").status == 405)
+            #expect(await Self.admin(server, "GET", "rewind").status == 404)
+            #expect(await Self.admin(server, "GET", "report").status == 409)
+            #expect(server.tape == nil)
+        }
+    }
+
+    @Test func aServerStartedWithOneTapeReportsButLoadsNothing() async throws {
+        try await withScratchTape { scratch in
+            try JSONCassetteCodec.encode(
+                CassetteDocument(interactions: [Interaction(request: .init(url: scratch.url("/one")), response: .init(status: 204))])
+            ).write(to: scratch.file)
+            let tape = try scratch.tape(mode: .none)
+            let server = try tape.serve()
+            #expect(await Fetch.get(server.baseURL.absoluteString + "/one", on: URLSession(configuration: .ephemeral)).status == 204)
+            let report = try Self.object(await Self.admin(server, "GET", "report"))
+            #expect(report["replayed"] as? Int == 1 && report["cassette"] as? String == scratch.file.path)
+            let load = await Self.admin(server, "POST", "load", #"{"cassette": "other"}"#)
+            #expect(load.status == 409)
+            #expect((try Self.object(load)["error"] as? String)?.contains("this server serves one tape") == true)
+        }
+    }
+}
