@@ -332,9 +332,36 @@ import Glibc
             "\(unknown.output)")
     }
 
+    /// `serve --folder`: scenarios loaded over HTTP; with --admin-token, an admin request without
+    /// the token (or with a wrong one) gets 403 and changes nothing.
+    @Test func aFolderServerLoadsScenariosForAdminsWithTheToken() throws {
+        let examples = Self.examples.path
+        let served = try Served(["--folder", examples, "--mode", "none", "--admin-token", "t0ken"])
+        let load = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-d", #"{"cassette": "users-api"}"#]
+        #expect(Self.curl(load + [served.base + "/__cassette/load"]).out == "403")
+        #expect(Self.curl(load + ["-H", "X-Cassette-Admin-Token: t0ke", served.base + "/__cassette/load"]).out == "403")
+        #expect(Self.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", served.base + "/users/42?fields=name,email"]).out == "503")
+        #expect(Self.curl(load + ["-H", "X-Cassette-Admin-Token: t0ken", served.base + "/__cassette/load"]).out == "200")
+        #expect(Self.curl([served.base + "/users/42?fields=name,email"]).out.hasPrefix(#"{"id":42"#))
+        let report = Self.curl(["-H", "X-Cassette-Admin-Token: t0ken", served.base + "/__cassette/report"]).out
+        #expect(report.contains(#""replayed":1"#), "\(report)")
+        let (status, errors) = served.stop()
+        #expect(status == 0 && errors == "cassette serve: stopped by SIGTERM; 1 replayed, 0 recorded, 0 unmatched\n", "\(errors)")
+
+        // Without the admin interface, its paths are requests like any other.
+        let plain = try Served(
+            ["--cassette", "users-api.json", "--mode", "none", "--no-admin"], environment: ["CASSETTE_FOLDER": examples])
+        #expect(Self.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", plain.base + "/__cassette/report"]).out == "500")
+        #expect(plain.stop().status == 0)
+        let moved = try Served(
+            ["--cassette", "users-api.json", "--mode", "none", "--admin-prefix", "/_admin"], environment: ["CASSETTE_FOLDER": examples])
+        #expect(Self.curl([moved.base + "/_admin/report"]).out.contains(#""replayed":0"#))
+        #expect(moved.stop().status == 0)
+    }
+
     @Test func wrongCommandLinesExitTwo() throws {
         for (arguments, message) in [
-            ([String](), "error: 'cassette serve' needs --cassette FILE. Run 'cassette serve --help'."),
+            ([String](), "error: 'cassette serve' needs --cassette FILE or --folder DIR. Run 'cassette serve --help'."),
             (["--cassette", "a.json", "--port", "70000"], "error: --port needs a number from 0 to 65535. Run 'cassette serve --help'."),
             (
                 ["--cassette", "a.json", "--upstream", "ftp://x"],
