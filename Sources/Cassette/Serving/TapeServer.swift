@@ -198,7 +198,9 @@ public final class TapeServer: @unchecked Sendable {
 
     /// Stops listening, closes every connection (requests in flight are cancelled, not saved) and
     /// waits for them to end. When it returns, the accepting thread is gone and the port is free
-    /// to listen on again. Called by ``Tape/eject()``; calling it again does nothing.
+    /// to listen on again. Called by ``Tape/eject()``; calling it again does nothing. A server on
+    /// a folder ejects the cassette it has loaded, saving what it recorded (call ``eject()``
+    /// first to have its report, or its error: here a failed save is written to standard error).
     public func stop() {
         let open = state.withLock { state -> [ServerConnection]? in
             if state.stopped { return nil }
@@ -215,6 +217,14 @@ public final class TapeServer: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: 5)
         while !state.withLock({ $0.connections.isEmpty }), finished.wait(until: deadline) {}
         finished.unlock()
+        if shelf != nil {
+            do {
+                try eject()
+            } catch {
+                FileHandle.standardError.write(
+                    Data("Cassette: the server's loaded cassette could not be saved as it stopped: \(error)\n".utf8))
+            }
+        }
     }
 
     // MARK: Listening
@@ -374,11 +384,8 @@ public final class TapeServer: @unchecked Sendable {
             return answerAdmin(wire, command: String(wire.target.dropFirst(admin.prefix.count)), on: connection)
         }
         guard let stage = stage.withLock({ $0 }) else {
-            writeRefusal(
-                WireRequest.Refusal(
-                    status: 503,
-                    reason: "no cassette is loaded: POST \(options.admin?.prefix ?? "/__cassette/")load {\"cassette\": \"NAME\"} first"),
-                to: connection)
+            let how = options.admin.map { "POST \($0.prefix)load {\"cassette\": \"NAME\"}" } ?? "TapeServer.load(_:)"
+            writeRefusal(WireRequest.Refusal(status: 503, reason: "no cassette is loaded: \(how) first"), to: connection)
             return false
         }
         guard let url = url(for: wire, origin: stage.origin) else {

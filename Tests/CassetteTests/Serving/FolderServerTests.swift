@@ -123,4 +123,19 @@ import FoundationNetworking
             #expect((try Self.object(load)["error"] as? String)?.contains("this server serves one tape") == true)
         }
     }
+
+    /// Stopping a folder server saves what the loaded cassette recorded.
+    @Test func stoppingAFolderServerSavesTheLoadedCassette() async throws {
+        try await withScratchTape { scratch in
+            let server = try TapeServer(
+                folder: scratch.url.path, mode: .once, environment: [:], options: .init(upstream: URL(string: scratch.server.baseURL)))
+            try server.load("C")
+            let live = await Fetch.get(server.baseURL.absoluteString + "/echo?c=1", on: URLSession(configuration: .ephemeral))
+            #expect(live.status == 200)
+            server.stop()
+            let saved = try JSONCassetteCodec.decode(Data(contentsOf: scratch.file("C.json")), file: "C.json")
+            #expect(saved.interactions.map(\.request.url) == [scratch.url("/echo?c=1")])
+            #expect(server.tape == nil)
+        }
+    }
 }
