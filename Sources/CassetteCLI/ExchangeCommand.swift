@@ -38,7 +38,7 @@ struct ExchangeCommand {
             touching the network, and writes the response body to standard output.
             """
         return """
-            USAGE: cassette \(kind.rawValue) --cassette FILE [--folder DIR] [--method M] [--header "K: V"]... [--data BODY] [--include]\(kind == .record ? " [--mode MODE] [--save-connection-failures]" : " [--latency L] [--allow-repeated-replays]") [--match-ignoring port|host]... URL
+            USAGE: cassette \(kind.rawValue) --cassette FILE [--folder DIR] [--method M] [--header "K: V"]... [--data BODY] [--include]\(kind == .record ? " [--mode MODE] [--save-connection-failures]" : " [--latency L] [--allow-repeated-replays]") [--match-ignoring port|host]... [--rules FILE] URL
 
             \(summary)
 
@@ -53,7 +53,10 @@ struct ExchangeCommand {
               -i, --include      Print the status line and header fields before the body.
               --match-ignoring port|host
                                  Match a recorded request whatever its port (port), or its scheme,
-                                 host and port (host): for a server on another port or host.\(kind == .record ? """
+                                 host and port (host): for a server on another port or host.
+              --rules FILE       The project's rules (matching, redaction, latency, repeats; see
+                                 TapeRules). Default: cassette-rules.json beside the cassette, when
+                                 there is one. The options here win over it.\(kind == .record ? """
 
               --mode MODE        once, newEpisodes or all; default CASSETTE_RECORD_MODE, else none
                                  when CI is set, else newEpisodes. once: record only into a
@@ -107,10 +110,11 @@ struct ExchangeCommand {
     var savesConnectionFailures = false
     var mode: RecordMode?
     var latency: Latency?
-    var matching = RequestMatching.default
+    var matchIgnoring: [String] = []
+    var rulesFile: String?
     var allowsRepeatedReplays = false
     var folder: String?
-    var redaction = Redaction.default
+    var noDefaultRedaction = false
     var redactionRules: [(option: String, value: String)] = []
     var url: String?
 
@@ -184,28 +188,22 @@ struct ExchangeCommand {
                 self.folder = folder
             case "--match-ignoring":
                 let rule = value(for: argument)
-                guard let loosened = MatchingOption.apply(rule, to: matching) else { return usageError(MatchingOption.problem(rule)) }
-                matching = loosened
+                guard let rule, MatchingOption.apply(rule, to: .default) != nil else { return usageError(MatchingOption.problem(rule)) }
+                matchIgnoring.append(rule)
+            case "--rules":
+                guard let file = value(for: argument), !file.isEmpty else { return usageError("--rules needs a file") }
+                rulesFile = file
             case "--redact-header", "--redact-query", "--redact-json-key", "--redact-json-path", "--redact-field":
                 guard let rule = value(for: argument), !rule.isEmpty else { return usageError("\(argument) needs a name") }
                 redactionRules.append((argument, rule))
             case "--no-default-redaction":
-                redaction = .none
+                noDefaultRedaction = true
             default:
                 if argument.hasPrefix("-"), argument != "-" { return usageError("unknown option '\(argument)' for '\(name)'") }
                 guard url == nil else { return usageError("one URL only; found '\(url ?? "")' and '\(argument)'") }
                 url = argument
             }
             index += 1
-        }
-        for (option, rule) in redactionRules {
-            switch option {
-            case "--redact-header": redaction.headers.append(rule)
-            case "--redact-query": redaction.queryParameters.append(rule)
-            case "--redact-json-key": redaction.jsonKeys.append(rule)
-            case "--redact-json-path": redaction.jsonPaths.append(rule)
-            default: redaction.formFields.append(rule)
-            }
         }
         guard cassette != nil else { return usageError("'\(name)' needs --cassette FILE") }
         guard let url else { return usageError("'\(name)' needs a URL") }
@@ -224,14 +222,16 @@ struct ExchangeCommand {
 
         let tape: Tape
         do {
-            var options = Tape.Options(
-                allowsRepeatedReplays: allowsRepeatedReplays, latency: latency, redaction: redaction,
-                savesConnectionFailures: savesConnectionFailures)
+            let file = environment.file(cassette, folder: folder)
+            let rules = try RulesOption.rules(given: rulesFile, folder: file.deletingLastPathComponent())
+            var options = rules.applying(to: Tape.Options(savesConnectionFailures: savesConnectionFailures))
+            options.redaction = redaction(over: noDefaultRedaction ? .none : rules.redaction ?? .default)
+            if allowsRepeatedReplays { options.allowsRepeatedReplays = true }
+            if let latency { options.latency = latency }
             options.adviceReader = .command(kind.rawValue)
             tape = try Tape(
-                file: environment.file(cassette, folder: folder),
-                mode: kind == .play ? .none : try environment.mode(given: mode, fallback: kind.mode), matching: matching,
-                options: options, environment: environment.forTape)
+                file: file, mode: kind == .play ? .none : try environment.mode(given: mode, fallback: kind.mode),
+                matching: MatchingOption.apply(matchIgnoring, to: rules.matching), options: options, environment: environment.forTape)
         } catch {
             output.report(error)
             return ExitCode.failure
@@ -277,6 +277,21 @@ struct ExchangeCommand {
         }
         output.bytes(result.body)
         return ExitCode.success
+    }
+
+    /// `base` with the rules of the `--redact-…` options added.
+    private func redaction(over base: Redaction) -> Redaction {
+        var redaction = base
+        for (option, rule) in redactionRules {
+            switch option {
+            case "--redact-header": redaction.headers.append(rule)
+            case "--redact-query": redaction.queryParameters.append(rule)
+            case "--redact-json-key": redaction.jsonKeys.append(rule)
+            case "--redact-json-path": redaction.jsonPaths.append(rule)
+            default: redaction.formFields.append(rule)
+            }
+        }
+        return redaction
     }
 
     /// Sends `request` and waits for the whole answer.

@@ -11,6 +11,11 @@ enum MatchingOption {
         }
     }
 
+    /// `matching` loosened by each of `values` (already checked with ``apply(_:to:)``).
+    static func apply(_ values: [String], to matching: RequestMatching) -> RequestMatching {
+        values.reduce(matching) { apply($1, to: $0) ?? $0 }
+    }
+
     /// The usage error for a wrong value.
     static func problem(_ value: String?) -> String {
         "--match-ignoring takes port or host, not '\(value ?? "")'"

@@ -12,7 +12,7 @@ import Darwin
 struct ServeCommand {
     static let usage = """
         USAGE: cassette serve (--cassette FILE | --folder DIR [--cassette NAME]) [--host H] [--port N] [--upstream URL]
-                              [--mode M] [--latency L] [--allow-repeated-replays] [--match-ignoring port|host]...
+                              [--mode M] [--latency L] [--allow-repeated-replays] [--match-ignoring port|host]... [--rules FILE]
                               [--unmatched-status N] [--max-connections N] [--strict]
                               [--admin-token TOKEN] [--admin-prefix PATH] [--no-admin]
 
@@ -48,6 +48,9 @@ struct ServeCommand {
                              (--allow-playback-repeats is the same.)
           --match-ignoring port|host
                              Match a recorded request whatever its port, or its scheme, host and port.
+          --rules FILE       The project's rules (matching, redaction, latency, repeats; see
+                             TapeRules). Default: cassette-rules.json in --folder, or beside the
+                             cassette, when there is one. The options here win over it.
           --unmatched-status N
                              The status of a request the cassette cannot answer (default 500); its
                              body is the miss report, and it carries "X-Cassette-Unmatched: true".
@@ -85,7 +88,8 @@ struct ServeCommand {
     var upstream: URL?
     var mode: RecordMode?
     var latency: Latency?
-    var matching = RequestMatching.default
+    var matchIgnoring: [String] = []
+    var rulesFile: String?
     var unmatchedStatus = 500
     var maxConnections = 256
     var strict = false
@@ -148,8 +152,11 @@ struct ServeCommand {
                 self.latency = latency
             case "--match-ignoring":
                 let rule = value()
-                guard let loosened = MatchingOption.apply(rule, to: matching) else { return usageError(MatchingOption.problem(rule)) }
-                matching = loosened
+                guard let rule, MatchingOption.apply(rule, to: .default) != nil else { return usageError(MatchingOption.problem(rule)) }
+                matchIgnoring.append(rule)
+            case "--rules":
+                guard let file = value(), !file.isEmpty else { return usageError("--rules needs a file") }
+                rulesFile = file
             case "--unmatched-status":
                 guard let status = number(argument, in: 500...599) else {
                     return usageError("--unmatched-status needs a status from 500 to 599")
@@ -189,9 +196,17 @@ struct ServeCommand {
         let misses = Locked(0)
         let server: TapeServer
         do {
-            var options = Tape.Options(allowsRepeatedReplays: allowsRepeatedReplays, latency: latency)
+            let shelfFolder = folder ?? (cassette == nil ? environment.folder : nil)
+            let rules = try RulesOption.rules(
+                given: rulesFile,
+                folder: shelfFolder.map { URL(fileURLWithPath: $0) }
+                    ?? environment.file(cassette ?? ".", folder: nil).deletingLastPathComponent())
+            var options = rules.applying(to: Tape.Options())
+            if allowsRepeatedReplays { options.allowsRepeatedReplays = true }
+            if let latency { options.latency = latency }
             options.adviceReader = .command("serve")
             let recordMode = try environment.mode(given: mode, fallback: .once)
+            let matching = MatchingOption.apply(matchIgnoring, to: rules.matching)
             let tapeMatching = upstream == nil ? matching.ignoringHost() : matching
             let serving = TapeServer.Options(
                 host: host, port: port, upstream: upstream, unmatchedStatus: unmatchedStatus, maxConnections: maxConnections,
@@ -201,7 +216,7 @@ struct ServeCommand {
                     FileHandle.standardError.write(Data(("error: " + miss.description + "\n").utf8))
                 },
                 admin: admin ? TapeServer.Admin(prefix: adminPrefix, token: adminToken) : nil)
-            if let shelf = folder ?? (cassette == nil ? environment.folder : nil) {
+            if let shelf = shelfFolder {
                 // A server for a whole run: cassettes of the folder, loaded by name.
                 server = try TapeServer(
                     folder: shelf, mode: recordMode, matching: tapeMatching, tapeOptions: options, environment: environment.forTape,

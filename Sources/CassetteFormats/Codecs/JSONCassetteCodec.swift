@@ -325,20 +325,20 @@ public enum JSONCassetteCodec {
 }
 
 /// Maps byte offsets of a source to 1-based lines and columns (columns in Unicode scalars).
-struct SourcePositions {
+package struct SourcePositions {
     private let data: Data
     private var offset = 0
     private var line = 1
     private var column = 1
 
-    init(_ data: Data) {
+    package init(_ data: Data) {
         self.data = data
     }
 
     /// Line and column (both from 1; columns count Unicode scalars) of byte `target`. Walks on
     /// from the previous answer, so asking in increasing order costs one pass over the data in
     /// all: thousands of problems on one minified line are found in linear time.
-    mutating func position(of target: Int) -> (line: Int, column: Int) {
+    package mutating func position(of target: Int) -> (line: Int, column: Int) {
         let target = max(0, min(target, data.count))
         if target < offset {
             (offset, line, column) = (0, 1, 1)
