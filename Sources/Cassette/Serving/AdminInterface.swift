@@ -62,7 +62,12 @@ extension TapeServer {
     ///
     /// - Parameters:
     ///   - folder: The folder of cassettes (absolute, or relative to the current directory).
+    ///   - mode: The record mode each cassette is opened in. Default `none`: replay only.
+    ///   - matching: How requests match recordings, for every cassette.
+    ///   - tapeOptions: The options of every tape (latency, repeats, redaction, …).
     ///   - environment: Where each tape reads `CASSETTE_RECORD_MODE`, `CI` and `CASSETTE_LATENCY`.
+    ///   - options: How the server listens and answers (``Options``; ``Options/admin`` for the
+    ///     admin interface).
     /// - Throws: ``CassetteError/serverFailed(_:)`` when the address cannot be listened on.
     public convenience init(
         folder: String, mode: RecordMode = .none, matching: RequestMatching = .default, tapeOptions: Tape.Options = Tape.Options(),
