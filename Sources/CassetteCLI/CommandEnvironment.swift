@@ -29,7 +29,7 @@ struct CommandEnvironment {
     /// directory when it is relative itself).
     func file(_ path: String, folder: String?) -> URL {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
-        guard let base = folder ?? variables[CassetteFolderVariable.name].flatMap({ $0.isEmpty ? nil : $0 }) else {
+        guard let base = folder ?? variables[CassetteLocation.folderVariable].flatMap({ $0.isEmpty ? nil : $0 }) else {
             return URL(fileURLWithPath: path).standardizedFileURL
         }
         return URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL
@@ -37,7 +37,7 @@ struct CommandEnvironment {
 
     /// `CASSETTE_FOLDER`, when it is set.
     var folder: String? {
-        variables[CassetteFolderVariable.name].flatMap { $0.isEmpty ? nil : $0 }
+        variables[CassetteLocation.folderVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// What the tape reads itself: the latency (the mode was resolved here, with the command
@@ -45,9 +45,4 @@ struct CommandEnvironment {
     var forTape: [String: String] {
         variables.filter { $0.key == Latency.environmentVariable }
     }
-}
-
-/// The name of the variable that says where cassettes are.
-enum CassetteFolderVariable {
-    static let name = "CASSETTE_FOLDER"
 }

@@ -32,16 +32,23 @@ import FoundationNetworking
             scratch.server.stop()  // offline from here
             let other = scratch.url("/echo?x=1&cb=999")
 
-            // A tape with the rules: another cache buster matches, twice; without Accept, no match.
-            let player = try Tape(
-                file: file, mode: .none, matching: rules.matching, options: rules.applying(to: Tape.Options()), environment: [:])
-            for _ in 0..<2 {
-                let replayed = await Fetch.run(try request(other), on: player.session, style: .async)
-                #expect(replayed.status == 200 && replayed.body == live.body)
+            // A tape with the rules, through each API: another cache buster matches, twice (repeats
+            // allowed); without Accept, no match.
+            for style in FetchStyle.allCases {
+                let player = try Tape(
+                    file: file, mode: .none, matching: rules.matching, options: rules.applying(to: Tape.Options()), environment: [:])
+                let session = style == .delegate ? Fetch.delegateSession(configuredBy: player.configure) : player.session
+                for _ in 0..<2 {
+                    let replayed = await Fetch.run(try request(other), on: session, style: style)
+                    // The same answer (its URL is the request's, with the other cache buster).
+                    #expect(
+                        replayed.status == live.status && replayed.headers == live.headers && replayed.body == live.body, "\(style)")
+                }
+                let withoutAccept = await Fetch.run(try request(other, accept: false), on: session, style: style)
+                #expect(withoutAccept.errorCode == Tape.unmatchedRequestErrorCode, "\(style)")
+                if style == .delegate { session.finishTasksAndInvalidate() }
+                try player.eject()
             }
-            let withoutAccept = await Fetch.run(try request(other, accept: false), on: player.session, style: .async)
-            #expect(withoutAccept.errorCode == Tape.unmatchedRequestErrorCode)
-            try player.eject()
 
             // play reads the file beside the cassette.
             let played = Captured.runCapturingBytes(["play", "--cassette", file.path, "-H", "Accept: application/json", other])

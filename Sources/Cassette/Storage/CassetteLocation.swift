@@ -15,9 +15,9 @@ import Foundation
 ///
 /// A name ending in `.json`, `.http` or `.har` keeps its extension, and the cassette is kept in
 /// that format; any other name gets `.json`.
-enum CassetteLocation {
+package enum CassetteLocation {
     /// The variable that moves every test's cassette folder.
-    static let folderVariable = "CASSETTE_FOLDER"
+    package static let folderVariable = "CASSETTE_FOLDER"
 
     /// The file for cassette `name`, and whether it was found in `bundle` (read-only).
     static func file(
