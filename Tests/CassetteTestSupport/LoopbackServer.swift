@@ -51,6 +51,7 @@ public final class LoopbackServer: @unchecked Sendable {
     private var requests: [Received] = []
     private var connections: Set<Int32> = []
     private var stopped = false
+    private var threadsServing = 0
     private var editions: [String: Int] = [:]
 
     /// Changes what `/volatile/NAME` answers (`NAME, edition E`; 1 until set), as a server whose
@@ -76,6 +77,14 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// How many connection threads are still running (each ends when its client hangs up, or
+    /// soon after ``stop()``, even in the middle of a delayed reply).
+    public var connectionThreads: Int {
+        state.lock()
+        defer { state.unlock() }
+        return threadsServing
+    }
 
     /// Every request received so far, in arrival order.
     public var received: [Received] {
@@ -119,6 +128,7 @@ public final class LoopbackServer: @unchecked Sendable {
                 return
             }
             connections.insert(connection)
+            threadsServing += 1
             state.unlock()
             let thread = Thread { [self] in serve(connection) }
             thread.start()
@@ -130,6 +140,7 @@ public final class LoopbackServer: @unchecked Sendable {
         defer {
             state.lock()
             connections.remove(connection)
+            threadsServing -= 1
             state.unlock()
             close(connection)
         }
