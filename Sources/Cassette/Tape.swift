@@ -159,7 +159,8 @@ public final class Tape: Sendable {
                 replays: mode != .all,
                 latency: latency,
                 savesConnectionFailures: options.savesConnectionFailures,
-                adviceReader: options.adviceReader
+                adviceReader: options.adviceReader,
+                urlCache: options.urlCache
             ),
             redactor: redactor,
             playback: PlaybackQueue(existing, rules: matching, allowsRepeats: options.allowsRepeatedReplays, redactor: redactor),

@@ -53,11 +53,28 @@ extension Tape {
         /// rewriting an interaction: dates, ages, request ids, timing within ±50 % or ±50 ms
         /// (see ``IgnoredChanges``). Unchanged traffic leaves the file byte-identical.
         public var ignoredChanges: IgnoredChanges = .default
+        /// Whether the tape's sessions keep a `URLCache` and cache responses as a live session on
+        /// the same platform does (see ``URLCacheUse``). Default ``URLCacheUse/removed``: every
+        /// request reaches the cassette.
+        public var urlCache: URLCacheUse = .removed
         /// Who reads a miss report's "To fix:" — code (the default), the `.cassette` trait or a
         /// `cassette` command — so it names options, the trait's arguments or flags.
         package var adviceReader = AdviceReader.code
 
         /// Options with their defaults.
+        ///
+        /// - Parameters:
+        ///   - allowsRepeatedReplays: See ``allowsRepeatedReplays``.
+        ///   - latency: See ``latency``.
+        ///   - redaction: See ``redaction``.
+        ///   - beforeRecord: See ``beforeRecord``.
+        ///   - beforeReplay: See ``beforeReplay``.
+        ///   - unusedInteractions: See ``unusedInteractions``.
+        ///   - staleness: See ``staleness``.
+        ///   - savesConnectionFailures: See ``savesConnectionFailures``.
+        ///   - secretCheck: See ``secretCheck``.
+        ///   - ignoredChanges: See ``ignoredChanges``.
+        ///   - urlCache: See ``urlCache``.
         public init(
             allowsRepeatedReplays: Bool = false,
             latency: Latency? = nil,
@@ -68,9 +85,11 @@ extension Tape {
             staleness: Staleness? = nil,
             savesConnectionFailures: Bool = false,
             secretCheck: SecretCheck = .warn,
-            ignoredChanges: IgnoredChanges = .default
+            ignoredChanges: IgnoredChanges = .default,
+            urlCache: URLCacheUse = .removed
         ) {
             self.ignoredChanges = ignoredChanges
+            self.urlCache = urlCache
             self.allowsRepeatedReplays = allowsRepeatedReplays
             self.latency = latency
             self.redaction = redaction

@@ -120,11 +120,21 @@ public enum LoopbackRoutes {
         Data("id: \(index)\ndata: {\"index\":\(index),\"token\":\"t\(index)\"}\n\n".utf8)
     }
 
-    static func reply(to request: LoopbackServer.Received, editions: [String: Int]) -> Reply? {
+    /// The reply to `request`, the `number`th request the server received (from 1).
+    static func reply(to request: LoopbackServer.Received, number: Int, editions: [String: Int]) -> Reply? {
         let path = String(request.target.prefix { $0 != "?" })
         let parts = path.split(separator: "/").map(String.init)
         let text: (String) -> [(String, String)] = { _ in [("Content-Type", "text/plain; charset=utf-8")] }
         switch (parts.first, parts.count) {
+        case ("cache", 3) where parts[1] == "max-age":
+            return Reply(
+                status: 200, headers: text("") + [("Cache-Control", "max-age=\(parts[2])")],
+                body: .whole(Data("response #\(number)".utf8)))
+        case ("cache", 3) where parts[1] == "etag":
+            let tag = "\"\(parts[2])\""
+            let headers = [("ETag", tag), ("Cache-Control", "no-cache")]
+            if request.headers["if-none-match"] == tag { return Reply(status: 304, headers: headers, body: .whole(Data())) }
+            return Reply(status: 200, headers: text("") + headers, body: .whole(Data("response #\(number)".utf8)))
         case ("status", 2):
             let status = Int(parts[1]) ?? 500
             return Reply(status: status, headers: text(""), body: .whole(Data("status \(status)".utf8)))

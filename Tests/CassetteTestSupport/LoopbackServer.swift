@@ -25,6 +25,8 @@ import Darwin
 /// | `/headers`         | 200, repeated `Set-Cookie` and `X-Multi` fields, an `ETag`             |
 /// | `/volatile/NAME`   | 200, `NAME, edition E` (``setEdition(_:of:)``) with a new `Date`, `Age` and `X-Request-Id` each time |
 /// | `/volatile/NAME/N` | 200, N bytes `i % 251` but the last, which is E; `application/octet-stream`, a new `Date` each time |
+/// | `/cache/max-age/N` | 200, `Cache-Control: max-age=N`, `response #K` (K: the server's Kth request) |
+/// | `/cache/etag/TAG`  | 200 `response #K` with `ETag: "TAG"`, `Cache-Control: no-cache`; 304 to `If-None-Match: "TAG"` |
 /// | `/drop`            | closes the connection without answering                                |
 /// | `/drop-mid-body`   | promises 1000 bytes, sends 10, closes                                  |
 /// | anything else      | 404                                                                    |
@@ -148,8 +150,9 @@ public final class LoopbackServer: @unchecked Sendable {
             state.lock()
             requests.append(request)
             let editions = self.editions
+            let number = requests.count
             state.unlock()
-            guard let reply = LoopbackRoutes.reply(to: request, editions: editions) else { return }
+            guard let reply = LoopbackRoutes.reply(to: request, number: number, editions: editions) else { return }
             if !reply.send(on: connection) { return }
             if request.headers["connection"]?.lowercased() == "close" { return }
         }

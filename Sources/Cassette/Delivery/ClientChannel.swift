@@ -17,7 +17,9 @@ import FoundationNetworking
 /// - delays are scheduled with a timer, never slept; closing the channel
 ///   cancels the timer, so a cancelled request hears nothing more;
 /// - a live session stores the cookies of a response in the configuration's cookie storage; a
-///   protocol's response is not stored by FoundationNetworking, so the channel does it.
+///   protocol's response is not stored by FoundationNetworking, so the channel does it;
+/// - with a tape that keeps URL caches and caches (``URLCacheUse``), the channel stores what a
+///   live session's cache would and answers a revalidation's `304` from it (``CacheWriter``).
 ///
 /// The protocol owns its exchange and the exchange this channel, so the channel lets go of the
 /// protocol when it closes: held longer, the three would keep each other — and the task, its
@@ -40,6 +42,8 @@ final class ClientChannel: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     /// The session's `timeoutIntervalForResource`, running from `startLoading`.
     private var deadline: DispatchSourceTimer?
+    /// What the session's URL cache does with the answer; nil when nothing is cached.
+    private var cacheWriter: CacheWriter?
 
     init(_ urlProtocol: URLProtocol) {
         self.urlProtocol = urlProtocol
@@ -67,6 +71,21 @@ final class ClientChannel: @unchecked Sendable {
 
     /// Seconds since `startLoading`.
     var age: TimeInterval { Double(DispatchTime.now().uptimeNanoseconds - createdAt.uptimeNanoseconds) / 1_000_000_000 }
+
+    /// Hands the answer to `writer` as it is delivered (see ``CacheWriter``).
+    func cache(with writer: CacheWriter) {
+        lock.lock()
+        cacheWriter = writer
+        lock.unlock()
+    }
+
+    /// Sends a response the session's cache answers with, right now: no cookies stored (they
+    /// were when it was first received), nothing stored again.
+    func deliverCached(_ response: HTTPURLResponse, body: Data) {
+        send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed) }
+        deliverData(body, throughCache: false)
+        finish(error: nil)
+    }
 
     /// Plans and waits count from now on: the next hop of a redirect starts.
     func restartClock() {
@@ -197,19 +216,30 @@ final class ClientChannel: @unchecked Sendable {
     /// Sends the response head right now, after storing its cookies as a live session would.
     /// `setsCookies` false skips looking for them: a replay knows it has none.
     func deliverHead(_ response: HTTPURLResponse, setsCookies: Bool = true) {
+        var fromCache: Data?
         send { client, urlProtocol in
             if setsCookies {
                 let configuration = (urlProtocol as? CassetteURLProtocol)?.sessionConfiguration
                 CookieSync.store(cookiesOf: response, for: urlProtocol.request, configuration: configuration)
             }
-            client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
+            var head = response
+            if let cacheWriter { (head, fromCache) = cacheWriter.head(response) }
+            client.urlProtocol(urlProtocol, didReceive: head, cacheStoragePolicy: .notAllowed)
         }
+        if let fromCache { deliverData(fromCache, throughCache: false) }
     }
 
     /// Sends part of the body right now.
     func deliverData(_ data: Data) {
+        deliverData(data, throughCache: true)
+    }
+
+    private func deliverData(_ data: Data, throughCache: Bool) {
         guard !data.isEmpty else { return }
-        send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: data) }
+        send { client, urlProtocol in
+            if throughCache, let cacheWriter, !cacheWriter.passes(data) { return }
+            client.urlProtocol(urlProtocol, didLoad: data)
+        }
     }
 
     /// Sends the body in one piece and the end, or `error`, right now.
@@ -221,6 +251,8 @@ final class ClientChannel: @unchecked Sendable {
     /// Ends the exchange with `error`, or successfully when `nil`, and closes the channel.
     func finish(error: URLError?) {
         send(closing: true) { client, urlProtocol in
+            cacheWriter?.finish(failed: error != nil)
+            cacheWriter = nil
             if let error {
                 client.urlProtocol(urlProtocol, didFailWithError: error)
             } else {

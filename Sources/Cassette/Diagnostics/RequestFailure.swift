@@ -41,6 +41,9 @@ struct RequestFailure: Error, Sendable {
         case bodyShorterThanDeclared(declared: Int, holds: Int, cassette: URL?)
         /// No `HTTPURLResponse` can be made with this status.
         case unbuildableStatus(Int, stub: Bool)
+        /// The request's cache policy is `returnCacheDataDontLoad` and the session's URL cache
+        /// holds no response for it.
+        case notInCache
     }
 
     var reason: Reason
@@ -72,6 +75,7 @@ struct RequestFailure: Error, Sendable {
         case .resourceTimeout, .waitedTooLong: return .timedOut
         case .bodyShorterThanDeclared: return .networkConnectionLost
         case .unbuildableStatus: return .badServerResponse
+        case .notInCache: return .resourceUnavailable
         }
     }
 
@@ -122,6 +126,10 @@ struct RequestFailure: Error, Sendable {
             return stub
                 ? "Cassette stub: cannot build a response with status \(status)"
                 : "Cassette could not build a response for status \(status)"
+        case .notInCache:
+            return "Cassette: \(request) is not in the session's URL cache, and its cache policy (returnCacheDataDontLoad) does not "
+                + "allow loading it, so nothing was sent or replayed, as live. Make the request once with a policy that loads, or use "
+                + ".returnCacheDataElseLoad."
         }
     }
 

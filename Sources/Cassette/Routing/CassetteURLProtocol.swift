@@ -28,12 +28,12 @@ class CassetteURLProtocol: URLProtocol {
     private var exchange: Exchange?
 
     /// Routes the sessions made from `configuration` through this class: first in its
-    /// `protocolClasses` (instead of another tape's or stub session's), and without a `urlCache`.
-    /// Every request is Cassette's to answer, and its answers are never stored in a cache
-    /// (`.notAllowed`), so looking one up would only cost time: about 30 µs a request in
-    /// FoundationNetworking, a third of a replay (CassetteBench).
-    static func route(_ configuration: URLSessionConfiguration) {
-        configuration.urlCache = nil
+    /// `protocolClasses` (instead of another tape's or stub session's), and without a `urlCache`
+    /// unless `keepingCache`. Every request is Cassette's to answer, and the loading system never
+    /// stores its answers (`.notAllowed`), so looking one up would only cost time: about 30 µs a
+    /// request in FoundationNetworking, a third of a replay (CassetteBench).
+    static func route(_ configuration: URLSessionConfiguration, keepingCache: Bool = false) {
+        if !keepingCache { configuration.urlCache = nil }
         let others = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
         configuration.protocolClasses = [self] + others
     }
@@ -51,7 +51,8 @@ class CassetteURLProtocol: URLProtocol {
     override func startLoading() {
         let channel = ClientChannel(self)
         let route = Self.route
-        let exchange = Exchange(request: request, channel: channel, configuration: route?.configuration.value)
+        let exchange = Exchange(
+            request: request, channel: channel, configuration: route?.configuration.value, cachedResponse: cachedResponse)
         self.exchange = exchange
         guard let router = route?.router else {
             // No cassette, so no redaction rules: the URL is shown without its query and user info.
@@ -86,12 +87,18 @@ final class Exchange: Sendable {
 
     private let state = Locked(State())
     private let knownConfiguration: UncheckedSendable<URLSessionConfiguration?>
+    private let stored: UncheckedSendable<CachedURLResponse?>
 
-    init(request: URLRequest, channel: ClientChannel, configuration: URLSessionConfiguration?) {
+    init(request: URLRequest, channel: ClientChannel, configuration: URLSessionConfiguration?, cachedResponse: CachedURLResponse? = nil) {
         self.request = UncheckedSendable(request)
         self.channel = channel
         knownConfiguration = UncheckedSendable(configuration)
+        stored = UncheckedSendable(cachedResponse)
     }
+
+    /// The response the session's URL cache holds for the request, as the loading system handed
+    /// it to the protocol; nil without a cache.
+    var cachedResponse: CachedURLResponse? { stored.value }
 
     /// The caller cancelled, or the session stopped the task: nothing more reaches the caller
     /// and a live request in flight is cancelled.

@@ -25,6 +25,8 @@ final class Router: Sendable {
         var savesConnectionFailures = false
         /// Who reads a miss report's advice.
         var adviceReader = AdviceReader.code
+        /// Whether sessions keep their URL cache, and Cassette caches.
+        var urlCache = URLCacheUse.removed
     }
 
     /// What happened to the requests so far.

@@ -26,8 +26,14 @@ struct SessionExecutor {
         // The request as the session sends it costs a cookie-storage lookup; an instant replay by
         // method, URL and body needs none of it, and the replay benchmark would pay for it.
         let readsConfiguration = router.readsConfigurationFirst
-        let urlRequest = readsConfiguration ? Self.asSent(exchange.request.value, by: exchange.configuration) : exchange.request.value
+        var urlRequest = readsConfiguration ? Self.asSent(exchange.request.value, by: exchange.configuration) : exchange.request.value
         if readsConfiguration { armResourceDeadline(of: exchange) }
+        if router.setup.urlCache.caches, let cache = exchange.configuration?.urlCache, task is URLSessionDataTask,
+            !(task is URLSessionUploadTask)
+        {
+            guard let sent = consult(cache, for: urlRequest, of: exchange) else { return }
+            urlRequest = sent
+        }
         // Most requests carry their body (or none) in the request: routed at once, with no
         // closure to allocate for a body read elsewhere.
         if let body = RequestBody.atHand(in: urlRequest, task: task) {
@@ -41,6 +47,33 @@ struct SessionExecutor {
             })
         {
             begin(found, request: urlRequest, of: exchange)
+        }
+    }
+
+    /// Does what a live session's URL cache does before `request` goes out: answers it from the
+    /// stored response the session found (nil: answered, nothing more to do), or returns the
+    /// request to send (with validators when it revalidates), the channel set to store the answer.
+    private func consult(_ cache: URLCache, for request: URLRequest, of exchange: Exchange) -> URLRequest? {
+        let configured = exchange.configuration?.requestCachePolicy ?? .useProtocolCachePolicy
+        let policy = request.cachePolicy == .useProtocolCachePolicy ? configured : request.cachePolicy
+        switch HTTPCache.lookup(request, stored: exchange.cachedResponse, policy: policy, now: Date()) {
+        case .fresh(let stored):
+            if let head = stored.response as? HTTPURLResponse {
+                exchange.channel.deliverCached(head, body: stored.data)
+                return nil
+            }
+            exchange.channel.cache(with: CacheWriter(cache: cache, request: request, revalidating: nil))
+            return request
+        case .unavailable:
+            let shown = router.redactor.forMatching(Interaction.Request.capturing(request).request)
+            exchange.channel.finish(error: RequestFailure(.notInCache, request: shown).urlError)
+            return nil
+        case .revalidate(let stored, let conditional):
+            exchange.channel.cache(with: CacheWriter(cache: cache, request: request, revalidating: stored))
+            return conditional
+        case .miss:
+            exchange.channel.cache(with: CacheWriter(cache: cache, request: request, revalidating: nil))
+            return request
         }
     }
 

@@ -14,12 +14,15 @@ final class SessionRoutes: Sendable {
     let session: URLSession
     private let classes: Locked<[CassetteURLProtocol.Type]>
 
-    /// Attaches `router` and makes its own session from an ephemeral configuration.
+    /// Attaches `router` and makes its own session from an ephemeral configuration (with a new
+    /// in-memory URL cache of its own when the router's sessions keep theirs).
     init(router: Router) {
         self.router = router
         let configuration = URLSessionConfiguration.ephemeral
+        let keepsCache = router.setup.urlCache.keepsCache
+        if keepsCache { configuration.urlCache = URLCache(memoryCapacity: 32 << 20, diskCapacity: 0, diskPath: nil) }
         let own = RouteTable.shared.attach(router, configuration: configuration, reusable: true)
-        own.route(configuration)
+        own.route(configuration, keepingCache: keepsCache)
         classes = Locked([own])
         session = URLSession(configuration: configuration)
     }
@@ -28,7 +31,7 @@ final class SessionRoutes: Sendable {
     /// that is retired when the routes are detached (the caller's sessions may outlive them).
     func configure(_ configuration: URLSessionConfiguration) {
         let made = RouteTable.shared.attach(router, configuration: configuration, reusable: false)
-        made.route(configuration)
+        made.route(configuration, keepingCache: router.setup.urlCache.keepsCache)
         classes.withLock { $0.append(made) }
     }
 

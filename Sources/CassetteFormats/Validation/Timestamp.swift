@@ -18,13 +18,14 @@ package enum Timestamp {
     package static func format(_ date: Date) -> String? {
         guard let ms = milliseconds(of: date) else { return nil }
         let (days, msOfDay) = floorDivide(ms, 86_400_000)
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.civil(fromDays: days)
         let hour = msOfDay / 3_600_000
         let minute = msOfDay / 60_000 % 60
         let second = msOfDay / 1000 % 60
         let millisecond = msOfDay % 1000
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2)
-            + ":" + pad(second, 2) + "." + pad(millisecond, 3) + "Z"
+        return CivilCalendar.pad(year, 4) + "-" + CivilCalendar.pad(month, 2) + "-" + CivilCalendar.pad(day, 2) + "T"
+            + CivilCalendar.pad(hour, 2) + ":" + CivilCalendar.pad(minute, 2)
+            + ":" + CivilCalendar.pad(second, 2) + "." + CivilCalendar.pad(millisecond, 3) + "Z"
     }
 
     /// The instant `text` names, rounded to the millisecond, or a message saying what is wrong.
@@ -69,10 +70,10 @@ package enum Timestamp {
             return .failure(TimestampError(message: "expected a time zone (\"Z\" for UTC, or like \"+01:00\") in \"\(text)\""))
         }
         guard i == b.count else { return .failure(bad) }
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+        guard (1...12).contains(month), (1...CivilCalendar.daysIn(month: month, year: year)).contains(day),
             hour < 24, minute < 60, second < 60
         else { return .failure(TimestampError(message: "\"\(text)\" is not a valid date and time")) }
-        let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
+        let seconds = CivilCalendar.days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
         let ms = seconds * 1000 + Int64(fractionMilliseconds.rounded())
         guard millisecondRange.contains(ms) else {
             return .failure(TimestampError(message: "\"\(text)\" is outside the years 0000 to 9999 in UTC"))
@@ -95,45 +96,6 @@ package enum Timestamp {
     private static func floorDivide(_ a: Int64, _ b: Int64) -> (quotient: Int64, remainder: Int64) {
         let q = a >= 0 ? a / b : (a - b + 1) / b
         return (q, a - q * b)
-    }
-
-    private static func isLeap(_ year: Int64) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    // Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's algorithm).
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
 
