@@ -145,6 +145,15 @@ public final class Tape: Sendable {
                 existing = []
             }
         }
+        let ownCount = existing.count
+        var layerEnds: [Int] = []
+        if mode != .all, !options.underlyingCassettes.isEmpty {
+            layerEnds.append(ownCount)
+            for underlying in options.underlyingCassettes {
+                existing += try CassetteFile.read(underlying).interactions
+                layerEnds.append(existing.count)
+            }
+        }
         self.stale = stale
         self.options = options
         self.file = file
@@ -163,17 +172,18 @@ public final class Tape: Sendable {
                 urlCache: options.urlCache
             ),
             redactor: redactor,
-            playback: PlaybackQueue(existing, rules: matching, allowsRepeats: options.allowsRepeatedReplays, redactor: redactor),
+            playback: PlaybackQueue(
+                existing, rules: matching, allowsRepeats: options.allowsRepeatedReplays, redactor: redactor, layerEnds: layerEnds),
             stubs: stubs
         )
         routes = SessionRoutes(router: router)
         // New recordings join the cassette: their placeholders are numbered after its own.
-        if router.setup.recordsNewRequests, !existing.isEmpty { redactor.continueNumbering(after: existing) }
+        if router.setup.recordsNewRequests, ownCount > 0 { redactor.continueNumbering(after: Array(existing.prefix(ownCount))) }
     }
 
     /// Routes the sessions made from `configuration` through this tape: puts the tape's protocol
-    /// first in its `protocolClasses`, and removes its `urlCache`: every request is the cassette's
-    /// to answer, and Cassette's answers are never stored in a cache, so a lookup would only cost
+    /// first in its `protocolClasses`, and removes its `urlCache` unless ``Options/urlCache`` is
+    /// ``URLCacheUse/kept``: every request is the cassette's to answer, so a lookup would only cost
     /// time (about 30 µs a request on Linux). Call before creating the session.
     ///
     /// The tape keeps a reference to `configuration`: its `httpAdditionalHeaders`, cookie

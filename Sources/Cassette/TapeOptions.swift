@@ -60,6 +60,10 @@ extension Tape {
         /// Who reads a miss report's "To fix:" — code (the default), the `.cassette` trait or a
         /// `cassette` command — so it names options, the trait's arguments or flags.
         package var adviceReader = AdviceReader.code
+        /// Cassettes beneath the tape's own, in order: a request none of the cassette's own
+        /// interactions answers is matched against the first of them, then the next. Replay only:
+        /// they are never saved to nor reported unused. (A folder server's `{"cassettes": […]}`.)
+        package var underlyingCassettes: [URL] = []
 
         /// Options with their defaults.
         ///

@@ -25,6 +25,8 @@ struct ServeCommand {
         OPTIONS:
           --cassette FILE    The cassette (.json, .http or .har). Relative: in CASSETTE_FOLDER when
                              set, else in the current directory. With --folder, the first to load.
+                             Given more than once: the first is served (and recorded into), the
+                             others answer, in order, what it has no recording for (replay only).
           --folder DIR       Serve the cassettes of DIR one at a time, for a whole UI-test run: each
                              test loads its own (POST /__cassette/load, below). Without --cassette,
                              requests get 503 until the first load. Default, when --cassette is not
@@ -68,6 +70,8 @@ struct ServeCommand {
           POST /__cassette/load   {"cassette": "NAME"}: eject the loaded cassette (saved) and load
                                   NAME from --folder (with or without its extension; never outside
                                   the folder). Answers {"loaded": FILE, "previous": REPORT}.
+                                  {"cassettes": ["NAME", "BENEATH", ...]}: the first is loaded, the
+                                  others answer, in order, what it has no recording for.
           POST /__cassette/eject  Eject the loaded cassette (saved); answers its report.
           GET  /__cassette/report What the loaded cassette did so far: replayed, recorded, unmatched
                                   (with the miss reports), unusedInteractions.
@@ -82,7 +86,9 @@ struct ServeCommand {
         start, or (--strict) a request found no match; 2 the command line was wrong.
         """
 
-    var cassette: String?
+    var cassette: String? { cassettes.first }
+    /// Every `--cassette`, in order: the first is served, the others lie beneath it.
+    var cassettes: [String] = []
     var host = "127.0.0.1"
     var port = 0
     var upstream: URL?
@@ -127,7 +133,7 @@ struct ServeCommand {
                 return ExitCode.success
             case "--cassette":
                 guard let file = value() else { return usageError("--cassette needs a file") }
-                cassette = file
+                cassettes.append(file)
             case "--host":
                 guard let host = value(), !host.isEmpty else { return usageError("--host needs an address") }
                 self.host = host
@@ -221,8 +227,9 @@ struct ServeCommand {
                 server = try TapeServer(
                     folder: shelf, mode: recordMode, matching: tapeMatching, tapeOptions: options, environment: environment.forTape,
                     options: serving)
-                if let cassette { try server.load(cassette) }
+                if let cassette { try server.load(cassette, beneath: Array(cassettes.dropFirst())) }
             } else if let cassette {
+                options.underlyingCassettes = cassettes.dropFirst().map { environment.file($0, folder: nil) }
                 let tape = try Tape(
                     file: environment.file(cassette, folder: nil), mode: recordMode, matching: tapeMatching, options: options,
                     environment: environment.forTape)

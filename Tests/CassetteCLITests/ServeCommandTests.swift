@@ -183,6 +183,30 @@ import Glibc
         #expect(errors.contains("0 replayed, 0 recorded, 1 unmatched"))
     }
 
+    /// `--cassette` twice: the first is served, the second answers what the first has no
+    /// recording for.
+    @Test func aSecondCassetteAnswersWhatTheFirstHasNoRecordingFor() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        func write(_ pairs: [(String, String)], to name: String) throws {
+            try JSONCassetteCodec.encode(
+                CassetteDocument(
+                    interactions: pairs.map { path, text in
+                        Interaction(request: .init(url: "http://127.0.0.1" + path), response: .init(status: 200, body: .init(text: text)))
+                    })
+            ).write(to: folder.file(name))
+        }
+        try write([("/config", "scenario config")], to: "scenario.json")
+        try write([("/config", "common config"), ("/session", "common session")], to: "common.json")
+        let served = try Served(["--cassette", folder.file("scenario.json").path, "--cassette", folder.file("common.json").path])
+        #expect(Self.curl([served.base + "/config"]).out == "scenario config")
+        #expect(Self.curl([served.base + "/session"]).out == "common session")
+        #expect(Self.curl(["-o", "/dev/null", "-w", "%{http_code}", served.base + "/config"]).out == "500")
+        let (status, errors) = served.stop()
+        #expect(status == 0)
+        #expect(errors.contains("stopped by SIGTERM; 2 replayed, 0 recorded, 1 unmatched"), "\(errors)")
+    }
+
     @Test func recordsAsAReverseProxyAndSavesOnSIGTERM() throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }

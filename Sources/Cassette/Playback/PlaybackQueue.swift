@@ -31,15 +31,26 @@ final class PlaybackQueue: Sendable {
     /// request has there is learned when it is answered by one of them.
     private let learnable: Set<Int>
     private let redactor: Redactor
+    /// Where each cassette's interactions end: the cassette's own first, then those of the
+    /// cassettes loaded beneath it (``Tape/Options/underlyingCassettes``), in order. A request is
+    /// answered by the first cassette that has a recording for it; the ones beneath are never
+    /// reported unused.
+    private let layerEnds: [Int]
+
+    /// How many of the interactions are the cassette's own.
+    var ownCount: Int { layerEnds.first ?? interactions.count }
 
     /// Whether some recording's request holds a placeholder; a tape without any pays nothing for
     /// placeholders.
     var hasPlaceholders: Bool { !learnable.isEmpty }
 
-    /// - Parameter redactor: redacts each recorded request before it is compared, as live requests
-    ///   are, so that a cassette recorded before a redaction rule existed still matches.
-    init(_ interactions: [Interaction], rules: RequestMatching, allowsRepeats: Bool, redactor: Redactor) {
+    /// - Parameters:
+    ///   - redactor: redacts each recorded request before it is compared, as live requests
+    ///     are, so that a cassette recorded before a redaction rule existed still matches.
+    ///   - layerEnds: where each cassette's interactions end, when there are several (see above).
+    init(_ interactions: [Interaction], rules: RequestMatching, allowsRepeats: Bool, redactor: Redactor, layerEnds: [Int] = []) {
         self.interactions = interactions
+        self.layerEnds = layerEnds
         self.rules = rules
         self.allowsRepeats = allowsRepeats
         requests = interactions.map { redactor.forMatching($0.request, remembering: false) }
@@ -75,11 +86,15 @@ final class PlaybackQueue: Sendable {
     ///     when no exact match is left, the first unused one whose placeholders stand for what
     ///     `live` has there answers, and the placeholders it bound stay bound (``PlaceholderBindings``).
     func take(_ request: Interaction.Request, live: Interaction.Request? = nil) -> Lookup {
-        let candidates: [Int]
+        var candidates: [Int]
         if let index {
             candidates = index[RequestKey(request, rules: rules)] ?? []
         } else {
             candidates = interactions.indices.filter { rules.matches(request, requests[$0]) }
+        }
+        // Only the first cassette that has a recording for the request answers it.
+        if let first = candidates.first, let end = layerEnds.first(where: { $0 > first }), candidates.last ?? 0 >= end {
+            candidates = candidates.filter { $0 < end }
         }
         if learnable.isEmpty || live == nil {
             guard let last = candidates.last else { return .noMatch }

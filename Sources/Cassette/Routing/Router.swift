@@ -164,7 +164,7 @@ final class Router: Sendable {
 
     /// The cassette's interactions that answered nothing yet: `#3 GET https://…`.
     private var unused: [String] {
-        playback.recordings.enumerated().filter { !$0.element.used }.map { index, recording in
+        playback.recordings.prefix(playback.ownCount).enumerated().filter { !$0.element.used }.map { index, recording in
             "#\(index + 1) \(recording.request.method) \(recording.request.url)"
         }
     }

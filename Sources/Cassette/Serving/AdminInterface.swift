@@ -10,7 +10,10 @@ extension TapeServer {
     ///
     /// - `POST {prefix}load` with `{"cassette": "NAME"}`: ejects the cassette loaded (saving what
     ///   it recorded) and loads `NAME` from the server's folder (`feed`, `UI/feed.har`); answers
-    ///   `{"loaded": FILE, "previous": REPORT}`. A folder server only (``init(folder:mode:matching:tapeOptions:environment:options:)``).
+    ///   `{"loaded": FILE, "previous": REPORT}`. With `{"cassettes": ["NAME", "BENEATH", …]}`, the
+    ///   first is loaded and the others lie beneath it, matched in order (see ``load(_:beneath:)``);
+    ///   the answer adds `"beneath": [FILE, …]`. A folder server only
+    ///   (``init(folder:mode:matching:tapeOptions:environment:options:)``).
     /// - `POST {prefix}eject`: ejects the cassette loaded, answers its report; requests then get
     ///   `503` until the next load.
     /// - `GET {prefix}report`: what the loaded cassette did so far, as JSON (`replayed`,
@@ -83,19 +86,35 @@ extension TapeServer {
     /// without an extension, the `.json`, `.http` or `.har` file that exists), after ejecting the
     /// one loaded. When `name` cannot be loaded, the loaded cassette stays loaded.
     ///
+    /// `beneath` names cassettes of the folder that answer what `name` has no recording for, in
+    /// order: a scenario's cassette on top of one shared by every scenario (signing in, the app's
+    /// configuration). A request is answered by the first of them that has a recording for it
+    /// (once it is used up, by none: a miss, or a repeat with `allowsRepeatedReplays`). Those
+    /// beneath are only replayed: what is recorded goes to `name`, and their unused
+    /// interactions are not reported.
+    ///
+    /// ```swift
+    /// try server.load("Checkout/empty-cart", beneath: ["Common/signed-in"])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The cassette to load, and to record into when the mode records.
+    ///   - beneath: Cassettes that answer what `name` does not, in order. Default: none.
     /// - Returns: The report of the cassette that was loaded before, or nil.
     /// - Throws: ``CassetteError/invalidCassetteName(_:)`` for a name that leaves the folder;
     ///   ``CassetteError/serverFailed(_:)`` on a server started with one tape; what opening the
-    ///   tape or saving the previous one throws.
+    ///   tapes or saving the previous one throws.
     @discardableResult
-    public func load(_ name: String) throws -> Tape.Report? {
+    public func load(_ name: String, beneath: [String] = []) throws -> Tape.Report? {
         guard let shelf else {
             throw CassetteError.serverFailed(
                 "this server serves one tape; start it on a folder of cassettes (TapeServer(folder:), cassette serve --folder) to load others"
             )
         }
         let file = try shelf.cassettes.file(named: name)
-        let tape = try Tape(file: file, mode: shelf.mode, matching: shelf.matching, options: shelf.options, environment: shelf.environment)
+        var tapeOptions = shelf.options
+        tapeOptions.underlyingCassettes = try beneath.map { try shelf.cassettes.file(named: $0) }
+        let tape = try Tape(file: file, mode: shelf.mode, matching: shelf.matching, options: tapeOptions, environment: shelf.environment)
         let next: ServerStage
         do {
             next = try ServerStage(tape: tape, upstream: options.upstream, ownOrigin: ownOrigin, delegate: delegate)
@@ -153,14 +172,16 @@ extension TapeServer {
         do {
             switch (wire.method, path) {
             case ("POST", "load"):
-                guard let body = try? JSONSerialization.jsonObject(with: wire.body) as? [String: Any],
-                    let name = body["cassette"] as? String
-                else {
+                let body = try? JSONSerialization.jsonObject(with: wire.body) as? [String: Any]
+                let names = (body?["cassette"] as? String).map { [$0] } ?? body?["cassettes"] as? [String] ?? []
+                guard let name = names.first, (body?["cassette"] == nil) != (body?["cassettes"] == nil) else {
                     return writeAdmin(
-                        400, ["error": #"the body must be JSON: {"cassette": "NAME"}"#], to: connection, keepAlive: wire.keepsAlive)
+                        400, ["error": #"the body must be JSON: {"cassette": "NAME"} or {"cassettes": ["NAME", "BENEATH", …]}"#],
+                        to: connection, keepAlive: wire.keepsAlive)
                 }
-                let previous = try load(name)
+                let previous = try load(name, beneath: Array(names.dropFirst()))
                 var answer: [String: Any] = ["loaded": tape?.file.path ?? name]
+                if names.count > 1 { answer["beneath"] = tape?.options.underlyingCassettes.map(\.path) ?? [] }
                 if let previous { answer["previous"] = Self.json(previous) }
                 return writeAdmin(200, answer, to: connection, keepAlive: wire.keepsAlive)
             case ("POST", "eject"):

@@ -85,6 +85,74 @@ import FoundationNetworking
         }
     }
 
+    /// `{"cassettes": [SCENARIO, COMMON]}`: the scenario's recordings answer first; what it has no
+    /// recording for comes from the cassette beneath; a request the scenario has, used up, does
+    /// not fall through. Only the scenario's unused interactions are reported.
+    @Test func aScenarioCassetteLoadedOnTopOfASharedOne() async throws {
+        try await withScratchTape { scratch in
+            let folder = scratch.url.appendingPathComponent("UITests")
+            for sub in ["Common", "Checkout"] {
+                try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+            }
+            func cassette(_ pairs: [(String, String)]) throws -> Data {
+                try JSONCassetteCodec.encode(
+                    CassetteDocument(
+                        interactions: pairs.map { path, text in
+                            Interaction(
+                                request: .init(url: "https://api.example" + path), response: .init(status: 200, body: .init(text: text)))
+                        }))
+            }
+            try cassette([("/session", "common session"), ("/config", "common config")])
+                .write(to: folder.appendingPathComponent("Common/signed-in.json"))
+            try cassette([("/config", "scenario config"), ("/cart", "empty cart")])
+                .write(to: folder.appendingPathComponent("Checkout/empty.json"))
+            let server = try TapeServer(folder: folder.path, mode: .none, matching: .default.ignoringHost(), environment: [:])
+            defer { server.stop() }
+            let client = URLSession(configuration: .ephemeral)
+            defer { client.invalidateAndCancel() }
+            let base = server.baseURL.absoluteString
+
+            let load = await Self.admin(server, "POST", "load", #"{"cassettes": ["Checkout/empty", "Common/signed-in"]}"#)
+            #expect(load.status == 200)
+            let loaded = try Self.object(load)
+            let resolved = folder.resolvingSymlinksInPath()
+            #expect(loaded["loaded"] as? String == resolved.appendingPathComponent("Checkout/empty.json").path)
+            #expect(loaded["beneath"] as? [String] == [resolved.appendingPathComponent("Common/signed-in.json").path])
+            #expect(await Fetch.get(base + "/config", on: client).text == "scenario config")
+            #expect(await Fetch.get(base + "/session", on: client).text == "common session")
+            #expect(await Fetch.get(base + "/cart", on: client).text == "empty cart")
+            let again = await Fetch.get(base + "/config", on: client)
+            #expect(again.status == 500 && again.headers["X-Cassette-Unmatched"] == "true", "the scenario's /config is used up")
+            let report = try Self.object(await Self.admin(server, "GET", "report"))
+            #expect(report["replayed"] as? Int == 3)
+            #expect(report["unusedInteractions"] as? [String] == [], "the common cassette's unused /config is not the scenario's")
+
+            // Wrong bodies and names change nothing.
+            let both = await Self.admin(server, "POST", "load", #"{"cassette": "Common/signed-in", "cassettes": ["Checkout/empty"]}"#)
+            #expect(both.status == 400)
+            #expect(
+                try Self.object(both)["error"] as? String
+                    == #"the body must be JSON: {"cassette": "NAME"} or {"cassettes": ["NAME", "BENEATH", …]}"#)
+            #expect(await Self.admin(server, "POST", "load", #"{"cassettes": []}"#).status == 400)
+            #expect(await Self.admin(server, "POST", "load", #"{"cassettes": ["Checkout/empty", "../outside"]}"#).status == 400)
+            #expect(await Self.admin(server, "POST", "load", #"{"cassettes": ["Checkout/empty", "Common/nothing"]}"#).status == 409)
+            #expect(server.tape?.file.path == resolved.appendingPathComponent("Checkout/empty.json").path)
+            #expect(server.report?.replayed == 3)
+
+            // From Swift, with repeats: the scenario's own recording repeats; nothing falls through.
+            let repeating = try TapeServer(
+                folder: folder.path, mode: .none, matching: .default.ignoringHost(),
+                tapeOptions: Tape.Options(allowsRepeatedReplays: true), environment: [:])
+            defer { repeating.stop() }
+            try repeating.load("Checkout/empty", beneath: ["Common/signed-in"])
+            let repeatingBase = repeating.baseURL.absoluteString
+            for _ in 0..<3 { #expect(await Fetch.get(repeatingBase + "/config", on: client).text == "scenario config") }
+            #expect(await Fetch.get(repeatingBase + "/session", on: client).text == "common session")
+            let ejected = try #require(try repeating.eject())
+            #expect(ejected.replayed == 4 && ejected.unusedInteractions == ["#2 GET https://api.example/cart"])
+        }
+    }
+
     @Test func aNameOutsideTheFolderAndAWrongCommandAreRefusedAndChangeNothing() async throws {
         try await withScratchTape { scratch in
             let folder = scratch.url.appendingPathComponent("UITests")
