@@ -48,7 +48,7 @@ extension TapeServer {
     }
 
     /// A server for a whole UI-test run: it serves the cassettes of `folder` one at a time, each
-    /// loaded by name when a scenario starts — from Swift with ``load(_:)``, from anything else
+    /// loaded by name when a scenario starts — from Swift with ``load(_:beneath:)``, from anything else
     /// with `POST /__cassette/load` (see ``Admin``) — so one server serves every test of a suite,
     /// and clients not driven from Swift (a simulator started by a script, a web front end).
     ///
@@ -130,7 +130,7 @@ extension TapeServer {
     }
 
     /// Ejects the cassette loaded (saving what it recorded); requests get `503` until the next
-    /// ``load(_:)``. On a server started with one tape, ejects that tape and stops the server.
+    /// ``load(_:beneath:)``. On a server started with one tape, ejects that tape and stops the server.
     ///
     /// - Returns: The ejected cassette's report, or nil when none was loaded.
     @discardableResult

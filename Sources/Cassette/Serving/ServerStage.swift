@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// The tape a ``TapeServer`` answers from now, with what serving it needs: the session that
 /// records through it and the origin a request's path goes to. A server started with one tape
-/// keeps one stage; a server on a folder of cassettes makes one per ``TapeServer/load(_:)``.
+/// keeps one stage; a server on a folder of cassettes makes one per ``TapeServer/load(_:beneath:)``.
 final class ServerStage: Sendable {
     let tape: Tape
     /// Routed through the tape: a request to record crosses it, and the tape records it.

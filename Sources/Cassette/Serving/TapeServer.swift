@@ -131,7 +131,7 @@ public final class TapeServer: @unchecked Sendable {
     public static let unmatchedHeader = "X-Cassette-Unmatched"
 
     /// The tape answering: the one the server was started with, or for a server on a folder of
-    /// cassettes the one ``load(_:)`` loaded last (nil before the first and after ``eject()``).
+    /// cassettes the one ``load(_:beneath:)`` loaded last (nil before the first and after ``eject()``).
     public var tape: Tape? { stage.withLock { $0?.tape } }
     /// The port listened on.
     public let port: Int

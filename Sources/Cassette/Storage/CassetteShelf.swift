@@ -1,6 +1,6 @@
 import Foundation
 
-/// A folder of cassettes a server loads by name (``TapeServer/load(_:)``): `feed`, `UI/feed` or
+/// A folder of cassettes a server loads by name (``TapeServer/load(_:beneath:)``): `feed`, `UI/feed` or
 /// `UI/feed.har`. A name without an extension is the file with `.json`, `.http` or `.har` that
 /// exists (in that order), else `.json`. No name leaves the folder: absolute paths, `..` and
 /// symbolic links that point outside it are refused.
