@@ -49,6 +49,26 @@ public final class Tape: Sendable {
     /// A session whose requests go through this tape (an ephemeral configuration without a URL
     /// cache; see ``configure(_:)``).
     public var session: URLSession { routes.session }
+
+    /// The time for the code under test: the recording's clock while replaying, the real time
+    /// while recording.
+    ///
+    /// While the tape replays, it starts at the `recordedAt` of the first interaction replayed
+    /// (before that, of the cassette's first interaction) and runs on with real time; so code that
+    /// compares a replayed expiry, a `Date` field or a token's `exp` with "now" sees what it saw
+    /// when the cassette was recorded. While recording, and with ``Options/time``
+    /// ``ReplayTime/shifted`` (which moves the recording to today), it is the real time.
+    ///
+    /// Hand it to code that takes its clock:
+    ///
+    /// ```swift
+    /// let client = FeedClient(session: tape.session, now: { tape.now })      // a () -> Date
+    /// // swift-dependencies: withDependencies { $0.date = DateGenerator { tape.now } } operation: { … }
+    /// ```
+    public var now: Date {
+        if options.time.shifts { return options.clock() }
+        return router.recordingTime(opened: openedAt) ?? options.clock()
+    }
     /// The options the tape was opened with.
     public let options: Options
     /// Stubs for this tape's sessions, asked before the cassette: a request a stub answers is
@@ -61,6 +81,8 @@ public final class Tape: Sendable {
 
     let router: Router
     private let routes: SessionRoutes
+    /// When the tape was opened, by its clock.
+    private let openedAt: Date
     private let fileExisted: Bool
     private let stale: Report.Stale?
     private let state = Locked((ejected: false, holdsSharedSession: false))
@@ -161,6 +183,7 @@ public final class Tape: Sendable {
         self.matching = matching
         self.latency = latency
         self.fileExisted = exists
+        openedAt = options.clock()
         router = Router(
             setup: Router.Setup(
                 file: file, mode: mode,
@@ -169,7 +192,9 @@ public final class Tape: Sendable {
                 latency: latency,
                 savesConnectionFailures: options.savesConnectionFailures,
                 adviceReader: options.adviceReader,
-                urlCache: options.urlCache
+                urlCache: options.urlCache,
+                time: options.time,
+                clock: options.clock
             ),
             redactor: redactor,
             playback: PlaybackQueue(
@@ -275,7 +300,7 @@ public final class Tape: Sendable {
         let report = Report(
             file: file, mode: mode, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
             unusedInteractions: conclusion.unused, stale: stale, saved: saved, warnings: warnings,
-            redactedMatches: log.redactedMatches)
+            redactedMatches: log.redactedMatches, movedTimes: log.movedTimes)
         return (report, recordedBytes)
     }
 
@@ -286,7 +311,8 @@ public final class Tape: Sendable {
         let (recorded, log, unused) = router.progress()
         return Report(
             file: file, mode: mode, replayed: log.replayed, recorded: recorded, unmatched: log.unmatched,
-            unusedInteractions: unused, stale: stale, saved: false, warnings: log.warnings, redactedMatches: log.redactedMatches)
+            unusedInteractions: unused, stale: stale, saved: false, warnings: log.warnings, redactedMatches: log.redactedMatches,
+            movedTimes: log.movedTimes)
     }
 
     /// Starts an HTTP server that answers from this tape, for clients outside this process's

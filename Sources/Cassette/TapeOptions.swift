@@ -57,6 +57,11 @@ extension Tape {
         /// the same platform does (see ``URLCacheUse``). Default ``URLCacheUse/removed``: every
         /// request reaches the cassette.
         public var urlCache: URLCacheUse = .removed
+        /// Which day replayed responses speak of: the recording's (``ReplayTime/recorded``, the
+        /// default; read ``Tape/now``) or today's (``ReplayTime/shifted``).
+        public var time: ReplayTime = .recorded
+        /// The real time, as the tape reads it: `Date()`, or a clock a test sets.
+        package var clock: @Sendable () -> Date = { Date() }
         /// Who reads a miss report's "To fix:" — code (the default), the `.cassette` trait or a
         /// `cassette` command — so it names options, the trait's arguments or flags.
         package var adviceReader = AdviceReader.code
@@ -79,6 +84,7 @@ extension Tape {
         ///   - secretCheck: See ``secretCheck``.
         ///   - ignoredChanges: See ``ignoredChanges``.
         ///   - urlCache: See ``urlCache``.
+        ///   - time: See ``time``.
         public init(
             allowsRepeatedReplays: Bool = false,
             latency: Latency? = nil,
@@ -90,8 +96,10 @@ extension Tape {
             savesConnectionFailures: Bool = false,
             secretCheck: SecretCheck = .warn,
             ignoredChanges: IgnoredChanges = .default,
-            urlCache: URLCacheUse = .removed
+            urlCache: URLCacheUse = .removed,
+            time: ReplayTime = .recorded
         ) {
+            self.time = time
             self.ignoredChanges = ignoredChanges
             self.urlCache = urlCache
             self.allowsRepeatedReplays = allowsRepeatedReplays

@@ -36,6 +36,10 @@ extension Tape {
         /// placeholder (`[REDACTED-1]`) where the live request had a value, which the tape
         /// then gave back in place of the placeholder in the responses that follow.
         public var redactedMatches: [RedactedMatch] = []
+        /// With ``Options/time`` ``ReplayTime/shifted``: each time a replay moved, as
+        /// `#2 Set-Cookie session expires: Tue, 24 Nov 2026 10:01:00 GMT → Thu, 24 Dec 2026 10:01:00 GMT`.
+        /// A time that could not be read is among ``warnings`` instead.
+        public var movedTimes: [String] = []
 
         /// A replay whose match relied on redacted values.
         public struct RedactedMatch: Sendable, Equatable, CustomStringConvertible {

@@ -38,7 +38,7 @@ struct ExchangeCommand {
             touching the network, and writes the response body to standard output.
             """
         return """
-            USAGE: cassette \(kind.rawValue) --cassette FILE [--folder DIR] [--method M] [--header "K: V"]... [--data BODY] [--include]\(kind == .record ? " [--mode MODE] [--save-connection-failures]" : " [--latency L] [--allow-repeated-replays]") [--match-ignoring port|host]... [--rules FILE] URL
+            USAGE: cassette \(kind.rawValue) --cassette FILE [--folder DIR] [--method M] [--header "K: V"]... [--data BODY] [--include]\(kind == .record ? " [--mode MODE] [--save-connection-failures]" : " [--latency L] [--allow-repeated-replays] [--time recorded|shifted] [--verbose]") [--match-ignoring port|host]... [--rules FILE] URL
 
             \(summary)
 
@@ -72,6 +72,7 @@ struct ExchangeCommand {
               --allow-repeated-replays
                                  Answer with a recording that already answered (a tape's option of
                                  the same name). play never records, whatever the environment says.
+            \(TimeOption.usage)
             """)
 
             REDACTION (as a tape's Redaction: what is removed before anything is saved or shown):
@@ -113,6 +114,8 @@ struct ExchangeCommand {
     var matchIgnoring: [String] = []
     var rulesFile: String?
     var allowsRepeatedReplays = false
+    var timeOption = TimeOption()
+    var verbose = false
     var folder: String?
     var noDefaultRedaction = false
     var redactionRules: [(option: String, value: String)] = []
@@ -198,6 +201,12 @@ struct ExchangeCommand {
                 redactionRules.append((argument, rule))
             case "--no-default-redaction":
                 noDefaultRedaction = true
+            case "--verbose" where kind == .play:
+                verbose = true
+            case "--time" where kind == .play, "--time-json-path" where kind == .play:
+                if let problem = timeOption.read(argument, value: { value(for: argument) }), !problem.isEmpty {
+                    return usageError(problem)
+                }
             default:
                 if argument.hasPrefix("-"), argument != "-" { return usageError("unknown option '\(argument)' for '\(name)'") }
                 guard url == nil else { return usageError("one URL only; found '\(url ?? "")' and '\(argument)'") }
@@ -228,6 +237,7 @@ struct ExchangeCommand {
             options.redaction = redaction(over: noDefaultRedaction ? .none : rules.redaction ?? .default)
             if allowsRepeatedReplays { options.allowsRepeatedReplays = true }
             if let latency { options.latency = latency }
+            options.time = timeOption.time
             options.adviceReader = .command(kind.rawValue)
             tape = try Tape(
                 file: file, mode: kind == .play ? .none : try environment.mode(given: mode, fallback: kind.mode),
@@ -255,6 +265,10 @@ struct ExchangeCommand {
                 "error: stopped by \(signal) before the answer was complete; "
                     + (kind == .record ? "nothing was recorded, the cassette is as it was" : "nothing was printed"))
             return ExitCode.failure
+        }
+        if verbose {
+            for moved in report.movedTimes { output.errorLine("moved: " + moved) }
+            for warning in report.warnings { output.errorLine("warning: " + warning) }
         }
         if let unmatched = report.unmatched.first {
             output.errorLine("error: " + unmatched.description)

@@ -13,7 +13,7 @@ struct ServeCommand {
     static let usage = """
         USAGE: cassette serve (--cassette FILE | --folder DIR [--cassette NAME]) [--host H] [--port N] [--upstream URL]
                               [--mode M] [--latency L] [--allow-repeated-replays] [--match-ignoring port|host]... [--rules FILE]
-                              [--unmatched-status N] [--max-connections N] [--strict]
+                              [--unmatched-status N] [--max-connections N] [--strict] [--time recorded|shifted] [--verbose]
                               [--admin-token TOKEN] [--admin-prefix PATH] [--no-admin]
 
         Serves the cassette over HTTP/1.1 with the library's matching, recorded order, latency and
@@ -48,6 +48,7 @@ struct ServeCommand {
                              When every recording matching a request has answered, answer with the
                              last of them again (a UI test reloading a screen) instead of a miss.
                              (--allow-playback-repeats is the same.)
+        \(TimeOption.usage)
           --match-ignoring port|host
                              Match a recorded request whatever its port, or its scheme, host and port.
           --rules FILE       The project's rules (matching, redaction, latency, repeats; see
@@ -104,6 +105,8 @@ struct ServeCommand {
     var admin = true
     var adminPrefix = "/__cassette/"
     var adminToken: String?
+    var timeOption = TimeOption()
+    var verbose = false
 
     static func run(_ arguments: [String], output: ConsoleOutput, environment: CommandEnvironment) -> Int32 {
         var command = ServeCommand()
@@ -187,6 +190,10 @@ struct ServeCommand {
                     return usageError("--admin-prefix needs a path such as /__cassette/")
                 }
                 adminPrefix = prefix
+            case "--time", "--time-json-path":
+                if let problem = timeOption.read(argument, value: value), !problem.isEmpty { return usageError(problem) }
+            case "--verbose":
+                verbose = true
             case "--admin-token":
                 guard let token = value(), !token.isEmpty else { return usageError("--admin-token needs a token") }
                 adminToken = token
@@ -210,6 +217,7 @@ struct ServeCommand {
             var options = rules.applying(to: Tape.Options())
             if allowsRepeatedReplays { options.allowsRepeatedReplays = true }
             if let latency { options.latency = latency }
+            options.time = timeOption.time
             options.adviceReader = .command("serve")
             let recordMode = try environment.mode(given: mode, fallback: .once)
             let matching = MatchingOption.apply(matchIgnoring, to: rules.matching)
@@ -256,6 +264,7 @@ struct ServeCommand {
             output.errorLine("error: \(error)")
             return ExitCode.failure
         }
+        if verbose { for moved in report?.movedTimes ?? [] { output.errorLine("moved: " + moved) } }
         for warning in report?.warnings ?? [] { output.errorLine("warning: " + warning) }
         if let report {
             output.errorLine(

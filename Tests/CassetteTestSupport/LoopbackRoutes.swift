@@ -109,6 +109,37 @@ struct Reply {
 
 /// The routes of ``LoopbackServer``.
 public enum LoopbackRoutes {
+    /// The value of query parameter `name` in `target`.
+    static func query(_ target: String, _ name: String) -> String? {
+        URLComponents(string: "http://loopback" + target)?.queryItems?.first { $0.name == name }?.value
+    }
+
+    /// `date` as an HTTP date.
+    public static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    /// `date` as ISO 8601 with seconds, in UTC: `2026-11-24T10:00:00Z`.
+    public static func isoSeconds(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// A JWT (HS256 header, a signature that is not one) whose payload says `sub`, `iat` and `exp`.
+    public static func jwt(issuedAt: Date, expiresAt: Date) -> String {
+        func part(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let payload = #"{"sub":"ada","iat":\#(Int(issuedAt.timeIntervalSince1970)),"exp":\#(Int(expiresAt.timeIntervalSince1970))}"#
+        return part(#"{"alg":"HS256","typ":"JWT"}"#) + "." + part(payload) + ".c2lnbmF0dXJlLW9mLXRoZS1zZXJ2ZXI"
+    }
+
     /// The JSON that `/gzip` and `/deflate` send compressed.
     public static let compressedJSON = Data(#"{"compressed":true,"text":"The quick brown fox jumps over the lazy dog"}"#.utf8)
 
@@ -135,6 +166,23 @@ public enum LoopbackRoutes {
             let headers = [("ETag", tag), ("Cache-Control", "no-cache")]
             if request.headers["if-none-match"] == tag { return Reply(status: 304, headers: headers, body: .whole(Data())) }
             return Reply(status: 200, headers: text("") + headers, body: .whole(Data("response #\(number)".utf8)))
+        case ("login", 1):
+            // A session as an API hands it out: a cookie and a JWT valid for 60 s from the server's
+            // time, which `?at=SECONDS` sets (a recording made as if on another day).
+            let at = query(request.target, "at").flatMap(Double.init) ?? Date().timeIntervalSince1970
+            let time = Date(timeIntervalSince1970: at.rounded(.down))
+            let expiry = time.addingTimeInterval(60)
+            let body = #"{"user":"ada","jwt":"\#(jwt(issuedAt: time, expiresAt: expiry))","expires_at":"\#(isoSeconds(expiry))"}"#
+            return Reply(
+                status: 200,
+                headers: [
+                    ("Content-Type", "application/json"), ("Date", httpDate(time)),
+                    ("Set-Cookie", "session=s3ss10n-of-ada; Expires=\(httpDate(expiry)); Path=/"),
+                ], body: .whole(Data(body.utf8)))
+        case ("account", 1):
+            let signedIn = request.headers["cookie"]?.contains("session=") == true
+            return Reply(
+                status: signedIn ? 200 : 403, headers: text(""), body: .whole(Data((signedIn ? "account of ada" : "signed out").utf8)))
         case ("status", 2):
             let status = Int(parts[1]) ?? 500
             return Reply(status: status, headers: text(""), body: .whole(Data("status \(status)".utf8)))

@@ -33,6 +33,8 @@ struct UnmatchedRequestReport {
     var usedUp: Int
     /// Who reads the advice: it names options, trait arguments or flags.
     var reader: AdviceReader = .code
+    /// What else explains the miss, each shown on a line of its own before the advice.
+    var notes: [String] = []
 
     /// How many of the closest recordings are shown at most (those nearly as close as the closest).
     static let shownCandidates = 3
@@ -97,6 +99,7 @@ struct UnmatchedRequestReport {
                 if let note = RequestDifference.multipartNote(recording.request, as: "recorded") { lines.append("    Note: " + note) }
             }
         }
+        for note in notes { lines.append("Note: " + note) }
         lines.append("To fix: " + fix(closest: ranked.first?.differences))
         return lines.joined(separator: "\n")
     }

@@ -37,6 +37,37 @@ final class PlaybackQueue: Sendable {
     /// reported unused.
     private let layerEnds: [Int]
 
+    /// The cookies the cassette's responses set with an `Expires` before `now` that recorded
+    /// requests send and `request` lacks: why a replay may miss a month after the recording.
+    func expiredCookies(lackedBy request: Interaction.Request, at now: Date) -> [(name: String, interaction: Int, expired: Date)] {
+        func names(in cookieField: String?) -> Set<String> {
+            Set(
+                (cookieField ?? "").split(separator: ";").compactMap { pair in
+                    pair.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
+                })
+        }
+        let sent = names(in: request.headers["Cookie"])
+        let recordedSent = interactions.prefix(ownCount).reduce(into: Set<String>()) {
+            $0.formUnion(names(in: $1.request.headers["Cookie"]))
+        }
+        var found: [String: (interaction: Int, expired: Date)] = [:]
+        for (index, interaction) in interactions.prefix(ownCount).enumerated() {
+            for value in interaction.response?.headers.values(for: "Set-Cookie") ?? [] {
+                let parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard let name = parts.first?.split(separator: "=", maxSplits: 1).first.map(String.init), !sent.contains(name),
+                    recordedSent.contains(name),
+                    let expires = parts.dropFirst().first(where: { $0.lowercased().hasPrefix("expires=") }),
+                    let date = HTTPDate.parse(String(expires.dropFirst("expires=".count))), date < now
+                else { continue }
+                found[name] = (index + 1, date)
+            }
+        }
+        return found.sorted { $0.key < $1.key }.map { ($0.key, $0.value.interaction, $0.value.expired) }
+    }
+
+    /// When the cassette's first interaction that says so was recorded.
+    var firstRecordedAt: Date? { interactions.prefix(ownCount).lazy.compactMap(\.recordedAt).first }
+
     /// How many of the interactions are the cassette's own.
     var ownCount: Int { layerEnds.first ?? interactions.count }
 

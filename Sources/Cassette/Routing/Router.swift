@@ -27,6 +27,10 @@ final class Router: Sendable {
         var adviceReader = AdviceReader.code
         /// Whether sessions keep their URL cache, and Cassette caches.
         var urlCache = URLCacheUse.removed
+        /// Which day replayed responses speak of.
+        var time = ReplayTime.recorded
+        /// The real time.
+        var clock: @Sendable () -> Date = { Date() }
     }
 
     /// What happened to the requests so far.
@@ -38,6 +42,11 @@ final class Router: Sendable {
         var warnings: [String] = []
         /// Replays whose match relied on redacted values.
         var redactedMatches: [Tape.Report.RedactedMatch] = []
+        /// What ``ReplayTime/shifted`` moved.
+        var movedTimes: [String] = []
+        /// When the first replayed interaction was recorded, and when it was replayed: the
+        /// recording's clock (``Tape/now``) runs from there.
+        var clockAnchor: (recorded: Date, replayed: Date)?
     }
 
     let setup: Setup
@@ -81,13 +90,14 @@ final class Router: Sendable {
         if setup.replays {
             switch playback.take(redacted, live: request) {
             case .found(let index, let interaction, let redactedValues):
-                noteReplay(of: index, redactedValues: redactedValues)
+                noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt)
                 let bound = playback.hasPlaceholders && !redactor.bindings.isEmpty
                 var recording = interaction
                 if redactor.changesPlayback || playback.rules.origin != .exact || bound {
                     recording = OriginMove.replayed(
                         redactor.forPlayback(interaction, bound: bound), for: request.url, rule: playback.rules.origin)
                 }
+                if setup.time.shifts { recording = shiftingTimes(of: recording, number: index + 1) }
                 return .replay(recording.answer(to: redacted, latency: setup.latency, cassette: setup.file))
             case .usedUp(let count):
                 usedUp = count
@@ -111,16 +121,48 @@ final class Router: Sendable {
             || !Stubs.global.isEmpty
     }
 
-    /// Counts a replay of the interaction at `index`, and notes a match that relied on redacted values.
-    private func noteReplay(of index: Int, redactedValues: Int) {
-        guard redactedValues > 0 else { return log.withLock { $0.replayed += 1 } }
-        let recorded = playback.requests[index]
-        let match = Tape.Report.RedactedMatch(
-            interaction: index + 1, request: "\(recorded.method) \(recorded.url)", redactedValues: redactedValues)
+    /// Counts a replay of the interaction at `index`, notes a match that relied on redacted values,
+    /// and starts the recording's clock at the first replay.
+    private func noteReplay(of index: Int, redactedValues: Int, recordedAt: Date?) {
+        let match =
+            redactedValues > 0
+            ? Tape.Report.RedactedMatch(
+                interaction: index + 1, request: "\(playback.requests[index].method) \(playback.requests[index].url)",
+                redactedValues: redactedValues) : nil
+        let anchor = recordedAt.map { ($0, setup.clock()) }
         log.withLock {
             $0.replayed += 1
-            $0.redactedMatches.append(match)
+            if let match { $0.redactedMatches.append(match) }
+            if $0.clockAnchor == nil, let anchor { $0.clockAnchor = anchor }
         }
+    }
+
+    /// `recording` with its times moved to now (``ReplayTime/shifted``); what moved is logged.
+    private func shiftingTimes(of recording: Interaction, number: Int) -> Interaction {
+        guard let recordedAt = recording.recordedAt else {
+            log.withLock { $0.warnings.append("#\(number): no recordedAt, so its times were replayed as recorded") }
+            return recording
+        }
+        let shift = TimeShift(
+            seconds: setup.clock().timeIntervalSince(recordedAt), jsonPaths: setup.time.jsonPaths.map(JSONPathPattern.init))
+        let result = shift.apply(to: recording)
+        if !result.moved.isEmpty || !result.unreadable.isEmpty {
+            log.withLock {
+                $0.movedTimes += result.moved.map { "#\(number) \($0)" }
+                $0.warnings += result.unreadable.map { "#\(number): not a time it can move, replayed as recorded: \($0)" }
+            }
+        }
+        return result.interaction
+    }
+
+    /// The recording's clock: when the first replayed interaction was recorded, plus the time
+    /// since it was replayed; before the first replay, the cassette's first `recordedAt` plus the
+    /// time since `opened`. Nil when nothing recorded says when (the real time applies).
+    func recordingTime(opened: Date) -> Date? {
+        let now = setup.clock()
+        if let anchor = log.withLock({ $0.clockAnchor }) { return anchor.recorded + now.timeIntervalSince(anchor.replayed) }
+        guard setup.replays, let first = playback.firstRecordedAt else { return nil }
+        return first + now.timeIntervalSince(opened)
     }
 
     /// The refusal of `request` (redacted), logged: a stub session's `verify()` lists it, a tape's
@@ -135,7 +177,14 @@ final class Router: Sendable {
         }
         let miss = UnmatchedRequestReport(
             request: request, file: file, mode: setup.mode, rules: playback.rules,
-            recorded: playback.recordings, usedUp: usedUp, reader: setup.adviceReader
+            recorded: playback.recordings, usedUp: usedUp, reader: setup.adviceReader,
+            notes: setup.time.shifts
+                ? []
+                : playback.expiredCookies(lackedBy: request, at: setup.clock()).map { cookie in
+                    "the cookie \(cookie.name) set by interaction #\(cookie.interaction) expired on \(HTTPDate.format(cookie.expired)), "
+                        + "so the session no longer sends it; replay with time shifted (Tape.Options(time: .shifted), --time shifted), "
+                        + "or record the cassette again"
+                }
         ).value
         log.withLock { $0.unmatched.append(miss) }
         return RequestFailure(.unmatched(miss), request: request)

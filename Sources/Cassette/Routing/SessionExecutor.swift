@@ -245,7 +245,7 @@ struct SessionExecutor {
         let recorder = router.recorder
         let ticket = recorder.begin(
             session: TaskInternals.session(of: task).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
-        let recordedAt = Date()
+        let recordedAt = router.setup.clock()
         var outgoing = hop.request
         // The session's timeout, which FoundationNetworking does not copy into the request.
         if let timeout = Self.timeout(of: hop.request, configuration: exchange.configuration) { outgoing.timeoutInterval = timeout }
