@@ -1,4 +1,5 @@
 import Cassette
+import CassetteFormats
 import CassetteTestSupport
 import Foundation
 import Testing
@@ -205,6 +206,52 @@ import Glibc
         let (status, errors) = served.stop()
         #expect(status == 0)
         #expect(errors.contains("stopped by SIGTERM; 2 replayed, 0 recorded, 1 unmatched"), "\(errors)")
+    }
+
+    /// A month-old login replayed to curl: as recorded, curl drops the expired cookie and the
+    /// account request misses; with `--time shifted` the cookie is valid, `Date` is today's and
+    /// the JWT's `exp` a minute ahead, and `--verbose` lists what moved.
+    @Test func aMonthOldLoginServedWithTimeShifted() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let old = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 30 * 86_400)
+        var login = Interaction(
+            request: .init(url: "http://127.0.0.1/login"),
+            response: .init(
+                status: 200,
+                headers: [
+                    "Content-Type": "application/json", "Date": LoopbackRoutes.httpDate(old),
+                    "Set-Cookie": "session=s3ss10n; Expires=\(LoopbackRoutes.httpDate(old + 60)); Path=/",
+                ],
+                body: .init(
+                    Data(#"{"jwt":"\#(LoopbackRoutes.jwt(issuedAt: old, expiresAt: old + 60))"}"#.utf8), contentType: "application/json")))
+        login.recordedAt = old
+        var account = Interaction(
+            request: .init(url: "http://127.0.0.1/account", headers: ["Cookie": "session=s3ss10n"]),
+            response: .init(status: 200, body: .init(text: "account of ada")))
+        account.recordedAt = old + 1
+        try JSONCassetteCodec.encode(CassetteDocument(interactions: [login, account])).write(to: folder.file("login.json"))
+        try Data(#"{"matching": {"includingHeaders": ["Cookie"]}}"#.utf8).write(to: folder.file("cassette-rules.json"))
+        let jar = folder.file("cookies.txt").path
+
+        let recorded = try Served(["--cassette", folder.file("login.json").path])
+        #expect(Self.curl(["-c", jar, "-b", jar, recorded.base + "/login"]).out.hasPrefix(#"{"jwt":""#))
+        #expect(Self.curl(["-o", "/dev/null", "-w", "%{http_code}", "-b", jar, recorded.base + "/account"]).out == "500")
+        let (_, recordedErrors) = recorded.stop()
+        #expect(recordedErrors.contains("Note: the cookie session set by interaction #1 expired on \(LoopbackRoutes.httpDate(old + 60))"))
+
+        try? FileManager.default.removeItem(atPath: jar)
+        let shifted = try Served(["--cassette", folder.file("login.json").path, "--time", "shifted", "--verbose"])
+        let head = Self.curl(["-i", "-c", jar, "-b", jar, shifted.base + "/login"]).out
+        let now = Date()
+        let date = head.components(separatedBy: "\r\n").first { $0.hasPrefix("Date: ") }.flatMap { HTTPDate.parse(String($0.dropFirst(6))) }
+        #expect(date.map { abs($0.timeIntervalSince(now)) < 30 } == true, "\(head)")
+        #expect(Self.curl(["-b", jar, shifted.base + "/account"]).out == "account of ada")
+        let (status, errors) = shifted.stop()
+        #expect(status == 0)
+        #expect(errors.contains("moved: #1 Set-Cookie session expires: \(LoopbackRoutes.httpDate(old + 60)) → "), "\(errors)")
+        #expect(errors.contains("moved: #1 $.jwt: a JWT's iat, exp"))
+        #expect(errors.contains("2 replayed, 0 recorded, 0 unmatched"))
     }
 
     @Test func recordsAsAReverseProxyAndSavesOnSIGTERM() throws {
