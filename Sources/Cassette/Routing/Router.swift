@@ -129,11 +129,11 @@ final class Router: Sendable {
             ? Tape.Report.RedactedMatch(
                 interaction: index + 1, request: "\(playback.requests[index].method) \(playback.requests[index].url)",
                 redactedValues: redactedValues) : nil
-        let anchor = recordedAt.map { ($0, setup.clock()) }
         log.withLock {
             $0.replayed += 1
             if let match { $0.redactedMatches.append(match) }
-            if $0.clockAnchor == nil, let anchor { $0.clockAnchor = anchor }
+            // The clock is read at the first replay only.
+            if $0.clockAnchor == nil, let recordedAt { $0.clockAnchor = (recordedAt, setup.clock()) }
         }
     }
 

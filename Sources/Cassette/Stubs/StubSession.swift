@@ -43,6 +43,22 @@ public final class StubSession: Sendable {
     let router: Router
     private let routes: SessionRoutes
     private let invalidated = Locked(false)
+    private let clock = Locked<@Sendable () -> Date>({ Date() })
+
+    /// The time for the code under test, as ``Tape/now`` is for a tape: the real time, unless
+    /// ``setClock(_:)`` set another. Stubs have no recording whose day they speak of.
+    public var now: Date { clock.withLock { $0 }() }
+
+    /// Makes ``now`` read `clock`: a fixed time for stubs whose answers hold times, for example.
+    ///
+    /// ```swift
+    /// let stubs = StubSession()
+    /// stubs.setClock { Date(timeIntervalSince1970: 1_795_000_000) }
+    /// let client = FeedClient(session: stubs.session, now: { stubs.now })
+    /// ```
+    public func setClock(_ clock: @escaping @Sendable () -> Date) {
+        self.clock.withLock { $0 = clock }
+    }
 
     /// A session answered by stubs.
     public init(unmatched: Unmatched = .fail) {

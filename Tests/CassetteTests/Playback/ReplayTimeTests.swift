@@ -157,6 +157,15 @@ import FoundationNetworking
         }
     }
 
+    /// A stub session's clock is the real time until a test sets it.
+    @Test func aStubSessionsClockIsTheRealTimeUnlessSet() {
+        let stubs = StubSession()
+        defer { stubs.invalidate() }
+        #expect(abs(stubs.now.timeIntervalSinceNow) < 5)
+        stubs.setClock { Date(timeIntervalSince1970: 1_795_000_000) }
+        #expect(stubs.now == Date(timeIntervalSince1970: 1_795_000_000))
+    }
+
     /// While recording, the tape's clock is the real time.
     @Test func whileRecordingTheClockIsTheRealTime() async throws {
         try await withScratchTape { scratch in
