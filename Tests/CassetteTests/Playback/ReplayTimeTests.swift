@@ -88,7 +88,10 @@ import FoundationNetworking
                     "Note: the cookie session set by interaction #1 expired on \(LoopbackRoutes.httpDate(at - Self.month + 60)), so the "
                         + "session no longer sends it; replay with time shifted (Tape.Options(time: .shifted), --time shifted), or record "
                         + "the cassette again") == true, "\(miss.errorDescription ?? "")")
+            let recordedAt = try #require(recorded.recordedAt)
+            #expect(abs(recordedAt.timeIntervalSince(at - Self.month)) < 30)
             let tapeNow = recorded.now
+            #expect(tapeNow >= recordedAt && tapeNow < recordedAt + 30, "the first replay's recordedAt plus the time since")
             #expect(abs(tapeNow.timeIntervalSince(at - Self.month)) < 30, "the recording's clock: \(tapeNow)")
             _ = try recorded.eject()
 
