@@ -51,7 +51,7 @@ public final class Tape: Sendable {
     public var session: URLSession { routes.session }
 
     /// When the cassette was recorded: the `recordedAt` of its first interaction that says so
-    /// (each interaction's own is ``Interaction/recordedAt``); nil for a cassette that does not
+    /// (each interaction's own is `Interaction.recordedAt`); nil for a cassette that does not
     /// exist yet or was written without times.
     public var recordedAt: Date? { router.playback.firstRecordedAt }
 
@@ -61,7 +61,7 @@ public final class Tape: Sendable {
     /// While the tape replays, it starts at the `recordedAt` of the first interaction replayed
     /// (before that, of the cassette's first interaction) and runs on with real time; so code that
     /// compares a replayed expiry, a `Date` field or a token's `exp` with "now" sees what it saw
-    /// when the cassette was recorded (with ``Latency/recorded`` the replay's waits are the
+    /// when the cassette was recorded (with `Latency.recorded` the replay's waits are the
     /// recorded ones, so the clock runs as it did then). While recording, and with ``Options/time``
     /// ``ReplayTime/shifted`` (which moves the recording to today), it is the real time.
     ///
