@@ -13,6 +13,8 @@ enum CassetteTool {
           lint            Check cassettes (files, or folders of them) and report every problem.
           show            One row per interaction: method, URL, status or error, body size, timing.
           convert         Rewrite a cassette in another format (.json, .http, .har), losslessly.
+          diff            What changed between two cassettes (or since a commit): interactions
+                          added, removed and changed, JSON bodies path by path.
           redact          Remove secrets from recorded cassettes, in place.
           check-secrets   Find secret-shaped values (tokens, keys, passwords); exit 1 when any.
           record          Send a request live and append it to a cassette; print the body.
@@ -56,6 +58,7 @@ enum CassetteTool {
             case "lint": output.line(LintCommand.usage)
             case "show": output.line(ShowCommand.usage)
             case "convert": output.line(ConvertCommand.usage)
+            case "diff": output.line(DiffCommand.usage)
             case "redact": output.line(RedactCommand.usage)
             case "check-secrets": output.line(CheckSecretsCommand.usage)
             case "record": output.line(ExchangeCommand.usage(.record))
@@ -75,6 +78,8 @@ enum CassetteTool {
             return ShowCommand.run(rest, output: output)
         case "convert":
             return ConvertCommand.run(rest, output: output)
+        case "diff":
+            return DiffCommand.run(rest, output: output)
         case "redact":
             return RedactCommand.run(rest, output: output)
         case "check-secrets":

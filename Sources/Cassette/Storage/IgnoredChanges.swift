@@ -97,7 +97,7 @@ public struct IgnoredChanges: Sendable, Equatable {
         a.method == b.method && a.url == b.url && a.body == b.body && withoutVolatile(a.headers) == withoutVolatile(b.headers)
     }
 
-    private func isVolatile(_ name: String) -> Bool {
+    func isVolatile(_ name: String) -> Bool {
         let name = name.lowercased()
         return headers.contains { $0.lowercased() == name } || headerNameEndings.contains { name.hasSuffix($0.lowercased()) }
     }
@@ -126,7 +126,7 @@ public struct IgnoredChanges: Sendable, Equatable {
         }
     }
 
-    private func closeEnough(_ a: Interaction.Timing?, _ b: Interaction.Timing?) -> Bool {
+    func closeEnough(_ a: Interaction.Timing?, _ b: Interaction.Timing?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
         case (let a?, let b?): return closeEnough(a.firstByte, b.firstByte) && closeEnough(a.duration, b.duration)

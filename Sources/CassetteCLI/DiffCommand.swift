@@ -1,0 +1,148 @@
+import Cassette
+import Foundation
+
+/// `cassette diff OLD NEW`, or `cassette diff --git REV FILE`: what re-recording changed, as
+/// interactions added, removed and changed (``CassetteDiff``).
+enum DiffCommand {
+    static let usage = """
+        USAGE: cassette diff OLD NEW [--json] [--match-ignoring port|host]... [--rules FILE]
+               cassette diff --git REV FILE [--json] …
+
+        Compares two cassettes (any formats: .json, .http, .har) interaction by interaction.
+        Interactions are paired by request, as a tape matches them, so a reordered file is not a
+        change; what only NEW has is added, what only OLD has is removed. A pair is changed when its
+        status, error, final URL, header fields or body differ, apart from what re-recording ignores
+        (Date, Age, Expires, Last-Modified, request and trace ids, timing within its tolerance).
+        JSON bodies are compared by structure: a member added or removed, a value changed, a type
+        changed, each at its path ($.user.email); key order is not a change. Other bodies are
+        compared by size and hash.
+
+        OPTIONS:
+          --git REV          Compare FILE as committed at REV (git show REV:FILE) with FILE as it is.
+          --json             Print the result as JSON: {"changed": [{"old", "new", "request",
+                             "changes": [{"field", "old", "new"}]}], "added": [{"index", "request"}],
+                             "removed": […], "unchanged": N}.
+          --match-ignoring port|host
+                             Pair requests whatever their port, or their scheme, host and port.
+          --rules FILE       Pair requests with the matching rules of a rules file (TapeRules).
+                             Default: cassette-rules.json beside NEW, when there is one.
+
+        EXIT STATUS: 0 no change, 1 changes, 2 the command line was wrong, 3 a cassette cannot be
+        read (with the same located error as 'cassette lint').
+        """
+
+    static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
+        let list: ArgumentList
+        switch ArgumentList.read(
+            arguments, command: "diff", usage: usage,
+            options: ["--git": "git", "--match-ignoring": "match", "--rules": "rules"], flags: ["--json": "json"], output: output)
+        {
+        case .run(let parsed): list = parsed
+        case .exit(let status): return status
+        }
+        let revision = list.values["git"]?.last
+        let files = list.operands
+        guard revision == nil ? files.count == 2 : files.count == 1 else {
+            return output.usageError(
+                revision == nil ? "'cassette diff' takes two cassettes, OLD and NEW" : "'cassette diff --git REV' takes one cassette",
+                command: "diff")
+        }
+        for value in list.values["match"] ?? [] where MatchingOption.apply(value, to: .default) == nil {
+            return output.usageError(MatchingOption.problem(value), command: "diff")
+        }
+        let newFile = files[files.count - 1]
+        let old: CassetteDocument
+        let new: CassetteDocument
+        switch (revision.map { committed(newFile, at: $0) } ?? CassetteFiles.read(files[0]), CassetteFiles.read(newFile)) {
+        case (.failure(let error), _), (_, .failure(let error)):
+            output.errorLine(error.description)
+            return cannotRead
+        case (.success(let a), .success(let b)):
+            (old, new) = (a, b)
+        }
+        let matching: RequestMatching
+        do {
+            let rules = try RulesOption.rules(
+                given: list.values["rules"]?.last, folder: URL(fileURLWithPath: newFile).deletingLastPathComponent())
+            matching = MatchingOption.apply(list.values["match"] ?? [], to: rules.matching)
+        } catch {
+            output.report(error)
+            return cannotRead
+        }
+        let diff = CassetteDiff(old: old.interactions, new: new.interactions, matching: matching)
+        if list.flags.contains("json") {
+            output.line(json(diff))
+        } else {
+            for line in text(diff) { output.line(line) }
+        }
+        return diff.isEmpty ? ExitCode.success : ExitCode.failure
+    }
+
+    /// A cassette that cannot be read.
+    static let cannotRead: Int32 = 3
+
+    /// `file` as committed at `revision`, read in the format its extension names.
+    private static func committed(_ file: String, at revision: String) -> Result<CassetteDocument, CassetteFormatError> {
+        let url = URL(fileURLWithPath: file)
+        let shown = "\(revision):\(file)"
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.currentDirectoryURL = url.deletingLastPathComponent()
+        git.arguments = ["git", "show", "\(revision):./\(url.lastPathComponent)"]
+        let out = Pipe()
+        let errors = Pipe()
+        git.standardOutput = out
+        git.standardError = errors
+        do {
+            try git.run()
+        } catch {
+            return .failure(problem(shown, "cannot run git: \(error.localizedDescription)"))
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        git.waitUntilExit()
+        guard git.terminationStatus == 0 else {
+            return .failure(problem(shown, "git show failed: \(message.trimmingCharacters(in: .whitespacesAndNewlines))"))
+        }
+        return Result { () throws(CassetteFormatError) in try CassetteFormat(path: file).decode(data, file: shown) }
+    }
+
+    private static func problem(_ file: String, _ message: String) -> CassetteFormatError {
+        CassetteFormatError(file: file, problems: [.init(path: nil, message: message)])
+    }
+
+    /// The result for a terminal or a CI log.
+    static func text(_ diff: CassetteDiff) -> [String] {
+        var lines: [String] = []
+        for changed in diff.changed {
+            let places = changed.old == changed.new ? "interactions[\(changed.new)]" : "interactions[\(changed.old)] → [\(changed.new)]"
+            lines.append("changed  \(places)  \(changed.request)")
+            for change in changed.changes { lines.append("    \(change)") }
+        }
+        for added in diff.added { lines.append("added    interactions[\(added.index)]  \(added.request)") }
+        for removed in diff.removed { lines.append("removed  interactions[\(removed.index)]  \(removed.request)") }
+        lines.append(
+            "\(diff.changed.count) changed, \(diff.added.count) added, \(diff.removed.count) removed, \(diff.unchanged) unchanged")
+        return lines
+    }
+
+    /// The result as JSON.
+    static func json(_ diff: CassetteDiff) -> String {
+        func single(_ item: CassetteDiff.Single) -> [String: Any] { ["index": item.index, "request": item.request] }
+        let object: [String: Any] = [
+            "changed": diff.changed.map { changed -> [String: Any] in
+                [
+                    "old": changed.old, "new": changed.new, "request": changed.request,
+                    "changes": changed.changes.map { change -> [String: Any] in
+                        ["field": change.field, "old": change.old ?? NSNull(), "new": change.new ?? NSNull()]
+                    },
+                ]
+            },
+            "added": diff.added.map(single), "removed": diff.removed.map(single), "unchanged": diff.unchanged,
+        ]
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
