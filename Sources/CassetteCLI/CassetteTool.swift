@@ -12,6 +12,8 @@ enum CassetteTool {
         COMMANDS:
           lint            Check cassettes (files, or folders of them) and report every problem.
           show            One row per interaction: method, URL, status or error, body size, timing.
+          view            One self-contained HTML page: the request list, each interaction's detail
+                          and a timing waterfall.
           convert         Rewrite a cassette in another format (.json, .http, .har), losslessly.
           diff            What changed between two cassettes (or since a commit): interactions
                           added, removed and changed, JSON bodies path by path.
@@ -59,6 +61,7 @@ enum CassetteTool {
             case "show": output.line(ShowCommand.usage)
             case "convert": output.line(ConvertCommand.usage)
             case "diff": output.line(DiffCommand.usage)
+            case "view": output.line(ViewCommand.usage)
             case "redact": output.line(RedactCommand.usage)
             case "check-secrets": output.line(CheckSecretsCommand.usage)
             case "record": output.line(ExchangeCommand.usage(.record))
@@ -80,6 +83,8 @@ enum CassetteTool {
             return ConvertCommand.run(rest, output: output)
         case "diff":
             return DiffCommand.run(rest, output: output)
+        case "view":
+            return ViewCommand.run(rest, output: output)
         case "redact":
             return RedactCommand.run(rest, output: output)
         case "check-secrets":
