@@ -89,6 +89,8 @@ public final class Tape: Sendable {
     private let routes: SessionRoutes
     /// When the tape was opened, by its clock.
     private let openedAt: Date
+    /// Whether ejecting writes the misses as a page (``Options/writesMissReportPage``, `CASSETTE_REPORT_HTML`).
+    private let writesMissPage: Bool
     private let fileExisted: Bool
     private let stale: Report.Stale?
     private let state = Locked((ejected: false, holdsSharedSession: false))
@@ -190,6 +192,7 @@ public final class Tape: Sendable {
         self.latency = latency
         self.fileExisted = exists
         openedAt = options.clock()
+        writesMissPage = options.writesMissReportPage || environment[MissReportPage.environmentVariable] == "1"
         router = Router(
             setup: Router.Setup(
                 file: file, mode: mode,
@@ -302,11 +305,22 @@ public final class Tape: Sendable {
             }
             saved = try CassetteFile.save(recorded, replacing: replacing, ignoring: options.ignoredChanges, to: file)
         }
+        var missPage: URL?
+        if writesMissPage, !log.unmatched.isEmpty {
+            do {
+                missPage = try MissReportPage.write(log.unmatched, cassette: file, mode: mode)
+                FileHandle.standardError.write(
+                    Data("Cassette: the misses of \(file.lastPathComponent) are shown in \(missPage?.path ?? "")\n".utf8))
+            } catch {
+                warnings.append(
+                    "\(MissReportPage.file(for: file).path): the miss report page could not be written: \(error.localizedDescription)")
+            }
+        }
         let recordedBytes = recorded.reduce(0) { $0 + $1.request.body.data.count + ($1.response?.body.data.count ?? 0) }
         let report = Report(
             file: file, mode: mode, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
             unusedInteractions: conclusion.unused, stale: stale, saved: saved, warnings: warnings,
-            redactedMatches: log.redactedMatches, movedTimes: log.movedTimes)
+            redactedMatches: log.redactedMatches, movedTimes: log.movedTimes, missReportPage: missPage)
         return (report, recordedBytes)
     }
 

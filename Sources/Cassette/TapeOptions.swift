@@ -60,6 +60,11 @@ extension Tape {
         /// Which day replayed responses speak of: the recording's (``ReplayTime/recorded``, the
         /// default; read ``Tape/now``) or today's (``ReplayTime/shifted``).
         public var time: ReplayTime = .recorded
+        /// Whether ejecting a tape that missed requests writes them as a page beside the cassette
+        /// (`feed.json` → `feed.misses.html`): each missed request next to its closest recordings
+        /// and what differs, the page of `cassette view`. Also on when `CASSETTE_REPORT_HTML=1`.
+        /// Default `false`.
+        public var writesMissReportPage = false
         /// The real time, as the tape reads it: `Date()`, or a clock a test sets.
         package var clock: @Sendable () -> Date = { Date() }
         /// Who reads a miss report's "To fix:" — code (the default), the `.cassette` trait or a

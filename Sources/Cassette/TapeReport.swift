@@ -40,6 +40,8 @@ extension Tape {
         /// `#2 Set-Cookie session expires: Tue, 24 Nov 2026 10:01:00 GMT → Thu, 24 Dec 2026 10:01:00 GMT`.
         /// A time that could not be read is among ``warnings`` instead.
         public var movedTimes: [String] = []
+        /// The page the misses were written to (``Options/writesMissReportPage``), or nil.
+        public var missReportPage: URL?
 
         /// A replay whose match relied on redacted values.
         public struct RedactedMatch: Sendable, Equatable, CustomStringConvertible {

@@ -135,7 +135,9 @@ import Testing
 
     @Test func helpShowsTheNewOptions() {
         let play = Captured.run(["play", "--help"]).out
-        #expect(play.contains("[--latency L] [--allow-repeated-replays] [--match-ignoring port|host]..."))
+        #expect(
+            play.contains("[--latency L] [--allow-repeated-replays] [--time recorded|shifted] [--verbose] [--match-ignoring port|host]..."))
+        #expect(play.contains("  --time recorded|shifted\n"))
         #expect(play.contains("--latency L        How the response is timed: recorded (as recorded), instant,"))
         let record = Captured.run(["record", "--help"]).out
         #expect(record.contains("[--mode MODE] [--save-connection-failures] [--match-ignoring port|host]..."))

@@ -166,7 +166,7 @@ public enum LoopbackRoutes {
             let headers = [("ETag", tag), ("Cache-Control", "no-cache")]
             if request.headers["if-none-match"] == tag { return Reply(status: 304, headers: headers, body: .whole(Data())) }
             return Reply(status: 200, headers: text("") + headers, body: .whole(Data("response #\(number)".utf8)))
-        case ("login", 1):
+        case ("sign-in", 1):
             // A session as an API hands it out: a cookie and a JWT valid for 60 s from the server's
             // time, which `?at=SECONDS` sets (a recording made as if on another day).
             let at = query(request.target, "at").flatMap(Double.init) ?? Date().timeIntervalSince1970

@@ -81,7 +81,7 @@ enum CassetteViewAssets {
             var line = add(facts, el("div", { "class": "cassette" }));
             line.textContent = c.file + " — " + c.format + ", " + c.interactions + " interaction" + (c.interactions === 1 ? "" : "s") +
               (c.recordedWith ? ", recorded with " + c.recordedWith : "") + (c.ageDays !== undefined ? ", " + c.ageDays + " days old" : "");
-            c.findings.forEach(function (f) { add(facts, el("div", { "class": "finding" }, "lint: " + f)); });
+            c.findings.forEach(function (f) { add(facts, el("div", { "class": "finding" }, f)); });
           });
 
           // The list.
@@ -225,7 +225,7 @@ enum CassetteViewAssets {
             add(detail, el("h2", null, "#" + r.n + " " + r.method));
             add(detail, marked(el("p", { "class": "url" }), r.url));
             add(detail, el("p", { "class": statusClass(r) + " outcome" }, outcome(r) + " · " + timing(r)));
-            r.findings.forEach(function (f) { add(detail, el("p", { "class": "finding" }, "lint: " + f)); });
+            r.findings.forEach(function (f) { add(detail, el("p", { "class": "finding" }, f)); });
             if (r.next !== undefined) {
               var hop = add(detail, el("p", { "class": "redirect" }, "Redirects to " + (r.location || "") + " — "));
               var link = add(hop, el("button", { "class": "link", "data-next": r.next }, "next hop: #" + rows[r.next].n));

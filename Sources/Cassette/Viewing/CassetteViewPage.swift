@@ -12,18 +12,24 @@ import Foundation
 /// script (by a nonce made for each page) and `data:` images, so even markup that slipped
 /// through could not run.
 package struct CassetteViewPage {
-    /// A cassette to show: where it was read from, its format, what it holds, and what `lint` warns of.
+    /// A cassette to show: where it was read from, its format, what it holds, and notes on it
+    /// (what `lint` warns of, or why a request missed), each on the interaction its path names.
     package struct Source {
         package var file: String
         package var format: String
         package var document: CassetteDocument
         package var warnings: [CassetteFormatError.Problem]
+        /// What goes before each note: `lint: `.
+        package var label: String
 
-        package init(file: String, format: String, document: CassetteDocument, warnings: [CassetteFormatError.Problem]) {
+        package init(
+            file: String, format: String, document: CassetteDocument, warnings: [CassetteFormatError.Problem], label: String = "lint: "
+        ) {
             self.file = file
             self.format = format
             self.document = document
             self.warnings = warnings
+            self.label = label
         }
     }
 
@@ -89,12 +95,17 @@ package struct CassetteViewPage {
                     ("interactions", Self.number(source.document.interactions.count)),
                     ("recordedWith", source.document.recordedWith.map { .string($0) } ?? .null),
                     ("ageDays", first.map { Self.number(Int(now.timeIntervalSince($0) / 86_400)) }),
-                    ("findings", .array(source.warnings.filter { interactionIndex(of: $0) == nil }.map { JSONNode(.string($0.message)) })),
+                    (
+                        "findings",
+                        .array(
+                            source.warnings.filter { interactionIndex(of: $0) == nil }.map { JSONNode(.string(source.label + $0.message)) })
+                    ),
                 ]))
             var findings: [Int: [JSONNode]] = [:]
             for problem in source.warnings {
                 guard let index = interactionIndex(of: problem) else { continue }
-                findings[index, default: []].append(JSONNode(.string((problem.path.map { "\($0): " } ?? "") + problem.message)))
+                let place = problem.path.map { $0.components.count > 2 ? "\($0): " : "" } ?? ""
+                findings[index, default: []].append(JSONNode(.string(source.label + place + problem.message)))
             }
             var byURL: [String: Int] = [:]
             let base = interactions.count

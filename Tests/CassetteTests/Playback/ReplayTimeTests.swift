@@ -20,7 +20,7 @@ import FoundationNetworking
     /// `recordedAt` — as if recorded a month ago.
     static func recordAMonthOldCassette(_ scratch: ScratchTape, at: Date) async throws {
         let recording = try scratch.tape(mode: .once, matching: .default.includingHeaders("Cookie"))
-        let login = await Fetch.get(scratch.url("/login?at=\(Int(at.timeIntervalSince1970))"), on: recording.session)
+        let login = await Fetch.get(scratch.url("/sign-in?at=\(Int(at.timeIntervalSince1970))"), on: recording.session)
         #expect(login.status == 200)
         #expect(await Fetch.get(scratch.url("/account"), on: recording.session).text == "account of ada")
         #expect(try recording.eject().recorded == 2)
@@ -73,7 +73,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let at = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
             try await Self.recordAMonthOldCassette(scratch, at: at)
-            let login = scratch.url("/login?at=\(Int(at.timeIntervalSince1970))")
+            let login = scratch.url("/sign-in?at=\(Int(at.timeIntervalSince1970))")
             scratch.server.stop()
 
             // As recorded: the cookie expired a month ago, so the session drops it and the account
@@ -132,7 +132,7 @@ import FoundationNetworking
             let configuration = URLSessionConfiguration.ephemeral
             tape.configure(configuration)
             let session = URLSession(configuration: configuration)
-            #expect(await Fetch.get(scratch.url("/login?at=\(Int(at.timeIntervalSince1970))"), on: session).status == 200)
+            #expect(await Fetch.get(scratch.url("/sign-in?at=\(Int(at.timeIntervalSince1970))"), on: session).status == 200)
             let cookies = configuration.httpCookieStorage?.cookies(for: try #require(URL(string: scratch.url("/account")))) ?? []
             let cookie = try #require(cookies.first { $0.name == "session" })
             let expires = try #require(cookie.expiresDate)
