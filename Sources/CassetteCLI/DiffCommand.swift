@@ -5,7 +5,7 @@ import Foundation
 /// interactions added, removed and changed (``CassetteDiff``).
 enum DiffCommand {
     static let usage = """
-        USAGE: cassette diff OLD NEW [--json] [--match-ignoring port|host]... [--rules FILE]
+        USAGE: cassette diff OLD NEW [--json] [--html OUT.html] [--match-ignoring port|host]... [--rules FILE]
                cassette diff --git REV FILE [--json] …
 
         Compares two cassettes (any formats: .json, .http, .har) interaction by interaction.
@@ -19,6 +19,8 @@ enum DiffCommand {
 
         OPTIONS:
           --git REV          Compare FILE as committed at REV (git show REV:FILE) with FILE as it is.
+          --html OUT.html    Also write the changes as cassette view's page: each changed pair side by
+                             side with its changes highlighted, then what was added and removed.
           --json             Print the result as JSON: {"changed": [{"old", "new", "request",
                              "changes": [{"field", "old", "new"}]}], "added": [{"index", "request"}],
                              "removed": […], "unchanged": N}.
@@ -35,7 +37,8 @@ enum DiffCommand {
         let list: ArgumentList
         switch ArgumentList.read(
             arguments, command: "diff", usage: usage,
-            options: ["--git": "git", "--match-ignoring": "match", "--rules": "rules"], flags: ["--json": "json"], output: output)
+            options: ["--git": "git", "--match-ignoring": "match", "--rules": "rules", "--html": "html"], flags: ["--json": "json"],
+            output: output)
         {
         case .run(let parsed): list = parsed
         case .exit(let status): return status
@@ -70,6 +73,17 @@ enum DiffCommand {
             return cannotRead
         }
         let diff = CassetteDiff(old: old.interactions, new: new.interactions, matching: matching)
+        if let destination = list.values["html"]?.last {
+            let title = "\(revision.map { "\($0):\(newFile)" } ?? files[0]) → \(newFile)"
+            let html = page(diff, old: old.interactions, new: new.interactions, title: title).html()
+            do {
+                try Data(html.utf8).write(to: URL(fileURLWithPath: destination), options: .atomic)
+            } catch {
+                output.errorLine("error: cannot write \(destination): \(error.localizedDescription)")
+                return cannotRead
+            }
+            output.errorLine("wrote \(destination)")
+        }
         if list.flags.contains("json") {
             output.line(json(diff))
         } else {
@@ -109,6 +123,39 @@ enum DiffCommand {
 
     private static func problem(_ file: String, _ message: String) -> CassetteFormatError {
         CassetteFormatError(file: file, problems: [.init(path: nil, message: message)])
+    }
+
+    /// The changes as `cassette view`'s page: each changed pair (old, then new, shown side by side),
+    /// then the added and the removed interactions, each with what it is.
+    static func page(_ diff: CassetteDiff, old: [Interaction], new: [Interaction], title: String) -> CassetteViewPage {
+        var rows: [Interaction] = []
+        var notes: [CassetteFormatError.Problem] = []
+        var pairs: [Int: Int] = [:]
+        func note(_ row: Int, _ message: String) {
+            notes.append(CassetteFormatError.Problem(path: JSONPath.root.appending("interactions").appending(row), message: message))
+        }
+        for changed in diff.changed {
+            let before = rows.count
+            rows.append(old[changed.old])
+            rows.append(new[changed.new])
+            (pairs[before], pairs[before + 1]) = (before + 1, before)
+            note(before, "old: interactions[\(changed.old)]")
+            for change in changed.changes { note(before + 1, "changed: \(change)") }
+        }
+        for added in diff.added {
+            note(rows.count, "added: interactions[\(added.index)] of the new cassette")
+            rows.append(new[added.index])
+        }
+        for removed in diff.removed {
+            note(rows.count, "removed: interactions[\(removed.index)] of the old cassette")
+            rows.append(old[removed.index])
+        }
+        var source = CassetteViewPage.Source(
+            file:
+                "\(title): \(diff.changed.count) changed, \(diff.added.count) added, \(diff.removed.count) removed, \(diff.unchanged) unchanged",
+            format: "diff", document: CassetteDocument(interactions: rows), warnings: notes, label: "")
+        source.pairs = pairs
+        return CassetteViewPage(sources: [source])
     }
 
     /// The result for a terminal or a CI log.

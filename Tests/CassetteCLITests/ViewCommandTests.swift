@@ -208,11 +208,69 @@ struct ViewCommandTests {
         }
     }
 
+    /// `cassette diff --html`: each changed pair side by side with its changes highlighted, then
+    /// what was added and removed.
+    @Test func diffAsAPage() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        func interaction(_ path: String, _ status: Int, _ json: String) -> Interaction {
+            Interaction(
+                request: .init(url: "https://api.example.com" + path),
+                response: .init(status: status, headers: ["Content-Type": "application/json"], body: .init(text: json)))
+        }
+        let old = scratch.appendingPathComponent("old.json")
+        let new = scratch.appendingPathComponent("new.json")
+        try JSONCassetteCodec.encode(
+            CassetteDocument(interactions: [interaction("/user", 200, #"{"id":42}"#), interaction("/gone", 200, "{}")])
+        ).write(to: old)
+        try JSONCassetteCodec.encode(
+            CassetteDocument(interactions: [interaction("/new", 200, "[]"), interaction("/user", 503, #"{"id":"42"}"#)])
+        ).write(to: new)
+        let html = scratch.appendingPathComponent("diff.html")
+        let result = Captured.run(["diff", old.path, new.path, "--html", html.path])
+        #expect(result.status == 1)
+        #expect(result.error == "wrote \(html.path)\n")
+        let dom = try Self.dom(html, "#detail=1")
+        #expect(
+            Self.rows(dom).map { [$0[2], $0[3]] } == [
+                ["https://api.example.com/user", "200"], ["https://api.example.com/user", "503"], ["https://api.example.com/new", "200"],
+                ["https://api.example.com/gone", "200"],
+            ])
+        let detail = try #require(dom.all(#"(<section id="detail".*?</section>)"#).first)
+        #expect(
+            DumpedDOM(detail).all(#"<p class="finding change">(.*?)</p>"#).map(DumpedDOM.text) == [
+                "changed: status: 200 → 503", #"changed: body $.id: a number 42 → a string "42""#,
+            ])
+        let sides = DumpedDOM(detail).all(#"<div class="side (old|new)">"#)
+        #expect(sides == ["old", "new"])
+        #expect(detail.contains(#"<p class="s2 outcome">200 · -</p>"#) && detail.contains(#"<p class="s5 outcome">503 · -</p>"#))
+        let added = try #require(try Self.dom(html, "#detail=2").all(#"(<section id="detail".*?</section>)"#).first)
+        #expect(DumpedDOM.text(added).contains("added: interactions[0] of the new cassette"))
+    }
+
     @Test func aMalformedCassetteGetsLintsLocatedError() throws {
         let malformed = Locations.malformed + "/comment.json"
         let result = Captured.run(["view", malformed, "-o", "/dev/null"])
         #expect(result.status == 1)
         #expect(result.error == malformed + ":1:1: error: expected a value, found '/'\n")
+    }
+
+    /// A 50 MB body is shown cut to its first 256 KB, with its size: the page stays small.
+    @Test func aFiftyMegabyteBodyIsShownCut() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let big = Data(repeating: UInt8(ascii: "a"), count: 50 * 1024 * 1024)
+        let page = try Self.page(
+            [
+                Interaction(
+                    request: .init(url: "https://api.example.com/export"),
+                    response: .init(status: 200, headers: ["Content-Type": "text/plain"], body: .init(big, contentType: "text/plain")))
+            ], in: scratch, name: "big")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int)
+        #expect(size < 400_000, "\(size) bytes")
+        let dom = try Self.dom(page, "#detail=0")
+        #expect(dom.html.contains(#"<p class="note" data-kind="text">text, 50.0 MB (shown cut to its first 256.0 KB)</p>"#))
+        #expect(Self.rows(dom).first?[3] == "200")
     }
 
     /// 5,000 interactions: the page is written in under 2 s and renders in the browser in well under

@@ -30,6 +30,8 @@ enum CassetteViewAssets {
         mark.redacted { background: #fff1b8; color: #6e5400; border-radius: 2px; padding: 0 2px; }
         .hint, .note { color: var(--muted); } button.link { background: none; border: 0; color: #0969da; cursor: pointer; padding: 0; font: inherit; text-decoration: underline; }
         img.body { max-width: 100%; border: 1px solid var(--line); }
+        .sides { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; } .sides > div { min-width: 0; }
+        .finding.change { background: #fff8c5; padding: 2px 4px; }
         svg text { font: 10px ui-monospace, monospace; fill: var(--muted); }
         """#
 
@@ -220,12 +222,21 @@ enum CassetteViewAssets {
             var detail = document.getElementById("detail");
             detail.textContent = "";
             if (state.detail === null || !rows[state.detail]) { add(detail, el("p", { "class": "hint" }, "Select an interaction.")); return; }
-            var r = rows[state.detail];
             detail.setAttribute("data-index", state.detail);
+            var r = rows[state.detail];
+            if (r.pair === undefined) { showOne(detail, r); return; }
+            // A compared pair: the changes, then the two side by side, the older first.
+            var older = Math.min(state.detail, r.pair), newer = Math.max(state.detail, r.pair);
+            rows[newer].findings.forEach(function (f) { add(detail, el("p", { "class": "finding change" }, f)); });
+            var sides = add(detail, el("div", { "class": "sides" }));
+            showOne(add(sides, el("div", { "class": "side old" })), rows[older], true);
+            showOne(add(sides, el("div", { "class": "side new" })), rows[newer], true);
+          }
+          function showOne(detail, r, compared) {
             add(detail, el("h2", null, "#" + r.n + " " + r.method));
             add(detail, marked(el("p", { "class": "url" }), r.url));
             add(detail, el("p", { "class": statusClass(r) + " outcome" }, outcome(r) + " · " + timing(r)));
-            r.findings.forEach(function (f) { add(detail, el("p", { "class": "finding" }, f)); });
+            if (!compared) r.findings.forEach(function (f) { add(detail, el("p", { "class": "finding" }, f)); });
             if (r.next !== undefined) {
               var hop = add(detail, el("p", { "class": "redirect" }, "Redirects to " + (r.location || "") + " — "));
               var link = add(hop, el("button", { "class": "link", "data-next": r.next }, "next hop: #" + rows[r.next].n));

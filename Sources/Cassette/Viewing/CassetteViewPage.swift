@@ -21,6 +21,9 @@ package struct CassetteViewPage {
         package var warnings: [CassetteFormatError.Problem]
         /// What goes before each note: `lint: `.
         package var label: String
+        /// For a comparison (`cassette diff --html`): the interaction each one is compared with,
+        /// by place; the page shows the two side by side.
+        package var pairs: [Int: Int] = [:]
 
         package init(
             file: String, format: String, document: CassetteDocument, warnings: [CassetteFormatError.Problem], label: String = "lint: "
@@ -120,8 +123,12 @@ package struct CassetteViewPage {
                 {
                     next = found
                 }
-                interactions.append(
-                    describe(interaction, at: index, start: first, cassette: number, findings: findings[index] ?? [], next: next))
+                var row = describe(interaction, at: index, start: first, cassette: number, findings: findings[index] ?? [], next: next)
+                if let pair = source.pairs[index], case .object(var members) = row {
+                    members.append(JSONMember(key: "pair", value: JSONNode(Self.number(base + pair))))
+                    row = .object(members)
+                }
+                interactions.append(row)
             }
         }
         var bytes = JSONWriter.compact(
