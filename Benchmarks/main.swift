@@ -97,6 +97,10 @@ do {
     for pair in try ScalingBenchmarks.pairs() where wanted(pair.name) {
         try await run(pair, with: Harness(runs: quick ? 3 : 9))
     }
+    if wanted("view_5k") {
+        try await run(ViewBenchmark.pair(), with: Harness(runs: quick ? 3 : 9))
+        try ViewBenchmark.render(folder: folder)
+    }
     if wanted("record_vs_direct"), let server {
         try await run(RecordBenchmark.pair(server: server, requests: quick ? 100 : 500, folder: folder))
     }
