@@ -99,6 +99,9 @@ enum DiffCommand {
     private static func committed(_ file: String, at revision: String) -> Result<CassetteDocument, CassetteFormatError> {
         let url = URL(fileURLWithPath: file)
         let shown = "\(revision):\(file)"
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        return .failure(problem(shown, "cannot run git on this platform: compare two files instead"))
+        #else
         let git = Process()
         git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         git.currentDirectoryURL = url.deletingLastPathComponent()
@@ -119,6 +122,7 @@ enum DiffCommand {
             return .failure(problem(shown, "git show failed: \(message.trimmingCharacters(in: .whitespacesAndNewlines))"))
         }
         return Result { () throws(CassetteFormatError) in try CassetteFormat(path: file).decode(data, file: shown) }
+        #endif
     }
 
     private static func problem(_ file: String, _ message: String) -> CassetteFormatError {

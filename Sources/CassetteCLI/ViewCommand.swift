@@ -60,6 +60,9 @@ enum ViewCommand {
 
     /// Opens `file` in the default browser, if this machine has a way to.
     private static func open(_ file: String, output: ConsoleOutput) {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        output.errorLine("warning: cannot open \(file) on this platform")
+        #else
         let opener = Process()
         opener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         #if os(macOS)
@@ -72,5 +75,6 @@ enum ViewCommand {
         } catch {
             output.errorLine("warning: could not open \(file): \(error.localizedDescription)")
         }
+        #endif
     }
 }
