@@ -15,6 +15,7 @@ enum CassetteTool {
           view            One self-contained HTML page: the request list, each interaction's detail
                           and a timing waterfall.
           convert         Rewrite a cassette in another format (.json, .http, .har), losslessly.
+          check --live    Send the recorded requests again and report how the live API drifted.
           diff            What changed between two cassettes (or since a commit): interactions
                           added, removed and changed, JSON bodies path by path.
           redact          Remove secrets from recorded cassettes, in place.
@@ -61,6 +62,7 @@ enum CassetteTool {
             case "show": output.line(ShowCommand.usage)
             case "convert": output.line(ConvertCommand.usage)
             case "diff": output.line(DiffCommand.usage)
+            case "check": output.line(CheckCommand.usage)
             case "view": output.line(ViewCommand.usage)
             case "redact": output.line(RedactCommand.usage)
             case "check-secrets": output.line(CheckSecretsCommand.usage)
@@ -83,6 +85,8 @@ enum CassetteTool {
             return ConvertCommand.run(rest, output: output)
         case "diff":
             return DiffCommand.run(rest, output: output)
+        case "check":
+            return CheckCommand.run(rest, output: output, environment: environment.variables)
         case "view":
             return ViewCommand.run(rest, output: output)
         case "redact":

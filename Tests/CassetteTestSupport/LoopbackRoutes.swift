@@ -183,6 +183,23 @@ public enum LoopbackRoutes {
             let signedIn = request.headers["cookie"]?.contains("session=") == true
             return Reply(
                 status: signedIn ? 200 : 403, headers: text(""), body: .whole(Data((signedIn ? "account of ada" : "signed out").utf8)))
+        case ("profile", 1):
+            // An API that moves on between editions (setEdition(_:of: "profile")): 1 as recorded;
+            // 2 drops a field, turns a number into a string, adds a field to array elements and
+            // forbids caching; 3 is down. Every answer has a new Date and request id.
+            let volatile = [("Date", httpDate(Date())), ("X-Request-Id", UUID().uuidString)]
+            switch editions["profile"] ?? 1 {
+            case 1:
+                return Reply(
+                    status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=60")] + volatile,
+                    body: .whole(Data(#"{"id":42,"name":"Ada","email":"ada@example.com","tags":[{"name":"a"}]}"#.utf8)))
+            case 2:
+                return Reply(
+                    status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")] + volatile,
+                    body: .whole(Data(#"{"id":"42","name":"Ada","tags":[{"name":"a","since":2020}]}"#.utf8)))
+            default:
+                return Reply(status: 503, headers: text("") + volatile, body: .whole(Data("down".utf8)))
+            }
         case ("status", 2):
             let status = Int(parts[1]) ?? 500
             return Reply(status: status, headers: text(""), body: .whole(Data("status \(status)".utf8)))

@@ -35,13 +35,20 @@ package enum JSONDiff {
     }
 
     /// The differences from `old` to `new`, in document order; at most `limit` of them.
-    package static func changes(from old: JSONValue, to new: JSONValue, limit: Int = 200) -> [Change] {
+    ///
+    /// - Parameter values: whether values count. Without them only the structure does — members
+    ///   added and removed, types changed, and the shape of arrays' elements (the first element of
+    ///   each side, at `[0]`) — as when a live API is compared with its recording, where ids and
+    ///   counts differ every time.
+    package static func changes(from old: JSONValue, to new: JSONValue, values: Bool = true, limit: Int = 200) -> [Change] {
         var changes: [Change] = []
-        compare(old, new, at: .root, into: &changes, limit: limit)
+        compare(old, new, at: .root, values: values, into: &changes, limit: limit)
         return changes
     }
 
-    private static func compare(_ old: JSONValue, _ new: JSONValue, at path: JSONPath, into changes: inout [Change], limit: Int) {
+    private static func compare(
+        _ old: JSONValue, _ new: JSONValue, at path: JSONPath, values: Bool, into changes: inout [Change], limit: Int
+    ) {
         guard changes.count < limit else { return }
         switch (old, new) {
         case (.object(let a), .object(let b)):
@@ -50,7 +57,7 @@ package enum JSONDiff {
             var seen = Set<String>()
             for member in b where seen.insert(member.key).inserted {
                 if let before = oldMembers[member.key] {
-                    compare(before, member.value.value, at: path.appending(member.key), into: &changes, limit: limit)
+                    compare(before, member.value.value, at: path.appending(member.key), values: values, into: &changes, limit: limit)
                 } else if changes.count < limit {
                     changes.append(Change(path: path.appending(member.key), kind: .added(shown(member.value.value))))
                 }
@@ -58,10 +65,14 @@ package enum JSONDiff {
             for member in a where newMembers[member.key] == nil && seen.insert(member.key).inserted && changes.count < limit {
                 changes.append(Change(path: path.appending(member.key), kind: .removed(shown(member.value.value))))
             }
+        case (.array(let a), .array(let b)) where !values:
+            if let first = a.first, let other = b.first {
+                compare(first.value, other.value, at: path.appending(0), values: false, into: &changes, limit: limit)
+            }
         case (.array(let a), .array(let b)):
             for index in 0..<max(a.count, b.count) where changes.count < limit {
                 if index < a.count, index < b.count {
-                    compare(a[index].value, b[index].value, at: path.appending(index), into: &changes, limit: limit)
+                    compare(a[index].value, b[index].value, at: path.appending(index), values: values, into: &changes, limit: limit)
                 } else if index < b.count {
                     changes.append(Change(path: path.appending(index), kind: .added(shown(b[index].value))))
                 } else {
@@ -71,7 +82,7 @@ package enum JSONDiff {
         default:
             if kind(of: old) != kind(of: new) {
                 changes.append(Change(path: path, kind: .type(old: typed(old), new: typed(new))))
-            } else if !same(old, new) {
+            } else if values, !same(old, new) {
                 changes.append(Change(path: path, kind: .value(old: shown(old), new: shown(new))))
             }
         }

@@ -1,0 +1,128 @@
+import Cassette
+import CassetteTestSupport
+import Foundation
+import Testing
+
+@testable import CassetteCLI
+
+/// `cassette check --live` and `LiveCheck`: a cassette recorded from the loopback server, then the
+/// server moved on.
+@Suite struct CheckCommandTests {
+    /// Records `GET /profile` and `POST /echo` from `server` into `file`, with `cassette record`.
+    static func record(from server: LoopbackServer, into file: URL) {
+        let get = Captured.run(["record", "--cassette", file.path, server.baseURL + "/profile"])
+        #expect(get.status == 0, "\(get.error)")
+        let post = Captured.run(["record", "--cassette", file.path, "--method", "POST", "--data", "{}", server.baseURL + "/echo"])
+        #expect(post.status == 0, "\(post.error)")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func anUnchangedServerIsNoDriftAndAChangedOneIsReportedAtItsPaths() throws {
+        try withScratchTape(cassette: "profile.json") { scratch in
+            let server = scratch.server
+            Self.record(from: server, into: scratch.file)
+            let path = scratch.file.path
+            let requestsBefore = server.received.count
+
+            let same = Captured.run(["check", "--live", path])
+            #expect(same.status == 0, "\(same.out)\(same.error)")
+            #expect(
+                same.out == """
+                    \(path)
+                      interactions[0] GET \(server.baseURL)/profile: unchanged
+                      interactions[1] POST \(server.baseURL)/echo: skipped (POST is not sent without --all-methods (LiveCheck.Options.allMethods))
+                    0 drifted, 1 unchanged, 1 skipped, 0 unreachable
+
+                    """, "new Date and request id every time: never drift")
+            #expect(server.received.count == requestsBefore + 1, "only the GET was sent")
+
+            server.setEdition(2, of: "profile")
+            let drifted = Captured.run(["check", "--live", path])
+            #expect(drifted.status == 1)
+            #expect(
+                drifted.out.contains(
+                    """
+                      interactions[0] GET \(server.baseURL)/profile: drifted
+                          header Cache-Control: max-age=60 → no-store
+                          body $.id: was a number 42, is a string "42"
+                          body $.tags[0].since: added (2020)
+                          body $.email: removed (was "ada@example.com")
+
+                    """), "\(drifted.out)")
+
+            server.setEdition(3, of: "profile")
+            let down = Captured.run(["check", "--live", "--json", path])
+            #expect(down.status == 1)
+            let findings = try #require(try JSONSerialization.jsonObject(with: Data(down.out.utf8)) as? [[String: Any]])
+            #expect(findings.first?["outcome"] as? String == "drifted")
+            #expect(
+                findings.first?["changes"] as? [String] == [
+                    "status: 200 → 503", "header Content-Type: application/json → text/plain; charset=utf-8",
+                    "header Cache-Control: removed (was max-age=60)", "body: 70 bytes → 4 bytes",
+                ])
+            #expect(findings.last?["outcome"] as? String == "skipped")
+
+            server.setEdition(1, of: "profile")
+            let all = Captured.run(["check", "--live", "--all-methods", path])
+            #expect(all.status == 0 && all.out.hasSuffix("0 drifted, 2 unchanged, 0 skipped, 0 unreachable\n"), "\(all.out)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aDryRunSendsNothingAndAnUnreachableServerExitsThree() throws {
+        try withScratchTape(cassette: "profile.json") { scratch in
+            Self.record(from: scratch.server, into: scratch.file)
+            let before = scratch.server.received.count
+            let dry = Captured.run(["check", "--live", "--dry-run", scratch.url.path])
+            #expect(dry.status == 0)
+            #expect(dry.out.contains("  interactions[0] GET \(scratch.server.baseURL)/profile: would be sent\n"))
+            #expect(dry.out.hasSuffix("1 would be sent, 1 skipped\n"))
+            #expect(scratch.server.received.count == before)
+
+            scratch.server.stop()
+            let down = Captured.run(["check", "--live", scratch.file.path])
+            #expect(down.status == 3)
+            #expect(
+                down.out.contains("interactions[0] GET \(scratch.server.baseURL)/profile: unreachable (cannotConnectToHost"), "\(down.out)")
+        }
+    }
+
+    /// A redacted credential is sent only with `--secret`, and never printed.
+    @Test(.timeLimit(.minutes(1))) func redactedValuesComeFromTheEnvironment() throws {
+        try withScratchTape(cassette: "secret.json") { scratch in
+            try JSONCassetteCodec.encode(
+                CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(url: scratch.url("/echo?k=1"), headers: ["Authorization": "Bearer [REDACTED-1]"]),
+                        response: .init(status: 200, headers: ["Content-Type": "application/json"], body: .init(text: "{}")))
+                ])
+            ).write(to: scratch.file)
+            let without = Captured.run(["check", "--live", scratch.file.path])
+            #expect(
+                without.out.contains("skipped (it holds the redacted value [REDACTED-1]: give it with --secret '[REDACTED-1]=ENV_VAR')"))
+            #expect(scratch.server.received.isEmpty)
+            let with = Captured.run(
+                ["check", "--live", "--secret", "[REDACTED-1]=API_TOKEN", scratch.file.path], environment: ["API_TOKEN": "t0ps3cret"])
+            #expect(scratch.server.received.last?.headers["authorization"] == "Bearer t0ps3cret")
+            #expect(!with.out.contains("t0ps3cret") && !with.error.contains("t0ps3cret"))
+            let missing = Captured.run(["check", "--live", "--secret", "[REDACTED-1]=NOPE", scratch.file.path])
+            #expect(missing.status == 2 && missing.error.contains("--secret [REDACTED-1]: the environment has no NOPE"))
+        }
+    }
+
+    /// The library API returns the findings as values.
+    @Test(.timeLimit(.minutes(1))) func theLibraryReturnsFindings() async throws {
+        try await withScratchTape(cassette: "profile.json") { scratch in
+            Self.record(from: scratch.server, into: scratch.file)
+            scratch.server.setEdition(3, of: "profile")
+            let findings = try await LiveCheck.run([scratch.file])
+            #expect(findings.map(\.index) == [0, 1])
+            #expect(findings.filter(\.drifted).map(\.request) == ["GET \(scratch.server.baseURL)/profile"])
+            guard case .drifted(let changes) = findings[0].outcome else {
+                Issue.record("not drifted: \(findings[0])")
+                return
+            }
+            #expect(changes.first == "status: 200 → 503")
+            #expect(
+                findings[1].outcome == .skipped("POST is not sent without --all-methods (LiveCheck.Options.allMethods)"))
+        }
+    }
+}
