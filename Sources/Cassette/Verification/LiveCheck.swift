@@ -96,28 +96,38 @@ public enum LiveCheck {
     ///
     /// - Throws: `CassetteFormatError` when a cassette cannot be read.
     public static func run(_ cassettes: [URL], options: Options = Options()) async throws -> [Finding] {
-        try await check(cassettes, options: options) { request, session in
-            await withCheckedContinuation { continuation in
-                session.dataTask(with: request) { data, response, error in
-                    continuation.resume(returning: Answer(data: data, response: response, error: error))
-                }.resume()
-            }
+        // One path for both: the blocking check, on a thread of its own (never one of Swift
+        // concurrency's, which a semaphore must not hold).
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runBlocking(cassettes, options: options) }) }.start()
         }
     }
 
     /// ``run(_:options:)`` for a caller that may block its thread (a command's main thread): each
-    /// request waits on a semaphore, never on Swift concurrency's threads.
+    /// request waits on a semaphore for its completion handler.
     package static func runBlocking(_ cassettes: [URL], options: Options = Options()) throws -> [Finding] {
-        try checkBlocking(cassettes, options: options) { request, session in
-            let answer = Locked(Answer(data: nil, response: nil, error: nil))
-            let done = DispatchSemaphore(value: 0)
-            session.dataTask(with: request) { data, response, error in
-                answer.withLock { $0 = Answer(data: data, response: response, error: error) }
-                done.signal()
-            }.resume()
-            done.wait()
-            return answer.withLock { $0 }
+        let session = URLSession(configuration: configuration(options), delegate: NoRedirects(), delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        return try interactions(of: cassettes).map { cassette, index, interaction in
+            let outcome: Finding.Outcome
+            switch request(for: interaction, options: options) {
+            case .failure(let why): outcome = .skipped(why.message)
+            case .success(let urlRequest): outcome = compare(send(urlRequest, on: session), with: interaction, options: options)
+            }
+            return Finding(cassette: cassette, index: index, request: shown(interaction), outcome: outcome)
         }
+    }
+
+    /// Sends `request` and waits for its answer.
+    private static func send(_ request: URLRequest, on session: URLSession) -> Answer {
+        let answer = Locked(Answer(data: nil, response: nil, error: nil))
+        let done = DispatchSemaphore(value: 0)
+        session.dataTask(with: request) { data, response, error in
+            answer.withLock { $0 = Answer(data: data, response: response, error: error) }
+            done.signal()
+        }.resume()
+        done.wait()
+        return answer.withLock { $0 }
     }
 
     /// What a request brought back.
@@ -125,36 +135,6 @@ public enum LiveCheck {
         var data: Data?
         var response: URLResponse?
         var error: (any Error)?
-    }
-
-    private static func check(
-        _ cassettes: [URL], options: Options, send: (URLRequest, URLSession) async -> Answer
-    ) async throws -> [Finding] {
-        let session = URLSession(configuration: configuration(options), delegate: NoRedirects(), delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
-        var findings: [Finding] = []
-        for (cassette, index, interaction) in try interactions(of: cassettes) {
-            let outcome: Finding.Outcome
-            switch request(for: interaction, options: options) {
-            case .failure(let why): outcome = .skipped(why.message)
-            case .success(let urlRequest): outcome = compare(await send(urlRequest, session), with: interaction, options: options)
-            }
-            findings.append(Finding(cassette: cassette, index: index, request: shown(interaction), outcome: outcome))
-        }
-        return findings
-    }
-
-    private static func checkBlocking(_ cassettes: [URL], options: Options, send: (URLRequest, URLSession) -> Answer) throws -> [Finding] {
-        let session = URLSession(configuration: configuration(options), delegate: NoRedirects(), delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
-        return try interactions(of: cassettes).map { cassette, index, interaction in
-            let outcome: Finding.Outcome
-            switch request(for: interaction, options: options) {
-            case .failure(let why): outcome = .skipped(why.message)
-            case .success(let urlRequest): outcome = compare(send(urlRequest, session), with: interaction, options: options)
-            }
-            return Finding(cassette: cassette, index: index, request: shown(interaction), outcome: outcome)
-        }
     }
 
     private static func interactions(of cassettes: [URL]) throws -> [(URL, Int, Interaction)] {
