@@ -38,11 +38,15 @@ let package = Package(
         // A child process for the memory tests: replays or records many requests and prints the heap in use.
         .executableTarget(
             name: "CassetteMemoryCheck", dependencies: ["Cassette", "CassetteTestSupport"], path: "Tests/CassetteMemoryCheck"),
+        // A test process for the ledger tests: opens tapes in parallel, then exits as a test process does.
+        .executableTarget(
+            name: "CassetteLedgerCheck", dependencies: ["Cassette"], path: "Tests/CassetteLedgerCheck"),
         .testTarget(name: "CassetteFormatsTests", dependencies: ["CassetteFormats", "CassetteTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CassetteTests",
             dependencies: [
                 "Cassette", "CassetteTesting", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck", "CassetteMemoryCheck",
+                "CassetteLedgerCheck",
             ], exclude: ["Fixtures"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"], exclude: ["Fixtures"]),
     ],

@@ -92,6 +92,8 @@ public final class Tape: Sendable {
     /// Whether ejecting writes the misses as a page (``Options/writesMissReportPage``, `CASSETTE_REPORT_HTML`).
     private let writesMissPage: Bool
     private let fileExisted: Bool
+    /// Where ``eject()`` records what the tape did (``Ledger``), or nil when the ledger is off.
+    private let ledger: LedgerWriter?
     private let stale: Report.Stale?
     private let state = Locked((ejected: false, holdsSharedSession: false))
     private let servers = Locked<[TapeServer]>([])
@@ -192,6 +194,9 @@ public final class Tape: Sendable {
         self.latency = latency
         self.fileExisted = exists
         openedAt = options.clock()
+        ledger = Ledger.folder(for: file, testFile: options.openedBy?.file, environment: environment).flatMap {
+            LedgerWriter.shared(in: $0, environment: environment)
+        }
         writesMissPage = options.writesMissReportPage || environment[MissReportPage.environmentVariable] == "1"
         router = Router(
             setup: Router.Setup(
@@ -266,8 +271,12 @@ public final class Tape: Sendable {
             return servers
         }) { server.stop() }
         routes.detach()
+        // Nothing asks the recordings any more once the report is made: a tape still referenced
+        // after this (by a caller, by a server thread that has not returned yet) keeps no bodies.
+        defer { router.playback.release() }
 
         let (report, recordedBytes) = try settle(router.conclusion())
+        ledger?.append(ledgerRecord(of: report))
         // The recordings' bodies, their encoding and the inner session's buffers were freed (the
         // recorder gave them up, settle(_:) returned) in the heaps of whichever threads made them:
         // glibc keeps a heap per thread, up to 8 per core, and a heap keeps the pages it freed.
@@ -322,6 +331,19 @@ public final class Tape: Sendable {
             unusedInteractions: conclusion.unused, stale: stale, saved: saved, warnings: warnings,
             redactedMatches: log.redactedMatches, movedTimes: log.movedTimes, missReportPage: missPage)
         return (report, recordedBytes)
+    }
+
+    /// What the ledger keeps of the tape's use, made as it is ejected (before the recordings are let go).
+    private func ledgerRecord(of report: Report) -> LedgerRecord.Tape {
+        let usage = router.playback.usage()
+        let facts = FileFacts(file)
+        return LedgerRecord.Tape(
+            cassette: file.standardizedFileURL.path, beneath: options.underlyingCassettes.map(\.standardizedFileURL.path),
+            test: options.openedBy?.test, testFile: options.openedBy?.file, mode: mode.rawValue, opened: openedAt,
+            interactions: router.playback.ownCount, replayed: usage.replayed, oldestReplayed: usage.oldestReplayed, unused: usage.unused,
+            unusedShown: report.unusedInteractions, recorded: report.recorded, saved: report.saved,
+            misses: report.unmatched.map { "\($0.request.method) \($0.request.url)" }, fileSize: facts.size, fileModified: facts.modified,
+            maximumAge: options.staleness?.maximumAge)
     }
 
     /// What the tape did so far, while it is still in use: requests replayed, recorded (not saved

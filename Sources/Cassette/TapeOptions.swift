@@ -74,6 +74,8 @@ extension Tape {
         /// interactions answers is matched against the first of them, then the next. Replay only:
         /// they are never saved to nor reported unused. (A folder server's `{"cassettes": […]}`.)
         package var underlyingCassettes: [URL] = []
+        /// The test that opens the tape (`Feed/loads()`) and its source file, for the ledger.
+        package var openedBy: (test: String, file: String)?
 
         /// Options with their defaults.
         ///

@@ -18,6 +18,9 @@ enum CassetteTool {
           check --live    Send the recorded requests again and report how the live API drifted.
           diff            What changed between two cassettes (or since a commit): interactions
                           added, removed and changed, JSON bodies path by path.
+          report          What the last test run did with the cassettes (from the suite ledger):
+                          orphans, unused interactions, stale recordings, misses.
+          prune           Remove orphaned cassettes and unused interactions a whole-suite run proves.
           redact          Remove secrets from recorded cassettes, in place.
           check-secrets   Find secret-shaped values (tokens, keys, passwords); exit 1 when any.
           record          Send a request live and append it to a cassette; print the body.
@@ -64,6 +67,8 @@ enum CassetteTool {
             case "diff": output.line(DiffCommand.usage)
             case "check": output.line(CheckCommand.usage)
             case "view": output.line(ViewCommand.usage)
+            case "report": output.line(ReportCommand.usage)
+            case "prune": output.line(PruneCommand.usage)
             case "redact": output.line(RedactCommand.usage)
             case "check-secrets": output.line(CheckSecretsCommand.usage)
             case "record": output.line(ExchangeCommand.usage(.record))
@@ -89,6 +94,10 @@ enum CassetteTool {
             return CheckCommand.run(rest, output: output, environment: environment.variables)
         case "view":
             return ViewCommand.run(rest, output: output)
+        case "report":
+            return ReportCommand.run(rest, output: output, environment: environment.variables)
+        case "prune":
+            return PruneCommand.run(rest, output: output, environment: environment.variables)
         case "redact":
             return RedactCommand.run(rest, output: output)
         case "check-secrets":

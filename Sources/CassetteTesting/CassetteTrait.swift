@@ -85,6 +85,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         }
         var options = options
         options.adviceReader = .trait
+        options.openedBy = (test: "\(test.id)", file: test.sourceLocation.filePath)
         let tape = try Tape(
             named: cassetteName, folder: folder, bundle: bundle, filePath: test.sourceLocation.filePath,
             mode: mode, matching: matching, options: options,

@@ -23,7 +23,8 @@ import Foundation
 ///
 /// - Parameters: as ``Tape/init(named:folder:bundle:filePath:mode:matching:options:environment:)``, plus
 ///   `sharedSession`: also route `URLSession.shared` through the tape (see
-///   ``Tape/interceptSharedSession()``).
+///   ``Tape/interceptSharedSession()``), and `function`: the test, as the suite ledger names it
+///   (``Ledger``); leave the default.
 public func withCassette<Result>(
     _ name: String,
     folder: String? = nil,
@@ -34,15 +35,18 @@ public func withCassette<Result>(
     options: Tape.Options = Tape.Options(),
     sharedSession: Bool = false,
     environment: [String: String] = ProcessInfo.processInfo.environment,
+    function: String = #function,
     _ body: (Tape) async throws -> Result
 ) async throws -> Result {
+    var options = options
+    if options.openedBy == nil { options.openedBy = (test: function, file: filePath) }
     let tape = try Tape(
         named: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
         environment: environment)
     return try await tape.play(sharedSession: sharedSession, outlet: Tape.throwingOutlet) { try await body(tape) }
 }
 
-/// The synchronous form of ``withCassette(_:folder:bundle:filePath:mode:matching:options:sharedSession:environment:_:)-swift.func``,
+/// The synchronous form of ``withCassette(_:folder:bundle:filePath:mode:matching:options:sharedSession:environment:function:_:)-swift.func``,
 /// for synchronous tests. `URLSession.shared` cannot be intercepted from here (that waits).
 public func withCassette<Result>(
     _ name: String,
@@ -53,8 +57,11 @@ public func withCassette<Result>(
     matching: RequestMatching = .default,
     options: Tape.Options = Tape.Options(),
     environment: [String: String] = ProcessInfo.processInfo.environment,
+    function: String = #function,
     _ body: (Tape) throws -> Result
 ) throws -> Result {
+    var options = options
+    if options.openedBy == nil { options.openedBy = (test: function, file: filePath) }
     let tape = try Tape(
         named: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
         environment: environment)

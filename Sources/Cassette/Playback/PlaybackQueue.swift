@@ -16,17 +16,38 @@ final class PlaybackQueue: Sendable {
         case noMatch
     }
 
-    private let interactions: [Interaction]
+    /// The recordings and what is derived from them; ``release()`` lets go of them when the tape
+    /// is ejected, so that a tape still referenced afterwards keeps no bodies.
+    private final class Contents: Sendable {
+        let interactions: [Interaction]
+        /// The recorded requests as compared: redacted.
+        let requests: [Interaction.Request]
+        /// Indices of the interactions with each key, in recorded order (`nil` with a custom predicate).
+        let index: [RequestKey: [Int]]?
+        /// The recordings whose compared parts hold a redaction placeholder, with their keys, in
+        /// recorded order: matched by ``PlaceholderPattern`` when no exact match is left.
+        let patterned: [(index: Int, key: RequestKey)]
+
+        init(
+            interactions: [Interaction], requests: [Interaction.Request], index: [RequestKey: [Int]]?,
+            patterned: [(index: Int, key: RequestKey)]
+        ) {
+            self.interactions = interactions
+            self.requests = requests
+            self.index = index
+            self.patterned = patterned
+        }
+
+        static let released = Contents(interactions: [], requests: [], index: nil, patterned: [])
+    }
+
+    private let contents: Locked<Contents>
+    private var interactions: [Interaction] { contents.current.interactions }
+    /// The recorded requests as compared: redacted (none after ``release()``).
+    var requests: [Interaction.Request] { contents.current.requests }
     let rules: RequestMatching
     private let allowsRepeats: Bool
-    /// The recorded requests as compared: redacted.
-    let requests: [Interaction.Request]
-    /// Indices of the interactions with each key, in recorded order (`nil` with a custom predicate).
-    private let index: [RequestKey: [Int]]?
     private let used: Locked<[Bool]>
-    /// The recordings whose compared parts hold a redaction placeholder, with their keys, in
-    /// recorded order: matched by ``PlaceholderPattern`` when no exact match is left.
-    private let patterned: [(index: Int, key: RequestKey)]
     /// The recordings whose request holds a placeholder anywhere (compared or not): what a live
     /// request has there is learned when it is answered by one of them.
     private let learnable: Set<Int>
@@ -66,10 +87,10 @@ final class PlaybackQueue: Sendable {
     }
 
     /// When the cassette's first interaction that says so was recorded.
-    var firstRecordedAt: Date? { interactions.prefix(ownCount).lazy.compactMap(\.recordedAt).first }
+    let firstRecordedAt: Date?
 
     /// How many of the interactions are the cassette's own.
-    var ownCount: Int { layerEnds.first ?? interactions.count }
+    let ownCount: Int
 
     /// Whether some recording's request holds a placeholder; a tape without any pays nothing for
     /// placeholders.
@@ -80,25 +101,25 @@ final class PlaybackQueue: Sendable {
     ///     are, so that a cassette recorded before a redaction rule existed still matches.
     ///   - layerEnds: where each cassette's interactions end, when there are several (see above).
     init(_ interactions: [Interaction], rules: RequestMatching, allowsRepeats: Bool, redactor: Redactor, layerEnds: [Int] = []) {
-        self.interactions = interactions
         self.layerEnds = layerEnds
         self.rules = rules
         self.allowsRepeats = allowsRepeats
-        requests = interactions.map { redactor.forMatching($0.request, remembering: false) }
+        let requests = interactions.map { redactor.forMatching($0.request, remembering: false) }
         self.redactor = redactor
         var patterned: [(index: Int, key: RequestKey)] = []
+        var index: [RequestKey: [Int]]?
         if rules.predicate == nil {
-            var index: [RequestKey: [Int]] = [:]
+            var keys: [RequestKey: [Int]] = [:]
             for (i, request) in requests.enumerated() {
                 let key = RequestKey(request, rules: rules)
-                index[key, default: []].append(i)
+                keys[key, default: []].append(i)
                 if PlaceholderPattern.containsPlaceholder(key) { patterned.append((i, key)) }
             }
-            self.index = index
-        } else {
-            self.index = nil
+            index = keys
         }
-        self.patterned = patterned
+        ownCount = layerEnds.first ?? interactions.count
+        firstRecordedAt = interactions.prefix(ownCount).lazy.compactMap(\.recordedAt).first
+        contents = Locked(Contents(interactions: interactions, requests: requests, index: index, patterned: patterned))
         learnable = Set(
             interactions.indices.filter { index in
                 let request = interactions[index].request
@@ -117,11 +138,13 @@ final class PlaybackQueue: Sendable {
     ///     when no exact match is left, the first unused one whose placeholders stand for what
     ///     `live` has there answers, and the placeholders it bound stay bound (``PlaceholderBindings``).
     func take(_ request: Interaction.Request, live: Interaction.Request? = nil) -> Lookup {
+        let contents = contents.current
+        let (interactions, patterned) = (contents.interactions, contents.patterned)
         var candidates: [Int]
-        if let index {
+        if let index = contents.index {
             candidates = index[RequestKey(request, rules: rules)] ?? []
         } else {
-            candidates = interactions.indices.filter { rules.matches(request, requests[$0]) }
+            candidates = interactions.indices.filter { rules.matches(request, contents.requests[$0]) }
         }
         // Only the first cassette that has a recording for the request answers it.
         if let first = candidates.first, let end = layerEnds.first(where: { $0 > first }), candidates.last ?? 0 >= end {
@@ -184,15 +207,41 @@ final class PlaybackQueue: Sendable {
         let live = redactor.withPlaceholders(live)
         let bound = redactor.bindings.values
         var values: Set<String> = []
-        for index in learnable.sorted() {
+        let interactions = interactions
+        for index in learnable.sorted() where interactions.indices.contains(index) {
             values.formUnion(PlaceholderPattern.learn(from: interactions[index].request, live, bound: bound).values)
         }
         return values.sorted().filter { $0.count >= redactor.minimumEchoLength && !PlaceholderPattern.isPlaceholder($0) }
     }
 
-    /// Each recorded request as compared (redacted), and whether it has answered a request.
+    /// Each recorded request as compared (redacted), and whether it has answered a request;
+    /// none after ``release()``.
     var recordings: [(request: Interaction.Request, used: Bool)] {
-        let used = used.current
+        let (requests, used) = (requests, used.current)
         return requests.indices.map { (requests[$0], used[$0]) }
+    }
+
+    /// What the ledger keeps of the cassette's own interactions: those that answered and those
+    /// that did not (1-based), and the oldest `recordedAt` among those that answered.
+    func usage() -> (replayed: [Int], unused: [Int], oldestReplayed: Date?) {
+        let (interactions, used) = (interactions, used.current)
+        var replayed: [Int] = []
+        var unused: [Int] = []
+        var oldest: Date?
+        for index in 0..<min(ownCount, interactions.count, used.count) {
+            if used[index] {
+                replayed.append(index + 1)
+                if let at = interactions[index].recordedAt, oldest.map({ at < $0 }) ?? true { oldest = at }
+            } else {
+                unused.append(index + 1)
+            }
+        }
+        return (replayed, unused, oldest)
+    }
+
+    /// Lets go of the recordings (their bodies, their keys): the tape was ejected and nothing
+    /// asks any more. Lookups find nothing afterwards.
+    func release() {
+        contents.withLock { $0 = .released }
     }
 }

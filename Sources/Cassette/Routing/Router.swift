@@ -124,10 +124,11 @@ final class Router: Sendable {
     /// Counts a replay of the interaction at `index`, notes a match that relied on redacted values,
     /// and starts the recording's clock at the first replay.
     private func noteReplay(of index: Int, redactedValues: Int, recordedAt: Date?) {
+        let requests = redactedValues > 0 ? playback.requests : []
         let match =
-            redactedValues > 0
+            requests.indices.contains(index)
             ? Tape.Report.RedactedMatch(
-                interaction: index + 1, request: "\(playback.requests[index].method) \(playback.requests[index].url)",
+                interaction: index + 1, request: "\(requests[index].method) \(requests[index].url)",
                 redactedValues: redactedValues) : nil
         log.withLock {
             $0.replayed += 1

@@ -1,3 +1,4 @@
+import CassetteTestSupport
 import Foundation
 import Testing
 
@@ -161,5 +162,23 @@ import FoundationNetworking
             answer.error(.timedOut, timeout: 1).localizedDescription
                 == "Cassette: GET https://api.example.com/users/42 timed out: its replay (latency fixed:5,6) waits longer "
                 + "than the request's timeout of 1 s")
+    }
+
+    /// A tape still referenced after it is ejected (by the caller, or by a server thread that has
+    /// not returned yet when the process exits) keeps no recordings: their bodies are let go once
+    /// the report is made. Its report and `recordedAt` stay as they were.
+    @Test func anEjectedTapeLetsGoOfItsRecordings() throws {
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: [:])
+        let recordedAt = try #require(tape.recordedAt)
+        let count = tape.router.playback.recordings.count
+        #expect(count > 0)
+        let report = try tape.eject()
+        #expect(report.unusedInteractions.count == count)
+        #expect(tape.router.playback.recordings.isEmpty)
+        #expect(tape.recordedAt == recordedAt)
+        guard case .noMatch = tape.router.playback.take(Interaction.Request(url: "https://api.example.com/users/42")) else {
+            Issue.record("an ejected tape's queue still answered")
+            return
+        }
     }
 }

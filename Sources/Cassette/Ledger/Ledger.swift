@@ -1,0 +1,157 @@
+import Foundation
+
+/// The suite ledger: what every tape of a test run did, written as each tape is ejected, and
+/// read by ``SuiteReport`` (`cassette report`) and ``PrunePlan`` (`cassette prune`) to find
+/// orphaned cassettes, unused interactions and stale recordings.
+///
+/// Where it is: the folder `CASSETTE_LEDGER` names (relative to the current directory; `off`
+/// turns the ledger off), else `.build/cassette-ledger` in the package whose `Package.swift` is
+/// above the test file (or the cassette). A tape that has neither writes no ledger.
+///
+/// Inside, one folder per run (see ``SuiteReport`` for what a run is) holding one file per
+/// test process, `PID.jsonl`; the ten newest runs are kept.
+public struct Ledger: Sendable, Equatable {
+    /// The ledger's folder.
+    public var folder: URL
+
+    /// The ledger in `folder`.
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    /// `CASSETTE_LEDGER`.
+    public static let environmentVariable = "CASSETTE_LEDGER"
+    /// How many runs the ledger keeps.
+    static let keptRuns = 10
+
+    /// The default ledger of the package at `packageRoot`: `.build/cassette-ledger`.
+    public static func defaultFolder(packageRoot: URL) -> URL {
+        packageRoot.appendingPathComponent(".build/cassette-ledger", isDirectory: true)
+    }
+
+    /// Where a tape on `cassette`, opened by a test in `testFile`, writes: nil when the ledger
+    /// is off or there is no package above either.
+    static func folder(for cassette: URL, testFile: String?, environment: [String: String]) -> URL? {
+        if let given = environment[environmentVariable] {
+            if ["", "off", "0", "false", "no"].contains(given.lowercased()) { return nil }
+            let expanded = (given as NSString).expandingTildeInPath
+            return expanded.hasPrefix("/")
+                ? URL(fileURLWithPath: expanded, isDirectory: true)
+                : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(expanded, isDirectory: true)
+        }
+        let start = testFile ?? cassette.path
+        return PackageRoots.root(above: start).map(defaultFolder(packageRoot:))
+    }
+
+    /// A run as the ledger holds it.
+    public struct Run: Sendable {
+        /// The run's folder name: `swift-test-PID-TICKS`, `process-…`, or `CASSETTE_RUN_ID`.
+        public var id: String
+        /// When its first process started.
+        public var started: Date?
+        /// Why the run does not cover the whole suite (a filter, a process cut short), or nil.
+        public var partial: String?
+        /// Files that were skipped, and why (a process killed while writing leaves a line cut short).
+        public var warnings: [String]
+        /// What each tape did.
+        package var tapes: [LedgerRecord.Tape]
+        /// How many test processes wrote to it.
+        public var processes: Int
+
+        /// Whether the run covers the whole suite: only then may a cassette nobody opened be an orphan.
+        public var isComplete: Bool { partial == nil }
+    }
+
+    /// What went wrong reading a ledger.
+    public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The run whose first process started last.
+    ///
+    /// - Throws: ``ReadError`` when the folder holds no run.
+    public func lastRun() throws -> Run {
+        let runs = runFolders()
+        guard !runs.isEmpty else {
+            throw ReadError(
+                description:
+                    "the ledger \(folder.path) holds no run: run the tests first (swift test), or name the ledger with --ledger or CASSETTE_LEDGER"
+            )
+        }
+        var newest: Run?
+        for runFolder in runs {
+            let run = read(runFolder)
+            if newest == nil || (run.started ?? .distantPast) > (newest?.started ?? .distantPast) { newest = run }
+        }
+        guard let newest else { throw ReadError(description: "the ledger \(folder.path) holds no run") }
+        return newest
+    }
+
+    /// Reads the run in `runFolder`: every process file; one that is malformed is skipped with
+    /// a warning naming it and makes the run partial (the cassettes its tapes opened are unknown).
+    func read(_ runFolder: URL) -> Run {
+        var run = Run(id: runFolder.lastPathComponent, started: nil, partial: nil, warnings: [], tapes: [], processes: 0)
+        let files = ((try? FileManager.default.contentsOfDirectory(at: runFolder, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.pathExtension == "jsonl" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+        var partial: [String] = []
+        for file in files {
+            let records: [LedgerRecord]
+            do {
+                records = try LedgerRecord.records(in: try Data(contentsOf: file))
+            } catch let error as LedgerFileError {
+                run.warnings.append("\(file.path):\(error.line): skipped, not a ledger record (\(error.reason)); a test process cut short?")
+                partial.append("\(file.lastPathComponent) is unreadable")
+                continue
+            } catch {
+                run.warnings.append("\(file.path): skipped, cannot be read (\(CassetteFile.reason(error)))")
+                partial.append("\(file.lastPathComponent) is unreadable")
+                continue
+            }
+            run.processes += 1
+            var ended = false
+            for record in records {
+                switch record {
+                case .process(let process):
+                    if run.started.map({ process.started < $0 }) ?? true { run.started = process.started }
+                    if let filter = process.filter { partial.append("process \(process.pid) ran only some tests (\(filter))") }
+                case .tape(let tape):
+                    run.tapes.append(tape)
+                case .end:
+                    ended = true
+                }
+            }
+            if !ended { partial.append("process file \(file.lastPathComponent) has no end (the process was killed, or is still running)") }
+        }
+        if files.isEmpty { partial.append("no process wrote to it") }
+        run.partial = partial.isEmpty ? nil : partial.joined(separator: "; ")
+        return run
+    }
+
+    /// The run folders, newest last by modification time.
+    private func runFolders() -> [URL] {
+        let keys: [URLResourceKey] = [.isDirectoryKey, .contentModificationDateKey]
+        let entries = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: keys)) ?? []
+        return entries.filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+            .map { ($0, (try? $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast) }
+            .sorted { $0.1 < $1.1 }.map(\.0)
+    }
+
+    /// Removes all but the newest ``keptRuns`` runs; never `current`.
+    func removeOldRuns(keeping current: String) {
+        let runs = runFolders().filter { $0.lastPathComponent != current }
+        for old in runs.dropLast(max(0, Self.keptRuns - 1)) { try? FileManager.default.removeItem(at: old) }
+    }
+}
+
+/// The package roots above paths, remembered per folder: a tape is ejected many times in a run.
+enum PackageRoots {
+    private static let known = Locked<[String: URL?]>([:])
+
+    static func root(above path: String) -> URL? {
+        let folder = (path as NSString).deletingLastPathComponent
+        if let found = known.withLock({ $0[folder] }) { return found }
+        let root = CassetteLocation.packageRoot(above: path)
+        known.withLock { $0[folder] = .some(root) }
+        return root
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// What `cassette prune` removes: orphaned cassettes and interactions no test used, as a
+/// ``SuiteReport`` of a whole-suite run proves them — and nothing else. ``apply()`` carries it out.
+///
+/// Never touched: a cassette the run did not open (unless it is an orphan in a folder the run
+/// visited), a cassette changed since the run (edited, re-recorded: the ledger's numbers may no
+/// longer name the same interactions), and anything at all after a partial run.
+///
+/// ```swift
+/// let report = try SuiteReport.make(ledger: ledger, cassettes: [cassettes])
+/// let plan = try PrunePlan(report: report, orphans: true, unusedInteractions: true)
+/// print(plan.description)   // what would be removed
+/// try plan.apply()
+/// ```
+public struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
+    /// One change to one file.
+    public enum Step: Sendable, Equatable {
+        /// Remove the cassette file.
+        case removeCassette(URL)
+        /// Remove these interactions (1-based numbers, and as shown) from the cassette.
+        case removeInteractions(URL, numbers: [Int], shown: [String])
+    }
+
+    /// Why a plan cannot be made.
+    public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The changes, in file order.
+    public var steps: [Step]
+    /// What was left alone, and why.
+    public var leftAlone: [String]
+
+    /// The plan for `report`.
+    ///
+    /// - Throws: ``Refusal`` when the run did not cover the whole suite, or neither kind was asked.
+    public init(report: SuiteReport, orphans: Bool, unusedInteractions: Bool) throws(Refusal) {
+        guard orphans || unusedInteractions else {
+            throw Refusal(description: "nothing to prune: ask for --orphans, --unused-interactions, or both")
+        }
+        if let partial = report.partial {
+            throw Refusal(
+                description: "the ledger's last run (\(report.run)) did not cover the whole suite: \(partial). "
+                    + "Nothing was changed. Run the whole suite (swift test, without --filter or --skip), then prune.")
+        }
+        steps = []
+        leftAlone = []
+        if orphans { steps += report.orphans.map { .removeCassette($0) } }
+        if unusedInteractions {
+            for unused in report.unused {
+                if unused.changedSinceRun {
+                    leftAlone.append("\(unused.cassette.path): changed since the run; run the tests again to prune it")
+                } else {
+                    steps.append(.removeInteractions(unused.cassette, numbers: unused.numbers, shown: unused.interactions))
+                }
+            }
+        }
+        steps.sort { Self.file(of: $0).path < Self.file(of: $1).path }
+    }
+
+    private static func file(of step: Step) -> URL {
+        switch step {
+        case .removeCassette(let file), .removeInteractions(let file, _, _): return file
+        }
+    }
+
+    /// The plan as `cassette prune` prints it.
+    public var description: String {
+        var lines: [String] = []
+        for step in steps {
+            switch step {
+            case .removeCassette(let file):
+                lines.append("remove \(file.path) (orphan: no test opened it)")
+            case .removeInteractions(let file, _, let shown):
+                lines.append("remove from \(file.path): " + shown.joined(separator: ", "))
+            }
+        }
+        lines += leftAlone.map { "leave \($0)" }
+        return lines.isEmpty ? "nothing to prune" : lines.joined(separator: "\n")
+    }
+
+    /// Carries out the plan, one file at a time, each atomically (a cassette is written to a
+    /// temporary file renamed over it, under the folder's lock, as tapes save). A file that fails
+    /// is left as it was and the others go on.
+    ///
+    /// - Returns: what went wrong, one line per file; empty when everything was done.
+    @discardableResult
+    public func apply() -> [String] {
+        var failures: [String] = []
+        for step in steps {
+            switch step {
+            case .removeCassette(let file):
+                do {
+                    try FileManager.default.removeItem(at: file)
+                } catch {
+                    failures.append("\(file.path): not removed (\(CassetteFile.reason(error)))")
+                }
+            case .removeInteractions(let file, let numbers, _):
+                do throws(CassetteError) {
+                    try FolderLock.holding(file.deletingLastPathComponent(), for: file) { () throws(CassetteError) in
+                        var document: CassetteDocument
+                        do {
+                            document = try CassetteFile.read(file)
+                        } catch {
+                            throw CassetteError.saveFailed(file: file.path, reason: "it cannot be read (\(error))")
+                        }
+                        let removed = Set(numbers.map { $0 - 1 })
+                        guard removed.allSatisfy({ document.interactions.indices.contains($0) }) else {
+                            throw CassetteError.saveFailed(
+                                file: file.path, reason: "it has fewer interactions than the ledger saw; run the tests again")
+                        }
+                        document.interactions = document.interactions.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+                        try CassetteFile.write(document, to: file)
+                    }
+                } catch {
+                    failures.append("\(file.path): not pruned (\(error))")
+                }
+            }
+        }
+        return failures
+    }
+}

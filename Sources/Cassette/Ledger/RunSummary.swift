@@ -1,0 +1,29 @@
+import Foundation
+
+/// The line a test process prints as it exits when `CASSETTE_SUMMARY=1`:
+///
+/// ```
+/// Cassette: 14 cassettes replayed, 1 recorded, 0 misses, 3 unused interactions, 2 orphans — cassette report for details
+/// ```
+///
+/// Counted over the folders this process's tapes used, with what the whole run had written to
+/// the ledger by then: a process that ends before the others of its run (`swift test` runs
+/// XCTest, then Swift Testing) may count as orphans cassettes a later one opens. `cassette
+/// report` after the run is the final word.
+enum RunSummary {
+    static let variable = "CASSETTE_SUMMARY"
+
+    static func line(for tapes: [LedgerRecord.Tape], ledger: Ledger, run id: String, now: Date = Date()) -> String {
+        let folders = Set(tapes.map { URL(fileURLWithPath: $0.cassette).deletingLastPathComponent().standardizedFileURL })
+        var run = ledger.read(ledger.folder.appendingPathComponent(id, isDirectory: true))
+        let filter = TestRun.current(environment: ProcessInfo.processInfo.environment).filter
+        // Processes of the run still going have no end yet; only a filter stops orphans being counted.
+        run.partial = filter.map { "only some tests ran (\($0))" }
+        let report = SuiteReport.make(
+            run: run, cassettes: folders.sorted { $0.path < $1.path }, maximumAge: SuiteReport.defaultMaximumAge, now: now)
+        let orphans = run.isComplete ? "\(report.orphans.count) orphans" : "orphans not counted (\(run.partial ?? ""))"
+        return "Cassette: \(report.replayed.count) cassettes replayed, \(report.recorded.count) recorded, "
+            + "\(report.misses.count) misses, \(report.unusedCount) unused interactions, \(orphans) — "
+            + "cassette report --ledger \(ledger.folder.path) for details"
+    }
+}

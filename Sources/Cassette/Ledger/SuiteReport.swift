@@ -1,0 +1,195 @@
+import Foundation
+
+/// What a test run did with the cassettes of some folders, from the ledger (``Ledger``): which
+/// were replayed, recorded or missed; **orphans**, cassette files no tape opened; interactions
+/// no request used; **stale** cassettes, by the age of the interactions the tests actually
+/// replayed. `cassette report` prints it.
+///
+/// Orphans are judged only when the run covered the whole suite (``Ledger/Run/isComplete``),
+/// and only in folders where the run opened at least one cassette: a suite that did not run at
+/// all (skipped, or its platform's tests) leaves its folder unvisited, listed in
+/// ``unvisitedFolders`` and never called orphaned. A single test skipped inside a suite that ran
+/// cannot be seen from the ledger: its cassette is reported as an orphan (``PrunePlan`` says so
+/// before removing anything).
+///
+/// ```swift
+/// let report = try SuiteReport.make(ledger: Ledger(folder: ledgerURL), cassettes: [cassettesURL])
+/// #expect(report.orphans.isEmpty)
+/// ```
+public struct SuiteReport: Sendable, Equatable {
+    /// A cassette with some of its interactions unused by every tape that opened it.
+    public struct Unused: Sendable, Equatable {
+        public var cassette: URL
+        /// Each as `#3 GET https://…`.
+        public var interactions: [String]
+        /// Their numbers (1-based) in the file.
+        public var numbers: [Int]
+        /// Whether the file changed after the run (edited, re-recorded): then the numbers may
+        /// no longer name those interactions, and ``PrunePlan`` leaves it alone.
+        public var changedSinceRun: Bool
+    }
+
+    /// A cassette whose replayed interactions are older than the limit.
+    public struct Stale: Sendable, Equatable {
+        public var cassette: URL
+        /// The oldest `recordedAt` among the interactions the run replayed.
+        public var oldestReplayed: Date
+        /// The limit it is over, in seconds: the tape's ``Staleness`` when it had one, else the report's.
+        public var maximumAge: TimeInterval
+        /// The tests that replayed it, to re-record with `CASSETTE_RECORD_MODE=all swift test --filter …`.
+        public var tests: [String]
+    }
+
+    /// A request no recording answered.
+    public struct Miss: Sendable, Equatable {
+        public var cassette: URL
+        public var request: String
+        public var test: String?
+    }
+
+    /// The run the report is about.
+    public var run: String
+    /// Why the run does not cover the whole suite (then ``orphans`` is empty), or nil.
+    public var partial: String?
+    /// Ledger files skipped, and why.
+    public var warnings: [String]
+    /// Every cassette file found under the folders given.
+    public var cassetteCount: Int
+    /// Cassettes a tape replayed from / recorded into / missed in during the run.
+    public var replayed: [URL]
+    public var recorded: [URL]
+    public var misses: [Miss]
+    /// Cassette files no tape opened, in folders the run visited.
+    public var orphans: [URL]
+    /// Folders with cassettes of which the run opened none: not judged.
+    public var unvisitedFolders: [URL]
+    public var unused: [Unused]
+    public var stale: [Stale]
+
+    /// The number of unused interactions over all cassettes.
+    public var unusedCount: Int { unused.reduce(0) { $0 + $1.numbers.count } }
+
+    /// The default limit of ``stale``: 90 days.
+    public static let defaultMaximumAge: TimeInterval = 90 * 86_400
+
+    /// The report of the ledger's last run over the cassettes under `cassettes` (files or
+    /// folders, searched recursively for `.json`, `.http` and `.har` files).
+    ///
+    /// - Parameters:
+    ///   - maximumAge: the age beyond which replayed interactions make a cassette stale, when its
+    ///     tape had no ``Staleness`` of its own.
+    ///   - now: the time ages are counted to.
+    /// - Throws: ``Ledger/ReadError`` when the ledger holds no run.
+    public static func make(
+        ledger: Ledger, cassettes: [URL], maximumAge: TimeInterval = defaultMaximumAge, now: Date = Date()
+    ) throws -> SuiteReport {
+        make(run: try ledger.lastRun(), cassettes: cassettes, maximumAge: maximumAge, now: now)
+    }
+
+    static func make(run: Ledger.Run, cassettes roots: [URL], maximumAge: TimeInterval, now: Date) -> SuiteReport {
+        let files = CassetteFolderScan.find(under: roots)
+        let known = Set(files.map(\.path))
+        var byCassette: [String: [LedgerRecord.Tape]] = [:]
+        var opened = Set<String>()
+        for tape in run.tapes {
+            let path = URL(fileURLWithPath: tape.cassette).standardizedFileURL.path
+            for beneath in tape.beneath { opened.insert(URL(fileURLWithPath: beneath).standardizedFileURL.path) }
+            opened.insert(path)
+            guard known.contains(path) else { continue }
+            byCassette[path, default: []].append(tape)
+        }
+        let visited = Set(opened.map { ($0 as NSString).deletingLastPathComponent })
+        var report = SuiteReport(
+            run: run.id, partial: run.partial, warnings: run.warnings, cassetteCount: files.count, replayed: [], recorded: [],
+            misses: [], orphans: [], unvisitedFolders: [], unused: [], stale: [])
+        var unvisited = Set<String>()
+        for file in files where !opened.contains(file.path) {
+            let folder = file.deletingLastPathComponent().path
+            if !visited.contains(folder) {
+                unvisited.insert(folder)
+            } else if run.isComplete {
+                report.orphans.append(file)
+            }
+        }
+        report.unvisitedFolders = unvisited.sorted().map { URL(fileURLWithPath: $0, isDirectory: true) }
+        for path in byCassette.keys.sorted() {
+            guard let tapes = byCassette[path] else { continue }
+            let cassette = URL(fileURLWithPath: path)
+            if tapes.contains(where: { !$0.replayed.isEmpty }) { report.replayed.append(cassette) }
+            if tapes.contains(where: { $0.recorded > 0 }) { report.recorded.append(cassette) }
+            for tape in tapes {
+                report.misses += tape.misses.map { Miss(cassette: cassette, request: $0, test: tape.test) }
+            }
+            // Unused: by every tape that replayed from it (a tape recording everything anew replays nothing).
+            let replaying = tapes.filter { $0.mode != RecordMode.all.rawValue }
+            if let first = replaying.first {
+                var numbers = Set(first.unused)
+                for tape in replaying.dropFirst() { numbers.formIntersection(tape.unused) }
+                if !numbers.isEmpty {
+                    let shown = Dictionary(zip(first.unused, first.unusedShown), uniquingKeysWith: { a, _ in a })
+                    let sorted = numbers.sorted()
+                    report.unused.append(
+                        Unused(
+                            cassette: cassette, interactions: sorted.map { shown[$0] ?? "#\($0)" }, numbers: sorted,
+                            changedSinceRun: changed(cassette, since: tapes.last)))
+                }
+            }
+            let oldest = tapes.compactMap(\.oldestReplayed).min()
+            let limit = tapes.compactMap(\.maximumAge).min() ?? maximumAge
+            if let oldest, now.timeIntervalSince(oldest) > limit {
+                report.stale.append(
+                    Stale(
+                        cassette: cassette, oldestReplayed: oldest, maximumAge: limit,
+                        tests: Array(Set(tapes.filter { !$0.replayed.isEmpty }.compactMap(\.test))).sorted()))
+            }
+        }
+        return report
+    }
+
+    /// Whether `cassette` is no longer as the last tape left it.
+    static func changed(_ cassette: URL, since tape: LedgerRecord.Tape?) -> Bool {
+        guard let tape, let size = tape.fileSize, let modified = tape.fileModified else { return true }
+        let now = FileFacts(cassette)
+        return now.size != size || now.modified.map { abs($0.timeIntervalSince(modified)) > 0.002 } ?? true
+    }
+}
+
+/// A file's size and modification time, as the ledger keeps them.
+struct FileFacts: Sendable, Equatable {
+    var size: Int?
+    var modified: Date?
+
+    init(_ file: URL) {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        size = (attributes?[.size] as? NSNumber)?.intValue
+        modified = attributes?[.modificationDate] as? Date
+    }
+}
+
+/// The cassette files under some folders.
+enum CassetteFolderScan {
+    static let extensions: Set<String> = ["json", "http", "har"]
+
+    /// Files named as cassettes under `roots` (or `roots` themselves), standardized, sorted;
+    /// `cassette-rules.json` and hidden files are not cassettes.
+    static func find(under roots: [URL]) -> [URL] {
+        var found: [URL] = []
+        for root in roots {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) else { continue }
+            guard isFolder.boolValue else {
+                found.append(root.standardizedFileURL)
+                continue
+            }
+            let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+            while let file = enumerator?.nextObject() as? URL {
+                guard extensions.contains(file.pathExtension.lowercased()), file.lastPathComponent != TapeRules.fileName else { continue }
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    found.append(file.standardizedFileURL)
+                }
+            }
+        }
+        return Array(Set(found)).sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,138 @@
+import Cassette
+import Foundation
+
+/// `cassette report PATH…`: what the last test run did with the cassettes (``SuiteReport``).
+enum ReportCommand {
+    static let usage = """
+        USAGE: cassette report [--ledger DIR] [--stale-after DAYS] [--json] PATH...
+
+        Reads the suite ledger of the last test run (every tape writes what it did there as it is
+        ejected) together with the cassette folders PATH (or files), and prints: the cassettes
+        replayed, recorded into, and missed in; orphans, cassette files no test opened; the
+        interactions no request used, per cassette; stale cassettes, whose *replayed* interactions
+        are older than the limit (an old interaction nobody replays does not count).
+
+        Orphans are judged only after a run of the whole suite (swift test without --filter or
+        --skip, every test process ended), and only in folders where the run opened a cassette: a
+        folder it opened none in (a suite that did not run) is listed as not judged.
+
+        OPTIONS:
+        \(LedgerOption.usage)
+          --stale-after DAYS The age that makes a replayed interaction stale, for tapes without a
+                             Staleness of their own (default 90).
+          --json             Print the report as JSON.
+
+        EXIT STATUS: 0 the report was printed, 1 the ledger holds no run, 2 the command line was wrong.
+        """
+
+    static func run(_ arguments: [String], output: ConsoleOutput, environment: [String: String]) -> Int32 {
+        let list: ArgumentList
+        switch ArgumentList.read(
+            arguments, command: "report", usage: usage, options: ["--ledger": "ledger", "--stale-after": "stale"],
+            flags: ["--json": "json"], output: output)
+        {
+        case .run(let parsed): list = parsed
+        case .exit(let status): return status
+        }
+        guard !list.operands.isEmpty else { return output.usageError("'cassette report' needs a cassette folder", command: "report") }
+        var maximumAge = SuiteReport.defaultMaximumAge
+        if let days = list.values["stale"]?.last {
+            guard let number = Double(days), number >= 0 else {
+                return output.usageError("--stale-after takes a number of days, not '\(days)'", command: "report")
+            }
+            maximumAge = number * 86_400
+        }
+        guard let ledger = LedgerOption.ledger(given: list.values["ledger"]?.last, environment: environment) else {
+            return output.usageError("no ledger: give --ledger DIR, or set CASSETTE_LEDGER", command: "report")
+        }
+        let report: SuiteReport
+        do {
+            report = try SuiteReport.make(ledger: ledger, cassettes: LedgerOption.paths(list.operands), maximumAge: maximumAge)
+        } catch {
+            output.errorLine("error: \(error)")
+            return ExitCode.failure
+        }
+        if list.flags.contains("json") {
+            output.line(json(report))
+        } else {
+            for line in text(report) { output.line(line) }
+        }
+        for warning in report.warnings { output.errorLine("warning: " + warning) }
+        return ExitCode.success
+    }
+
+    static func text(_ report: SuiteReport, now: Date = Date()) -> [String] {
+        var lines = [
+            "run \(report.run): " + (report.partial.map { "partial — \($0)" } ?? "the whole suite"),
+            "\(report.cassetteCount) cassettes: \(report.replayed.count) replayed, \(report.recorded.count) recorded into, "
+                + "\(report.misses.count) misses, \(report.orphans.count) orphans, \(report.unusedCount) unused interactions, "
+                + "\(report.stale.count) stale",
+        ]
+        if !report.misses.isEmpty {
+            lines.append("misses:")
+            lines += report.misses.map { "  \($0.cassette.path): \($0.request)" + ($0.test.map { " (\($0))" } ?? "") }
+        }
+        if !report.orphans.isEmpty {
+            lines.append("orphans (no test opened them):")
+            lines += report.orphans.map { "  " + $0.path }
+        } else if report.partial != nil {
+            lines.append("orphans: not judged (the run was partial)")
+        }
+        if !report.unused.isEmpty {
+            lines.append("unused interactions:")
+            for unused in report.unused {
+                lines.append("  \(unused.cassette.path)" + (unused.changedSinceRun ? " (changed since the run)" : "") + ":")
+                lines += unused.interactions.map { "    " + $0 }
+            }
+        }
+        if !report.stale.isEmpty {
+            lines.append("stale (replayed interactions older than the limit):")
+            for stale in report.stale {
+                let days = Int(now.timeIntervalSince(stale.oldestReplayed) / 86_400)
+                let limit = Int(stale.maximumAge / 86_400)
+                let refresh =
+                    stale.tests.isEmpty
+                    ? "" : "; refresh: CASSETTE_RECORD_MODE=all swift test --filter '\(stale.tests.joined(separator: "|"))'"
+                lines.append("  \(stale.cassette.path): replays an interaction recorded \(days) days ago (limit \(limit))\(refresh)")
+            }
+        }
+        if !report.unvisitedFolders.isEmpty {
+            lines.append("not judged (the run opened no cassette there):")
+            lines += report.unvisitedFolders.map { "  " + $0.path + "/" }
+        }
+        return lines
+    }
+
+    static func json(_ report: SuiteReport) -> String {
+        let object: [String: Any] = [
+            "run": report.run,
+            "partial": report.partial ?? NSNull(),
+            "cassettes": report.cassetteCount,
+            "replayed": report.replayed.map(\.path),
+            "recorded": report.recorded.map(\.path),
+            "misses": report.misses.map {
+                ["cassette": $0.cassette.path, "request": $0.request, "test": $0.test ?? NSNull()] as [String: Any]
+            },
+            "orphans": report.orphans.map(\.path),
+            "unused": report.unused.map {
+                [
+                    "cassette": $0.cassette.path, "interactions": $0.interactions, "numbers": $0.numbers,
+                    "changedSinceRun": $0.changedSinceRun,
+                ]
+                    as [String: Any]
+            },
+            "stale": report.stale.map {
+                [
+                    "cassette": $0.cassette.path, "oldestReplayed": ISO8601DateFormatter().string(from: $0.oldestReplayed),
+                    "maximumAgeDays": $0.maximumAge / 86_400, "tests": $0.tests,
+                ] as [String: Any]
+            },
+            "unvisitedFolders": report.unvisitedFolders.map(\.path),
+            "warnings": report.warnings,
+        ]
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+
+/// One line of a suite ledger: what a test process was, what one tape did, or that the process
+/// ended. Each test process appends these, one JSON object per line, to a file of its own in its
+/// run's folder; `cassette report` and `cassette prune` read them back.
+///
+/// ```
+/// {"process":{"pid":4711,"started":"2026-11-26T05:00:00.000Z","arguments":["--testing-library","swift-testing"],"filter":null}}
+/// {"tape":{"cassette":"/pkg/Cassettes/Feed/loads.json","test":"Feed/loads()","mode":"none",...}}
+/// {"end":{"ended":"2026-11-26T05:00:09.000Z"}}
+/// ```
+package enum LedgerRecord: Codable, Sendable, Equatable {
+    case process(Process)
+    case tape(Tape)
+    case end(End)
+
+    /// The test process, written first.
+    package struct Process: Codable, Sendable, Equatable {
+        package var pid: Int32
+        package var started: Date
+        /// The arguments the process was started with, and those of the test runner that
+        /// started it (`swift test …`) when that is known.
+        package var arguments: [String]
+        package var runnerArguments: [String]?
+        /// The argument that made the run partial (`--filter Feed`), or nil for a run of the
+        /// whole suite.
+        package var filter: String?
+
+        package init(pid: Int32, started: Date, arguments: [String], runnerArguments: [String]?, filter: String?) {
+            self.pid = pid
+            self.started = started
+            self.arguments = arguments
+            self.runnerArguments = runnerArguments
+            self.filter = filter
+        }
+    }
+
+    /// What one tape did, written when it was ejected.
+    package struct Tape: Codable, Sendable, Equatable {
+        /// The cassette's file, absolute.
+        package var cassette: String
+        /// Cassettes loaded beneath it, which answered what it had no recording for.
+        package var beneath: [String]
+        /// The test that opened it (`Feed/loads()`) and its source file, when known.
+        package var test: String?
+        package var testFile: String?
+        package var mode: String
+        package var opened: Date
+        /// How many interactions the cassette had when it was opened.
+        package var interactions: Int
+        /// The interactions (1-based) that answered a request.
+        package var replayed: [Int]
+        /// The oldest `recordedAt` among the replayed interactions: how old what the test relies
+        /// on is (not the oldest interaction in the file).
+        package var oldestReplayed: Date?
+        /// The interactions (1-based) that answered nothing, as `#3 GET https://…`.
+        package var unused: [Int]
+        package var unusedShown: [String]
+        /// How many interactions were recorded, and whether the file was written.
+        package var recorded: Int
+        package var saved: Bool
+        /// The requests no recording answered (`GET https://…`).
+        package var misses: [String]
+        /// The file as the tape left it: its size and modification time, so that a later change
+        /// (a hand edit, a re-recording) is noticed before the ledger's word about it is used.
+        package var fileSize: Int?
+        package var fileModified: Date?
+        /// The staleness policy's maximum age, in seconds, when the tape had one.
+        package var maximumAge: Double?
+
+        package init(
+            cassette: String, beneath: [String] = [], test: String? = nil, testFile: String? = nil, mode: String, opened: Date,
+            interactions: Int, replayed: [Int] = [], oldestReplayed: Date? = nil, unused: [Int] = [], unusedShown: [String] = [],
+            recorded: Int = 0, saved: Bool = false, misses: [String] = [], fileSize: Int? = nil, fileModified: Date? = nil,
+            maximumAge: Double? = nil
+        ) {
+            self.cassette = cassette
+            self.beneath = beneath
+            self.test = test
+            self.testFile = testFile
+            self.mode = mode
+            self.opened = opened
+            self.interactions = interactions
+            self.replayed = replayed
+            self.oldestReplayed = oldestReplayed
+            self.unused = unused
+            self.unusedShown = unusedShown
+            self.recorded = recorded
+            self.saved = saved
+            self.misses = misses
+            self.fileSize = fileSize
+            self.fileModified = fileModified
+            self.maximumAge = maximumAge
+        }
+    }
+
+    /// Written when the process exits normally; a file without it was cut short.
+    package struct End: Codable, Sendable, Equatable {
+        package var ended: Date
+        package init(ended: Date) { self.ended = ended }
+    }
+
+    private enum CodingKeys: String, CodingKey { case process, tape, end }
+
+    package init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let process = try container.decodeIfPresent(Process.self, forKey: .process) {
+            self = .process(process)
+        } else if let tape = try container.decodeIfPresent(Tape.self, forKey: .tape) {
+            self = .tape(tape)
+        } else if let end = try container.decodeIfPresent(End.self, forKey: .end) {
+            self = .end(end)
+        } else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "expected an object with one member: \"process\", \"tape\" or \"end\""))
+        }
+    }
+
+    package func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .process(let process): try container.encode(process, forKey: .process)
+        case .tape(let tape): try container.encode(tape, forKey: .tape)
+        case .end(let end): try container.encode(end, forKey: .end)
+        }
+    }
+
+    /// The record as one line of the ledger, newline included.
+    package var line: Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Timestamp.format(date) ?? "")
+        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = (try? encoder.encode(self)) ?? Data()
+        data.append(0x0A)
+        return data
+    }
+
+    /// Reads the lines of a ledger file. Throws ``LedgerFileError`` naming the first line that is
+    /// not a record (a file cut short by a killed process ends in one).
+    package static func records(in data: Data) throws(LedgerFileError) -> [LedgerRecord] {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            switch Timestamp.parse(try container.decode(String.self)) {
+            case .success(let date): return date
+            case .failure(let error):
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
+            }
+        }
+        var records: [LedgerRecord] = []
+        var number = 0
+        for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            number += 1
+            if line.isEmpty { continue }
+            do {
+                records.append(try decoder.decode(LedgerRecord.self, from: Data(line)))
+            } catch {
+                throw LedgerFileError(line: number, reason: Self.reason(error))
+            }
+        }
+        return records
+    }
+
+    private static func reason(_ error: Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription
+        case DecodingError.keyNotFound(let key, let context):
+            return "member \"\(key.stringValue)\" missing at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.typeMismatch(let type, let context), DecodingError.valueNotFound(let type, let context):
+            return "expected \(type) at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default:
+            return "\(error)"
+        }
+    }
+}
+
+/// A ledger file that is not all records: where, and why.
+package struct LedgerFileError: Error, Sendable, Equatable {
+    package var line: Int
+    package var reason: String
+}
