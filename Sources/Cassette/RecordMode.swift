@@ -48,7 +48,13 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
         if let text = environment[environmentVariable], !text.isEmpty {
             return try RecordMode(parsing: text)
         }
-        if let ci = environment["CI"], !ci.isEmpty, ci.lowercased() != "false", ci != "0" { return .none }
+        if isCI(environment) { return .none }
         return requested
+    }
+
+    /// Whether `environment` says this is CI: `CI` set, and not to `false` or `0`.
+    static func isCI(_ environment: [String: String]) -> Bool {
+        guard let ci = environment["CI"] else { return false }
+        return !ci.isEmpty && ci.lowercased() != "false" && ci != "0"
     }
 }

@@ -94,7 +94,9 @@ public final class Tape: Sendable {
     private let fileExisted: Bool
     /// Where ``eject()`` records what the tape did (``Ledger``), or nil when the ledger is off.
     private let ledger: LedgerWriter?
-    private let stale: Report.Stale?
+    /// Whether a stale cassette fails the test, and what to add to the message; nil when the
+    /// tape does not judge staleness when it is ejected.
+    private let staleJudgment: (fails: Bool, note: String)?
     private let state = Locked((ejected: false, holdsSharedSession: false))
     private let servers = Locked<[TapeServer]>([])
 
@@ -165,16 +167,20 @@ public final class Tape: Sendable {
         let exists = FileManager.default.fileExists(atPath: file.path)
         if !exists, mode == .none { throw CassetteError.cassetteNotFound(file: file.path, mode: mode) }
         var existing = exists && mode != .all ? try CassetteFile.read(file).interactions : []
-        var stale: Report.Stale?
-        if let staleness = options.staleness, let message = staleness.finding(in: existing, of: file, at: Date()) {
+        // Re-recording is decided now, before any request; a warning or a failure when the tape is
+        // ejected, by the interactions replayed.
+        var staleJudgment: (fails: Bool, note: String)?
+        if let staleness = options.staleness {
             switch staleness.action {
             case .warn, .fail:
-                stale = Report.Stale(message: message, fails: staleness.action == .fail)
-            case .reRecord where mode == .none:
-                stale = Report.Stale(message: message + " (Staleness .reRecord cannot re-record in record mode none.)", fails: false)
+                staleJudgment = (staleness.action == .fail, "")
+            case .reRecord where mode == .none || RecordMode.isCI(environment):
+                staleJudgment = (staleness.onCI == .fail, " (On CI — record mode none, or CI set — a stale cassette is never re-recorded.)")
             case .reRecord:
-                mode = .all
-                existing = []
+                if staleness.isStale(existing, at: options.clock()) {
+                    mode = .all
+                    existing = []
+                }
             }
         }
         let ownCount = existing.count
@@ -186,7 +192,7 @@ public final class Tape: Sendable {
                 layerEnds.append(existing.count)
             }
         }
-        self.stale = stale
+        self.staleJudgment = staleJudgment
         self.options = options
         self.file = file
         self.mode = mode
@@ -333,6 +339,14 @@ public final class Tape: Sendable {
         return (report, recordedBytes)
     }
 
+    /// What ``Options/staleness`` finds in the interactions replayed so far.
+    private var stale: Report.Stale? {
+        guard let staleness = options.staleness, let judgment = staleJudgment else { return nil }
+        let message = staleness.finding(
+            replayedAt: router.playback.usage().replayedAt, of: file, test: options.openedBy?.test, at: options.clock())
+        return message.map { Report.Stale(message: $0 + judgment.note, fails: judgment.fails) }
+    }
+
     /// What the ledger keeps of the tape's use, made as it is ejected (before the recordings are let go).
     private func ledgerRecord(of report: Report) -> LedgerRecord.Tape {
         let usage = router.playback.usage()
@@ -340,7 +354,7 @@ public final class Tape: Sendable {
         return LedgerRecord.Tape(
             cassette: file.standardizedFileURL.path, beneath: options.underlyingCassettes.map(\.standardizedFileURL.path),
             test: options.openedBy?.test, testFile: options.openedBy?.file, mode: mode.rawValue, opened: openedAt,
-            interactions: router.playback.ownCount, replayed: usage.replayed, oldestReplayed: usage.oldestReplayed, unused: usage.unused,
+            interactions: router.playback.ownCount, replayed: usage.replayed, oldestReplayed: usage.replayedAt.compactMap { $0 }.min(), unused: usage.unused,
             unusedShown: report.unusedInteractions, recorded: report.recorded, saved: report.saved,
             misses: report.unmatched.map { "\($0.request.method) \($0.request.url)" }, fileSize: facts.size, fileModified: facts.modified,
             maximumAge: options.staleness?.maximumAge)

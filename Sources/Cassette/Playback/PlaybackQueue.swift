@@ -221,22 +221,22 @@ final class PlaybackQueue: Sendable {
         return requests.indices.map { (requests[$0], used[$0]) }
     }
 
-    /// What the ledger keeps of the cassette's own interactions: those that answered and those
-    /// that did not (1-based), and the oldest `recordedAt` among those that answered.
-    func usage() -> (replayed: [Int], unused: [Int], oldestReplayed: Date?) {
+    /// What the ledger and staleness keep of the cassette's own interactions: those that
+    /// answered and those that did not (1-based), and when each that answered was recorded.
+    func usage() -> (replayed: [Int], unused: [Int], replayedAt: [Date?]) {
         let (interactions, used) = (interactions, used.current)
         var replayed: [Int] = []
         var unused: [Int] = []
-        var oldest: Date?
+        var replayedAt: [Date?] = []
         for index in 0..<min(ownCount, interactions.count, used.count) {
             if used[index] {
                 replayed.append(index + 1)
-                if let at = interactions[index].recordedAt, oldest.map({ at < $0 }) ?? true { oldest = at }
+                replayedAt.append(interactions[index].recordedAt)
             } else {
                 unused.append(index + 1)
             }
         }
-        return (replayed, unused, oldest)
+        return (replayed, unused, replayedAt)
     }
 
     /// Lets go of the recordings (their bodies, their keys): the tape was ejected and nothing

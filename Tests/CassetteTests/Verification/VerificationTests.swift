@@ -102,9 +102,11 @@ import FoundationNetworking
         ]}
         """
 
-    static func staleMessage(_ file: URL, age: String = "30 days") -> String {
-        "cassette \(file.path) is stale: 1 of its 2 interactions were recorded more than \(age) ago "
-            + "(the oldest at 2020-01-02T03:04:05.678Z). Re-record it with CASSETTE_RECORD_MODE=all on a machine with network access, and commit it."
+    static func staleMessage(_ file: URL, age: String = "30 days", replayed: Int = 1, test: String? = nil) -> String {
+        let days = Int(Date().timeIntervalSince(Date(timeIntervalSince1970: 1_577_934_245.678)) / 86_400)
+        let refresh = test.map { "Refresh it with CASSETTE_RECORD_MODE=all swift test --filter '\($0)'" } ?? "Re-record it with CASSETTE_RECORD_MODE=all"
+        return "cassette \(file.path) is stale: 1 of the \(replayed) interactions replayed were recorded more than \(age) ago "
+            + "(the oldest at 2020-01-02T03:04:05.678Z, \(days) days ago). \(refresh) on a machine with network access, and commit it."
     }
 
     @Test func aStaleCassetteWarnsOrFailsAndStillReplays() async throws {
@@ -115,10 +117,14 @@ import FoundationNetworking
 
             let warned = try Tape(file: file, mode: .none, options: .init(staleness: .warn(after: month)), environment: [:])
             #expect(await Fetch.get("https://api.example.com/feed", on: warned.session).text == "old")
-            #expect(try warned.eject().stale == Tape.Report.Stale(message: Self.staleMessage(file), fails: false))
+            #expect(await Fetch.get("https://api.example.com/feed?hand=written", on: warned.session).text == "by hand")
+            #expect(try warned.eject().stale == Tape.Report.Stale(message: Self.staleMessage(file, replayed: 2), fails: false))
 
+            // The refresh command names the test that opened the cassette.
             await #expect(
-                throws: CassetteError.verificationFailed([.stale(cassette: file, message: Self.staleMessage(file, age: "1.5 days"))])
+                throws: CassetteError.verificationFailed([
+                    .stale(cassette: file, message: Self.staleMessage(file, age: "1.5 days", test: "aStaleCassetteWarnsOrFailsAndStillReplays"))
+                ])
             ) {
                 try await withCassette(
                     "old", folder: scratch.url.path, mode: .none, options: .init(staleness: .fail(after: 1.5 * 86_400)),
@@ -130,12 +136,37 @@ import FoundationNetworking
 
             // Younger than the limit: nothing to say.
             let fresh = try Tape(file: file, mode: .none, options: .init(staleness: .fail(after: 100 * 365 * 86_400)), environment: [:])
+            #expect(await Fetch.get("https://api.example.com/feed", on: fresh.session).text == "old")
             #expect(try fresh.eject().stale == nil)
 
-            // On CI nothing can be re-recorded: a warning says so.
-            let onCI = try Tape(file: file, options: .init(staleness: .reRecord(after: month)), environment: ["CI": "1"])
-            #expect(
-                try onCI.eject().stale?.message == Self.staleMessage(file) + " (Staleness .reRecord cannot re-record in record mode none.)")
+            // Only what the test replays counts: the old interaction unasked, the cassette is not stale.
+            let unasked = try Tape(file: file, mode: .none, options: .init(staleness: .fail(after: month)), environment: [:])
+            #expect(await Fetch.get("https://api.example.com/feed?hand=written", on: unasked.session).text == "by hand")
+            #expect(try unasked.eject().stale == nil)
+        }
+    }
+
+    /// On CI (`CI` set, or mode none) a stale cassette is never re-recorded: it warns, or fails
+    /// when the policy says so, and the file keeps its bytes — even when the mode asked for
+    /// could record.
+    @Test(arguments: [Staleness.Action.warn, .fail]) func onCIAStaleCassetteNeverRecords(_ onCI: Staleness.Action) async throws {
+        try await withScratchTape { scratch in
+            let server = scratch.server
+            let file = scratch.file("old.json")
+            try Data(Self.oldCassette.replacingOccurrences(of: "URL", with: server.baseURL + "/status/201").utf8).write(to: file)
+            let before = try Data(contentsOf: file)
+            let note = " (On CI — record mode none, or CI set — a stale cassette is never re-recorded.)"
+            for environment in [["CI": "true"], ["CI": "true", "CASSETTE_RECORD_MODE": "once"]] {
+                let tape = try Tape(file: file, options: .init(staleness: .reRecord(after: 30 * 86_400, onCI: onCI)), environment: environment)
+                #expect(tape.mode == (environment["CASSETTE_RECORD_MODE"] == nil ? .none : .once))
+                let replayed = await Fetch.get(server.baseURL + "/status/201", on: tape.session)
+                #expect(replayed.status == 200 && replayed.text == "old")
+                let report = try tape.eject()
+                #expect(report.stale == Tape.Report.Stale(message: Self.staleMessage(file) + note, fails: onCI == .fail))
+                #expect(report.recorded == 0 && !report.saved)
+                #expect(try Data(contentsOf: file) == before)
+            }
+            #expect(server.received.isEmpty)
         }
     }
 
