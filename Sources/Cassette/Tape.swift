@@ -354,7 +354,8 @@ public final class Tape: Sendable {
         return LedgerRecord.Tape(
             cassette: file.standardizedFileURL.path, beneath: options.underlyingCassettes.map(\.standardizedFileURL.path),
             test: options.openedBy?.test, testFile: options.openedBy?.file, mode: mode.rawValue, opened: openedAt,
-            interactions: router.playback.ownCount, replayed: usage.replayed, oldestReplayed: usage.replayedAt.compactMap { $0 }.min(), unused: usage.unused,
+            interactions: router.playback.ownCount, replayed: usage.replayed, oldestReplayed: usage.replayedAt.compactMap { $0 }.min(),
+            unused: usage.unused,
             unusedShown: report.unusedInteractions, recorded: report.recorded, saved: report.saved,
             misses: report.unmatched.map { "\($0.request.method) \($0.request.url)" }, fileSize: facts.size, fileModified: facts.modified,
             maximumAge: options.staleness?.maximumAge)

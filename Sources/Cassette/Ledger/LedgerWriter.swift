@@ -36,7 +36,7 @@ final class LedgerWriter: Sendable {
         let key = folder.standardizedFileURL.path
         return registry.withLock { registry -> LedgerWriter? in
             if let known = registry.writers[key] { return known }
-            if registry.failed.contains(key) { return nil }
+            if registry.failed.contains(key) || registry.closed { return nil }
             do {
                 let writer = try open(in: folder, environment: environment)
                 registry.writers[key] = writer
@@ -60,6 +60,8 @@ final class LedgerWriter: Sendable {
         var writers: [String: LedgerWriter] = [:]
         var failed: Set<String> = []
         var exitHandlerInstalled = false
+        /// The process is exiting: the ledgers have their end.
+        var closed = false
     }
 
     private static let registry = Locked(Registry())
@@ -89,9 +91,12 @@ final class LedgerWriter: Sendable {
 
     /// Appends what a tape did.
     func append(_ tape: LedgerRecord.Tape) {
-        tapes.withLock { $0.append(tape) }
+        if keepsTapes { tapes.withLock { $0.append(tape) } }
         write(.tape(tape))
     }
+
+    /// Whether the process prints the summary at exit, which counts its tapes.
+    private let keepsTapes = ProcessInfo.processInfo.environment[RunSummary.variable] == "1"
 
     private func write(_ record: LedgerRecord) {
         let line = record.line
@@ -113,11 +118,15 @@ final class LedgerWriter: Sendable {
 
     /// At exit: each ledger gets its end record; with `CASSETTE_SUMMARY=1`, the summary line.
     private static func processExits() {
-        let writers = registry.withLock { Array($0.writers.values) }
-        let summary = ProcessInfo.processInfo.environment[RunSummary.variable] == "1"
+        // Taken out of the registry: released (their files closed) once this returns, so that
+        // nothing they hold is still reachable only from a global when the process ends.
+        let writers = registry.withLock { registry in
+            defer { (registry.writers, registry.closed) = ([:], true) }
+            return Array(registry.writers.values)
+        }
         for writer in writers {
             writer.write(.end(LedgerRecord.End(ended: Date())))
-            if summary {
+            if writer.keepsTapes {
                 let line = RunSummary.line(for: writer.tapes.current, ledger: Ledger(folder: writer.folder), run: writer.run.id)
                 FileHandle.standardError.write(Data((line + "\n").utf8))
             }

@@ -21,9 +21,11 @@ enum RunSummary {
         run.partial = filter.map { "only some tests ran (\($0))" }
         let report = SuiteReport.make(
             run: run, cassettes: folders.sorted { $0.path < $1.path }, maximumAge: SuiteReport.defaultMaximumAge, now: now)
-        let orphans = run.isComplete ? "\(report.orphans.count) orphans" : "orphans not counted (\(run.partial ?? ""))"
-        return "Cassette: \(report.replayed.count) cassettes replayed, \(report.recorded.count) recorded, "
-            + "\(report.misses.count) misses, \(report.unusedCount) unused interactions, \(orphans) — "
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        let orphans = run.isComplete ? count(report.orphans.count, "orphan") : "orphans not counted (\(run.partial ?? ""))"
+        return "Cassette: \(count(report.replayed.count, "cassette")) replayed, \(report.recorded.count) recorded, "
+            + "\(report.misses.count == 1 ? "1 miss" : "\(report.misses.count) misses"), "
+            + "\(count(report.unusedCount, "unused interaction")), \(orphans) — "
             + "cassette report --ledger \(ledger.folder.path) for details"
     }
 }

@@ -49,7 +49,7 @@ import Testing
 
     /// Runs the test processes at once, each opening its tapes in parallel; their outputs.
     static func runSuite(
-        _ processes: [[Planned]], ledger: URL, run: String, arguments: [String] = []
+        _ processes: [[Planned]], ledger: URL, run: String, arguments: [String] = [], environment: [String: String] = [:]
     ) throws -> [(status: Int32, output: String)] {
         var running: [(Process, Pipe)] = []
         for tapes in processes {
@@ -60,7 +60,8 @@ import Testing
                 [
                     "CASSETTE_LEDGER": ledger.path, "CASSETTE_RUN_ID": run,
                     "LEDGER_CHECK_TAPES": String(decoding: try JSONEncoder().encode(tapes), as: UTF8.self),
-                ]) { $1 }
+                ].merging(environment) { $1 }
+            ) { $1 }
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = pipe
@@ -147,6 +148,25 @@ import Testing
             #expect(second.orphans == [])
             #expect(second.unused == [])
             #expect(try PrunePlan(report: second, orphans: true, unusedInteractions: true).steps == [])
+        }
+    }
+
+    /// `CASSETTE_SUMMARY=1`: one line as the test process exits.
+    @Test func theSummaryLineAtTheEndOfATestProcess() throws {
+        try withScratchTape { scratch in
+            let files = try Self.plantCassettes(in: scratch.url)
+            let ledger = scratch.url.appendingPathComponent("ledger")
+            let process = Array(Self.suite(files).joined())
+            let withSummary = try Self.runSuite([process], ledger: ledger, run: "run-s", environment: ["CASSETTE_SUMMARY": "1"])
+            #expect(withSummary.map(\.status) == [0])
+            let lines = withSummary.first?.output.split(separator: "\n").filter { $0.hasPrefix("Cassette:") } ?? []
+            #expect(
+                lines == [
+                    "Cassette: 2 cassettes replayed, 0 recorded, 0 misses, 2 unused interactions, 1 orphan — "
+                        + "cassette report --ledger \(ledger.path) for details"
+                ])
+            let without = try Self.runSuite([process], ledger: ledger, run: "run-t")
+            #expect(without.first?.output.contains("Cassette:") == false)
         }
     }
 

@@ -104,7 +104,9 @@ import FoundationNetworking
 
     static func staleMessage(_ file: URL, age: String = "30 days", replayed: Int = 1, test: String? = nil) -> String {
         let days = Int(Date().timeIntervalSince(Date(timeIntervalSince1970: 1_577_934_245.678)) / 86_400)
-        let refresh = test.map { "Refresh it with CASSETTE_RECORD_MODE=all swift test --filter '\($0)'" } ?? "Re-record it with CASSETTE_RECORD_MODE=all"
+        let refresh =
+            test.map { "Refresh it with CASSETTE_RECORD_MODE=all swift test --filter '\($0)'" }
+            ?? "Re-record it with CASSETTE_RECORD_MODE=all"
         return "cassette \(file.path) is stale: 1 of the \(replayed) interactions replayed were recorded more than \(age) ago "
             + "(the oldest at 2020-01-02T03:04:05.678Z, \(days) days ago). \(refresh) on a machine with network access, and commit it."
     }
@@ -123,7 +125,9 @@ import FoundationNetworking
             // The refresh command names the test that opened the cassette.
             await #expect(
                 throws: CassetteError.verificationFailed([
-                    .stale(cassette: file, message: Self.staleMessage(file, age: "1.5 days", test: "aStaleCassetteWarnsOrFailsAndStillReplays"))
+                    .stale(
+                        cassette: file, message: Self.staleMessage(file, age: "1.5 days", test: "aStaleCassetteWarnsOrFailsAndStillReplays")
+                    )
                 ])
             ) {
                 try await withCassette(
@@ -157,7 +161,8 @@ import FoundationNetworking
             let before = try Data(contentsOf: file)
             let note = " (On CI — record mode none, or CI set — a stale cassette is never re-recorded.)"
             for environment in [["CI": "true"], ["CI": "true", "CASSETTE_RECORD_MODE": "once"]] {
-                let tape = try Tape(file: file, options: .init(staleness: .reRecord(after: 30 * 86_400, onCI: onCI)), environment: environment)
+                let tape = try Tape(
+                    file: file, options: .init(staleness: .reRecord(after: 30 * 86_400, onCI: onCI)), environment: environment)
                 #expect(tape.mode == (environment["CASSETTE_RECORD_MODE"] == nil ? .none : .once))
                 let replayed = await Fetch.get(server.baseURL + "/status/201", on: tape.session)
                 #expect(replayed.status == 200 && replayed.text == "old")
