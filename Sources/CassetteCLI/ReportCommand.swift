@@ -62,11 +62,12 @@ enum ReportCommand {
     }
 
     static func text(_ report: SuiteReport, now: Date = Date()) -> [String] {
+        func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) " + (number == 1 ? one : many) }
         var lines = [
             "run \(report.run): " + (report.partial.map { "partial — \($0)" } ?? "the whole suite"),
-            "\(report.cassetteCount) cassettes: \(report.replayed.count) replayed, \(report.recorded.count) recorded into, "
-                + "\(report.misses.count) misses, \(report.orphans.count) orphans, \(report.unusedCount) unused interactions, "
-                + "\(report.stale.count) stale",
+            "\(count(report.cassetteCount, "cassette", "cassettes")): \(report.replayed.count) replayed, \(report.recorded.count) recorded into, "
+                + "\(count(report.misses.count, "miss", "misses")), \(count(report.orphans.count, "orphan", "orphans")), "
+                + "\(count(report.unusedCount, "unused interaction", "unused interactions")), \(report.stale.count) stale",
         ]
         if !report.misses.isEmpty {
             lines.append("misses:")
