@@ -80,6 +80,12 @@ do {
     if wanted("tape_lifecycle") {
         try await run(try LifecycleBenchmarks.tapeLifecycle(interactions: 50, repetitions: quick ? 5 : 50, folder: folder))
     }
+    if wanted("ledger_cost") {
+        try await run(try LedgerBenchmarks.cost(interactions: 50, repetitions: quick ? 5 : 50, folder: folder))
+    }
+    if wanted("report_10k") {
+        try await run(try LedgerBenchmarks.report(cassettes: quick ? 1_000 : 10_000, folder: folder), with: Harness(runs: quick ? 1 : 5))
+    }
     if wanted("save_10k") {
         try await run(
             try LifecycleBenchmarks.save(interactions: quick ? 1_000 : 10_000, repetitions: quick ? 1 : 3, folder: folder),

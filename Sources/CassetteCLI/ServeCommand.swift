@@ -111,7 +111,22 @@ struct ServeCommand {
     static func run(_ arguments: [String], output: ConsoleOutput, environment: CommandEnvironment) -> Int32 {
         var command = ServeCommand()
         if let status = command.parse(arguments, output: output) { return status }
-        return command.execute(output: output, environment: environment)
+        let served = ReleaseWatch()
+        let status = command.execute(output: output, environment: environment, watching: served)
+        // The process exits next: first let the server's last threads let go of it, so that the
+        // cassette is freed rather than still held (a leak to LeakSanitizer) at exit.
+        served.waitUntilReleased(timeout: 2)
+        return status
+    }
+
+    /// Holds the server weakly, to see it freed.
+    final class ReleaseWatch: @unchecked Sendable {
+        weak var server: TapeServer?
+
+        func waitUntilReleased(timeout: TimeInterval) {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while server != nil, Date() < deadline { usleep(5_000) }
+        }
     }
 
     private mutating func parse(_ arguments: [String], output: ConsoleOutput) -> Int32? {
@@ -205,7 +220,7 @@ struct ServeCommand {
         return nil
     }
 
-    private func execute(output: ConsoleOutput, environment: CommandEnvironment) -> Int32 {
+    private func execute(output: ConsoleOutput, environment: CommandEnvironment, watching watch: ReleaseWatch) -> Int32 {
         let misses = Locked(0)
         let server: TapeServer
         do {
@@ -249,6 +264,7 @@ struct ServeCommand {
             output.report(error)
             return ExitCode.failure
         }
+        watch.server = server
         let everyInterface = ["0.0.0.0", "::", "[::]"].contains(host)
         output.line("listening on \(server.baseURL.absoluteString)" + (everyInterface ? " (every interface, \(host))" : ""))
         // Held since the process started (main.swift): a signal sent before this line was

@@ -191,7 +191,9 @@ public final class TapeServer: @unchecked Sendable {
             listener.close()
             throw error
         }
-        let thread = Thread { [self] in acceptLoop() }
+        // Weakly: a thread that has ended its work but not yet been torn down keeps no server (and
+        // no cassette) alive after the last reference to it is gone.
+        let thread = Thread { [weak self] in self?.acceptLoop() }
         thread.name = "TapeServer.accept"
         thread.start()
     }
@@ -341,7 +343,8 @@ public final class TapeServer: @unchecked Sendable {
                     to: connection)
                 connection.close()
             case true?:
-                let thread = Thread { [self] in
+                let thread = Thread { [weak self] in
+                    guard let self else { return connection.close() }
                     serve(connection)
                     connection.close()
                     state.withLock { _ = $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }

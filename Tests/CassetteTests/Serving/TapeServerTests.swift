@@ -257,6 +257,33 @@ import FoundationNetworking
     /// listened on again at once (only the accept loop closes the listening socket, as it ends).
     /// The loop waits with `poll` on the socket and a wake pipe, which works on Darwin too, where
     /// `shutdown` does not wake a blocked `accept`.
+    /// Once a server is stopped and its tape ejected, nothing keeps either alive — not the
+    /// threads that served it — so a process that exits next (`cassette serve`) holds no cassette.
+    @Test func aStoppedServerAndItsTapeAreFreed() throws {
+        try withScratchTape { scratch in
+            let file = try Self.cassette(in: scratch)
+            weak var weakTape: Tape?
+            weak var weakServer: TapeServer?
+            try {
+                let tape = try Tape(file: file, mode: .none, environment: [:])
+                let server = try tape.serve()
+                let client = try RawHTTP(port: server.port)
+                #expect(client.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n"))
+                #expect(client.receiveResponse()?.head.hasPrefix("HTTP/1.1 200") == true)
+                let unmatched = try RawHTTP(port: server.port)
+                #expect(unmatched.send("GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n"))
+                #expect(unmatched.receiveResponse()?.head.hasPrefix("HTTP/1.1 500") == true)
+                server.stop()
+                _ = try tape.eject()
+                (weakTape, weakServer) = (tape, server)
+            }()
+            let deadline = Date(timeIntervalSinceNow: 2)
+            while weakTape != nil || weakServer != nil, Date() < deadline { usleep(5_000) }
+            #expect(weakServer == nil)
+            #expect(weakTape == nil)
+        }
+    }
+
     @Test func stoppingFreesThePortAtOnce() throws {
         try withScratchTape { scratch in
             let file = scratch.file("stop.json")
