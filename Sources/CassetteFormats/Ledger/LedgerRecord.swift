@@ -9,13 +9,13 @@ import Foundation
 /// {"tape":{"cassette":"/pkg/Cassettes/Feed/loads.json","test":"Feed/loads()","mode":"none",...}}
 /// {"end":{"ended":"2026-11-26T05:00:09.000Z"}}
 /// ```
-package enum LedgerRecord: Codable, Sendable, Equatable {
+package enum LedgerRecord: Decodable, Sendable, Equatable {
     case process(Process)
     case tape(Tape)
     case end(End)
 
     /// The test process, written first.
-    package struct Process: Codable, Sendable, Equatable {
+    package struct Process: Decodable, Sendable, Equatable {
         package var pid: Int32
         package var started: Date
         /// The arguments the process was started with, and those of the test runner that
@@ -36,7 +36,7 @@ package enum LedgerRecord: Codable, Sendable, Equatable {
     }
 
     /// What one tape did, written when it was ejected.
-    package struct Tape: Codable, Sendable, Equatable {
+    package struct Tape: Decodable, Sendable, Equatable {
         /// The cassette's file, absolute.
         package var cassette: String
         /// Cassettes loaded beneath it, which answered what it had no recording for.
@@ -95,7 +95,7 @@ package enum LedgerRecord: Codable, Sendable, Equatable {
     }
 
     /// Written when the process exits normally; a file without it was cut short.
-    package struct End: Codable, Sendable, Equatable {
+    package struct End: Decodable, Sendable, Equatable {
         package var ended: Date
         package init(ended: Date) { self.ended = ended }
     }
@@ -116,26 +116,106 @@ package enum LedgerRecord: Codable, Sendable, Equatable {
         }
     }
 
-    package func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+    /// The record as one line of the ledger, newline included. Written by hand (a tape writes one
+    /// as it is ejected, and `JSONEncoder` would cost it more than the rest of the ledger); read
+    /// back with `Decodable`, which the tests hold to the same shape.
+    package var line: Data {
+        var line = LineWriter()
         switch self {
-        case .process(let process): try container.encode(process, forKey: .process)
-        case .tape(let tape): try container.encode(tape, forKey: .tape)
-        case .end(let end): try container.encode(end, forKey: .end)
+        case .process(let process):
+            line.open("process")
+            line.member("pid", number: Int(process.pid))
+            line.member("started", date: process.started)
+            line.member("arguments", strings: process.arguments)
+            if let runner = process.runnerArguments { line.member("runnerArguments", strings: runner) }
+            if let filter = process.filter { line.member("filter", string: filter) }
+        case .tape(let tape):
+            line.open("tape")
+            line.member("cassette", string: tape.cassette)
+            line.member("beneath", strings: tape.beneath)
+            if let test = tape.test { line.member("test", string: test) }
+            if let file = tape.testFile { line.member("testFile", string: file) }
+            line.member("mode", string: tape.mode)
+            line.member("opened", date: tape.opened)
+            line.member("interactions", number: tape.interactions)
+            line.member("replayed", numbers: tape.replayed)
+            if let oldest = tape.oldestReplayed { line.member("oldestReplayed", date: oldest) }
+            line.member("unused", numbers: tape.unused)
+            line.member("unusedShown", strings: tape.unusedShown)
+            line.member("recorded", number: tape.recorded)
+            line.member("saved", bool: tape.saved)
+            line.member("misses", strings: tape.misses)
+            if let size = tape.fileSize { line.member("fileSize", number: size) }
+            if let modified = tape.fileModified { line.member("fileModified", date: modified) }
+            if let age = tape.maximumAge { line.member("maximumAge", double: age) }
+        case .end(let end):
+            line.open("end")
+            line.member("ended", date: end.ended)
         }
+        return line.finished()
     }
 
-    /// The record as one line of the ledger, newline included.
-    package var line: Data {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.format(date) ?? "")
+    /// `{"kind":{…}}` and a newline, member by member.
+    private struct LineWriter {
+        var bytes: [UInt8] = []
+        var first = true
+
+        mutating func open(_ kind: String) {
+            bytes.append(UInt8(ascii: "{"))
+            JSONWriter.appendString(kind, to: &bytes)
+            bytes += Array(":{".utf8)
         }
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = (try? encoder.encode(self)) ?? Data()
-        data.append(0x0A)
-        return data
+
+        mutating func key(_ name: String) {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            JSONWriter.appendString(name, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+        }
+
+        mutating func member(_ name: String, string: String) {
+            key(name)
+            JSONWriter.appendString(string, to: &bytes)
+        }
+
+        mutating func member(_ name: String, strings: [String]) {
+            key(name)
+            bytes.append(UInt8(ascii: "["))
+            for (index, string) in strings.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONWriter.appendString(string, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+
+        mutating func member(_ name: String, number: Int) {
+            key(name)
+            bytes += Array(String(number).utf8)
+        }
+
+        mutating func member(_ name: String, numbers: [Int]) {
+            key(name)
+            bytes += Array(("[" + numbers.map(String.init).joined(separator: ",") + "]").utf8)
+        }
+
+        mutating func member(_ name: String, double: Double) {
+            key(name)
+            bytes += Array((double.isFinite ? "\(double)" : "0").utf8)
+        }
+
+        mutating func member(_ name: String, bool: Bool) {
+            key(name)
+            bytes += Array((bool ? "true" : "false").utf8)
+        }
+
+        mutating func member(_ name: String, date: Date) {
+            member(name, string: Timestamp.format(date) ?? "1970-01-01T00:00:00.000Z")
+        }
+
+        mutating func finished() -> Data {
+            bytes += Array("}}\n".utf8)
+            return Data(bytes)
+        }
     }
 
     /// Reads the lines of a ledger file. Throws ``LedgerFileError`` naming the first line that is
