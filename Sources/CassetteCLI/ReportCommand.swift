@@ -91,9 +91,7 @@ enum ReportCommand {
             for stale in report.stale {
                 let days = Int(now.timeIntervalSince(stale.oldestReplayed) / 86_400)
                 let limit = Int(stale.maximumAge / 86_400)
-                let refresh =
-                    stale.tests.isEmpty
-                    ? "" : "; refresh: CASSETTE_RECORD_MODE=all swift test --filter '\(stale.tests.joined(separator: "|"))'"
+                let refresh = stale.refreshCommand.map { "; refresh: " + $0 } ?? ""
                 lines.append("  \(stale.cassette.path): replays an interaction recorded \(days) days ago (limit \(limit))\(refresh)")
             }
         }
@@ -125,7 +123,7 @@ enum ReportCommand {
             "stale": report.stale.map {
                 [
                     "cassette": $0.cassette.path, "oldestReplayed": ISO8601DateFormatter().string(from: $0.oldestReplayed),
-                    "maximumAgeDays": $0.maximumAge / 86_400, "tests": $0.tests,
+                    "maximumAgeDays": $0.maximumAge / 86_400, "tests": $0.tests, "refresh": $0.refreshCommand ?? NSNull(),
                 ] as [String: Any]
             },
             "unvisitedFolders": report.unvisitedFolders.map(\.path),

@@ -85,7 +85,10 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         }
         var options = options
         options.adviceReader = .trait
-        options.openedBy = (test: "\(test.id)", file: test.sourceLocation.filePath)
+        // As `swift test --filter` takes it: `Module.Suite/test()`.
+        options.openedBy = (
+            test: test.id.moduleName + "." + test.id.nameComponents.joined(separator: "/"), file: test.sourceLocation.filePath
+        )
         let tape = try Tape(
             named: cassetteName, folder: folder, bundle: bundle, filePath: test.sourceLocation.filePath,
             mode: mode, matching: matching, options: options,

@@ -84,7 +84,7 @@ import Testing
                     #2 GET https://api.example.com/feed/1
                     #3 GET https://api.example.com/feed/2
                 stale (replayed interactions older than the limit):
-                  \(feed)/profile.json: replays an interaction recorded 200 days ago (limit 90); refresh: CASSETTE_RECORD_MODE=all swift test --filter 'App.ProfileTests/shows()'
+                  \(feed)/profile.json: replays an interaction recorded 200 days ago (limit 90); refresh: CASSETTE_RECORD_MODE=all swift test --filter 'App.ProfileTests/shows'
                 not judged (the run opened no cassette there):
                   \(cassettes.path)/Slow/
 

@@ -64,6 +64,7 @@ public struct Ledger: Sendable, Equatable {
 
     /// What went wrong reading a ledger.
     public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What went wrong, where, and what to do.
         public var description: String
     }
 

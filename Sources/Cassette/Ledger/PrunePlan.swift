@@ -24,6 +24,7 @@ public struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
 
     /// Why a plan cannot be made.
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Why, and what to do instead.
         public var description: String
     }
 

@@ -25,6 +25,7 @@ import Darwin
 public struct SuiteReport: Sendable, Equatable {
     /// A cassette with some of its interactions unused by every tape that opened it.
     public struct Unused: Sendable, Equatable {
+        /// The cassette file.
         public var cassette: URL
         /// Each as `#3 GET https://…`.
         public var interactions: [String]
@@ -37,6 +38,7 @@ public struct SuiteReport: Sendable, Equatable {
 
     /// A cassette whose replayed interactions are older than the limit.
     public struct Stale: Sendable, Equatable {
+        /// The cassette file.
         public var cassette: URL
         /// The oldest `recordedAt` among the interactions the run replayed.
         public var oldestReplayed: Date
@@ -44,12 +46,22 @@ public struct SuiteReport: Sendable, Equatable {
         public var maximumAge: TimeInterval
         /// The tests that replayed it, to re-record with `CASSETTE_RECORD_MODE=all swift test --filter …`.
         public var tests: [String]
+
+        /// The command that records it again, when the ledger knows its tests:
+        /// `CASSETTE_RECORD_MODE=all swift test --filter 'App.FeedTests/loads'`.
+        public var refreshCommand: String? {
+            tests.isEmpty
+                ? nil : "CASSETTE_RECORD_MODE=all swift test --filter '\(tests.map(Staleness.filter(for:)).joined(separator: "|"))'"
+        }
     }
 
     /// A request no recording answered.
     public struct Miss: Sendable, Equatable {
+        /// The cassette the tape had.
         public var cassette: URL
+        /// The request, as `GET https://…`.
         public var request: String
+        /// The test that sent it, when the ledger knows.
         public var test: String?
     }
 
@@ -61,15 +73,19 @@ public struct SuiteReport: Sendable, Equatable {
     public var warnings: [String]
     /// Every cassette file found under the folders given.
     public var cassetteCount: Int
-    /// Cassettes a tape replayed from / recorded into / missed in during the run.
+    /// Cassettes a tape replayed from during the run.
     public var replayed: [URL]
+    /// Cassettes a tape recorded into.
     public var recorded: [URL]
+    /// Requests no recording answered.
     public var misses: [Miss]
     /// Cassette files no tape opened, in folders the run visited.
     public var orphans: [URL]
     /// Folders with cassettes of which the run opened none: not judged.
     public var unvisitedFolders: [URL]
+    /// Cassettes with interactions no test used.
     public var unused: [Unused]
+    /// Cassettes whose replayed interactions are older than the limit.
     public var stale: [Stale]
 
     /// The number of unused interactions over all cassettes.
@@ -82,6 +98,8 @@ public struct SuiteReport: Sendable, Equatable {
     /// folders, searched recursively for `.json`, `.http` and `.har` files).
     ///
     /// - Parameters:
+    ///   - ledger: the ledger the test run wrote.
+    ///   - cassettes: the cassette folders (or files) to judge.
     ///   - maximumAge: the age beyond which replayed interactions make a cassette stale, when its
     ///     tape had no ``Staleness`` of its own.
     ///   - now: the time ages are counted to.
