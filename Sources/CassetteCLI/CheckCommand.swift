@@ -4,7 +4,7 @@ import Foundation
 /// `cassette check --live PATH…`: drift between cassettes and the live API (``LiveCheck``).
 enum CheckCommand {
     static let usage = """
-        USAGE: cassette check --live [--json] [--dry-run] [--all-methods] [--values] [--secret NAME=ENV_VAR]... PATH...
+        USAGE: cassette check --live [--json] [--dry-run] [--update] [--all-methods] [--values] [--secret NAME=ENV_VAR]... PATH...
 
         Sends each recorded request of the cassettes (files, or folders of them; .json, .http, .har)
         to the live server again and compares the live answer with the recorded one: the status; the
@@ -23,18 +23,26 @@ enum CheckCommand {
                              Put the value of the environment variable ENV_VAR where the recorded
                              request holds the placeholder NAME ([REDACTED-1], <API_TOKEN>). A request
                              that still holds a redacted value is skipped. Values are never printed.
+          --update           Record the drifted interactions again, each in place in its cassette:
+                             its response, timing and recordedAt change; its request and every
+                             other interaction keep their bytes. The redaction rules of
+                             cassette-rules.json beside the cassette apply, and --secret values are
+                             written back as their placeholders. Exit 0 once all are rewritten.
           --json             Print the findings as JSON: [{"cassette", "index", "request", "outcome",
                              "changes" | "reason"}].
 
-        EXIT STATUS: 0 no drift, 1 drift, 2 the command line was wrong, 3 a live server could not be
-        reached (and nothing drifted) or a cassette cannot be read.
+        EXIT STATUS: 0 no drift (or, with --update, every drifted interaction recorded again), 1
+        drift, 2 the command line was wrong, 3 a live server could not be reached (and nothing
+        drifted) or a cassette cannot be read.
         """
 
     static func run(_ arguments: [String], output: ConsoleOutput, environment: [String: String]) -> Int32 {
         let list: ArgumentList
         switch ArgumentList.read(
             arguments, command: "check", usage: usage, options: ["--secret": "secret"],
-            flags: ["--live": "live", "--json": "json", "--dry-run": "dry", "--all-methods": "all", "--values": "values"],
+            flags: [
+                "--live": "live", "--json": "json", "--dry-run": "dry", "--all-methods": "all", "--values": "values", "--update": "update",
+            ],
             output: output)
         {
         case .run(let parsed): list = parsed
@@ -78,6 +86,18 @@ enum CheckCommand {
             output.line(json(findings))
         } else {
             for line in text(findings, dryRun: list.flags.contains("dry")) { output.line(line) }
+        }
+        if list.flags.contains("update"), !list.flags.contains("dry"), findings.contains(where: \.drifted) {
+            do {
+                for update in try LiveCheck.update(findings, options: options) {
+                    output.errorLine(
+                        "updated \(update.cassette.path): " + update.interactions.map { "interactions[\($0)]" }.joined(separator: ", "))
+                }
+            } catch {
+                output.errorLine("error: \(error)")
+                return ExitCode.failure
+            }
+            return findings.contains { if case .unreachable = $0.outcome { true } else { false } } ? unreachable : ExitCode.success
         }
         if findings.contains(where: \.drifted) { return ExitCode.failure }
         return findings.contains { if case .unreachable = $0.outcome { true } else { false } } ? unreachable : ExitCode.success

@@ -67,6 +67,43 @@ import Testing
         }
     }
 
+    /// `--update` records again only the interaction that drifted: the rest of the file keeps its
+    /// bytes, the drifted one keeps its request, and the next check finds nothing.
+    @Test(.timeLimit(.minutes(1))) func updateRewritesOnlyTheDriftedInteraction() throws {
+        try withScratchTape(cassette: "profile.json") { scratch in
+            let server = scratch.server
+            Self.record(from: server, into: scratch.file)
+            let status = Captured.run(["record", "--cassette", scratch.file.path, server.baseURL + "/status/200"])
+            #expect(status.status == 0, "\(status.error)")
+            let path = scratch.file.path
+            let before = try Data(contentsOf: scratch.file)
+            let old = try JSONCassetteCodec.decode(before)
+
+            server.setEdition(2, of: "profile")
+            let updated = Captured.run(["check", "--live", "--update", path])
+            #expect(updated.status == 0, "\(updated.out)\(updated.error)")
+            #expect(updated.out.contains("  interactions[0] GET \(server.baseURL)/profile: drifted\n"))
+            #expect(updated.out.contains("  interactions[2] GET \(server.baseURL)/status/200: unchanged\n"))
+            #expect(updated.error == "updated \(path): interactions[0]\n")
+
+            let after = try Data(contentsOf: scratch.file)
+            let new = try JSONCassetteCodec.decode(after)
+            #expect(new.interactions.count == 3)
+            #expect(new.interactions[0].request == old.interactions[0].request)
+            #expect(new.interactions[0].response?.body.text == #"{"id":"42","name":"Ada","tags":[{"name":"a","since":2020}]}"#)
+            #expect(new.interactions[0].response?.headers["Cache-Control"] == "no-store")
+            #expect(try #require(new.interactions[0].recordedAt) > (old.interactions[0].recordedAt ?? .distantFuture))
+            // Put the old interaction back: the file is byte for byte what it was.
+            var restored = new
+            restored.interactions[0] = old.interactions[0]
+            #expect(try JSONCassetteCodec.encode(restored) == before)
+
+            let again = Captured.run(["check", "--live", path])
+            #expect(again.status == 0, "\(again.out)")
+            #expect(again.out.hasSuffix("0 drifted, 2 unchanged, 1 skipped, 0 unreachable\n"))
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func aDryRunSendsNothingAndAnUnreachableServerExitsThree() throws {
         try withScratchTape(cassette: "profile.json") { scratch in
             Self.record(from: scratch.server, into: scratch.file)

@@ -119,7 +119,7 @@ public enum LiveCheck {
     }
 
     /// Sends `request` and waits for its answer.
-    private static func send(_ request: URLRequest, on session: URLSession) -> Answer {
+    static func send(_ request: URLRequest, on session: URLSession) -> Answer {
         let answer = Locked(Answer(data: nil, response: nil, error: nil))
         let done = DispatchSemaphore(value: 0)
         session.dataTask(with: request) { data, response, error in
@@ -131,7 +131,7 @@ public enum LiveCheck {
     }
 
     /// What a request brought back.
-    private struct Answer: @unchecked Sendable {
+    struct Answer: @unchecked Sendable {
         var data: Data?
         var response: URLResponse?
         var error: (any Error)?
@@ -143,7 +143,7 @@ public enum LiveCheck {
         }
     }
 
-    private static func shown(_ interaction: Interaction) -> String {
+    static func shown(_ interaction: Interaction) -> String {
         "\(interaction.request.method) \(interaction.request.url)"
     }
 
@@ -162,11 +162,11 @@ public enum LiveCheck {
         }
     }
 
-    private struct Skip: Error {
+    struct Skip: Error {
         var message: String
     }
 
-    private static func configuration(_ options: Options) -> URLSessionConfiguration {
+    static func configuration(_ options: Options) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
@@ -176,7 +176,7 @@ public enum LiveCheck {
     }
 
     /// The live request for `interaction`, with its placeholders filled, or why it is not sent.
-    private static func request(for interaction: Interaction, options: Options) -> Result<URLRequest, Skip> {
+    static func request(for interaction: Interaction, options: Options) -> Result<URLRequest, Skip> {
         let recorded = interaction.request
         guard options.allMethods || safeMethods.contains(recorded.method.uppercased()) else {
             return .failure(Skip(message: "\(recorded.method) is not sent without --all-methods (LiveCheck.Options.allMethods)"))
@@ -269,7 +269,7 @@ public enum LiveCheck {
     }
 
     /// Leaves every redirect to the caller: a recording is one hop.
-    private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest,
