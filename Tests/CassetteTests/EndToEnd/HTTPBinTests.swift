@@ -246,6 +246,47 @@ import FoundationNetworking
         return request
     }
 
+    /// The drift check against a server nobody here wrote: recorded from httpbin, unchanged while
+    /// httpbin is; a cassette edited as if the API had moved on drifts at exactly its paths, and
+    /// `update` records it again.
+    @Test(.enabled(if: phase == "record", "records only when .ci/run starts httpbin"))
+    func checkLiveAgainstHTTPBin() async throws {
+        guard let settings = Self.settings() else { return }
+        try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
+        let file = Self.fresh(settings.workdir.appendingPathComponent("drift.json"))
+        let tape = try Tape(file: file, mode: .all, environment: [:])
+        for request in Self.requests(base: settings.base).filter({ ["get", "post json", "headers"].contains($0.0) }).map(\.1) {
+            _ = await Fetch.run(request, on: tape.session, style: .async)
+        }
+        var json = URLRequest(url: try #require(URL(string: settings.base + "/json")))
+        json.timeoutInterval = 30
+        _ = await Fetch.run(json, on: tape.session, style: .async)
+        try tape.eject()
+
+        let unchanged = try await LiveCheck.run([file])
+        #expect(
+            unchanged.map(\.outcome) == [
+                .unchanged, .skipped("POST is not sent without --all-methods (LiveCheck.Options.allMethods)"), .unchanged, .unchanged,
+            ])
+
+        // As if the API had moved on: the recording loses a field, has another type, another status.
+        var document = try CassetteFile.read(file)
+        let slideshow = #"{"slideshow":{"date":"date of publication","slides":[],"title":7}}"#
+        document.interactions[3].response?.body = .init(text: slideshow)
+        document.interactions[0].response?.status = 201
+        try CassetteFile.write(document, to: file)
+        let drifted = try await LiveCheck.run([file])
+        #expect(drifted.map(\.drifted) == [true, false, false, true])
+        guard case .drifted(let getChanges) = drifted[0].outcome, case .drifted(let jsonChanges) = drifted[3].outcome else { return }
+        #expect(getChanges == ["status: 201 → 200"])
+        #expect(jsonChanges.contains(#"body $.slideshow.author: added ("Yours Truly")"#), "\(jsonChanges)")
+        #expect(jsonChanges.contains(#"body $.slideshow.title: was a number 7, is a string "Sample Slide Show""#), "\(jsonChanges)")
+
+        let updates = try LiveCheck.update(drifted)
+        #expect(updates.map(\.cassette) == [file] && updates.map(\.interactions) == [[0, 3]])
+        #expect(try await LiveCheck.run([file]).filter(\.drifted).isEmpty)
+    }
+
     @Test(.enabled(if: phase == "record", "records only when .ci/run starts httpbin"))
     func recordMultipartFromHTTPBin() async throws {
         guard let settings = Self.settings() else { return }
