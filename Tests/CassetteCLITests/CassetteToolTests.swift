@@ -5,7 +5,9 @@ import Testing
 /// `cassette --help` lists every command with a one-line summary and points to each command's
 /// own help, which every command has.
 @Suite struct CassetteToolTests {
-    static let commands = ["lint", "show", "view", "convert", "check", "diff", "report", "prune", "redact", "check-secrets", "record", "play", "serve"]
+    static let commands = [
+        "lint", "show", "view", "convert", "check", "diff", "report", "prune", "redact", "check-secrets", "record", "play", "serve",
+    ]
 
     @Test func theHelpListsEveryCommandAndPointsToItsOwnHelp() {
         let help = Captured.run(["--help"])

@@ -37,7 +37,10 @@ package struct SHA1 {
         pending = []
         var digest: [UInt8] = []
         for word in [state.0, state.1, state.2, state.3, state.4] {
-            digest += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+            digest += [
+                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
+                UInt8(truncatingIfNeeded: word),
+            ]
         }
         return digest
     }
