@@ -9,3 +9,19 @@ func fuzzDecode<Bytes: DataProtocol>(_ data: Bytes, as format: CassetteFormat) {
         preconditionFailure(problem)
     }
 }
+
+/// A message the frame reader produced, written as a frame by the other end and read again by
+/// the same role: it must come back equal.
+func fuzzRoundTrip(_ message: WebSocketFrameReader.Message, readBy role: WebSocketFrameReader.Role) {
+    let frame: WebSocketFrame
+    switch message {
+    case .text(let text): frame = WebSocketFrame(opcode: .text, payload: Data(text.utf8))
+    case .binary(let data): frame = WebSocketFrame(opcode: .binary, payload: data)
+    case .ping(let data): frame = WebSocketFrame(opcode: .ping, payload: data)
+    case .pong(let data): frame = WebSocketFrame(opcode: .pong, payload: data)
+    case .close(let code, let reason): frame = WebSocketFrame(opcode: .close, payload: WebSocketFrame.closePayload(code: code, reason: reason))
+    }
+    var reader = WebSocketFrameReader(role: role, maximumMessageSize: 65_536)
+    reader.append(frame.encoded(mask: role == .server ? [1, 2, 3, 4] : nil))
+    guard (try? reader.next()) == message else { preconditionFailure("a WebSocket message did not read back the same: \(message)") }
+}

@@ -30,6 +30,25 @@ let targets: [String: (Data) -> Void] = [
         // An invalid document (a control character in the boundary) is refused by the writer.
         if let json = try? JSONCassetteCodec.encode(document) { fuzzDecode(json, as: .json) }
     },
+    // WebSocket frames as a connection delivers them: the first byte picks the reader's role and
+    // how the rest is cut into reads. Every message read must come back the same when written as a
+    // frame and read again; a broken rule must name a close code that may be sent.
+    "websocket_frames": { data in
+        guard let first = data.first else { return }
+        let role: WebSocketFrameReader.Role = first & 1 == 0 ? .server : .client
+        var reader = WebSocketFrameReader(role: role, maximumMessageSize: 65_536)
+        let piece = Int(first >> 1) + 1
+        var rest = data.dropFirst()
+        do throws(WebSocketFrameReader.Failure) {
+            while !rest.isEmpty {
+                reader.append(Data(rest.prefix(piece)))
+                rest = rest.dropFirst(piece)
+                while let message = try reader.next() { fuzzRoundTrip(message, readBy: role) }
+            }
+        } catch {
+            if !WebSocketCloseCode.isSendable(error.code) { preconditionFailure("close code \(error.code) may not be sent") }
+        }
+    },
     // The first byte picks the format (0 JSON, 1 HTTP messages, 2 HAR), the rest is decoded as it.
     "round_trip": { data in
         guard let first = data.first else { return }
