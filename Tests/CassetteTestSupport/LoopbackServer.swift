@@ -152,6 +152,10 @@ public final class LoopbackServer: @unchecked Sendable {
             let editions = self.editions
             let number = requests.count
             state.unlock()
+            if LoopbackWebSocket.isUpgrade(request) {
+                LoopbackWebSocket.converse(on: connection, request: request, leftover: reader.takeBuffered())
+                return
+            }
             guard let reply = LoopbackRoutes.reply(to: request, number: number, editions: editions) else { return }
             if !reply.send(on: connection) { return }
             if request.headers["connection"]?.lowercased() == "close" { return }
@@ -203,6 +207,12 @@ struct SocketReader {
             buffer.removeFirst(length)
         }
         return .init(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body)
+    }
+
+    /// The bytes read past the last request, handed to whoever reads the connection next.
+    mutating func takeBuffered() -> Data {
+        defer { buffer = [] }
+        return Data(buffer)
     }
 
     /// Reads until `marker` is in the buffer; returns its index.
