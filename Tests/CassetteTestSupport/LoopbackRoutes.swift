@@ -74,18 +74,7 @@ struct Reply {
         }
     }
 
-    private func write(_ data: Data, to socket: Int32) -> Bool {
-        data.withUnsafeBytes { raw -> Bool in
-            guard let base = raw.baseAddress else { return true }
-            var offset = 0
-            while offset < raw.count {
-                let count = Glibc.send(socket, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if count <= 0 { return false }
-                offset += count
-            }
-            return true
-        }
-    }
+    private func write(_ data: Data, to socket: Int32) -> Bool { LoopbackSocket.write(data, to: socket) }
 
     static func reason(_ status: Int) -> String {
         switch status {

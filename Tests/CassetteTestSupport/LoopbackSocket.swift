@@ -34,4 +34,19 @@ enum LoopbackSocket {
         }
         return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
+
+    /// Writes all of `data` to `socket`; false when the peer is gone.
+    @discardableResult
+    static func write(_ data: Data, to socket: Int32) -> Bool {
+        data.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress else { return true }
+            var offset = 0
+            while offset < raw.count {
+                let count = Glibc.send(socket, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if count <= 0 { return false }
+                offset += count
+            }
+            return true
+        }
+    }
 }

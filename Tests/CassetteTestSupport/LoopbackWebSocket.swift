@@ -96,18 +96,7 @@ enum LoopbackWebSocket {
     }
 
     @discardableResult
-    static func write(_ data: Data, to connection: Int32) -> Bool {
-        data.withUnsafeBytes { raw -> Bool in
-            guard let base = raw.baseAddress else { return true }
-            var offset = 0
-            while offset < raw.count {
-                let sent = Glibc.send(connection, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if sent <= 0 { return false }
-                offset += sent
-            }
-            return true
-        }
-    }
+    static func write(_ data: Data, to connection: Int32) -> Bool { LoopbackSocket.write(data, to: connection) }
 
     /// What arrives next on `connection`; nil when it closed.
     static func readSome(from connection: Int32) -> Data? {

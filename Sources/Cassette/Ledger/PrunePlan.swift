@@ -99,20 +99,13 @@ public struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
                 }
             case .removeInteractions(let file, let numbers, _):
                 do throws(CassetteError) {
-                    try FolderLock.holding(file.deletingLastPathComponent(), for: file) { () throws(CassetteError) in
-                        var document: CassetteDocument
-                        do {
-                            document = try CassetteFile.read(file)
-                        } catch {
-                            throw CassetteError.saveFailed(file: file.path, reason: "it cannot be read (\(error))")
-                        }
+                    try CassetteFile.rewrite(file) { (document: inout CassetteDocument) throws(CassetteError) in
                         let removed = Set(numbers.map { $0 - 1 })
                         guard removed.allSatisfy({ document.interactions.indices.contains($0) }) else {
                             throw CassetteError.saveFailed(
                                 file: file.path, reason: "it has fewer interactions than the ledger saw; run the tests again")
                         }
                         document.interactions = document.interactions.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
-                        try CassetteFile.write(document, to: file)
                     }
                 } catch {
                     failures.append("\(file.path): not pruned (\(error))")

@@ -94,6 +94,24 @@ package enum CassetteFile {
         }
     }
 
+    /// Changes the cassette at `file` in place, safely: under its folder's lock (as saves take
+    /// turns), the file is read as it is now, `change` edits it, and it is written back
+    /// atomically. When `change` throws, or the file cannot be read, nothing is written.
+    package static func rewrite(
+        _ file: URL, _ change: (inout CassetteDocument) throws(CassetteError) -> Void
+    ) throws(CassetteError) {
+        try FolderLock.holding(file.deletingLastPathComponent(), for: file) { () throws(CassetteError) in
+            var document: CassetteDocument
+            do {
+                document = try read(file)
+            } catch {
+                throw CassetteError.saveFailed(file: file.path, reason: "it cannot be read (\(error))")
+            }
+            try change(&document)
+            try write(document, to: file)
+        }
+    }
+
     /// Writes `document` to `file` atomically: into a temporary file in the same folder, then
     /// renamed over `file`. On any failure the temporary file is removed and `file` is untouched.
     package static func write(_ document: CassetteDocument, to file: URL) throws(CassetteError) {

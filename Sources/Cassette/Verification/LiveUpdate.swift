@@ -48,13 +48,7 @@ extension LiveCheck {
                 throw UpdateError(description: "\(cassette.path): changed since it was checked; check it again, then update")
             }
             let again = try recordAgain(indices.map { original[$0] }, beside: cassette, options: options)
-            try FolderLock.holding(cassette.deletingLastPathComponent(), for: cassette) { () throws(CassetteError) in
-                var document: CassetteDocument
-                do {
-                    document = try CassetteFile.read(cassette)
-                } catch {
-                    throw CassetteError.saveFailed(file: cassette.path, reason: "it cannot be read any more (\(error))")
-                }
+            try CassetteFile.rewrite(cassette) { (document: inout CassetteDocument) throws(CassetteError) in
                 guard document.interactions.map(\.request) == original.map(\.request) else {
                     throw CassetteError.saveFailed(file: cassette.path, reason: "it changed while it was recorded again; check it again")
                 }
@@ -64,7 +58,6 @@ extension LiveCheck {
                     document.interactions[index].timing = recorded.timing
                     document.interactions[index].recordedAt = recorded.recordedAt
                 }
-                try CassetteFile.write(document, to: cassette)
             }
             updates.append(Update(cassette: cassette, interactions: indices))
         }
