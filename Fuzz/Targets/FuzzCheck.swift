@@ -19,7 +19,8 @@ func fuzzRoundTrip(_ message: WebSocketFrameReader.Message, readBy role: WebSock
     case .binary(let data): frame = WebSocketFrame(opcode: .binary, payload: data)
     case .ping(let data): frame = WebSocketFrame(opcode: .ping, payload: data)
     case .pong(let data): frame = WebSocketFrame(opcode: .pong, payload: data)
-    case .close(let code, let reason): frame = WebSocketFrame(opcode: .close, payload: WebSocketFrame.closePayload(code: code, reason: reason))
+    case .close(let code, let reason):
+        frame = WebSocketFrame(opcode: .close, payload: WebSocketFrame.closePayload(code: code, reason: reason))
     }
     var reader = WebSocketFrameReader(role: role, maximumMessageSize: 65_536)
     reader.append(frame.encoded(mask: role == .server ? [1, 2, 3, 4] : nil))
