@@ -193,7 +193,7 @@ import Testing
         .init(
             name: "unknown field", text: "### firstbyte=1\nGET https://a.example/\n\nHTTP/1.1 200 OK\n\n",
             diagnostics: [
-                ####"t.http:1:5: error: interactions[0]: unknown field "firstbyte" (did you mean "firstByte"?) on the "###" line; known fields: recordedAt, firstByte, duration, error, afterBytes, latency, responseURL, requestBody, responseBody, stream"####
+                ####"t.http:1:5: error: interactions[0]: unknown field "firstbyte" (did you mean "firstByte"?) on the "###" line; known fields: recordedAt, firstByte, duration, error, afterBytes, latency, responseURL, requestBody, responseBody, stream, webSocket"####
             ]),
         .init(
             name: "misspelt error code", text: "### error=timedOt\nGET https://a.example/\n",

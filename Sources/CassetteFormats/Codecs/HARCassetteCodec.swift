@@ -121,6 +121,10 @@ public enum HARCassetteCodec {
             member("timings", timings),
         ]
         if !extras.isEmpty { members.append(member("_cassette", .object(extras))) }
+        if let conversation = interaction.webSocket {
+            let upgradedAt = (interaction.recordedAt?.timeIntervalSince1970 ?? 0) + (interaction.timing?.firstByte ?? 0)
+            members.append(member("_webSocketMessages", HARWebSocketMessages.tree(for: conversation, upgradedAt: upgradedAt)))
+        }
         return .object(members)
     }
 

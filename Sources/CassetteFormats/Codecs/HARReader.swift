@@ -131,10 +131,86 @@ struct HARReader {
                 report(problem.message, at: problem.field.map { place.appending($0) } ?? place, offset: offset)
             }
         }
+        var webSocket: Interaction.WebSocketConversation?
+        if let messagesNode = node.memberValue("_webSocketMessages") {
+            let messagesPath = path.appending("_webSocketMessages")
+            let upgradedAt = (recordedAt?.timeIntervalSince1970 ?? 0) + (timing?.firstByte ?? 0)
+            webSocket = readWebSocketMessages(messagesNode, upgradedAt: upgradedAt, at: messagesPath)
+            if let conversation = webSocket {
+                let elements: [JSONNode]
+                if case .array(let array) = messagesNode.value { elements = array } else { elements = [] }
+                for problem in CassetteRules.webSocketProblems(conversation, status: finalResponse?.status) {
+                    let place = problem.index.map { messagesPath.appending($0) } ?? messagesPath
+                    let offset = problem.index.flatMap { $0 < elements.count ? elements[$0].offset : nil } ?? messagesNode.offset
+                    report(problem.message, at: place, offset: offset)
+                }
+            }
+        }
         guard problems.count == problemsBefore, let request else { return nil }
         return Interaction(
             recordedAt: recordedAt, request: request, response: finalResponse, error: error,
-            timing: timing, latency: extras.latency)
+            timing: timing, latency: extras.latency, webSocket: webSocket)
+    }
+
+    /// `_webSocketMessages` as Chrome exports them (and Cassette's `_at`, `_code`, `_encoding`).
+    private mutating func readWebSocketMessages(
+        _ node: JSONNode, upgradedAt: Double, at path: JSONPath
+    ) -> Interaction.WebSocketConversation? {
+        guard let elements = array(node, at: path, expected: "an array of WebSocket messages") else { return nil }
+        var messages: [Interaction.WebSocketMessage] = []
+        for (index, element) in elements.enumerated() {
+            let messagePath = path.appending(index)
+            guard isObject(element, at: messagePath, expected: "a WebSocket message object"),
+                let typeNode = required("type", in: element, at: messagePath, expecting: "\"send\" or \"receive\""),
+                let type = string(typeNode, at: messagePath.appending("type"), expected: "\"send\" or \"receive\""),
+                let opcodeNode = required(
+                    "opcode", in: element, at: messagePath, expecting: "an opcode: 1 text, 2 binary, 8 close, 9 ping, 10 pong"),
+                let opcode = integer(opcodeNode, at: messagePath.appending("opcode"), expected: "an opcode")
+            else { return nil }
+            guard type == "send" || type == "receive" else {
+                report(
+                    "expected \"send\" or \"receive\", found \(CassetteRules.quoted(type))", at: messagePath.appending("type"),
+                    offset: typeNode.offset)
+                return nil
+            }
+            guard let kind = HARWebSocketMessages.kind(ofOpcode: opcode) else {
+                report(
+                    "unknown opcode \(opcode): expected 1 text, 2 binary, 8 close, 9 ping or 10 pong", at: messagePath.appending("opcode"),
+                    offset: opcodeNode.offset)
+                return nil
+            }
+            var at: Double
+            if let exact = element.memberValue("_at") {
+                guard let value = seconds(exact, at: messagePath.appending("_at")) else { return nil }
+                at = value
+            } else {
+                guard
+                    let timeNode = required("time", in: element, at: messagePath, expecting: "the time it was sent, in seconds since 1970"),
+                    case .number(let literal) = timeNode.value, let time = Double(literal), time.isFinite
+                else { return nil }
+                at = max(0, ((time - upgradedAt) * 1000).rounded() / 1000)
+            }
+            let text = element.memberValue("data").flatMap { $0.value.stringValue } ?? ""
+            var data = Data(text.utf8)
+            let base64 = kind == .binary || element.memberValue("_encoding")?.value.stringValue == "base64"
+            if base64 {
+                guard let decoded = Data(base64Encoded: text) else {
+                    report(
+                        "expected the message's data in base64", at: messagePath.appending("data"),
+                        offset: element.memberValue("data")?.offset ?? element.offset)
+                    return nil
+                }
+                data = decoded
+            }
+            var code: Int?
+            if let codeNode = element.memberValue("_code") {
+                guard let value = integer(codeNode, at: messagePath.appending("_code"), expected: "a close code") else { return nil }
+                code = value
+            }
+            messages.append(
+                Interaction.WebSocketMessage(from: type == "send" ? .client : .server, at: at, kind: kind, data: data, code: code))
+        }
+        return Interaction.WebSocketConversation(messages: messages)
     }
 
     // MARK: Request and response

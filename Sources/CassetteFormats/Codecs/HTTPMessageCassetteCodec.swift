@@ -119,6 +119,7 @@ public enum HTTPMessageCassetteCodec {
         if let stream = response?.stream {
             add(.stream, stream.chunks.map { "\(JSONCassetteCodec.formatSeconds($0.at)):\($0.data.count)" }.joined(separator: ","))
         }
+        if interaction.webSocket?.messages.isEmpty == true { add(.webSocket, HTTPMessageSyntax.emptyConversation) }
         if requestBase64 { add(.requestBody, HTTPMessageSyntax.base64Marker) }
         if responseBase64 { add(.responseBody, HTTPMessageSyntax.base64Marker) }
         out += Array((["###"] + fields).joined(separator: " ").utf8)
@@ -131,6 +132,31 @@ public enum HTTPMessageCassetteCodec {
             line("HTTP/1.1 \(response.status)" + (reason.isEmpty ? "" : " \(reason)"), to: &out)
             write(response.headers, body: response.body, base64: responseBase64, to: &out)
         }
+        for message in interaction.webSocket?.messages ?? [] {
+            write(message, to: &out)
+        }
+    }
+
+    /// `>>> AT KIND [CODE] [base64]` (the client sends; `<<<` the server), then the payload as a
+    /// body is written: raw text when it reads back the same, else base64.
+    private static func write(_ message: Interaction.WebSocketMessage, to out: inout [UInt8]) {
+        let base64 = !message.data.isEmpty && !isWritableRaw(message.data, endsAtStatusLines: false)
+        var words = [message.from == .client ? ">>>" : "<<<", JSONCassetteCodec.formatSeconds(message.at), message.kind.rawValue]
+        if let code = message.code { words.append(String(code)) }
+        if base64 { words.append(HTTPMessageSyntax.base64Marker) }
+        line(words.joined(separator: " "), to: &out)
+        guard !message.data.isEmpty else { return }
+        if base64 {
+            let encoded = Array(message.data.base64EncodedString().utf8)
+            for start in stride(from: 0, to: encoded.count, by: 76) {
+                out += encoded[start..<min(start + 76, encoded.count)]
+                out.append(HTTPMessageSyntax.newline)
+            }
+        } else {
+            out += message.data
+            out.append(HTTPMessageSyntax.newline)
+        }
+        out.append(HTTPMessageSyntax.newline)
     }
 
     /// Whether the reader would keep one of the writer's two closing line breaks in a text body:
@@ -167,14 +193,14 @@ public enum HTTPMessageCassetteCodec {
 
     /// Whether `data` can be written as it is and read back as the same bytes: text (see
     /// ``Interaction/Body``), not ending in `\r` (the reader takes `\r\n` off the end), and with no
-    /// line the reader would take for the end of the body: a `###` line, or, where a response
-    /// may follow, a status line.
+    /// line the reader would take for the end of the body: a `###` line, a WebSocket message line
+    /// (`>>> `, `<<< `), or, where a response may follow, a status line.
     static func isWritableRaw(_ data: Data, endsAtStatusLines: Bool) -> Bool {
         guard Interaction.Body.isWritableAsText(data), data.last != HTTPMessageSyntax.carriageReturn else { return false }
         let bytes = Array(data)
         for range in HTTPMessageSyntax.lines(of: bytes) {
             let line = bytes[range]
-            if HTTPMessageSyntax.isSeparator(line) { return false }
+            if HTTPMessageSyntax.isSeparator(line) || HTTPMessageSyntax.isWebSocketLine(line) { return false }
             if endsAtStatusLines, HTTPMessageSyntax.isStatusLine(line) { return false }
         }
         return true

@@ -160,6 +160,21 @@ struct HTTPMessageReader {
                 }
             }
         }
+        var webSocket: Interaction.WebSocketConversation? = fields.emptyWebSocket ? .init() : nil
+        if fields.emptyWebSocket, index < lines.count, Syntax.isWebSocketLine(line(index)) {
+            report(
+                "webSocket=empty says the conversation has no messages, but messages follow: remove webSocket=empty",
+                at: path.appending("webSocket"), line: separatorLine ?? index, column: 0)
+        } else if response?.status == 101, index < lines.count, Syntax.isWebSocketLine(line(index)) {
+            webSocket = readWebSocketMessages(at: path.appending("webSocket").appending("messages"))
+        }
+        if let conversation = webSocket {
+            for problem in CassetteRules.webSocketProblems(conversation, status: response?.status) {
+                let place = problem.index.map { " (message \($0 + 1))" } ?? ""
+                let messagePath = problem.index.map { path.appending("webSocket").appending("messages").appending($0) }
+                report(problem.message + place, at: messagePath ?? path.appending("webSocket"), line: separatorLine ?? index, column: 0)
+            }
+        }
         while index < lines.count, !Syntax.isSeparator(line(index)) {
             // Only a body or a blank line can end a message, so this is text after a complete one.
             if !Syntax.isBlank(line(index)) {
@@ -204,7 +219,60 @@ struct HTTPMessageReader {
         return Interaction(
             recordedAt: fields.recordedAt,
             request: .init(method: requestLine.method, url: requestLine.url, headers: requestHeaders, body: requestBody),
-            response: response, error: fields.error, timing: fields.timing, latency: fields.latency)
+            response: response, error: fields.error, timing: fields.timing, latency: fields.latency, webSocket: webSocket)
+    }
+
+    /// WebSocket messages after a `101`: each a `>>> AT KIND [CODE] [base64]` line (`<<<` from the
+    /// server), then its payload, up to the next message, the next `###` or the end.
+    private mutating func readWebSocketMessages(at path: JSONPath) -> Interaction.WebSocketConversation? {
+        var messages: [Interaction.WebSocketMessage] = []
+        var valid = true
+        while index < lines.count, Syntax.isWebSocketLine(line(index)) {
+            let messagePath = path.appending(messages.count)
+            let headerLine = index
+            let text = Syntax.withoutCarriageReturn(line(index))
+            let words = self.words(in: text, from: 0)
+            index += 1
+            let kinds = Interaction.WebSocketMessage.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            guard words.count >= 3, let at = Double(words[1].word), at.isFinite else {
+                report(
+                    "expected a message line like \">>> 0.012 text\" (who sends it, seconds from the 101, the kind: \(kinds))",
+                    at: messagePath, line: headerLine, column: 0)
+                valid = false
+                _ = readBody(
+                    until: { Syntax.isSeparator($0) || Syntax.isWebSocketLine($0) }, base64: false, contentType: nil, at: messagePath)
+                continue
+            }
+            guard let kind = Interaction.WebSocketMessage.Kind(rawValue: words[2].word) else {
+                report(
+                    "unknown kind \(CassetteRules.quoted(words[2].word)): expected one of \(kinds)", at: messagePath.appending("kind"),
+                    line: headerLine, column: words[2].column)
+                valid = false
+                _ = readBody(
+                    until: { Syntax.isSeparator($0) || Syntax.isWebSocketLine($0) }, base64: false, contentType: nil, at: messagePath)
+                continue
+            }
+            var code: Int?
+            var base64 = false
+            for extra in words.dropFirst(3) {
+                if extra.word == Syntax.base64Marker {
+                    base64 = true
+                } else if let number = Int(extra.word), kind == .close, code == nil {
+                    code = number
+                } else {
+                    report(
+                        "unexpected \(CassetteRules.quoted(extra.word)) on a message line: after the kind come a close's code and \"base64\"",
+                        at: messagePath, line: headerLine, column: extra.column)
+                    valid = false
+                }
+            }
+            let payload = readBody(
+                until: { Syntax.isSeparator($0) || Syntax.isWebSocketLine($0) }, base64: base64, contentType: nil, at: messagePath)
+            messages.append(
+                Interaction.WebSocketMessage(
+                    from: text.first == UInt8(ascii: ">") ? .client : .server, at: at, kind: kind, data: payload.data, code: code))
+        }
+        return valid ? Interaction.WebSocketConversation(messages: messages) : nil
     }
 
     // MARK: Separator
@@ -221,6 +289,8 @@ struct HTTPMessageReader {
         var stream: [(at: TimeInterval, size: Int)]?
         /// Whether the line has an `error=…`, valid or not.
         var errorWritten = false
+        /// `webSocket=empty`: a conversation without messages.
+        var emptyWebSocket = false
     }
 
     private mutating func readSeparator(at path: JSONPath) -> SeparatorFields {
@@ -303,6 +373,12 @@ struct HTTPMessageReader {
                 } else {
                     fields.stream = pieces
                 }
+            case .webSocket:
+                guard value == HTTPMessageSyntax.emptyConversation else {
+                    bad("the only value is webSocket=empty (a conversation without messages), found webSocket=\(value)")
+                    continue
+                }
+                fields.emptyWebSocket = true
             case .requestBody, .responseBody:
                 guard value == HTTPMessageSyntax.base64Marker else {
                     bad("the only body marker is \(key)=base64, found \(key)=\(value)")
@@ -350,6 +426,7 @@ struct HTTPMessageReader {
         case .requestBody: return path.appending("request").appending("body")
         case .responseBody: return path.appending("response").appending("body")
         case .stream: return path.appending("response").appending("stream")
+        case .webSocket: return path.appending("webSocket")
         }
     }
 
@@ -418,9 +495,11 @@ struct HTTPMessageReader {
         if index < lines.count, Syntax.isBlank(line(index)) {
             index += 1
             if trimsBody {
+                // A 101's body (there should be none) ends where its WebSocket messages begin.
                 body = readBody(
-                    until: Syntax.isSeparator, base64: base64, contentType: headers["Content-Type"],
-                    declaredLength: Syntax.declaredLength(headers, status: status), at: path.appending("body"))
+                    until: { Syntax.isSeparator($0) || (status == 101 && Syntax.isWebSocketLine($0)) }, base64: base64,
+                    contentType: headers["Content-Type"], declaredLength: Syntax.declaredLength(headers, status: status),
+                    at: path.appending("body"))
             } else {
                 let start = index < lines.count ? lines[index].lowerBound : bytes.count
                 body = Interaction.Body(Data(bytes[start...]), contentType: headers["Content-Type"])

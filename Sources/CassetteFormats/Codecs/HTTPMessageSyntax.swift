@@ -6,8 +6,12 @@
 enum HTTPMessageSyntax {
     /// The keys a separator line (`### key=value …`) may carry, in the order the writer writes them.
     enum Field: String, CaseIterable {
-        case recordedAt, firstByte, duration, error, afterBytes, latency, responseURL, requestBody, responseBody, stream
+        case recordedAt, firstByte, duration, error, afterBytes, latency, responseURL, requestBody, responseBody, stream, webSocket
     }
+
+    /// `webSocket=empty`: a WebSocket conversation in which no message was sent (one with messages
+    /// needs no field: its `>>>` and `<<<` lines follow the `101`).
+    static let emptyConversation = "empty"
 
     /// The only body marker: `requestBody=base64`, `responseBody=base64`.
     static let base64Marker = "base64"
@@ -22,6 +26,16 @@ enum HTTPMessageSyntax {
         guard line.count > 3 else { return true }
         let next = line[line.startIndex + 3]
         return next == space || next == tab
+    }
+
+    /// `>>> 0.012 text` (the client sends) or `<<< 0.015 text` (the server sends): the line that
+    /// starts a WebSocket message after a `101` response.
+    static func isWebSocketLine(_ line: ArraySlice<UInt8>) -> Bool {
+        let line = withoutCarriageReturn(line)
+        guard line.count >= 4 else { return false }
+        let marker = line.prefix(3)
+        return (marker.allSatisfy { $0 == UInt8(ascii: ">") } || marker.allSatisfy { $0 == UInt8(ascii: "<") })
+            && line[line.startIndex + 3] == space
     }
 
     /// `HTTP/1.1 200 OK`, `HTTP/2 404`, `HTTP/1.0 503 Service Unavailable`: the line that starts a

@@ -171,6 +171,26 @@ public enum JSONCassetteCodec {
         if let latency = interaction.latency {
             members.append(member("latency", tree(for: latency)))
         }
+        if let conversation = interaction.webSocket {
+            members.append(
+                member("webSocket", .object([member("messages", .array(conversation.messages.map { JSONNode(tree(for: $0)) }))])))
+        }
+        return .object(members)
+    }
+
+    /// One WebSocket message: a close's reason as text, any other payload in the most readable
+    /// form that keeps its bytes (compact JSON inline, text, base64).
+    private static func tree(for message: Interaction.WebSocketMessage) -> JSONValue {
+        var members = [
+            member("from", .string(message.from.rawValue)), member("at", .number(formatSeconds(message.at))),
+            member("kind", .string(message.kind.rawValue)),
+        ]
+        if let code = message.code { members.append(member("code", .number(String(code)))) }
+        if message.kind == .close, let reason = message.text {
+            if !reason.isEmpty { members.append(member("reason", .string(reason))) }
+        } else if !message.data.isEmpty, case .object(let form) = tree(for: Interaction.Body(message.data)) {
+            members += form
+        }
         return .object(members)
     }
 

@@ -60,7 +60,7 @@ struct JSONCassetteReader {
         guard
             let fields = members(
                 of: node, at: path, expected: "an interaction object",
-                allowed: ["recordedAt", "request", "response", "error", "timing", "latency"])
+                allowed: ["recordedAt", "request", "response", "error", "timing", "latency", "webSocket"])
         else { return nil }
         var recordedAt: Date?
         if let stamp = fields["recordedAt"], let text = readString(stamp, at: path.appending("recordedAt"), expected: "an ISO 8601 time") {
@@ -75,6 +75,13 @@ struct JSONCassetteReader {
         let error = fields["error"].flatMap { readError($0, at: path.appending("error")) }
         let timing = fields["timing"].flatMap { readTiming($0, at: path.appending("timing")) }
         let latency = fields["latency"].flatMap { readLatency($0, at: path.appending("latency")) }
+        var webSocket: Interaction.WebSocketConversation?
+        if let webSocketNode = fields["webSocket"] {
+            webSocket = readWebSocket(webSocketNode, at: path.appending("webSocket"))
+            if let conversation = webSocket, fields["response"] == nil || response != nil {
+                checkWebSocket(conversation, status: response?.status, node: webSocketNode, at: path.appending("webSocket"))
+            }
+        }
         if let stream = response?.stream, let streamNode = fields["response"]?.memberValue("stream") {
             checkStream(stream, timing: timing, node: streamNode, at: path.appending("response").appending("stream"))
         }
@@ -92,7 +99,10 @@ struct JSONCassetteReader {
             report("expected a \"response\", an \"error\", or both", at: path, offset: node.offset)
         }
         guard let request else { return nil }
-        return Interaction(recordedAt: recordedAt, request: request, response: response, error: error, timing: timing, latency: latency)
+        if fields["webSocket"] != nil, webSocket == nil { return nil }
+        return Interaction(
+            recordedAt: recordedAt, request: request, response: response, error: error, timing: timing, latency: latency,
+            webSocket: webSocket)
     }
 
     private mutating func readRequest(_ node: JSONNode, at path: JSONPath) -> Interaction.Request? {

@@ -27,6 +27,9 @@ public struct Interaction: Sendable, Equatable {
     /// When set (by hand, in the file), how this interaction replays, whatever latency the
     /// tape uses: `"latency": { "firstByte": 2, "duration": 2.5 }`.
     public var latency: Latency?
+    /// When the request was a WebSocket upgrade answered with `101`: the conversation that
+    /// followed (``WebSocketConversation``).
+    public var webSocket: WebSocketConversation?
 
     /// An interaction from its parts.
     public init(
@@ -35,7 +38,8 @@ public struct Interaction: Sendable, Equatable {
         response: Response? = nil,
         error: TransportError? = nil,
         timing: Timing? = nil,
-        latency: Latency? = nil
+        latency: Latency? = nil,
+        webSocket: WebSocketConversation? = nil
     ) {
         self.recordedAt = recordedAt
         self.request = request
@@ -43,5 +47,6 @@ public struct Interaction: Sendable, Equatable {
         self.error = error
         self.timing = timing
         self.latency = latency
+        self.webSocket = webSocket
     }
 }

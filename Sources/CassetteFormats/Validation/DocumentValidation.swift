@@ -4,7 +4,8 @@ extension CassetteDocument {
     /// 100–599, a relative URL, a method or header name that is not an HTTP token, a header value
     /// with a line break, a negative or inconsistent timing or latency, a streamed body whose chunks
     /// go back in time or come before the response head, an `afterBytes` beyond
-    /// the body, a `recordedAt` outside the years 0000–9999.
+    /// the body, a `recordedAt` outside the years 0000–9999, a WebSocket conversation that breaks
+    /// RFC 6455's rules or follows a response other than `101`.
     ///
     /// Empty when the document is valid. Codecs call this before writing.
     public func problems() -> [CassetteFormatError.Problem] {
@@ -59,6 +60,13 @@ extension CassetteDocument {
             }
             if let problem = interaction.latency?.problem {
                 check(problem, path.appending("latency"))
+            }
+            if let conversation = interaction.webSocket {
+                let messages = path.appending("webSocket").appending("messages")
+                for problem in CassetteRules.webSocketProblems(conversation, status: interaction.response?.status) {
+                    let messagePath = problem.index.map { messages.appending($0) } ?? path.appending("webSocket")
+                    check(problem.message, problem.field.map { messagePath.appending($0) } ?? messagePath)
+                }
             }
         }
         return problems
