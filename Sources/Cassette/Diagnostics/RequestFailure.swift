@@ -44,6 +44,9 @@ struct RequestFailure: Error, Sendable {
         /// The request's cache policy is `returnCacheDataDontLoad` and the session's URL cache
         /// holds no response for it.
         case notInCache
+        /// The recording that matches is a WebSocket conversation (a `101` and its messages),
+        /// which neither a `URLSession` task nor, yet, the replay server can carry.
+        case webSocketConversation(cassette: URL?)
     }
 
     var reason: Reason
@@ -76,6 +79,7 @@ struct RequestFailure: Error, Sendable {
         case .bodyShorterThanDeclared: return .networkConnectionLost
         case .unbuildableStatus: return .badServerResponse
         case .notInCache: return .resourceUnavailable
+        case .webSocketConversation: return .unsupportedURL
         }
     }
 
@@ -126,6 +130,11 @@ struct RequestFailure: Error, Sendable {
             return stub
                 ? "Cassette stub: cannot build a response with status \(status)"
                 : "Cassette could not build a response for status \(status)"
+        case .webSocketConversation(let cassette):
+            return "Cassette: the recording in \(cassette?.path ?? "the cassette") that matches \(request) is a WebSocket conversation "
+                + "(a 101 Switching Protocols and its messages). A URLSession task cannot receive it: URLSessionWebSocketTask does "
+                + "not go through a URLProtocol, and a data task cannot be answered with a 101. Nothing was replayed. Replaying "
+                + "WebSocket conversations over a real connection is not built yet; until then, stub the WebSocket client in code."
         case .notInCache:
             return "Cassette: \(request) is not in the session's URL cache, and its cache policy (returnCacheDataDontLoad) does not "
                 + "allow loading it, so nothing was sent or replayed, as live. Make the request once with a policy that loads, or use "

@@ -89,6 +89,8 @@ final class Router: Sendable {
         var usedUp = 0
         if setup.replays {
             switch playback.take(redacted, live: request) {
+            case .found(_, let interaction, _) where interaction.webSocket != nil:
+                return .refuse(RequestFailure(.webSocketConversation(cassette: setup.file), request: redacted))
             case .found(let index, let interaction, let redactedValues):
                 noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt)
                 let bound = playback.hasPlaceholders && !redactor.bindings.isEmpty

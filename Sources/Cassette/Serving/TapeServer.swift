@@ -485,6 +485,15 @@ public final class TapeServer: @unchecked Sendable {
     /// miss report (and ``Options/onUnmatched`` hears of it); any other refusal looks on the wire
     /// as its error would.
     private func refuse(_ failure: RequestFailure, of wire: WireRequest, on connection: ServerConnection) -> Bool {
+        if case .webSocketConversation = failure.reason {
+            // Said in words rather than a reset: the client asked for something the server cannot do yet.
+            let body = Data((failure.message + "\n").utf8)
+            let head =
+                "HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.count)\r\n"
+                + "Connection: close\r\n\r\n"
+            _ = connection.write(Array(head.utf8) + Array(body))
+            return false
+        }
         guard case .unmatched(let miss) = failure.reason else { return fail(before: true, failure.urlError, on: connection) }
         options.onUnmatched?(miss)
         let body = Data((miss.description + "\n").utf8)

@@ -181,4 +181,24 @@ import FoundationNetworking
             return
         }
     }
+
+    /// A recording that is a WebSocket conversation cannot answer a URLSession task: a clear
+    /// refusal, not a 101 handed to a data task.
+    @Test func aWebSocketConversationIsRefusedWithWhy() throws {
+        var conversation = Interaction(
+            request: .init(url: "https://api.example.com/live"), response: .init(status: 101),
+            webSocket: .init(messages: [.text("hi", from: .server, at: 0.1)]))
+        conversation.recordedAt = nil
+        let router = Self.router([conversation])
+        guard case .refuse(let failure) = Self.decide(router, "https://api.example.com/live") else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(failure.urlError.code == .unsupportedURL)
+        #expect(
+            failure.message.hasPrefix(
+                "Cassette: the recording in /cassettes/api.json that matches GET https://api.example.com/live is a WebSocket conversation"))
+        #expect(router.log.current.replayed == 0)
+        #expect(router.log.current.unmatched.isEmpty)
+    }
 }

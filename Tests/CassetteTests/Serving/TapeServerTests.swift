@@ -257,6 +257,28 @@ import FoundationNetworking
     /// listened on again at once (only the accept loop closes the listening socket, as it ends).
     /// The loop waits with `poll` on the socket and a wake pipe, which works on Darwin too, where
     /// `shutdown` does not wake a blocked `accept`.
+    /// A WebSocket upgrade whose recording is a conversation is answered 501 with why, not reset.
+    @Test func aWebSocketConversationGets501WithWhy() throws {
+        try withScratchTape { scratch in
+            let file = scratch.file("live.json")
+            try CassetteFile.write(
+                CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(url: "https://api.example.com/live"), response: .init(status: 101),
+                        webSocket: .init(messages: [.text("hi", from: .server, at: 0.1)]))
+                ]), to: file)
+            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let server = try tape.serve()
+            let client = try RawHTTP(port: server.port)
+            #expect(client.send("GET /live HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"))
+            let response = try #require(client.receiveResponse())
+            #expect(response.head.hasPrefix("HTTP/1.1 501 Not Implemented\r\n"))
+            #expect(String(decoding: response.body, as: UTF8.self).contains("is a WebSocket conversation"))
+            server.stop()
+            _ = try tape.eject()
+        }
+    }
+
     /// Once a server is stopped and its tape ejected, nothing keeps either alive — not the
     /// threads that served it — so a process that exits next (`cassette serve`) holds no cassette.
     @Test func aStoppedServerAndItsTapeAreFreed() throws {
