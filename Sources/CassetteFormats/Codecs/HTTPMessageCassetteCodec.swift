@@ -145,18 +145,7 @@ public enum HTTPMessageCassetteCodec {
         if let code = message.code { words.append(String(code)) }
         if base64 { words.append(HTTPMessageSyntax.base64Marker) }
         line(words.joined(separator: " "), to: &out)
-        guard !message.data.isEmpty else { return }
-        if base64 {
-            let encoded = Array(message.data.base64EncodedString().utf8)
-            for start in stride(from: 0, to: encoded.count, by: 76) {
-                out += encoded[start..<min(start + 76, encoded.count)]
-                out.append(HTTPMessageSyntax.newline)
-            }
-        } else {
-            out += message.data
-            out.append(HTTPMessageSyntax.newline)
-        }
-        out.append(HTTPMessageSyntax.newline)
+        write(body: message.data, base64: base64, to: &out)
     }
 
     /// Whether the reader would keep one of the writer's two closing line breaks in a text body:
@@ -171,15 +160,21 @@ public enum HTTPMessageCassetteCodec {
     private static func write(_ headers: Interaction.Headers, body: Interaction.Body, base64: Bool, to out: inout [UInt8]) {
         for (name, value) in headers { line("\(name): \(value)", to: &out) }
         out.append(HTTPMessageSyntax.newline)
-        guard !body.isEmpty else { return }
+        write(body: body.data, base64: base64, to: &out)
+    }
+
+    /// A body (or a WebSocket message's payload), when there is one: raw, or base64 in lines of
+    /// 76, then a blank line.
+    private static func write(body data: Data, base64: Bool, to out: inout [UInt8]) {
+        guard !data.isEmpty else { return }
         if base64 {
-            let encoded = Array(body.data.base64EncodedString().utf8)
+            let encoded = Array(data.base64EncodedString().utf8)
             for start in stride(from: 0, to: encoded.count, by: 76) {
                 out += encoded[start..<min(start + 76, encoded.count)]
                 out.append(HTTPMessageSyntax.newline)
             }
         } else {
-            out += body.data
+            out += data
             out.append(HTTPMessageSyntax.newline)
         }
         // The reader takes up to two line breaks off the end of a body: this one and the one above.
