@@ -132,7 +132,7 @@ final class LedgerWriter: Sendable {
             writer.queue.sync {}
             writer.write(.end(LedgerRecord.End(ended: Date())))
             if writer.keepsTapes {
-                let line = RunSummary.line(for: writer.tapes.current, ledger: Ledger(folder: writer.folder), run: writer.run.id)
+                let line = RunSummary.line(for: writer.tapes.current, ledger: Ledger(folder: writer.folder), run: writer.run)
                 FileHandle.standardError.write(Data((line + "\n").utf8))
             }
         }

@@ -13,16 +13,15 @@ import Foundation
 enum RunSummary {
     static let variable = "CASSETTE_SUMMARY"
 
-    static func line(for tapes: [LedgerRecord.Tape], ledger: Ledger, run id: String, now: Date = Date()) -> String {
+    static func line(for tapes: [LedgerRecord.Tape], ledger: Ledger, run: TestRun, now: Date = Date()) -> String {
         let folders = Set(tapes.map { URL(fileURLWithPath: $0.cassette).deletingLastPathComponent().standardizedFileURL })
-        var run = ledger.read(ledger.folder.appendingPathComponent(id, isDirectory: true))
-        let filter = TestRun.current(environment: ProcessInfo.processInfo.environment).filter
+        var written = ledger.read(ledger.folder.appendingPathComponent(run.id, isDirectory: true))
         // Processes of the run still going have no end yet; only a filter stops orphans being counted.
-        run.partial = filter.map { "only some tests ran (\($0))" }
+        written.partial = run.filter.map { "only some tests ran (\($0))" }
         let report = SuiteReport.make(
-            run: run, cassettes: folders.sorted { $0.path < $1.path }, maximumAge: SuiteReport.defaultMaximumAge, now: now)
+            run: written, cassettes: folders.sorted { $0.path < $1.path }, maximumAge: SuiteReport.defaultMaximumAge, now: now)
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-        let orphans = run.isComplete ? count(report.orphans.count, "orphan") : "orphans not counted (\(run.partial ?? ""))"
+        let orphans = written.isComplete ? count(report.orphans.count, "orphan") : "orphans not counted (\(written.partial ?? ""))"
         return "Cassette: \(count(report.replayed.count, "cassette")) replayed, \(report.recorded.count) recorded, "
             + "\(report.misses.count == 1 ? "1 miss" : "\(report.misses.count) misses"), "
             + "\(count(report.unusedCount, "unused interaction")), \(orphans) — "
