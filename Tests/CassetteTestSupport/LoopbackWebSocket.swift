@@ -13,8 +13,8 @@ import Darwin
 /// (`{"update": 1}` … `{"update": 5}`) 100 ms apart and closes with 1000 "done". Binary messages
 /// are echoed as they came, pings answered with pongs, a client's close answered with the same
 /// code. A frame that breaks RFC 6455 gets the close code the rule names (1002, 1007, 1009).
-enum LoopbackWebSocket {
-    static let path = "/ws/echo-push"
+package enum LoopbackWebSocket {
+    package static let path = "/ws/echo-push"
     /// The largest message the server accepts.
     static let maximumMessageSize = 65_536
 

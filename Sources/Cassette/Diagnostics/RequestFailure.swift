@@ -47,6 +47,10 @@ struct RequestFailure: Error, Sendable {
         /// The recording that matches is a WebSocket conversation (a `101` and its messages),
         /// which neither a `URLSession` task nor, yet, the replay server can carry.
         case webSocketConversation(cassette: URL?)
+        /// The replay server was to record a WebSocket over TLS (`wss://`), which its own client cannot speak.
+        case webSocketOverTLS
+        /// The replay server could not open the WebSocket it was to record upstream.
+        case webSocketUpstreamUnreachable(why: String)
     }
 
     var reason: Reason
@@ -80,6 +84,8 @@ struct RequestFailure: Error, Sendable {
         case .unbuildableStatus: return .badServerResponse
         case .notInCache: return .resourceUnavailable
         case .webSocketConversation: return .unsupportedURL
+        case .webSocketOverTLS: return .secureConnectionFailed
+        case .webSocketUpstreamUnreachable: return .cannotConnectToHost
         }
     }
 
@@ -133,8 +139,15 @@ struct RequestFailure: Error, Sendable {
         case .webSocketConversation(let cassette):
             return "Cassette: the recording in \(cassette?.path ?? "the cassette") that matches \(request) is a WebSocket conversation "
                 + "(a 101 Switching Protocols and its messages). A URLSession task cannot receive it: URLSessionWebSocketTask does "
-                + "not go through a URLProtocol, and a data task cannot be answered with a 101. Nothing was replayed. Replaying "
-                + "WebSocket conversations over a real connection is not built yet; until then, stub the WebSocket client in code."
+                + "not go through a URLProtocol, and a data task cannot be answered with a 101. Nothing was replayed. Point the "
+                + "WebSocket client at the tape's server instead (tape.serve(), or cassette serve): it replays the conversation."
+        case .webSocketOverTLS:
+            return "Cassette cannot record the WebSocket at \(url ?? ""): it is over TLS (wss://), and the recording server speaks "
+                + "WebSocket through its own client, which has no TLS; FoundationNetworking's URLSessionWebSocketTask cannot take its "
+                + "place (on Linux it answers \"WebSockets not supported by libcurl\"). Record against a ws:// server (a local or "
+                + "staging one: --upstream http://HOST:PORT), then replay the cassette as usual."
+        case .webSocketUpstreamUnreachable(let why):
+            return "Cassette could not record the WebSocket at \(url ?? ""): \(why). Nothing was recorded."
         case .notInCache:
             return "Cassette: \(request) is not in the session's URL cache, and its cache policy (returnCacheDataDontLoad) does not "
                 + "allow loading it, so nothing was sent or replayed, as live. Make the request once with a policy that loads, or use "

@@ -56,7 +56,7 @@ struct WebSocketScript: Sendable, Equatable {
 
     /// How `received` differs from the recorded client message `expected`, or nil when it matches:
     /// the kind; text exactly, or JSON by meaning (members in any order, numbers by value) without
-    /// `ignoredJSONPaths`; binary by bytes; a close by its code.
+    /// `ignoredJSONPaths`, a value recorded redacted matching any; binary by bytes; a close by its code.
     static func difference(
         _ received: WebSocketFrameReader.Message, from expected: Interaction.WebSocketMessage, ignoringJSONPaths: [String] = []
     ) -> String? {
@@ -68,7 +68,15 @@ struct WebSocketScript: Sendable, Equatable {
                 let patterns = ignoringJSONPaths.map(JSONPathPattern.init)
                 let changes = JSONDiff.changes(
                     from: CanonicalJSON.value(old.value, removing: patterns), to: CanonicalJSON.value(live.value, removing: patterns))
-                return changes.isEmpty ? nil : changes.map(\.description).joined(separator: "; ")
+                // A value the recording holds redacted (`[REDACTED]`, `[REDACTED-2]`) matches whatever the client sends there.
+                let kept = changes.filter { change in
+                    guard case .value(let old, _) = change.kind, old.hasPrefix("\""), old.hasSuffix("\""), old.count >= 2 else {
+                        return true
+                    }
+                    let recordedText = String(old.dropFirst().dropLast())
+                    return !(recordedText == Redaction.replacement || PlaceholderPattern.isPlaceholder(recordedText))
+                }
+                return kept.isEmpty ? nil : kept.map(\.description).joined(separator: "; ")
             }
             return "text: recorded \(JSONDiff.shown(.string(recorded))), received \(JSONDiff.shown(.string(text)))"
         case (.binary(let data), .binary):

@@ -82,6 +82,13 @@ final class Recorder: Sendable {
         }
     }
 
+    /// Settles `place` with `interaction`, recorded by an executor of its own (the server's
+    /// WebSocket relay), as ``policy`` keeps it (``RecordingPolicy/keep(_:)``).
+    func keep(_ interaction: Interaction, at place: Place) {
+        guard let kept = policy.keep(interaction) else { return abandon(place) }
+        finish(place, with: kept)
+    }
+
     /// Reserves a place in the recording, when a request reaches Cassette.
     ///
     /// - Parameters:

@@ -52,6 +52,13 @@ struct RecordingPolicy: Sendable {
         return redactor.forRecording(interaction).map(Kept.interaction) ?? .nothing
     }
 
+    /// What to keep of `interaction`, recorded whole by an executor of its own (a WebSocket
+    /// conversation relayed by the server): nothing for a pass-through, else it redacted.
+    func keep(_ interaction: Interaction) -> Interaction? {
+        guard file != nil else { return nil }
+        return redactor.forRecording(interaction)
+    }
+
     /// Measured timing, to the millisecond: finer digits are noise, and they would make every
     /// re-recording a diff.
     static func timing(firstByte: TimeInterval?, duration: TimeInterval) -> Interaction.Timing {

@@ -163,6 +163,17 @@ final class Redactor: @unchecked Sendable {
             redact(&response, secrets: &secrets)
             interaction.response = response
         }
+        changeWebSocketPayloads(of: &interaction) { redact($0, contentType: nil, secrets: &secrets) }
+    }
+
+    /// Applies `change` to the payload of each text and binary WebSocket message of `interaction`,
+    /// as to a body: the body rules (JSON keys and paths, patterns) reach what a conversation said.
+    private func changeWebSocketPayloads(of interaction: inout Interaction, _ change: (Interaction.Body) -> Interaction.Body) {
+        guard var conversation = interaction.webSocket else { return }
+        for index in conversation.messages.indices where [.text, .binary].contains(conversation.messages[index].kind) {
+            conversation.messages[index].data = change(Interaction.Body(conversation.messages[index].data)).data
+        }
+        interaction.webSocket = conversation
     }
 
     /// Goes on numbering placeholders after the highest `[REDACTED-n]` that `interactions`
@@ -631,6 +642,7 @@ final class Redactor: @unchecked Sendable {
             scrub(&response, with: scrubber)
             interaction.response = response
         }
+        changeWebSocketPayloads(of: &interaction) { scrub($0, contentType: nil, with: scrubber) }
     }
 
     private func scrub(_ request: inout Interaction.Request, with scrubber: SecretScrubber) {

@@ -14,12 +14,15 @@ enum Decision: Sendable {
     case record(Interaction.Request)
     /// Nobody may answer: the request fails.
     case refuse(RequestFailure)
+    /// A recorded WebSocket conversation answers an upgrade: only the wire executor can carry it
+    /// out, and the router decides it only when asked by one (`conversing`).
+    case converse(ConversationReplay)
 
     /// The answer to play, for a stub or a replay.
     var answer: Answer? {
         switch self {
         case .stub(let answer), .replay(let answer): return answer
-        case .record, .refuse: return nil
+        case .record, .refuse, .converse: return nil
         }
     }
 }

@@ -76,7 +76,12 @@ final class Router: Sendable {
     ///   - sent: the request as it is sent, for the conditions of stubs; made only when stubs are installed.
     ///   - shownOnMiss: the request a refusal shows, when it should show more than `request` (the
     ///     session's configured fields); it is redacted here. Asked only on a refusal.
-    func decide(_ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: () -> Interaction.Request? = { nil }) -> Decision {
+    ///   - conversing: whether the executor can hold a WebSocket conversation (the wire executor,
+    ///     for a request that asks for an upgrade); otherwise a recorded conversation is refused.
+    func decide(
+        _ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: () -> Interaction.Request? = { nil },
+        conversing: Bool = false
+    ) -> Decision {
         // Stubs first: a stubbed request is neither replayed nor recorded.
         if !stubs.isEmpty || !Stubs.global.isEmpty {
             let urlRequest = sent()
@@ -89,8 +94,17 @@ final class Router: Sendable {
         var usedUp = 0
         if setup.replays {
             switch playback.take(redacted, live: request) {
-            case .found(_, let interaction, _) where interaction.webSocket != nil:
+            case .found(_, let interaction, _) where interaction.webSocket != nil && !conversing:
                 return .refuse(RequestFailure(.webSocketConversation(cassette: setup.file), request: redacted))
+            case .found(let index, let interaction, let redactedValues) where interaction.webSocket != nil:
+                noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt)
+                let recording = redactor.changesPlayback ? redactor.forPlayback(interaction) : interaction
+                return .converse(
+                    ConversationReplay(
+                        response: recording.response ?? Interaction.Response(status: 101),
+                        script: WebSocketScript(recording.webSocket ?? .init(), latency: recording.latency ?? setup.latency),
+                        number: index + 1, request: redacted, cassette: setup.file, mode: setup.file == nil ? nil : setup.mode,
+                        ignoredJSONPaths: playback.rules.ignoredJSONPaths))
             case .found(let index, let interaction, let redactedValues):
                 noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt)
                 let bound = playback.hasPlaceholders && !redactor.bindings.isEmpty
@@ -156,6 +170,12 @@ final class Router: Sendable {
             }
         }
         return result.interaction
+    }
+
+    /// Logs a WebSocket client message that did not match its recording (``ConversationReplay/miss(at:_:)``):
+    /// the tape's report lists it with the unmatched requests.
+    func noteConversationMiss(_ miss: UnmatchedRequest) {
+        log.withLock { $0.unmatched.append(miss) }
     }
 
     /// The recording's clock: when the first replayed interaction was recorded, plus the time

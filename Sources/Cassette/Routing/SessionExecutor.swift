@@ -114,6 +114,10 @@ struct SessionExecutor {
             record(readable, hop: hop, of: exchange)
         case .refuse(let failure):
             exchange.channel.finish(error: failure.urlError)
+        case .converse(let conversation):
+            // Not decided for a session (it never asks for conversations); refused all the same.
+            exchange.channel.finish(
+                error: RequestFailure(.webSocketConversation(cassette: conversation.cassette), request: conversation.request).urlError)
         }
     }
 

@@ -401,12 +401,26 @@ public final class TapeServer: @unchecked Sendable {
                 to: connection)
             return false
         }
-        switch stage.tape.router.decide(Self.captured(wire, url: url), sent: { Self.urlRequest(for: wire, url: url) }) {
+        let upgrade: WebSocketHandshake.Upgrade?
+        switch webSocketUpgrade(of: wire) {
+        case .success(let asked):
+            upgrade = asked
+        case .failure(let refusal):
+            writeRefusal(refusal, to: connection)
+            return false
+        }
+        let router = stage.tape.router
+        let request = Self.captured(wire, url: url)
+        switch router.decide(request, sent: { Self.urlRequest(for: wire, url: url) }, conversing: upgrade != nil) {
         case .stub(let answer), .replay(let answer):
             return play(answer, of: wire, on: connection)
         case .refuse(let failure):
             return refuse(failure, of: wire, on: connection)
-        case .record:
+        case .converse(let conversation):
+            guard let upgrade else { return false }  // decided only for an upgrade
+            return converse(conversation, upgrade: upgrade, on: connection, router: router)
+        case .record(let readable):
+            if let upgrade { return relayWebSocket(wire, request: readable, url: url, upgrade: upgrade, on: connection, router: router) }
             return record(wire, url: url, through: stage.session, on: connection)
         }
     }

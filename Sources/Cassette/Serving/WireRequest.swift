@@ -155,7 +155,7 @@ struct WireRequest {
     }
 
     /// Where the head ends (before its empty line) and where the next bytes start.
-    private static func endOfHead(in bytes: ArraySlice<UInt8>) -> (end: Int, next: Int)? {
+    static func endOfHead(in bytes: ArraySlice<UInt8>) -> (end: Int, next: Int)? {
         var index = bytes.startIndex
         while let newline = bytes[index...].firstIndex(of: 0x0A) {
             let after = newline + 1

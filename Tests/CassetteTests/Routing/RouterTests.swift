@@ -24,11 +24,11 @@ import FoundationNetworking
             redactor: .none(), playback: PlaybackQueue(interactions, rules: rules, allowsRepeats: false, redactor: .none()), stubs: stubs)
     }
 
-    static func decide(_ router: Router, _ url: String, method: String = "GET") -> Decision {
+    static func decide(_ router: Router, _ url: String, method: String = "GET", conversing: Bool = false) -> Decision {
         guard let address = URL(string: url) else { return .refuse(RequestFailure(.tooManyRedirects)) }
         var urlRequest = URLRequest(url: address)
         urlRequest.httpMethod = method
-        return router.decide(Interaction.Request(method: method, url: url), sent: { urlRequest })
+        return router.decide(Interaction.Request(method: method, url: url), sent: { urlRequest }, conversing: conversing)
     }
 
     static let user = Interaction(
@@ -200,5 +200,28 @@ import FoundationNetworking
                 "Cassette: the recording in /cassettes/api.json that matches GET https://api.example.com/live is a WebSocket conversation"))
         #expect(router.log.current.replayed == 0)
         #expect(router.log.current.unmatched.isEmpty)
+    }
+
+    /// Asked by the wire executor for an upgrade, the same recording is a conversation to replay:
+    /// its `101`, its script under the tape's latency, counted as a replay.
+    @Test func anUpgradeIsAnsweredWithTheConversation() throws {
+        let conversation = Interaction(
+            request: .init(url: "https://api.example.com/live"), response: .init(status: 101, headers: ["Upgrade": "websocket"]),
+            webSocket: .init(messages: [.text("hi", from: .client, at: 0.05), .text("hello", from: .server, at: 0.25)]))
+        let router = Self.router([conversation], latency: .scaled(2))
+        guard case .converse(let replay) = Self.decide(router, "https://api.example.com/live", conversing: true) else {
+            Issue.record("not a conversation")
+            return
+        }
+        #expect(replay.response.headers["Upgrade"] == "websocket")
+        #expect(replay.number == 1)
+        #expect(replay.script.steps == [.expect(index: 0), .send(index: 1, delay: 0.4)])
+        #expect(replay.cassette?.path == "/cassettes/api.json")
+        #expect(router.log.current.replayed == 1)
+        let miss = replay.miss(at: 0, "it never came (waited 60 s)")
+        #expect(
+            miss.description.hasPrefix(
+                "Cassette: WebSocket message 0 (webSocket.messages[0] of interaction #1, the client's message 1 of 1) of the conversation "
+                    + "recorded in /cassettes/api.json for GET https://api.example.com/live does not match: it never came (waited 60 s)."))
     }
 }

@@ -257,8 +257,10 @@ import FoundationNetworking
     /// listened on again at once (only the accept loop closes the listening socket, as it ends).
     /// The loop waits with `poll` on the socket and a wake pipe, which works on Darwin too, where
     /// `shutdown` does not wake a blocked `accept`.
-    /// A WebSocket upgrade whose recording is a conversation is answered 501 with why, not reset.
-    @Test func aWebSocketConversationGets501WithWhy() throws {
+    /// A plain request (no upgrade) whose recording is a WebSocket conversation is answered 501
+    /// with why, not reset; an upgrade whose handshake is malformed gets RFC 6455's answer (426
+    /// with the version spoken). (The conversation itself: `WebSocketServingTests`.)
+    @Test func aConversationAskedForWithoutAnUpgradeGets501WithWhy() throws {
         try withScratchTape { scratch in
             let file = scratch.file("live.json")
             try CassetteFile.write(
@@ -267,13 +269,20 @@ import FoundationNetworking
                         request: .init(url: "https://api.example.com/live"), response: .init(status: 101),
                         webSocket: .init(messages: [.text("hi", from: .server, at: 0.1)]))
                 ]), to: file)
-            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let tape = try Tape(file: file, mode: .none, options: Tape.Options(allowsRepeatedReplays: true), environment: [:])
             let server = try tape.serve()
             let client = try RawHTTP(port: server.port)
-            #expect(client.send("GET /live HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"))
+            #expect(client.send("GET /live HTTP/1.1\r\nHost: x\r\n\r\n"))
             let response = try #require(client.receiveResponse())
             #expect(response.head.hasPrefix("HTTP/1.1 501 Not Implemented\r\n"))
             #expect(String(decoding: response.body, as: UTF8.self).contains("is a WebSocket conversation"))
+
+            let old = try RawHTTP(port: server.port)
+            #expect(old.send("GET /live HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"))
+            let refused = try #require(old.receiveResponse())
+            #expect(refused.head.hasPrefix("HTTP/1.1 426 Upgrade Required\r\n"))
+            #expect(refused.head.contains("\r\nSec-WebSocket-Version: 13\r\n"))
+            #expect(String(decoding: refused.body, as: UTF8.self) == "426 Upgrade Required: only WebSocket version 13 is spoken here\n")
             server.stop()
             _ = try tape.eject()
         }

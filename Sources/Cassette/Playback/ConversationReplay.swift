@@ -1,0 +1,34 @@
+import Foundation
+
+/// A recorded WebSocket conversation prepared to answer one upgrade request: the `101` as
+/// recorded, the script of the messages (``WebSocketScript``, timed by the tape's latency), and
+/// what a miss report needs to name it. The router decides it (``Decision/converse(_:)``); the
+/// wire executor (``ConversationPlayer``) runs it.
+struct ConversationReplay: Sendable {
+    /// The recorded `101` response.
+    var response: Interaction.Response
+    var script: WebSocketScript
+    /// The interaction's number in the cassette, from 1.
+    var number: Int
+    /// The upgrade request, redacted, as a miss report shows it.
+    var request: Interaction.Request
+    var cassette: URL?
+    var mode: RecordMode?
+    /// JSON paths left out when a client message is compared with the recorded one.
+    var ignoredJSONPaths: [String]
+
+    /// The miss report for a client message that differs from the recorded message at `index`
+    /// (`difference` says how), or that never came (`difference` says what happened instead).
+    func miss(at index: Int, _ difference: String) -> UnmatchedRequest {
+        let clientMessages = script.messages.indices.filter { script.messages[$0].from == .client && script.messages[$0].kind != .ping }
+        let ordinal = (clientMessages.firstIndex(of: index) ?? 0) + 1
+        let place = "webSocket.messages[\(index)] of interaction #\(number)"
+        let description =
+            "Cassette: WebSocket message \(index) (\(place), the client's message \(ordinal) of \(clientMessages.count)) "
+            + "of the conversation recorded in \(cassette?.path ?? "the cassette") for \(request.method) \(request.url) does not match: "
+            + "\(difference). The server closed the connection with 1008. If the client now sends something else on purpose, "
+            + "record the conversation again, or edit the message in the cassette; fields that change every run can be "
+            + "left out with RequestMatching.ignoringJSONPaths (which applies to WebSocket messages as to bodies)."
+        return UnmatchedRequest(request: request, cassette: cassette, mode: mode, candidates: [], usedUp: 0, description: description)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+
+/// The server's WebSocket side: an upgrade request is decided by the tape's router like any
+/// request; a recorded conversation is replayed on the connection (``ConversationPlayer``), and
+/// in a mode that records, the server relays the conversation to the upstream server and records
+/// it (``WebSocketRelay``).
+extension TapeServer {
+    /// The upgrade `wire` asks for: nil when it asks for none; a refusal when its handshake is
+    /// malformed (the status and why, as RFC 6455 says: `426` with the version spoken).
+    func webSocketUpgrade(of wire: WireRequest) -> Result<WebSocketHandshake.Upgrade?, WebSocketHandshake.Refusal> {
+        guard WebSocketHandshake.asksForWebSocket({ wire.header($0) }) else { return .success(nil) }
+        return WebSocketHandshake.upgrade(method: wire.method) { wire.header($0) }.map { $0 }
+    }
+
+    /// Writes a refused handshake; the connection closes.
+    func writeRefusal(_ refusal: WebSocketHandshake.Refusal, to connection: ServerConnection) {
+        let body = Data("\(refusal.status) \(ReasonPhrase.of(refusal.status)): \(refusal.reason)\n".utf8)
+        let head =
+            "HTTP/1.1 \(refusal.status) \(ReasonPhrase.of(refusal.status))\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + refusal.headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        connection.write(Array(head.utf8) + Array(body))
+    }
+
+    /// Replays `replay` to the client: the recorded `101` (with the accept key for this client's
+    /// key), then the conversation. The connection closes after it.
+    func converse(
+        _ replay: ConversationReplay, upgrade: WebSocketHandshake.Upgrade, on connection: ServerConnection, router: Router
+    )
+        -> Bool
+    {
+        let head = Self.switchingHead(recorded: replay.response.headers, upgrade: upgrade)
+        guard connection.write(Array(head.utf8)) else { return false }
+        let channel = WebSocketChannel(connection, role: .server, maximumMessageSize: options.limits.bodyBytes)
+        let player = ConversationPlayer(replay: replay, channel: channel, waitLimit: options.limits.idleTimeout) { miss in
+            router.noteConversationMiss(miss)
+            self.options.onUnmatched?(miss)
+        }
+        player.run()
+        return false
+    }
+
+    /// The `101` head for `upgrade`: the handshake's own fields (the accept key computed for this
+    /// client's key, the recorded subprotocol), then the other recorded fields. No extension is
+    /// ever agreed.
+    static func switchingHead(recorded: Interaction.Headers, upgrade: WebSocketHandshake.Upgrade) -> String {
+        var head = "HTTP/1.1 101 Switching Protocols\r\n"
+        for (name, value) in WebSocketHandshake.responseHeaders(for: upgrade, chosenProtocol: recorded["Sec-WebSocket-Protocol"]) {
+            head += "\(name): \(value)\r\n"
+        }
+        for (name, value) in recorded where !handshakeFields.contains(name.lowercased()) {
+            head += "\(name): \(value)\r\n"
+        }
+        return head + "\r\n"
+    }
+
+    /// Fields of a `101` that belong to one handshake, made anew for each.
+    private static let handshakeFields: Set<String> = [
+        "upgrade", "connection", "sec-websocket-accept", "sec-websocket-protocol", "sec-websocket-extensions", "content-length",
+        "transfer-encoding",
+    ]
+
+    /// Fields of the upgrade request that belong to one connection: not sent on as they came
+    /// (the key is, the extensions are not offered), and not recorded.
+    private static let perConnectionRequestFields: Set<String> = ["sec-websocket-key", "sec-websocket-extensions"]
+
+    // MARK: Recording
+
+    /// Relays the upgrade `wire` to the upstream server at `url` and records the conversation
+    /// (`request`: the upgrade as captured) into `router`'s recorder. The connection closes after it.
+    func relayWebSocket(
+        _ wire: WireRequest, request: Interaction.Request, url: URL, upgrade: WebSocketHandshake.Upgrade,
+        on connection: ServerConnection, router: Router
+    ) -> Bool {
+        let place = router.recorder.begin(session: nil, taskIdentifier: nil)
+        let started = Date()
+        let clock = DispatchTime.now()
+        let upstream: ServerConnection
+        do {
+            upstream = try Self.openUpstream(url)
+        } catch {
+            router.recorder.abandon(place)
+            refuseWebSocket(error, to: connection)
+            return false
+        }
+        defer { upstream.close() }
+        guard upstream.write(Array(Self.upstreamHead(of: wire, url: url).utf8)) else {
+            router.recorder.abandon(place)
+            refuseWebSocket(
+                RequestFailure(.webSocketUpstreamUnreachable(why: "it closed the connection"), request: request), to: connection)
+            return false
+        }
+        guard let answer = UpstreamHead.read(from: upstream, timeout: options.limits.headerTimeout) else {
+            router.recorder.abandon(place)
+            refuseWebSocket(
+                RequestFailure(.webSocketUpstreamUnreachable(why: "it sent no HTTP response to the upgrade"), request: request),
+                to: connection)
+            return false
+        }
+        let firstByte = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
+        var kept = request
+        for name in Self.perConnectionRequestFields { kept.headers.remove(name) }
+        guard answer.status == 101 else {
+            // Not a WebSocket after all: the answer goes to the client, and is recorded, as it is.
+            let body = answer.body(from: upstream, timeout: options.limits.idleTimeout)
+            connection.write(answer.headBytes + Array(body))
+            let timing = RecordingPolicy.timing(
+                firstByte: firstByte, duration: Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9)
+            router.recorder.keep(
+                Interaction(
+                    recordedAt: started, request: kept,
+                    response: Interaction.Response(
+                        status: answer.status, url: url.absoluteString, headers: answer.headers,
+                        body: Interaction.Body(body, contentType: answer.headers["Content-Type"])),
+                    timing: timing),
+                at: place)
+            return false
+        }
+        guard !answer.headers.contains("Sec-WebSocket-Extensions") else {
+            router.recorder.abandon(place)
+            refuseWebSocket(
+                RequestFailure(
+                    .webSocketUpstreamUnreachable(why: "it agreed to an extension it was not offered (Sec-WebSocket-Extensions)"),
+                    request: request), to: connection)
+            return false
+        }
+        let opened = DispatchTime.now()
+        guard connection.write(Array(Self.switchingHead(recorded: answer.headers, upgrade: upgrade).utf8)) else {
+            router.recorder.abandon(place)
+            return false
+        }
+        let limit = options.limits.bodyBytes
+        let relay = WebSocketRelay(
+            client: WebSocketChannel(connection, role: .server, maximumMessageSize: limit),
+            upstream: WebSocketChannel(upstream, role: .client, maximumMessageSize: limit), opened: opened)
+        let conversation = relay.run()
+        var headers = answer.headers
+        headers.remove("Sec-WebSocket-Accept")
+        router.recorder.keep(
+            Interaction(
+                recordedAt: started, request: kept, response: Interaction.Response(status: 101, url: url.absoluteString, headers: headers),
+                timing: RecordingPolicy.timing(firstByte: firstByte, duration: firstByte), webSocket: conversation),
+            at: place)
+        return false
+    }
+
+    /// A connection to the upstream server at `url`: `ws://` and `http://` through the server's
+    /// own client; `wss://` and `https://` refused (no TLS of its own — see ``RequestFailure``).
+    private static func openUpstream(_ url: URL) throws(RequestFailure) -> ServerConnection {
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard scheme == "ws" || scheme == "http" else {
+            throw RequestFailure(
+                scheme == "wss" || scheme == "https"
+                    ? .webSocketOverTLS : .webSocketUpstreamUnreachable(why: "it is not a ws:// or http:// URL"),
+                method: "GET", url: url.absoluteString)
+        }
+        guard let host = url.host else {
+            throw RequestFailure(.webSocketUpstreamUnreachable(why: "it names no host"), method: "GET", url: url.absoluteString)
+        }
+        do {
+            return try ServerConnection.connect(host: host, port: url.port ?? 80)
+        } catch {
+            guard case .serverFailed(let why) = error else {
+                throw RequestFailure(.webSocketUpstreamUnreachable(why: "\(error)"), method: "GET", url: url.absoluteString)
+            }
+            throw RequestFailure(.webSocketUpstreamUnreachable(why: why), method: "GET", url: url.absoluteString)
+        }
+    }
+
+    /// The upgrade request as it goes upstream: the client's fields, the upstream's `Host`, no extension offered.
+    private static func upstreamHead(of wire: WireRequest, url: URL) -> String {
+        var target = url.path.isEmpty ? "/" : url.path
+        if let query = url.query { target += "?" + query }
+        var head = "GET \(target) HTTP/1.1\r\nHost: \(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")\r\n"
+        for (name, value) in wire.headers where !["host", "sec-websocket-extensions", "content-length"].contains(name.lowercased()) {
+            head += "\(name): \(value)\r\n"
+        }
+        return head + "\r\n"
+    }
+
+    /// A WebSocket the server cannot record: `502 Bad Gateway` with why.
+    private func refuseWebSocket(_ failure: RequestFailure, to connection: ServerConnection) {
+        let body = Data((failure.message + "\n").utf8)
+        let head =
+            "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.count)\r\n"
+            + "Connection: close\r\n\r\n"
+        connection.write(Array(head.utf8) + Array(body))
+    }
+}
