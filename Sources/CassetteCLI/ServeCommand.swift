@@ -37,8 +37,10 @@ struct ServeCommand {
           --port N           The port (default 0: a free one, printed on the first line).
           --upstream URL     Where requests go: /path is URL/path. In a recording mode, what the
                              cassette cannot answer is forwarded there, answered live and recorded
-                             (a recording reverse proxy). Without it, requests are matched ignoring
-                             scheme, host and port.
+                             (a recording reverse proxy). WebSocket upgrades go to the same origin
+                             (ws:// for http://); ws:// and wss:// URLs work too. wss:// cannot be
+                             recorded (the server has no TLS client): record from a ws:// server.
+                             Without it, requests are matched ignoring scheme, host and port.
           --mode M           none, once, newEpisodes or all, as a tape's record mode. Default:
                              CASSETTE_RECORD_MODE, else none when CI is set, else once. once records
                              only when the cassette does not exist yet (needs --upstream).
@@ -160,9 +162,9 @@ struct ServeCommand {
                 self.port = port
             case "--upstream":
                 guard let text = value(), let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-                    scheme == "http" || scheme == "https", url.host != nil
+                    ["http", "https", "ws", "wss"].contains(scheme), url.host != nil
                 else {
-                    return usageError("--upstream needs an http or https URL, such as https://api.example.com")
+                    return usageError("--upstream needs an http, https, ws or wss URL, such as https://api.example.com")
                 }
                 upstream = url
             case "--mode":

@@ -271,6 +271,58 @@ import Glibc
         #expect(replaying.stop().status == 0)
     }
 
+    /// A WebSocket conversation recorded through `cassette serve` in front of the loopback
+    /// server's `ws://` echo + push, by the project's own client and by Python's `websockets`,
+    /// then replayed offline with the recorded latency: each client sees what it saw live, in the
+    /// same order, each server message within 10 % + 20 ms of its recorded offset, the same close.
+    @Test(.enabled(if: PythonWebSocketClient.python != nil, "needs a Python with websockets (CASSETTE_PYTHON)"))
+    func recordsAWebSocketConversationAndReplaysItToPythonAndOurClient() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let upstream = try LoopbackServer()
+        let file = scratch.file("chat.json").path
+        let live = try PythonWebSocketClient.converse("ws://127.0.0.1:\(upstream.port)\(LoopbackWebSocket.path)")
+        #expect(live.messages.count == 8 && live.close == [.code(1000), .reason("done")])
+
+        func ours(port: Int) throws -> [WebSocketFrameReader.Message] {
+            let client = try WebSocketTestClient(port: port, path: LoopbackWebSocket.path)
+            var seen: [WebSocketFrameReader.Message] = []
+            for n in 1...3 {
+                client.send(text: #"{"say":"hello \#(n)"}"#)
+                if let answer = try client.receive() { seen.append(answer.message) }
+            }
+            return seen + (try client.receiveAll(timeout: 5 * TimingIsolation.scale)).map(\.message)
+        }
+        let ourLive = try ours(port: upstream.port)
+
+        let recording = try Served(["--cassette", file, "--upstream", "ws://127.0.0.1:\(upstream.port)", "--mode", "once"])
+        let port = Int(recording.base.split(separator: ":").last ?? "") ?? 0
+        #expect(try ours(port: port) == ourLive)
+        let recorded = try PythonWebSocketClient.converse("ws://127.0.0.1:\(port)\(LoopbackWebSocket.path)")
+        #expect(recorded.messages == live.messages && recorded.close == live.close && recorded.subprotocol == "chat.v1")
+        let (status, errors) = recording.stop()
+        #expect(status == 0 && errors.contains("0 replayed, 2 recorded, 0 unmatched; saved \(file)"), "\(errors)")
+        upstream.stop()
+
+        let document = try CassetteFile.read(URL(fileURLWithPath: file))
+        #expect(document.interactions.map(\.response?.status) == [101, 101])
+        let pythonsRecording = try #require(document.interactions.last?.webSocket)
+        #expect(pythonsRecording.messages.first?.kind == .ping)
+        let recordedOffsets = pythonsRecording.messages.filter { $0.from == .server && $0.kind == .text }.map(\.at)
+
+        let replaying = try Served(["--cassette", file, "--mode", "none", "--latency", "recorded"])
+        let replayPort = Int(replaying.base.split(separator: ":").last ?? "") ?? 0
+        #expect(try ours(port: replayPort) == ourLive)
+        let replayed = try PythonWebSocketClient.converse("ws://127.0.0.1:\(replayPort)\(LoopbackWebSocket.path)")
+        #expect(replayed.messages == live.messages && replayed.close == live.close && replayed.pong)
+        #expect(replayed.at.count == recordedOffsets.count)
+        for (seen, offset) in zip(replayed.at, recordedOffsets) {
+            #expect(abs(seen - offset) <= (offset * 0.1 + 0.02) * TimingIsolation.scale, "replayed at \(seen) s, recorded at \(offset) s")
+        }
+        let stopped = replaying.stop()
+        #expect(stopped.status == 0 && stopped.errors.contains("2 replayed, 0 recorded, 0 unmatched"), "\(stopped.errors)")
+    }
+
     /// SIGINT and SIGTERM are held from the process's start, so a signal sent the moment
     /// "listening on" is read (a quick CI script) stops the server cleanly: no kill by the
     /// default action, no signal lost while the server serves on.
@@ -439,7 +491,7 @@ import Glibc
             (["--cassette", "a.json", "--port", "70000"], "error: --port needs a number from 0 to 65535. Run 'cassette serve --help'."),
             (
                 ["--cassette", "a.json", "--upstream", "ftp://x"],
-                "error: --upstream needs an http or https URL, such as https://api.example.com. Run 'cassette serve --help'."
+                "error: --upstream needs an http, https, ws or wss URL, such as https://api.example.com. Run 'cassette serve --help'."
             ),
             (
                 ["--cassette", "a.json", "--unmatched-status", "404"],

@@ -18,7 +18,13 @@ final class ServerStage: Sendable {
     ///   record from.
     init(tape: Tape, upstream: URL?, ownOrigin: String, delegate: ServerSessionDelegate) throws {
         if let upstream {
-            origin = upstream.absoluteString.hasSuffix("/") ? String(upstream.absoluteString.dropLast()) : upstream.absoluteString
+            // A ws:// or wss:// upstream is the same origin as http:// or https://: HTTP requests go
+            // there, and WebSocket upgrades too (the relay speaks WebSocket over it).
+            var text = upstream.absoluteString
+            for (webSocket, http) in [("ws://", "http://"), ("wss://", "https://")] where text.lowercased().hasPrefix(webSocket) {
+                text = http + text.dropFirst(webSocket.count)
+            }
+            origin = text.hasSuffix("/") ? String(text.dropLast()) : text
         } else {
             let origins = tape.router.recordedOrigins
             origin = origins.count == 1 ? origins.first ?? ownOrigin : ownOrigin

@@ -147,22 +147,19 @@ extension TapeServer {
     /// own client; `wss://` and `https://` refused (no TLS of its own — see ``RequestFailure``).
     private static func openUpstream(_ url: URL) throws(RequestFailure) -> ServerConnection {
         let scheme = url.scheme?.lowercased() ?? ""
+        // Errors name the WebSocket's own URL: ws:// for http://, wss:// for https://.
+        let shown = ["http": "ws", "https": "wss"][scheme].map { $0 + url.absoluteString.dropFirst(scheme.count) } ?? url.absoluteString
+        func failure(_ reason: RequestFailure.Reason) -> RequestFailure { RequestFailure(reason, method: "GET", url: shown) }
         guard scheme == "ws" || scheme == "http" else {
-            throw RequestFailure(
-                scheme == "wss" || scheme == "https"
-                    ? .webSocketOverTLS : .webSocketUpstreamUnreachable(why: "it is not a ws:// or http:// URL"),
-                method: "GET", url: url.absoluteString)
+            throw failure(
+                scheme == "wss" || scheme == "https" ? .webSocketOverTLS : .webSocketUpstreamUnreachable(why: "it is not a ws:// URL"))
         }
-        guard let host = url.host else {
-            throw RequestFailure(.webSocketUpstreamUnreachable(why: "it names no host"), method: "GET", url: url.absoluteString)
-        }
+        guard let host = url.host else { throw failure(.webSocketUpstreamUnreachable(why: "it names no host")) }
         do {
             return try ServerConnection.connect(host: host, port: url.port ?? 80)
         } catch {
-            guard case .serverFailed(let why) = error else {
-                throw RequestFailure(.webSocketUpstreamUnreachable(why: "\(error)"), method: "GET", url: url.absoluteString)
-            }
-            throw RequestFailure(.webSocketUpstreamUnreachable(why: why), method: "GET", url: url.absoluteString)
+            guard case .serverFailed(let why) = error else { throw failure(.webSocketUpstreamUnreachable(why: "\(error)")) }
+            throw failure(.webSocketUpstreamUnreachable(why: why))
         }
     }
 

@@ -48,6 +48,18 @@ import Darwin
 /// gets ``Options/unmatchedStatus`` (500) with the header `X-Cassette-Unmatched: true` and the
 /// library's miss report as its body.
 ///
+/// **WebSockets.** An upgrade request (`Upgrade: websocket`) is decided like any request. A
+/// recorded conversation is replayed on the connection: the recorded `101` (with the accept key
+/// for this client), then the server's messages on the recorded schedule under the tape's latency,
+/// each timed from the client message it answered; client messages are compared with the
+/// recording (text exactly, JSON by meaning, without the matching rules' `ignoringJSONPaths`), and
+/// one that differs or never comes (``Limits/idleTimeout``) is a miss: reported like an unmatched
+/// request, and the client gets a close 1008. Pings are answered. In a mode that records, the
+/// server relays the conversation to the upstream (`ws://` for an `http://` upstream) through its
+/// own client and records every message with its time; a `wss://` upstream is refused with `502`
+/// and why (the server has no TLS client). Messages go through the tape's redaction like bodies.
+/// The largest message is ``Limits/bodyBytes``; larger closes with 1009.
+///
 /// **Robust.** At most ``Options/maxConnections`` connections (more get `503` at once); a head
 /// that takes longer than ``Limits/headerTimeout`` gets `408`; a request line, header section or
 /// body over the limits gets `414`, `431` or `413`; a malformed request `400` — and the server
@@ -64,7 +76,8 @@ public final class TapeServer: @unchecked Sendable {
         /// The port; 0 (the default) picks a free one.
         public var port: Int
         /// Where requests go (and are recorded from, in a recording mode), such as
-        /// `https://api.example.com`. See the type's notes.
+        /// `https://api.example.com`; `ws://` and `wss://` name the same origins as `http://` and
+        /// `https://`. See the type's notes.
         public var upstream: URL?
         /// The status of a request the cassette cannot answer. Default 500.
         public var unmatchedStatus: Int

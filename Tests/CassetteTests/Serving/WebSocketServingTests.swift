@@ -210,17 +210,27 @@ import Testing
     @Test func aTLSUpstreamIsRefusedWithWhy() throws {
         try withScratchTape { scratch in
             let tape = try scratch.tape(mode: .once)
-            let server = try tape.serve(TapeServer.Options(upstream: URL(string: "wss://stream.example.com")))
-            let client = try RawHTTP(port: server.port)
-            #expect(
+            func upgrade(_ port: Int) throws -> (head: String, body: Data)? {
+                let client = try RawHTTP(port: port)
                 client.send(
                     "GET /feed HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"))
-            let response = try #require(client.receiveResponse())
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+                return client.receiveResponse()
+            }
+            let server = try tape.serve(TapeServer.Options(upstream: URL(string: "wss://stream.example.com")))
+            let response = try #require(try upgrade(server.port))
             #expect(response.head.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
             #expect(
                 String(decoding: response.body, as: UTF8.self).hasPrefix(
                     "Cassette cannot record the WebSocket at wss://stream.example.com/feed: it is over TLS (wss://)"))
+            // An upstream that cannot be reached: why, and nothing recorded.
+            let closed = try tape.serve(TapeServer.Options(upstream: URL(string: "ws://127.0.0.1:1")))
+            let unreachable = try #require(try upgrade(closed.port))
+            #expect(unreachable.head.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
+            #expect(
+                String(decoding: unreachable.body, as: UTF8.self)
+                    == "Cassette could not record the WebSocket at ws://127.0.0.1:1/feed: cannot connect to 127.0.0.1:1: Connection refused. "
+                    + "Nothing was recorded.\n")
             #expect(try tape.eject().recorded == 0)
         }
     }

@@ -58,21 +58,7 @@ import Testing
         #expect(Self.text(try after.receive()) == #"{"echo":"still here","n":1}"#)
     }
 
-    /// A Python interpreter with `websockets` (CI installs it from PyPI into its venv and names it
-    /// in `CASSETTE_PYTHON`).
-    static let python: String? = {
-        let candidates = [ProcessInfo.processInfo.environment["CASSETTE_PYTHON"], "/usr/bin/python3"].compactMap { $0 }
-        return candidates.first { path in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = ["-c", "import websockets"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
-            process.waitUntilExit()
-            return process.terminationStatus == 0
-        }
-    }()
+    static let python = PythonWebSocketClient.python
 
     @Test func pythonsWebsocketsIsAvailableOnCI() {
         guard ProcessInfo.processInfo.environment["CI"] != nil else { return }
@@ -83,41 +69,10 @@ import Testing
     func theConversationWithPythonsWebsockets() throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        let script = """
-            import asyncio, json, sys, time, websockets
-            async def main():
-                async with websockets.connect(sys.argv[1], subprotocols=["chat.v1"], compression=None) as ws:
-                    out = {"subprotocol": ws.subprotocol, "messages": []}
-                    start = time.monotonic()
-                    await (await ws.ping(b"hi"))
-                    out["pong"] = time.monotonic() - start < 5
-                    for n in range(1, 4):
-                        await ws.send(json.dumps({"say": f"hello {n}"}))
-                        out["messages"].append(await ws.recv())
-                    try:
-                        while True:
-                            out["messages"].append(await ws.recv())
-                    except websockets.ConnectionClosedOK as closed:
-                        out["close"] = [closed.rcvd.code, closed.rcvd.reason]
-                print(json.dumps(out))
-            asyncio.run(main())
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.python))
-        process.arguments = ["-c", script, "ws://127.0.0.1:\(server.port)/ws/echo-push"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let printed = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(String(decoding: printed, as: UTF8.self))")
-        let result = try #require(try JSONSerialization.jsonObject(with: printed) as? [String: Any])
-        #expect(result["subprotocol"] as? String == "chat.v1")
-        #expect(result["pong"] as? Bool == true)
-        #expect(
-            result["messages"] as? [String]
-                == (1...3).map { #"{"echo":{"say":"hello \#($0)"},"n":\#($0)}"# } + (1...5).map { #"{"update":\#($0)}"# })
-        #expect(result["close"] as? [AnyHashable] == [1000, "done"])
+        let seen = try PythonWebSocketClient.converse("ws://127.0.0.1:\(server.port)/ws/echo-push")
+        #expect(seen.subprotocol == "chat.v1")
+        #expect(seen.pong)
+        #expect(seen.messages == (1...3).map { #"{"echo":{"say":"hello \#($0)"},"n":\#($0)}"# } + (1...5).map { #"{"update":\#($0)}"# })
+        #expect(seen.close == [.code(1000), .reason("done")])
     }
 }

@@ -1,0 +1,95 @@
+import Foundation
+
+/// A WebSocket client nobody here wrote: Python's `websockets` (from PyPI; CI installs it in its
+/// venv and names the interpreter in `CASSETTE_PYTHON`), holding the echo + push conversation of
+/// ``LoopbackWebSocket``: a ping, three JSON messages each sent once the last is answered, then
+/// everything until the server's close.
+package enum PythonWebSocketClient {
+    /// What the client saw.
+    package struct Conversation: Decodable, Equatable {
+        /// The subprotocol the server chose.
+        package var subprotocol: String?
+        /// Whether the ping was answered.
+        package var pong: Bool
+        /// The text messages received, in order.
+        package var messages: [String]
+        /// Seconds from the handshake to each message.
+        package var at: [Double]
+        /// The server's close: code and reason.
+        package var close: [CloseField]?
+    }
+
+    /// A close's code or reason, as Python prints them in one list.
+    package enum CloseField: Decodable, Equatable {
+        case code(Int)
+        case reason(String)
+
+        package init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let code = try? container.decode(Int.self) { self = .code(code) } else { self = .reason(try container.decode(String.self)) }
+        }
+    }
+
+    /// A Python interpreter that has `websockets`: `CASSETTE_PYTHON`, else the system's; nil when neither has it.
+    package static let python: String? = {
+        let candidates = [ProcessInfo.processInfo.environment["CASSETTE_PYTHON"], "/usr/bin/python3"].compactMap { $0 }
+        return candidates.first { path in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = ["-c", "import websockets"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+    }()
+
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    static let script = """
+        import asyncio, json, sys, time, websockets
+        async def main():
+            async with websockets.connect(sys.argv[1], subprotocols=["chat.v1"], compression=None) as ws:
+                start = time.monotonic()
+                out = {"subprotocol": ws.subprotocol, "messages": [], "at": []}
+                await (await ws.ping(b"hi"))
+                out["pong"] = time.monotonic() - start < 5
+                async def receive():
+                    out["messages"].append(await ws.recv())
+                    out["at"].append(time.monotonic() - start)
+                for n in range(1, 4):
+                    await ws.send(json.dumps({"say": f"hello {n}"}))
+                    await receive()
+                try:
+                    while True:
+                        await receive()
+                except websockets.ConnectionClosedOK as closed:
+                    out["close"] = [closed.rcvd.code, closed.rcvd.reason]
+            print(json.dumps(out))
+        asyncio.run(main())
+        """
+
+    /// Holds the conversation with the WebSocket at `url` (`ws://…`).
+    package static func converse(_ url: String) throws -> Conversation {
+        guard let python else { throw Failure(description: "no Python with websockets (set CASSETTE_PYTHON)") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script, url]
+        let out = Pipe()
+        let errors = Pipe()
+        process.standardOutput = out
+        process.standardError = errors
+        try process.run()
+        let printed = out.fileHandleForReading.readDataToEndOfFile()
+        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(
+                description: "python exited \(process.terminationStatus): \(String(decoding: printed + complaint, as: UTF8.self))")
+        }
+        return try JSONDecoder().decode(Conversation.self, from: printed)
+    }
+}
