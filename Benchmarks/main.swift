@@ -115,6 +115,10 @@ do {
             try ServeBenchmark.pair(clients: 64, requestsPerClient: quick ? 20 : 200, folder: folder), with: Harness(runs: quick ? 1 : 5))
         try ServeBenchmark.load(clients: 64, requestsPerClient: quick ? 50 : 10_000, folder: folder)
     }
+    if wanted("ws_replay_vs_echo") {
+        try await run(
+            try WebSocketBenchmark.pair(clients: 8, messages: quick ? 100 : 2_000, folder: folder), with: Harness(runs: quick ? 1 : 7))
+    }
     let bigBody = (quick ? 10 : 100) * 1_048_576
     if wanted("memory_replay_100mb") {
         try await run(try MemoryBenchmarks.replayPair(size: bigBody, folder: folder, runs: 1), with: slowHarness)

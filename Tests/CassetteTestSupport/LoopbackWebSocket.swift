@@ -13,14 +13,19 @@ import Darwin
 /// (`{"update": 1}` … `{"update": 5}`) 100 ms apart and closes with 1000 "done". Binary messages
 /// are echoed as they came, pings answered with pongs, a client's close answered with the same
 /// code. A frame that breaks RFC 6455 gets the close code the rule names (1002, 1007, 1009).
+///
+/// `GET /ws/echo` is a bare echo: every message comes back as it came, until the client closes
+/// (the benchmark's baseline for a replaying server).
 package enum LoopbackWebSocket {
     package static let path = "/ws/echo-push"
+    package static let echoPath = "/ws/echo"
     /// The largest message the server accepts.
     static let maximumMessageSize = 65_536
 
     /// Whether `request` asks for the server's WebSocket.
     static func isUpgrade(_ request: LoopbackServer.Received) -> Bool {
-        request.target.hasPrefix(path) && WebSocketHandshake.asksForWebSocket { request.headers[$0.lowercased()] }
+        (request.target.hasPrefix(path) || request.target == echoPath)
+            && WebSocketHandshake.asksForWebSocket { request.headers[$0.lowercased()] }
     }
 
     /// Answers the upgrade `request` on `connection` (bytes already read past its head in
@@ -43,6 +48,7 @@ package enum LoopbackWebSocket {
         guard write(Data(head.utf8), to: connection) else { return }
         var reader = WebSocketFrameReader(role: .server, maximumMessageSize: maximumMessageSize)
         reader.append(leftover)
+        let echoes = request.target == echoPath
         var received = 0
         while true {
             let message: WebSocketFrameReader.Message?
@@ -58,6 +64,8 @@ package enum LoopbackWebSocket {
                 continue
             }
             switch message {
+            case .text(let text) where echoes:
+                guard sendFrame(.text, Data(text.utf8), on: connection) else { return }
             case .text(let text):
                 received += 1
                 let echoed = (try? JSONParser.parse(Data(text.utf8))).map { String(decoding: JSONWriter.compact($0.value), as: UTF8.self) }

@@ -234,4 +234,52 @@ import Testing
             #expect(try tape.eject().recorded == 0)
         }
     }
+
+    /// Load: 64 conversations replayed at once, each 100 client messages answered and a close,
+    /// every message right and in order.
+    @Test func sixtyFourConcurrentReplaysOfAHundredMessages() throws {
+        try withScratchTape { scratch in
+            let count = 100
+            var messages: [Interaction.WebSocketMessage] = []
+            for index in 0..<count {
+                messages += [
+                    .text(#"{"n":\#(index)}"#, from: .client, at: Double(index) * 0.001),
+                    .text(#"{"answer":\#(index)}"#, from: .server, at: Double(index) * 0.001),
+                ]
+            }
+            messages.append(.close(code: 1000, reason: "bye", from: .server, at: Double(count) * 0.001))
+            try CassetteFile.write(
+                CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(url: "http://127.0.0.1/ws/load"), response: .init(status: 101),
+                        webSocket: .init(messages: messages))
+                ]), to: scratch.file)
+            let tape = try scratch.tape(mode: .none, matching: .default.ignoringHost(), options: Tape.Options(allowsRepeatedReplays: true))
+            let server = try tape.serve()
+            let clients = try (0..<64).map { _ in try WebSocketTestClient(port: server.port, path: "/ws/load") }
+            let wrong = Locked<[String]>([])
+            let group = DispatchGroup()
+            for (number, client) in clients.enumerated() {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    for index in 0..<count {
+                        client.send(text: #"{"n":\#(index)}"#)
+                        let answer = try? client.receive(timeout: 30 * TimingIsolation.scale)?.message
+                        guard answer == .text(#"{"answer":\#(index)}"#) else {
+                            return wrong.withLock { $0.append("client \(number), message \(index): \(String(describing: answer))") }
+                        }
+                    }
+                    let close = try? client.receive(timeout: 30 * TimingIsolation.scale)?.message
+                    if close != .close(code: 1000, reason: "bye") {
+                        wrong.withLock { $0.append("client \(number): \(String(describing: close)) instead of the close") }
+                    }
+                }.start()
+            }
+            group.wait()
+            #expect(wrong.withLock { $0 } == [])
+            let report = try tape.eject()
+            #expect(report.replayed == 64 && report.unmatched.isEmpty)
+        }
+    }
 }
