@@ -74,104 +74,48 @@ extension TapeServer {
         let place = router.recorder.begin(session: nil, taskIdentifier: nil)
         let started = Date()
         let clock = DispatchTime.now()
-        let upstream: ServerConnection
+        func seconds() -> TimeInterval { Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9 }
+        let opened: WebSocketUpstream.Opened
         do {
-            upstream = try Self.openUpstream(url)
+            opened = try WebSocketUpstream.open(wire, url: url, limits: options.limits)
         } catch {
             router.recorder.abandon(place)
             refuseWebSocket(error, to: connection)
             return false
         }
-        defer { upstream.close() }
-        guard upstream.write(Array(Self.upstreamHead(of: wire, url: url).utf8)) else {
-            router.recorder.abandon(place)
-            refuseWebSocket(
-                RequestFailure(.webSocketUpstreamUnreachable(why: "it closed the connection"), request: request), to: connection)
-            return false
-        }
-        guard let answer = UpstreamHead.read(from: upstream, timeout: options.limits.headerTimeout) else {
-            router.recorder.abandon(place)
-            refuseWebSocket(
-                RequestFailure(.webSocketUpstreamUnreachable(why: "it sent no HTTP response to the upgrade"), request: request),
-                to: connection)
-            return false
-        }
-        let firstByte = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9
+        let firstByte = seconds()
         var kept = request
         for name in Self.perConnectionRequestFields { kept.headers.remove(name) }
-        guard answer.status == 101 else {
+        switch opened {
+        case .answered(let answer, let body):
             // Not a WebSocket after all: the answer goes to the client, and is recorded, as it is.
-            let body = answer.body(from: upstream, timeout: options.limits.idleTimeout)
             connection.write(answer.headBytes + Array(body))
-            let timing = RecordingPolicy.timing(
-                firstByte: firstByte, duration: Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9)
+            let response = Interaction.Response(
+                status: answer.status, url: url.absoluteString, headers: answer.headers,
+                body: Interaction.Body(body, contentType: answer.headers["Content-Type"]))
+            router.recorder.keep(
+                Interaction(
+                    recordedAt: started, request: kept, response: response,
+                    timing: RecordingPolicy.timing(firstByte: firstByte, duration: seconds())),
+                at: place)
+        case .webSocket(let upstream, var headers):
+            defer { upstream.shutDown() }
+            let opened = DispatchTime.now()
+            guard connection.write(Array(Self.switchingHead(recorded: headers, upgrade: upgrade).utf8)) else {
+                router.recorder.abandon(place)
+                return false
+            }
+            let client = WebSocketChannel(connection, role: .server, maximumMessageSize: options.limits.bodyBytes)
+            let conversation = WebSocketRelay(client: client, upstream: upstream, opened: opened).run()
+            headers.remove("Sec-WebSocket-Accept")
             router.recorder.keep(
                 Interaction(
                     recordedAt: started, request: kept,
-                    response: Interaction.Response(
-                        status: answer.status, url: url.absoluteString, headers: answer.headers,
-                        body: Interaction.Body(body, contentType: answer.headers["Content-Type"])),
-                    timing: timing),
+                    response: Interaction.Response(status: 101, url: url.absoluteString, headers: headers),
+                    timing: RecordingPolicy.timing(firstByte: firstByte, duration: firstByte), webSocket: conversation),
                 at: place)
-            return false
         }
-        guard !answer.headers.contains("Sec-WebSocket-Extensions") else {
-            router.recorder.abandon(place)
-            refuseWebSocket(
-                RequestFailure(
-                    .webSocketUpstreamUnreachable(why: "it agreed to an extension it was not offered (Sec-WebSocket-Extensions)"),
-                    request: request), to: connection)
-            return false
-        }
-        let opened = DispatchTime.now()
-        guard connection.write(Array(Self.switchingHead(recorded: answer.headers, upgrade: upgrade).utf8)) else {
-            router.recorder.abandon(place)
-            return false
-        }
-        let limit = options.limits.bodyBytes
-        let relay = WebSocketRelay(
-            client: WebSocketChannel(connection, role: .server, maximumMessageSize: limit),
-            upstream: WebSocketChannel(upstream, role: .client, maximumMessageSize: limit), opened: opened)
-        let conversation = relay.run()
-        var headers = answer.headers
-        headers.remove("Sec-WebSocket-Accept")
-        router.recorder.keep(
-            Interaction(
-                recordedAt: started, request: kept, response: Interaction.Response(status: 101, url: url.absoluteString, headers: headers),
-                timing: RecordingPolicy.timing(firstByte: firstByte, duration: firstByte), webSocket: conversation),
-            at: place)
         return false
-    }
-
-    /// A connection to the upstream server at `url`: `ws://` and `http://` through the server's
-    /// own client; `wss://` and `https://` refused (no TLS of its own — see ``RequestFailure``).
-    private static func openUpstream(_ url: URL) throws(RequestFailure) -> ServerConnection {
-        let scheme = url.scheme?.lowercased() ?? ""
-        // Errors name the WebSocket's own URL: ws:// for http://, wss:// for https://.
-        let shown = ["http": "ws", "https": "wss"][scheme].map { $0 + url.absoluteString.dropFirst(scheme.count) } ?? url.absoluteString
-        func failure(_ reason: RequestFailure.Reason) -> RequestFailure { RequestFailure(reason, method: "GET", url: shown) }
-        guard scheme == "ws" || scheme == "http" else {
-            throw failure(
-                scheme == "wss" || scheme == "https" ? .webSocketOverTLS : .webSocketUpstreamUnreachable(why: "it is not a ws:// URL"))
-        }
-        guard let host = url.host else { throw failure(.webSocketUpstreamUnreachable(why: "it names no host")) }
-        do {
-            return try ServerConnection.connect(host: host, port: url.port ?? 80)
-        } catch {
-            guard case .serverFailed(let why) = error else { throw failure(.webSocketUpstreamUnreachable(why: "\(error)")) }
-            throw failure(.webSocketUpstreamUnreachable(why: why))
-        }
-    }
-
-    /// The upgrade request as it goes upstream: the client's fields, the upstream's `Host`, no extension offered.
-    private static func upstreamHead(of wire: WireRequest, url: URL) -> String {
-        var target = url.path.isEmpty ? "/" : url.path
-        if let query = url.query { target += "?" + query }
-        var head = "GET \(target) HTTP/1.1\r\nHost: \(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")\r\n"
-        for (name, value) in wire.headers where !["host", "sec-websocket-extensions", "content-length"].contains(name.lowercased()) {
-            head += "\(name): \(value)\r\n"
-        }
-        return head + "\r\n"
     }
 
     /// A WebSocket the server cannot record: `502 Bad Gateway` with why.

@@ -9,8 +9,8 @@ import Foundation
 /// and frames are masked anew toward the server. A frame that breaks RFC 6455 closes its side
 /// with the code the rule names, and the relay ends.
 struct WebSocketRelay {
-    let client: WebSocketChannel
-    let upstream: WebSocketChannel
+    let client: any WebSocketEnd
+    let upstream: any WebSocketEnd
     /// When the `101` was sent on to the client.
     let opened: DispatchTime
 
@@ -33,10 +33,10 @@ struct WebSocketRelay {
     /// `source` is done (after its close, or when its connection ends), `destination`'s reading
     /// side is woken so the other direction ends too once it has nothing more.
     private func relay(
-        from source: WebSocketChannel, to destination: WebSocketChannel, sender: Interaction.WebSocketMessage.Sender,
+        from source: any WebSocketEnd, to destination: any WebSocketEnd, sender: Interaction.WebSocketMessage.Sender,
         into kept: Locked<[Interaction.WebSocketMessage]>
     ) {
-        defer { destination.connection.shutDown() }
+        defer { destination.shutDown() }
         let forever = DispatchTime.distantFuture
         while true {
             switch source.next(until: forever) {
@@ -47,7 +47,7 @@ struct WebSocketRelay {
                 guard destination.send(recorded) else { return }
                 if case .close = message {
                     // Its peer's close, and then the end of the connection, come the other way.
-                    source.connection.hold(until: Date(timeIntervalSinceNow: ConversationPlayer.closingWait))
+                    source.awaitEnd(until: Date(timeIntervalSinceNow: ConversationPlayer.closingWait))
                     return
                 }
             case .timedOut:
