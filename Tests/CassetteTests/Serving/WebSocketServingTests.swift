@@ -282,4 +282,30 @@ import Testing
             #expect(report.replayed == 64 && report.unmatched.isEmpty)
         }
     }
+
+    #if canImport(Darwin)
+    /// Apple platforms: `URLSessionWebSocketTask` is a client of the server like any other (not
+    /// compiled on Linux, whose task answers "WebSockets not supported by libcurl").
+    @Test func urlSessionWebSocketTaskIsAClientOfTheServer() async throws {
+        try await withScratchTape { scratch in
+            _ = try Self.record(scratch)
+            let tape = try scratch.tape(mode: .none)
+            let server = try tape.serve()
+            let url = try #require(URL(string: "ws://127.0.0.1:\(server.port)\(LoopbackWebSocket.path)"))
+            let task = URLSession.shared.webSocketTask(with: url)
+            task.resume()
+            var texts: [String] = []
+            for n in 1...3 {
+                try await task.send(.string(#"{"say":"hello \#(n)"}"#))
+                if case .string(let text) = try await task.receive() { texts.append(text) }
+            }
+            while texts.count < 8, case .string(let text) = try await task.receive() { texts.append(text) }
+            #expect(texts.map { WebSocketFrameReader.Message.text($0) } == Array(Self.expected.prefix(8)))
+            _ = try? await task.receive()  // the close ends the receiving
+            #expect(task.closeCode == .normalClosure)
+            #expect(task.closeReason == Data("done".utf8))
+            try tape.eject()
+        }
+    }
+    #endif
 }
