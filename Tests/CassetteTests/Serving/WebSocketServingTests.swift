@@ -206,6 +206,34 @@ import Testing
         }
     }
 
+    /// An upgrade the upstream refuses (`403`) reaches the client as the upstream said it, is
+    /// recorded as that answer, and replays as it.
+    @Test func anUpgradeTheUpstreamRefusesIsRecordedAsItsAnswer() throws {
+        try withScratchTape { scratch in
+            func upgrade(_ port: Int) -> (head: String, body: Data)? {
+                guard let client = try? RawHTTP(port: port) else { return nil }
+                client.send(
+                    "GET /account HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+                return client.receiveResponse()
+            }
+            let tape = try scratch.tape(mode: .once)
+            let recorded = try #require(upgrade(try tape.serve(TapeServer.Options(upstream: URL(string: scratch.server.baseURL))).port))
+            #expect(recorded.head.hasPrefix("HTTP/1.1 403 "))
+            #expect(String(decoding: recorded.body, as: UTF8.self) == "signed out")
+            #expect(try tape.eject().recorded == 1)
+            let interaction = try #require(try CassetteFile.read(scratch.file).interactions.first)
+            #expect(interaction.response?.status == 403 && interaction.webSocket == nil)
+            #expect(interaction.response?.body.text == "signed out")
+
+            let replaying = try scratch.tape(mode: .none)
+            let replayed = try #require(upgrade(try replaying.serve().port))
+            #expect(replayed.head.hasPrefix("HTTP/1.1 403 Forbidden\r\n"))
+            #expect(String(decoding: replayed.body, as: UTF8.self) == "signed out")
+            #expect(try replaying.eject().replayed == 1)
+        }
+    }
+
     /// A `wss://` upstream cannot be recorded: the client gets a 502 that says why and what to do.
     @Test func aTLSUpstreamIsRefusedWithWhy() throws {
         try withScratchTape { scratch in
