@@ -15,45 +15,19 @@ extension ServerConnection {
     ///
     /// - Throws: ``CassetteError/serverFailed(_:)`` saying why it could not connect.
     static func connect(host: String, port: Int) throws(CassetteError) -> ServerConnection {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Darwin)
-        hints.ai_socktype = SOCK_STREAM
-        #else
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #endif
-        var found: UnsafeMutablePointer<addrinfo>?
-        let resolved = getaddrinfo(host, String(port), &hints, &found)
-        guard resolved == 0, let first = found else {
-            throw .serverFailed("cannot find \(host): \(String(cString: gai_strerror(resolved)))")
+        let outcome = SocketAddresses.first(host: host, port: port, passive: false) { descriptor, info in
+            systemConnect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0
+                ? .success(ServerConnection(socket: descriptor)) : .failure(.fromErrno)
         }
-        defer { freeaddrinfo(found) }
-        var reason = "no address"
-        var candidate: UnsafeMutablePointer<addrinfo>? = first
-        while let info = candidate {
-            candidate = info.pointee.ai_next
-            let descriptor = systemSocket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-            guard descriptor >= 0 else {
-                reason = String(cString: strerror(errno))
-                continue
-            }
-            guard systemConnect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
-                reason = String(cString: strerror(errno))
-                closeDescriptor(descriptor)
-                continue
-            }
-            return ServerConnection(socket: descriptor)
+        switch outcome {
+        case .found(let connection): return connection
+        case .unresolved(let why): throw .serverFailed("cannot find \(host): \(why)")
+        case .failed(let reason): throw .serverFailed("cannot connect to \(host):\(port): \(reason)")
         }
-        throw .serverFailed("cannot connect to \(host):\(port): \(reason)")
     }
 }
 
 /// `connect(2)`, out of reach of ``ServerConnection/connect(host:port:)``'s name.
 private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     connect(descriptor, address, length)
-}
-
-/// `socket(2)`, out of reach of ``ServerConnection/socket``.
-private func systemSocket(_ domain: Int32, _ type: Int32, _ proto: Int32) -> Int32 {
-    socket(domain, type, proto)
 }

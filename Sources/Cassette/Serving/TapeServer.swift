@@ -248,41 +248,26 @@ public final class TapeServer: @unchecked Sendable {
     /// its first address that can be bound) and `port`; returns the socket, the port bound and
     /// the numeric address bound.
     private static func listen(host: String, port: Int) throws -> (Int32, Int, String) {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_flags = AI_PASSIVE
-        #if canImport(Darwin)
-        hints.ai_socktype = SOCK_STREAM
-        #else
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #endif
-        var found: UnsafeMutablePointer<addrinfo>?
-        let resolved = getaddrinfo(host, String(port), &hints, &found)
-        guard resolved == 0, let first = found else {
-            throw CassetteError.serverFailed(
-                "cannot listen on \(host): no such address or host name (\(String(cString: gai_strerror(resolved)))); "
-                    + "use an IP address (127.0.0.1, ::1, 0.0.0.0 for every interface) or a name this machine resolves (localhost)")
-        }
-        defer { freeaddrinfo(found) }
-        var reason = "no address"
-        var candidate: UnsafeMutablePointer<addrinfo>? = first
-        while let info = candidate {
-            candidate = info.pointee.ai_next
-            let descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-            guard descriptor >= 0 else {
-                reason = "cannot create a socket: \(String(cString: strerror(errno)))"
-                continue
-            }
+        let outcome = SocketAddresses.first(host: host, port: port, passive: true) {
+            descriptor, info -> Result<(Int32, Int, String), SocketAddresses.Failure> in
             var yes: Int32 = 1
             setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
             guard bind(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, systemListen(descriptor, 512) == 0 else {
-                reason = String(cString: strerror(errno))
-                closeDescriptor(descriptor)
-                continue
+                return .failure(.fromErrno)
             }
-            return (descriptor, boundPort(descriptor), numericAddress(info.pointee.ai_addr, length: info.pointee.ai_addrlen))
+            return .success(
+                (descriptor, boundPort(descriptor), numericAddress(info.pointee.ai_addr, length: info.pointee.ai_addrlen)))
         }
-        throw CassetteError.serverFailed("cannot listen on \(host):\(port): \(reason)")
+        switch outcome {
+        case .found(let listening):
+            return listening
+        case .unresolved(let why):
+            throw CassetteError.serverFailed(
+                "cannot listen on \(host): no such address or host name (\(why)); "
+                    + "use an IP address (127.0.0.1, ::1, 0.0.0.0 for every interface) or a name this machine resolves (localhost)")
+        case .failed(let reason):
+            throw CassetteError.serverFailed("cannot listen on \(host):\(port): \(reason)")
+        }
     }
 
     /// The port `descriptor` is bound to.
