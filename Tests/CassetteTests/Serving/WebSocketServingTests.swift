@@ -14,8 +14,10 @@ import Testing
 
     /// The conversation as the tests' client holds it: three JSON messages, each sent once the
     /// previous one is answered, then everything until the server's close.
-    static func converse(port: Int, say: [String] = (1...3).map { #"{"say":"hello \#($0)"}"# }) throws -> Seen {
-        let client = try WebSocketTestClient(port: port, path: LoopbackWebSocket.path)
+    static func converse(
+        port: Int, say: [String] = (1...3).map { #"{"say":"hello \#($0)"}"# }, headers: [(String, String)] = []
+    ) throws -> Seen {
+        let client = try WebSocketTestClient(port: port, path: LoopbackWebSocket.path, headers: headers)
         var seen: Seen = []
         for text in say {
             #expect(client.send(text: text))
@@ -189,14 +191,17 @@ import Testing
     @Test func redactionReachesMessagesAndReplayStillMatches() throws {
         try withScratchTape { scratch in
             let secret = "s3cr3t-token-0123456789"
-            let tape = try scratch.tape(mode: .once, options: Tape.Options(redaction: Redaction(headers: [], jsonKeys: ["token"])))
+            let tape = try scratch.tape(mode: .once, options: Tape.Options(redaction: Redaction(headers: ["Authorization"], jsonKeys: ["token"])))
             let server = try tape.serve(TapeServer.Options(upstream: URL(string: scratch.server.baseURL)))
             let says = (1...3).map { #"{"say":"hello \#($0)","token":"\#(secret)"}"# }
-            let seen = try Self.converse(port: server.port, say: says)
+            let seen = try Self.converse(port: server.port, say: says, headers: [("Authorization", "Bearer upgrade-credential-42")])
             #expect(seen.count == 9)
             try tape.eject()
             let text = String(decoding: try Data(contentsOf: scratch.file), as: UTF8.self)
             #expect(!text.contains(secret))
+            #expect(!text.contains("upgrade-credential-42"))
+            let upgradeHeaders = try #require(try CassetteFile.read(scratch.file).interactions.first?.request.headers)
+            #expect(upgradeHeaders["Authorization"] == "Bearer [REDACTED-1]", "\(upgradeHeaders)")
             #expect(text.contains("[REDACTED"))
 
             let replaying = try scratch.tape(mode: .none)
