@@ -76,6 +76,21 @@ struct Reply {
 
     private func write(_ data: Data, to socket: Int32) -> Bool { LoopbackSocket.write(data, to: socket) }
 
+    /// `count` bytes 0, 1, … 250, 0, 1, …: written through a typed pointer, fast even in a debug
+    /// build (the memory tests ask for bodies of 20 MB).
+    static func patterned(_ count: Int) -> Data {
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { raw in
+            guard let bytes = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            var value: UInt8 = 0
+            for index in 0..<count {
+                bytes[index] = value
+                value = value == 250 ? 0 : value + 1
+            }
+        }
+        return data
+    }
+
     static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
@@ -275,7 +290,7 @@ public enum LoopbackRoutes {
             let count = Int(parts[1]) ?? 0
             return Reply(
                 status: 200, headers: [("Content-Type", "application/octet-stream")],
-                body: .whole(Data((0..<count).map { UInt8($0 % 251) })))
+                body: .whole(Reply.patterned(count)))
         case ("headers", 1):
             return Reply(
                 status: 200,

@@ -40,30 +40,55 @@ final class LiveForwarder: Sendable {
         }
     }
 
-    private let session: URLSession
-    private let delegate: ForwardingDelegate
-    private let delegateDispatchQueue: DispatchQueue?
+    /// One inner session, its delegate and the queue the delegate runs on.
+    private struct Inner: Sendable {
+        let session: URLSession
+        let delegate: ForwardingDelegate
+        /// Kept: OperationQueue does not keep its underlying queue (unowned).
+        let dispatchQueue: DispatchQueue?
+
+        /// A session with Cassette's protocol left out, whose delegate runs on a serial queue
+        /// targeting `target` (when given) or on a queue of its own.
+        init(delegateTarget target: DispatchQueue?) {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            configuration.httpCookieAcceptPolicy = .never
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            delegate = ForwardingDelegate(reportsOnClientQueue: target != nil)
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            dispatchQueue = target.map { DispatchQueue(label: "Cassette.LiveForwarder", target: $0) }
+            queue.underlyingQueue = dispatchQueue
+            session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        }
+    }
+
+    /// The delegate runs on a serial queue that targets the caller's task's work queue, when there
+    /// is one (URLSession's shared queue in FoundationNetworking): what the live request reports is
+    /// then passed on to the caller without a hop between threads, which took a fifth of the time
+    /// of a recorded loopback request (record_vs_direct 1.49 → 1.32). Without a work queue, the
+    /// same as ``bulk``.
+    private let fast: Inner
+    /// For origins that send large bodies (``LargeBodyOrigins``): the delegate runs on a queue of
+    /// its own, beside FoundationNetworking's, and collects the pieces as they come. Made on first use.
+    private let bulk = Locked<Inner?>(nil)
 
     init(delegateTarget: DispatchQueue? = nil) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        delegate = ForwardingDelegate(reportsOnClientQueue: delegateTarget != nil)
-        // The delegate runs on a serial queue that targets the caller's task's work queue, when
-        // there is one (URLSession's shared queue in FoundationNetworking): what the live request
-        // reports is then passed on to the caller without a hop between threads, which took a
-        // fifth of the time of a recorded loopback request (record_vs_direct 1.49 → 1.32). The
-        // price, a large body's pieces queueing up behind the server's, is paid back by HeapTrim.
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        // OperationQueue does not keep its underlying queue (unowned): this forwarder does.
-        delegateDispatchQueue = delegateTarget.map { DispatchQueue(label: "Cassette.LiveForwarder", target: $0) }
-        queue.underlyingQueue = delegateDispatchQueue
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        fast = Inner(delegateTarget: delegateTarget)
+    }
+
+    /// The session for `request`: ``bulk`` for an origin known to send large bodies.
+    private func inner(for request: URLRequest) -> Inner {
+        guard LargeBodyOrigins.contains(request.url) else { return fast }
+        return bulk.withLock { bulk in
+            if let bulk { return bulk }
+            let made = Inner(delegateTarget: nil)
+            bulk = made
+            return made
+        }
     }
 
     /// What the live request reports as it goes, besides its end.
@@ -84,6 +109,8 @@ final class LiveForwarder: Sendable {
         var bare = request
         bare.httpBody = nil
         bare.httpBodyStream = nil
+        let inner = inner(for: request)
+        let session = inner.session
         let task: URLSessionDataTask
         switch (body.form, body.data) {
         case (.request, _), (_, nil):
@@ -98,14 +125,15 @@ final class LiveForwarder: Sendable {
         }
         var exchange = ForwardingDelegate.Exchange(start: Date(), progress: progress, onEnd: onEnd)
         exchange.bodyStream = body.form == .uploadStream ? body.data : nil
-        delegate.register(task.taskIdentifier, exchange)
+        inner.delegate.register(task.taskIdentifier, exchange)
         task.resume()
         return Forwarding(task)
     }
 
     /// Cancels what is still running and releases the session.
     func invalidate() {
-        session.invalidateAndCancel()
+        fast.session.invalidateAndCancel()
+        bulk.withLock { $0 }?.session.invalidateAndCancel()
     }
 }
 
@@ -154,6 +182,9 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
             exchange.response = http
             exchange.firstByte = Date().timeIntervalSince(exchange.start)
             // A body of known length is collected in one buffer of its size, not grown by copying.
+            if http.expectedContentLength >= Int64(LargeBodyOrigins.threshold) {
+                LargeBodyOrigins.note(http.url ?? dataTask.originalRequest?.url)
+            }
             if http.expectedContentLength > 0, http.expectedContentLength <= Self.largestReservation,
                 !(http.value(forHTTPHeaderField: "Content-Encoding").map { !$0.isEmpty } ?? false)
             {
@@ -223,6 +254,7 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         // redacting a large body's interaction there would hold up every session in the process.
         // The pieces queued since the last trim were freed as they were collected.
         if outcome.body.count >= HeapTrim.everyBytes { HeapTrim.releaseFreedPages() }
+        if outcome.body.count >= LargeBodyOrigins.threshold { LargeBodyOrigins.note(task.originalRequest?.url) }
         if outcome.body.count >= Self.handedOffBody {
             let onEnd = exchange.onEnd
             let handedOff = outcome

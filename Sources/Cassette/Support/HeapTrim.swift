@@ -24,8 +24,9 @@ import Glibc
 ///   mapping each: nothing a test process notices, and only processes that record large bodies.
 enum HeapTrim {
     /// How many bytes are worth a trim: a recording collects this much of a body between two
-    /// trims, and an ejected tape that recorded this much trims once (8 MiB).
-    static let everyBytes = 8 << 20
+    /// trims, and an ejected tape that recorded this much trims once (2 MiB: with 8, what was
+    /// freed between two trims made each large recording's peak differ by up to 4 MB).
+    static let everyBytes = 2 << 20
 
     /// The mmap threshold ``mapLargeBlocks()`` sets: 1 MiB.
     static let mappedFrom: Int32 = 1 << 20

@@ -32,14 +32,19 @@ package enum Base64 {
     package static func encode(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         let count = bytes.count
         let start = out.count
-        out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (count + 2) / 3 * 4))
-        alphabet.withUnsafeBufferPointer { alphabet in
+        // An array made whole, not appended element by element (which a debug build does one call at a time).
+        out.append(contentsOf: [UInt8](repeating: UInt8(ascii: "="), count: (count + 2) / 3 * 4))
+        guard let first = bytes.baseAddress else { return }
+        // Typed pointers, whose subscripts are inlined even in a debug build (a test run saves
+        // bodies of many megabytes through here).
+        let input = first.assumingMemoryBound(to: UInt8.self)
+        alphabet.withUnsafeBufferPointer { table in
             out.withUnsafeMutableBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
+                guard let alphabet = table.baseAddress, let base = buffer.baseAddress else { return }
                 var o = base + start
                 var i = 0
                 while i + 3 <= count {
-                    let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+                    let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
                     o[0] = alphabet[Int(n >> 18 & 63)]
                     o[1] = alphabet[Int(n >> 12 & 63)]
                     o[2] = alphabet[Int(n >> 6 & 63)]
@@ -49,7 +54,7 @@ package enum Base64 {
                 }
                 guard i < count else { return }
                 // The last one or two bytes; the "=" already there pads the rest.
-                let n = UInt32(bytes[i]) << 16 | (i + 1 < count ? UInt32(bytes[i + 1]) << 8 : 0)
+                let n = UInt32(input[i]) << 16 | (i + 1 < count ? UInt32(input[i + 1]) << 8 : 0)
                 o[0] = alphabet[Int(n >> 18 & 63)]
                 o[1] = alphabet[Int(n >> 12 & 63)]
                 if i + 1 < count { o[2] = alphabet[Int(n >> 6 & 63)] }

@@ -191,7 +191,8 @@ import Testing
     @Test func redactionReachesMessagesAndReplayStillMatches() throws {
         try withScratchTape { scratch in
             let secret = "s3cr3t-token-0123456789"
-            let tape = try scratch.tape(mode: .once, options: Tape.Options(redaction: Redaction(headers: ["Authorization"], jsonKeys: ["token"])))
+            let tape = try scratch.tape(
+                mode: .once, options: Tape.Options(redaction: Redaction(headers: ["Authorization"], jsonKeys: ["token"])))
             let server = try tape.serve(TapeServer.Options(upstream: URL(string: scratch.server.baseURL)))
             let says = (1...3).map { #"{"say":"hello \#($0)","token":"\#(secret)"}"# }
             let seen = try Self.converse(port: server.port, say: says, headers: [("Authorization", "Bearer upgrade-credential-42")])
