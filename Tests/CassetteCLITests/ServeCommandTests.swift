@@ -274,7 +274,8 @@ import Glibc
     /// A WebSocket conversation recorded through `cassette serve` in front of the loopback
     /// server's `ws://` echo + push, by the project's own client and by Python's `websockets`,
     /// then replayed offline with the recorded latency: each client sees what it saw live, in the
-    /// same order, each server message within 10 % + 20 ms of its recorded offset, the same close.
+    /// same order, each server message within 10 % + 20 ms of its recorded time after the client
+    /// message it answered (the five pushes, 0.1–0.5 s after the third), the same close.
     @Test(.enabled(if: PythonWebSocketClient.python != nil, "needs a Python with websockets (CASSETTE_PYTHON)"))
     func recordsAWebSocketConversationAndReplaysItToPythonAndOurClient() throws {
         let scratch = try ScratchFolder()
@@ -308,16 +309,22 @@ import Glibc
         #expect(document.interactions.map(\.response?.status) == [101, 101])
         let pythonsRecording = try #require(document.interactions.last?.webSocket)
         #expect(pythonsRecording.messages.first?.kind == .ping)
-        let recordedOffsets = pythonsRecording.messages.filter { $0.from == .server && $0.kind == .text }.map(\.at)
+        // Each server message's time after the client message it answered, as recorded.
+        var recordedGaps: [Double] = []
+        var lastClient = 0.0
+        for message in pythonsRecording.messages {
+            if message.from == .client, message.kind == .text { lastClient = message.at }
+            if message.from == .server, message.kind == .text { recordedGaps.append(message.at - lastClient) }
+        }
 
         let replaying = try Served(["--cassette", file, "--mode", "none", "--latency", "recorded"])
         let replayPort = Int(replaying.base.split(separator: ":").last ?? "") ?? 0
         #expect(try ours(port: replayPort) == ourLive)
         let replayed = try PythonWebSocketClient.converse("ws://127.0.0.1:\(replayPort)\(LoopbackWebSocket.path)")
         #expect(replayed.messages == live.messages && replayed.close == live.close && replayed.pong)
-        #expect(replayed.at.count == recordedOffsets.count)
-        for (seen, offset) in zip(replayed.at, recordedOffsets) {
-            #expect(abs(seen - offset) <= (offset * 0.1 + 0.02) * TimingIsolation.scale, "replayed at \(seen) s, recorded at \(offset) s")
+        #expect(replayed.answeredAfter.count == recordedGaps.count)
+        for (seen, gap) in zip(replayed.answeredAfter, recordedGaps) {
+            #expect(abs(seen - gap) <= (gap * 0.1 + 0.02) * TimingIsolation.scale, "replayed \(seen) s after, recorded \(gap) s after")
         }
         let stopped = replaying.stop()
         #expect(stopped.status == 0 && stopped.errors.contains("2 replayed, 0 recorded, 0 unmatched"), "\(stopped.errors)")

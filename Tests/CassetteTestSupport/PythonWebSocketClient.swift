@@ -7,6 +7,12 @@ import Foundation
 package enum PythonWebSocketClient {
     /// What the client saw.
     package struct Conversation: Decodable, Equatable {
+        /// Seconds from the last message sent before each message received to it: how long the
+        /// server took to answer, as a replay times it.
+        package var answeredAfter: [Double] {
+            at.map { arrived in arrived - (sent.last { $0 <= arrived } ?? 0) }
+        }
+
         /// The subprotocol the server chose.
         package var subprotocol: String?
         /// Whether the ping was answered.
@@ -15,6 +21,8 @@ package enum PythonWebSocketClient {
         package var messages: [String]
         /// Seconds from the handshake to each message.
         package var at: [Double]
+        /// Seconds from the handshake to each message sent.
+        package var sent: [Double]
         /// The server's close: code and reason.
         package var close: [CloseField]?
     }
@@ -54,13 +62,14 @@ package enum PythonWebSocketClient {
         async def main():
             async with websockets.connect(sys.argv[1], subprotocols=["chat.v1"], compression=None) as ws:
                 start = time.monotonic()
-                out = {"subprotocol": ws.subprotocol, "messages": [], "at": []}
+                out = {"subprotocol": ws.subprotocol, "messages": [], "at": [], "sent": []}
                 await (await ws.ping(b"hi"))
                 out["pong"] = time.monotonic() - start < 5
                 async def receive():
                     out["messages"].append(await ws.recv())
                     out["at"].append(time.monotonic() - start)
                 for n in range(1, 4):
+                    out["sent"].append(time.monotonic() - start)
                     await ws.send(json.dumps({"say": f"hello {n}"}))
                     await receive()
                 try:

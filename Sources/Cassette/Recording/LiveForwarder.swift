@@ -80,9 +80,14 @@ final class LiveForwarder: Sendable {
         fast = Inner(delegateTarget: delegateTarget)
     }
 
+    /// Whether `request` goes through the bulk session: its origin has sent a large body.
+    func usesBulkSession(for request: URLRequest) -> Bool {
+        LargeBodyOrigins.contains(request.url)
+    }
+
     /// The session for `request`: ``bulk`` for an origin known to send large bodies.
     private func inner(for request: URLRequest) -> Inner {
-        guard LargeBodyOrigins.contains(request.url) else { return fast }
+        guard usesBulkSession(for: request) else { return fast }
         return bulk.withLock { bulk in
             if let bulk { return bulk }
             let made = Inner(delegateTarget: nil)
