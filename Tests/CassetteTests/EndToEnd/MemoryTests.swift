@@ -1,12 +1,12 @@
 import CassetteTestSupport
 import Foundation
+import Testing
+
+@testable import Cassette
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-
-@testable import Cassette
 
 /// Nothing Cassette allocates for a request outlives it: replaying many requests and recording
 /// big bodies leaves the heap where it was. Measured in a fresh child process
