@@ -105,4 +105,42 @@ import FoundationNetworking
             forwarder.invalidate()
         }
     }
+
+    /// Through the bulk session a caller observes what it observes live, recorded and replayed:
+    /// after its origin sent a large body, a small and a 2 MB response compared field by field
+    /// (status, header fields, body bytes, URL, error) through the async API, a completion
+    /// handler and a delegate session.
+    @Test(arguments: FetchStyle.allCases) func theBulkSessionIsAsFaithfulAsTheFastOne(style: FetchStyle) async throws {
+        try await withScratchTape { scratch in
+            let marking = try scratch.tape(mode: .all)
+            _ = await Fetch.get(scratch.server.baseURL + "/bytes/\(LargeBodyOrigins.threshold)", on: marking.session)
+            try marking.eject()
+            let urls = try ["/bytes/2000", "/bytes/2000000"].map { try #require(URL(string: scratch.server.baseURL + $0)) }
+            #expect(urls.allSatisfy { LiveForwarder().usesBulkSession(for: URLRequest(url: $0)) })
+            func session(of tape: Tape?) -> URLSession {
+                style == .delegate ? Fetch.delegateSession { tape?.configure($0) } : tape?.session ?? URLSession(configuration: .ephemeral)
+            }
+            let plain = session(of: nil)
+            defer { plain.invalidateAndCancel() }
+            var live: [Fetched] = []
+            for url in urls { live.append(await Fetch.run(URLRequest(url: url), on: plain, style: style)) }
+            let recording = try scratch.tape(mode: .all)
+            var recorded: [Fetched] = []
+            let recordingSession = session(of: recording)
+            for url in urls { recorded.append(await Fetch.run(URLRequest(url: url), on: recordingSession, style: style)) }
+            try recording.eject()
+            let replaying = try scratch.tape(mode: .none)
+            var replayed: [Fetched] = []
+            let replayingSession = session(of: replaying)
+            for url in urls { replayed.append(await Fetch.run(URLRequest(url: url), on: replayingSession, style: style)) }
+            try replaying.eject()
+            func fields(_ fetched: Fetched) -> String {
+                "\(fetched.status ?? 0) \(fetched.headers.filter { $0.key != "Date" }.sorted { $0.key < $1.key }) \(fetched.body.count) "
+                    + "\(fetched.body.hashValue) \(fetched.url ?? "") \(String(describing: fetched.errorCode))"
+            }
+            #expect(live.map(\.body.count) == [2000, 2_000_000])
+            #expect(recorded.map(fields) == live.map(fields))
+            #expect(replayed.map(fields) == live.map(fields))
+        }
+    }
 }
