@@ -14,11 +14,10 @@ extension TapeServer {
 
     /// Writes a refused handshake; the connection closes.
     func writeRefusal(_ refusal: WebSocketHandshake.Refusal, to connection: ServerConnection) {
-        let body = Data("\(refusal.status) \(ReasonPhrase.of(refusal.status)): \(refusal.reason)\n".utf8)
-        let head =
-            "HTTP/1.1 \(refusal.status) \(ReasonPhrase.of(refusal.status))\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + refusal.headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        connection.write(Array(head.utf8) + Array(body))
+        writeClosing(
+            status: refusal.status, fields: refusal.headers,
+            text: "\(refusal.status) \(ReasonPhrase.of(refusal.status)): \(refusal.reason)",
+            to: connection)
     }
 
     /// Replays `replay` to the client: the recorded `101` (with the accept key for this client's
@@ -120,10 +119,6 @@ extension TapeServer {
 
     /// A WebSocket the server cannot record: `502 Bad Gateway` with why.
     private func refuseWebSocket(_ failure: RequestFailure, to connection: ServerConnection) {
-        let body = Data((failure.message + "\n").utf8)
-        let head =
-            "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.count)\r\n"
-            + "Connection: close\r\n\r\n"
-        connection.write(Array(head.utf8) + Array(body))
+        writeClosing(status: 502, text: failure.message, to: connection)
     }
 }

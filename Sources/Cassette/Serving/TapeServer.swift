@@ -498,12 +498,8 @@ public final class TapeServer: @unchecked Sendable {
     /// as its error would.
     private func refuse(_ failure: RequestFailure, of wire: WireRequest, on connection: ServerConnection) -> Bool {
         if case .webSocketConversation = failure.reason {
-            // Said in words rather than a reset: the client asked for something the server cannot do yet.
-            let body = Data((failure.message + "\n").utf8)
-            let head =
-                "HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.count)\r\n"
-                + "Connection: close\r\n\r\n"
-            _ = connection.write(Array(head.utf8) + Array(body))
+            // Said in words rather than a reset: a plain request for a recording only an upgrade can have.
+            writeClosing(status: 501, text: failure.message, to: connection)
             return false
         }
         guard case .unmatched(let miss) = failure.reason else { return fail(before: true, failure.urlError, on: connection) }
@@ -575,10 +571,17 @@ public final class TapeServer: @unchecked Sendable {
     ]
 
     func writeRefusal(_ refusal: WireRequest.Refusal, to connection: ServerConnection) {
-        let body = Data("\(refusal.status) \(ReasonPhrase.of(refusal.status)): \(refusal.reason)\n".utf8)
+        writeClosing(
+            status: refusal.status, text: "\(refusal.status) \(ReasonPhrase.of(refusal.status)): \(refusal.reason)", to: connection)
+    }
+
+    /// Writes a plain-text answer (`text` and a line end) with `status` and `fields`, after which
+    /// the connection closes: how the server says what it will not do.
+    func writeClosing(status: Int, fields: [(String, String)] = [], text: String, to connection: ServerConnection) {
+        let body = Data((text + "\n").utf8)
         let head =
-            "HTTP/1.1 \(refusal.status) \(ReasonPhrase.of(refusal.status))\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            "HTTP/1.1 \(status) \(ReasonPhrase.of(status))\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         connection.write(Array(head.utf8) + Array(body))
     }
 
