@@ -22,7 +22,7 @@ final class LiveForwarder: Sendable {
         /// Seconds from the start of the request to the response head, and to the end.
         var firstByte: TimeInterval?
         var duration: TimeInterval
-        /// Whether the outcome is reported on a queue that targets a task's work queue, and so is
+        /// Whether the outcome is reported on FoundationNetworking's work queue, and so is
         /// serialised with every client call of FoundationNetworking (see ``ClientChannel/soon(onClientQueue:_:)``).
         var isOnClientQueue = false
     }
@@ -40,60 +40,44 @@ final class LiveForwarder: Sendable {
         }
     }
 
-    /// One inner session, its delegate and the queue the delegate runs on.
-    private struct Inner: Sendable {
-        let session: URLSession
-        let delegate: ForwardingDelegate
-        /// Kept: OperationQueue does not keep its underlying queue (unowned).
-        let dispatchQueue: DispatchQueue?
+    /// The session the live requests go through, with Cassette's protocol left out.
+    private let session: URLSession
+    private let delegate: ForwardingDelegate
 
-        /// A session with Cassette's protocol left out, whose delegate runs on a serial queue
-        /// targeting `target` (when given) or on a queue of its own.
-        init(delegateTarget target: DispatchQueue?) {
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
-            configuration.httpCookieStorage = nil
-            configuration.httpShouldSetCookies = false
-            configuration.httpCookieAcceptPolicy = .never
-            configuration.urlCache = nil
-            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            delegate = ForwardingDelegate(reportsOnClientQueue: target != nil)
-            let queue = OperationQueue()
-            queue.maxConcurrentOperationCount = 1
-            dispatchQueue = target.map { DispatchQueue(label: "Cassette.LiveForwarder", target: $0) }
-            queue.underlyingQueue = dispatchQueue
-            session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
-        }
+    /// `reportsOnClientQueue`: whether what the live request reports may be passed on to the
+    /// caller's `URLProtocolClient` where it is reported (see ``Outcome/isOnClientQueue``): true
+    /// for a caller that is a task of FoundationNetworking, whose sessions all work on one queue.
+    ///
+    /// The delegate runs where the platform calls it: on Linux at once, on FoundationNetworking's
+    /// work queue (``InlineOperationQueue``), which saves each callback a hop between threads (a
+    /// hop took a fifth of the time of a recorded loopback request) and keeps a large body from
+    /// piling up before it is collected; elsewhere on a serial queue of its own.
+    init(reportsOnClientQueue: Bool = false) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        #if canImport(FoundationNetworking)
+        let queue: OperationQueue = InlineOperationQueue()
+        delegate = ForwardingDelegate(reportsOnClientQueue: reportsOnClientQueue)
+        #else
+        let queue = OperationQueue()
+        delegate = ForwardingDelegate(reportsOnClientQueue: false)
+        #endif
+        queue.maxConcurrentOperationCount = 1
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
-    /// The delegate runs on a serial queue that targets the caller's task's work queue, when there
-    /// is one (URLSession's shared queue in FoundationNetworking): what the live request reports is
-    /// then passed on to the caller without a hop between threads, which took a fifth of the time
-    /// of a recorded loopback request (record_vs_direct 1.49 → 1.32). Without a work queue, the
-    /// same as ``bulk``.
-    private let fast: Inner
-    /// For origins that send large bodies (``LargeBodyOrigins``): the delegate runs on a queue of
-    /// its own, beside FoundationNetworking's, and collects the pieces as they come. Made on first use.
-    private let bulk = Locked<Inner?>(nil)
-
-    init(delegateTarget: DispatchQueue? = nil) {
-        fast = Inner(delegateTarget: delegateTarget)
-    }
-
-    /// Whether `request` goes through the bulk session: its origin has sent a large body.
-    func usesBulkSession(for request: URLRequest) -> Bool {
-        LargeBodyOrigins.contains(request.url)
-    }
-
-    /// The session for `request`: ``bulk`` for an origin known to send large bodies.
-    private func inner(for request: URLRequest) -> Inner {
-        guard usesBulkSession(for: request) else { return fast }
-        return bulk.withLock { bulk in
-            if let bulk { return bulk }
-            let made = Inner(delegateTarget: nil)
-            bulk = made
-            return made
-        }
+    /// Whether the delegate runs where FoundationNetworking reports (tests ask).
+    var delegateRunsInline: Bool {
+        #if canImport(FoundationNetworking)
+        return session.delegateQueue is InlineOperationQueue
+        #else
+        return false
+        #endif
     }
 
     /// What the live request reports as it goes, besides its end.
@@ -114,8 +98,6 @@ final class LiveForwarder: Sendable {
         var bare = request
         bare.httpBody = nil
         bare.httpBodyStream = nil
-        let inner = inner(for: request)
-        let session = inner.session
         let task: URLSessionDataTask
         switch (body.form, body.data) {
         case (.request, _), (_, nil):
@@ -130,15 +112,14 @@ final class LiveForwarder: Sendable {
         }
         var exchange = ForwardingDelegate.Exchange(start: Date(), progress: progress, onEnd: onEnd)
         exchange.bodyStream = body.form == .uploadStream ? body.data : nil
-        inner.delegate.register(task.taskIdentifier, exchange)
+        delegate.register(task.taskIdentifier, exchange)
         task.resume()
         return Forwarding(task)
     }
 
     /// Cancels what is still running and releases the session.
     func invalidate() {
-        fast.session.invalidateAndCancel()
-        bulk.withLock { $0 }?.session.invalidateAndCancel()
+        session.invalidateAndCancel()
     }
 }
 
@@ -163,7 +144,7 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
     }
 
     private let exchanges = Locked<[Int: Exchange]>([:])
-    /// Whether the session's delegate queue targets a task's work queue (``LiveForwarder/init(delegateTarget:)``).
+    /// Whether outcomes reported where the delegate runs are on the client's queue (``LiveForwarder/init(reportsOnClientQueue:)``).
     private let reportsOnClientQueue: Bool
 
     init(reportsOnClientQueue: Bool) {
@@ -187,9 +168,6 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
             exchange.response = http
             exchange.firstByte = Date().timeIntervalSince(exchange.start)
             // A body of known length is collected in one buffer of its size, not grown by copying.
-            if http.expectedContentLength >= Int64(LargeBodyOrigins.threshold) {
-                LargeBodyOrigins.note(http.url ?? dataTask.originalRequest?.url)
-            }
             if http.expectedContentLength > 0, http.expectedContentLength <= Self.largestReservation,
                 !(http.value(forHTTPHeaderField: "Content-Encoding").map { !$0.isEmpty } ?? false)
             {
@@ -212,10 +190,9 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
             exchanges[dataTask.taskIdentifier] = exchange
             return (exchange.progress.data, before...exchange.body.count)
         }
-        // The pieces queued behind this one are freed as they are collected: see HeapTrim.
-        if collected.lowerBound / HeapTrim.everyBytes != collected.upperBound / HeapTrim.everyBytes {
+        // A large body: from now on glibc maps such blocks, so that freeing them returns their pages.
+        if collected.lowerBound < HeapTrim.everyBytes, collected.upperBound >= HeapTrim.everyBytes {
             HeapTrim.mapLargeBlocks()
-            HeapTrim.releaseFreedPages()
         }
         onData?(data)
     }
@@ -255,11 +232,10 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
             firstByte: exchange.firstByte ?? (response == nil ? nil : Date().timeIntervalSince(exchange.start)),
             duration: Date().timeIntervalSince(exchange.start)
         )
-        // On Linux this runs on URLSession's shared queue (see LiveForwarder.init): building and
-        // redacting a large body's interaction there would hold up every session in the process.
-        // The pieces queued since the last trim were freed as they were collected.
+        // On Linux this runs on FoundationNetworking's work queue (see LiveForwarder.init):
+        // building and redacting a large body's interaction there would hold up every session in
+        // the process. The body's pieces were freed as they were collected: their pages go back.
         if outcome.body.count >= HeapTrim.everyBytes { HeapTrim.releaseFreedPages() }
-        if outcome.body.count >= LargeBodyOrigins.threshold { LargeBodyOrigins.note(task.originalRequest?.url) }
         if outcome.body.count >= Self.handedOffBody {
             let onEnd = exchange.onEnd
             let handedOff = outcome

@@ -48,7 +48,7 @@ final class Recorder: Sendable {
     func liveForwarder(for task: URLSessionTask?) -> LiveForwarder {
         forwarder.withLock { forwarder in
             if let forwarder { return forwarder }
-            let made = LiveForwarder(delegateTarget: TaskInternals.workQueue(of: task))
+            let made = LiveForwarder(reportsOnClientQueue: TaskInternals.workQueue(of: task) != nil)
             forwarder = made
             return made
         }

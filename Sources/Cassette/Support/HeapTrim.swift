@@ -6,26 +6,22 @@ import Glibc
 /// and `mallopt`, found at run time (the Glibc module exports neither); nothing on other platforms.
 ///
 /// Two things glibc does make a process that records large bodies keep their pages:
-/// - **Freed pages stay in the heap.** The live request's delegate runs on URLSession's shared
-///   queue (``LiveForwarder``), so while a fast server sends, FoundationNetworking queues the
-///   body's pieces faster than the delegate collects them; once collected they are freed, but the
-///   heap keeps the pages, and a 100 MB body held twice its size (`memory_record_100mb` 1.9–2.2×
-///   without a trim, 1.33× with it). ``releaseFreedPages()`` runs after every ``everyBytes`` a
-///   recording collects, and once when a tape that recorded that much is ejected (its threads'
-///   heaps — glibc keeps one per thread, up to 8 per core — hold what its encoding freed).
 /// - **Large blocks stop being mapped.** glibc serves a block over its mmap threshold (128 KiB at
 ///   first) with a mapping of its own, returned to the system when freed — but freeing one raises
 ///   the threshold to its size (up to 32 MiB), so the next 20 MB body comes from a heap and its
 ///   pages stay there. Eight 20 MB recordings, each through its own ejected tape, raised the peak
-///   resident set by 10–30 MB each until the sixth; through a plain `URLSession` the same downloads
-///   climb the same way. ``mapLargeBlocks()``, called the first time a recording collects
-///   ``everyBytes``, fixes the threshold at 1 MiB for the rest of the process, and the peak levels
-///   off after the second recording (`MemoryTests`). Blocks of 1 MiB and more then cost a
-///   mapping each: nothing a test process notices, and only processes that record large bodies.
+///   resident set by 19–28 MB from the second to the eighth, in steps up to 15 MB; through a
+///   plain `URLSession` the same downloads climb the same way. ``mapLargeBlocks()``, called the first time a recording collects ``everyBytes``,
+///   fixes the threshold at 1 MiB for the rest of the process, and the peak levels off after the
+///   second recording (`MemoryTests`). Blocks of 1 MiB and more then cost a mapping each: nothing
+///   a test process notices, and only processes that record large bodies.
+/// - **Freed pages stay in the heap.** glibc keeps a heap per thread (up to 8 per core), and a
+///   heap keeps the pages it freed. ``releaseFreedPages()`` runs when a live exchange that
+///   collected ``everyBytes`` ends, and once when a tape that recorded that much is ejected (its
+///   threads' heaps hold what its encoding freed).
 enum HeapTrim {
-    /// How many bytes are worth a trim: a recording collects this much of a body between two
-    /// trims, and an ejected tape that recorded this much trims once (2 MiB: with 8, what was
-    /// freed between two trims made each large recording's peak differ by up to 4 MB).
+    /// How many bytes make a body large (2 MiB): collecting this much maps large blocks from then
+    /// on, and an exchange or an ejected tape that recorded this much trims once.
     static let everyBytes = 2 << 20
 
     /// The mmap threshold ``mapLargeBlocks()`` sets: 1 MiB.
