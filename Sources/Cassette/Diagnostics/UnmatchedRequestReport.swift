@@ -36,6 +36,14 @@ struct UnmatchedRequestReport {
     /// What else explains the miss, each shown on a line of its own before the advice.
     var notes: [String] = []
 
+    /// The note for a cookie a recording set that has expired since, so the session no longer
+    /// sends it (``PlaybackQueue/expiredCookies(lackedBy:at:)``).
+    static func expiredCookieNote(name: String, interaction: Int, expired: Date) -> String {
+        "the cookie \(name) set by interaction #\(interaction) expired on \(HTTPDate.format(expired)), "
+            + "so the session no longer sends it; replay with time shifted (Tape.Options(time: .shifted), --time shifted), "
+            + "or record the cassette again"
+    }
+
     /// How many of the closest recordings are shown at most (those nearly as close as the closest).
     static let shownCandidates = 3
     /// How many differences are listed for each.

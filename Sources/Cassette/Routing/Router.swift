@@ -10,45 +10,6 @@ import FoundationNetworking
 /// (``SessionExecutor``) and the wire executor (``TapeServer``) carry out its ``Decision``.
 /// docs/Architecture.md, "The flow".
 final class Router: Sendable {
-    /// How the router was set up by its ``Tape`` or ``StubSession``.
-    struct Setup: Sendable {
-        /// The cassette, or nil for a session that only stubs.
-        var file: URL?
-        var mode: RecordMode
-        /// Whether requests without a recorded match may go to the network.
-        var recordsNewRequests: Bool
-        /// Whether recorded interactions answer requests (`false` in mode `all`).
-        var replays: Bool
-        /// How replays are timed when an interaction does not say.
-        var latency: Latency
-        /// Whether requests that could not connect while recording are saved.
-        var savesConnectionFailures = false
-        /// Who reads a miss report's advice.
-        var adviceReader = AdviceReader.code
-        /// Whether sessions keep their URL cache, and Cassette caches.
-        var urlCache = URLCacheUse.removed
-        /// Which day replayed responses speak of.
-        var time = ReplayTime.recorded
-        /// The real time.
-        var clock: @Sendable () -> Date = { Date() }
-    }
-
-    /// What happened to the requests so far.
-    struct Log: Sendable {
-        var replayed = 0
-        var unmatched: [UnmatchedRequest] = []
-        /// Requests that could not connect while recording and were not saved.
-        var connectionFailures = 0
-        var warnings: [String] = []
-        /// Replays whose match relied on redacted values.
-        var redactedMatches: [Tape.Report.RedactedMatch] = []
-        /// What ``ReplayTime/shifted`` moved.
-        var movedTimes: [String] = []
-        /// When the first replayed interaction was recorded, and when it was replayed: the
-        /// recording's clock (``Tape/now``) runs from there.
-        var clockAnchor: (recorded: Date, replayed: Date)?
-    }
-
     let setup: Setup
     let redactor: Redactor
     let playback: PlaybackQueue
@@ -57,6 +18,8 @@ final class Router: Sendable {
     /// Keeps what the network answers, by the recording policy.
     let recorder: Recorder
     let log = Locked(Log())
+    /// How a found recording is made ready to answer.
+    private let preparation: ReplayPreparation
 
     init(setup: Setup, redactor: Redactor, playback: PlaybackQueue, stubs: Stubs) {
         self.setup = setup
@@ -65,6 +28,9 @@ final class Router: Sendable {
         self.stubs = stubs
         recorder = Recorder(
             policy: RecordingPolicy(file: setup.file, savesConnectionFailures: setup.savesConnectionFailures, redactor: redactor))
+        preparation = ReplayPreparation(
+            playback: playback, redactor: redactor, latency: setup.latency, time: setup.time, cassette: setup.file,
+            mode: setup.file == nil ? nil : setup.mode, clock: setup.clock)
     }
 
     /// Decides who answers `request`: a stub, the recording, the network, or nobody. A replay
@@ -98,23 +64,17 @@ final class Router: Sendable {
                 return .refuse(RequestFailure(.webSocketConversation(cassette: setup.file), request: redacted))
             case .found(let index, let interaction, let redactedValues) where interaction.webSocket != nil:
                 noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt)
-                let recording = redactor.changesPlayback ? redactor.forPlayback(interaction) : interaction
-                return .converse(
-                    ConversationReplay(
-                        response: recording.response ?? Interaction.Response(status: 101),
-                        script: WebSocketScript(recording.webSocket ?? .init(), latency: recording.latency ?? setup.latency),
-                        number: index + 1, request: redacted, cassette: setup.file, mode: setup.file == nil ? nil : setup.mode,
-                        ignoredJSONPaths: playback.rules.ignoredJSONPaths))
+                return .converse(preparation.conversation(interaction, number: index + 1, redacted: redacted))
             case .found(let index, let interaction, let redactedValues):
                 noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt)
-                let bound = playback.hasPlaceholders && !redactor.bindings.isEmpty
-                var recording = interaction
-                if redactor.changesPlayback || playback.rules.origin != .exact || bound {
-                    recording = OriginMove.replayed(
-                        redactor.forPlayback(interaction, bound: bound), for: request.url, rule: playback.rules.origin)
+                let prepared = preparation.answer(interaction, number: index + 1, to: request, redacted: redacted)
+                if !prepared.movedTimes.isEmpty || !prepared.warnings.isEmpty {
+                    log.withLock {
+                        $0.movedTimes += prepared.movedTimes
+                        $0.warnings += prepared.warnings
+                    }
                 }
-                if setup.time.shifts { recording = shiftingTimes(of: recording, number: index + 1) }
-                return .replay(recording.answer(to: redacted, latency: setup.latency, cassette: setup.file))
+                return .replay(prepared.answer)
             case .usedUp(let count):
                 usedUp = count
             case .noMatch:
@@ -154,24 +114,6 @@ final class Router: Sendable {
         }
     }
 
-    /// `recording` with its times moved to now (``ReplayTime/shifted``); what moved is logged.
-    private func shiftingTimes(of recording: Interaction, number: Int) -> Interaction {
-        guard let recordedAt = recording.recordedAt else {
-            log.withLock { $0.warnings.append("#\(number): no recordedAt, so its times were replayed as recorded") }
-            return recording
-        }
-        let shift = TimeShift(
-            seconds: setup.clock().timeIntervalSince(recordedAt), jsonPaths: setup.time.jsonPaths.map(JSONPathPattern.init))
-        let result = shift.apply(to: recording)
-        if !result.moved.isEmpty || !result.unreadable.isEmpty {
-            log.withLock {
-                $0.movedTimes += result.moved.map { "#\(number) \($0)" }
-                $0.warnings += result.unreadable.map { "#\(number): not a time it can move, replayed as recorded: \($0)" }
-            }
-        }
-        return result.interaction
-    }
-
     /// Logs a WebSocket client message that did not match its recording (``ConversationReplay/miss(at:_:)``):
     /// the tape's report lists it with the unmatched requests.
     func noteConversationMiss(_ miss: UnmatchedRequest) {
@@ -202,48 +144,10 @@ final class Router: Sendable {
             request: request, file: file, mode: setup.mode, rules: playback.rules,
             recorded: playback.recordings, usedUp: usedUp, reader: setup.adviceReader,
             notes: setup.time.shifts
-                ? []
-                : playback.expiredCookies(lackedBy: request, at: setup.clock()).map { cookie in
-                    "the cookie \(cookie.name) set by interaction #\(cookie.interaction) expired on \(HTTPDate.format(cookie.expired)), "
-                        + "so the session no longer sends it; replay with time shifted (Tape.Options(time: .shifted), --time shifted), "
-                        + "or record the cassette again"
-                }
+                ? [] : playback.expiredCookies(lackedBy: request, at: setup.clock()).map(UnmatchedRequestReport.expiredCookieNote)
         ).value
         log.withLock { $0.unmatched.append(miss) }
         return RequestFailure(.unmatched(miss), request: request)
-    }
-
-    /// What the requests came to, when the tape is ejected.
-    struct Conclusion {
-        /// The new recordings, in the order their requests started; a secret found in one is
-        /// removed from all of them, also from those recorded before it was found.
-        var recorded: [Interaction]
-        var log: Log
-        /// The cassette's interactions that answered nothing: `#3 GET https://…`.
-        var unused: [String]
-    }
-
-    /// What the requests came to (``Tape/eject()`` asks once, after the sessions are detached):
-    /// the recorder hands its recordings over and keeps none.
-    func conclusion() -> Conclusion {
-        Conclusion(recorded: redactor.removingKnownSecrets(from: recorder.takeInteractions()), log: log.current, unused: unused)
-    }
-
-    /// What the requests came to so far, while they go on: nothing is handed over.
-    func progress() -> (recorded: Int, log: Log, unused: [String]) {
-        (recorder.interactions.count, log.current, unused)
-    }
-
-    /// The cassette's interactions that answered nothing yet: `#3 GET https://…`.
-    private var unused: [String] {
-        playback.recordings.prefix(playback.ownCount).enumerated().filter { !$0.element.used }.map { index, recording in
-            "#\(index + 1) \(recording.request.method) \(recording.request.url)"
-        }
-    }
-
-    /// The origins (`scheme://host:port`) of the cassette's recordings.
-    var recordedOrigins: Set<String> {
-        Set(playback.recordings.compactMap { OriginMove.origin(of: $0.request.url) })
     }
 
     /// Stops recording: cancels live requests still running.

@@ -1,0 +1,26 @@
+import Foundation
+
+extension Router {
+    /// How the router was set up by its ``Tape`` or ``StubSession``.
+    struct Setup: Sendable {
+        /// The cassette, or nil for a session that only stubs.
+        var file: URL?
+        var mode: RecordMode
+        /// Whether requests without a recorded match may go to the network.
+        var recordsNewRequests: Bool
+        /// Whether recorded interactions answer requests (`false` in mode `all`).
+        var replays: Bool
+        /// How replays are timed when an interaction does not say.
+        var latency: Latency
+        /// Whether requests that could not connect while recording are saved.
+        var savesConnectionFailures = false
+        /// Who reads a miss report's advice.
+        var adviceReader = AdviceReader.code
+        /// Whether sessions keep their URL cache, and Cassette caches.
+        var urlCache = URLCacheUse.removed
+        /// Which day replayed responses speak of.
+        var time = ReplayTime.recorded
+        /// The real time.
+        var clock: @Sendable () -> Date = { Date() }
+    }
+}
