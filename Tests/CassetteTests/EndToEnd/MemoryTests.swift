@@ -54,7 +54,7 @@ import FoundationNetworking
     /// makes `/bytes/N` a piece at a time: a 20 MB body held whole by the server (in this same
     /// process) was freed when its last bytes fit in the sockets' buffers, a moment that varied by
     /// megabytes, and with the machine busy it alone made steps of up to 2.7 MB. Measured with both
-    /// cores busy (two `yes` processes): 14 runs, no step over 0.41 MB (with the delegate on a
+    /// cores busy (two `yes` processes): 26 runs, no step over 0.47 MB (with the delegate on a
     /// queue of its own instead: up to 0.93 MB). (Through a plain `URLSession` the same downloads
     /// climb 74 → 118–173 MB.)
     ///
