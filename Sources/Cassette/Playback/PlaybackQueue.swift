@@ -9,8 +9,9 @@ final class PlaybackQueue: Sendable {
     /// What a lookup found.
     enum Lookup: Sendable {
         /// `redactedValues`: how many placeholders of the recorded request stood for what the
-        /// live request had there (0 for an exact match).
-        case found(index: Int, Interaction, redactedValues: Int)
+        /// live request had there (0 for an exact match); `repeated`: the interaction had answered
+        /// before (repeats are allowed and every match was used).
+        case found(index: Int, Interaction, redactedValues: Int, repeated: Bool)
         /// Matching interactions exist but each was already used.
         case usedUp(count: Int)
         case noMatch
@@ -155,9 +156,10 @@ final class PlaybackQueue: Sendable {
             return used.withLock { used in
                 if let next = candidates.first(where: { !used[$0] }) {
                     used[next] = true
-                    return .found(index: next, interactions[next], redactedValues: 0)
+                    return .found(index: next, interactions[next], redactedValues: 0, repeated: false)
                 }
-                return allowsRepeats ? .found(index: last, interactions[last], redactedValues: 0) : .usedUp(count: candidates.count)
+                return allowsRepeats
+                    ? .found(index: last, interactions[last], redactedValues: 0, repeated: true) : .usedUp(count: candidates.count)
             }
         }
         let liveRequest = redactor.withPlaceholders(live ?? request)
@@ -171,7 +173,7 @@ final class PlaybackQueue: Sendable {
             if let next = candidates.first(where: { !used[$0] }) {
                 used[next] = true
                 learn(from: next)
-                return .found(index: next, interactions[next], redactedValues: 0)
+                return .found(index: next, interactions[next], redactedValues: 0, repeated: false)
             }
             // The live key only now: an exact match, the common case, needs none.
             let liveKey = RequestKey(liveRequest, rules: rules)
@@ -183,7 +185,7 @@ final class PlaybackQueue: Sendable {
                     used[index] = true
                     redactor.bind(match.bindings)
                     learn(from: index)
-                    return .found(index: index, interactions[index], redactedValues: match.count)
+                    return .found(index: index, interactions[index], redactedValues: match.count, repeated: false)
                 }
                 matched.append((index, match))
             }
@@ -192,7 +194,7 @@ final class PlaybackQueue: Sendable {
             if allowsRepeats {
                 if let match = matched.first(where: { $0.index == last.0 }) { redactor.bind(match.match.bindings) }
                 learn(from: last.0)
-                return .found(index: last.0, interactions[last.0], redactedValues: last.1)
+                return .found(index: last.0, interactions[last.0], redactedValues: last.1, repeated: true)
             }
             return .usedUp(count: all.count)
         }
@@ -237,6 +239,15 @@ final class PlaybackQueue: Sendable {
             }
         }
         return (replayed, unused, replayedAt)
+    }
+
+    /// Puts back the interaction at `index`, newly taken (not `repeated`) for a request that it did
+    /// not answer after all (a WebSocket conversation asked for by an executor that cannot hold
+    /// one): the next request that matches takes it, and until then it counts as unused.
+    func putBack(_ index: Int) {
+        used.withLock { used in
+            if used.indices.contains(index) { used[index] = false }
+        }
     }
 
     /// Lets go of the recordings (their bodies, their keys): the tape was ejected and nothing

@@ -60,12 +60,14 @@ final class Router: Sendable {
         var usedUp = 0
         if setup.replays {
             switch playback.take(redacted, live: request) {
-            case .found(_, let interaction, _) where interaction.webSocket != nil && !conversing:
+            case .found(let index, let interaction, _, let repeated) where interaction.webSocket != nil && !conversing:
+                // Not answered: the conversation stays for an executor that can hold it.
+                if !repeated { playback.putBack(index) }
                 return .refuse(RequestFailure(.webSocketConversation(cassette: setup.file), request: redacted))
-            case .found(let index, let interaction, let redactedValues) where interaction.webSocket != nil:
+            case .found(let index, let interaction, let redactedValues, _) where interaction.webSocket != nil:
                 noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt)
                 return .converse(preparation.conversation(interaction, number: index + 1, redacted: redacted))
-            case .found(let index, let interaction, let redactedValues):
+            case .found(let index, let interaction, let redactedValues, _):
                 noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt)
                 let prepared = preparation.answer(interaction, number: index + 1, to: request, redacted: redacted)
                 if !prepared.movedTimes.isEmpty || !prepared.warnings.isEmpty {

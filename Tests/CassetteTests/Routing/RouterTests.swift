@@ -15,13 +15,14 @@ import FoundationNetworking
 
     static func router(
         _ interactions: [Interaction], mode: RecordMode = .none, rules: RequestMatching = .default,
-        latency: Latency = .instant, stubs: Stubs = Stubs(), file: URL? = file
+        latency: Latency = .instant, stubs: Stubs = Stubs(), file: URL? = file, allowsRepeats: Bool = false
     ) -> Router {
         Router(
             setup: Router.Setup(
                 file: file, mode: mode, recordsNewRequests: mode == .newEpisodes || mode == .all, replays: mode != .all,
                 latency: latency),
-            redactor: .none(), playback: PlaybackQueue(interactions, rules: rules, allowsRepeats: false, redactor: .none()), stubs: stubs)
+            redactor: .none(), playback: PlaybackQueue(interactions, rules: rules, allowsRepeats: allowsRepeats, redactor: .none()),
+            stubs: stubs)
     }
 
     static func decide(_ router: Router, _ url: String, method: String = "GET", conversing: Bool = false) -> Decision {
@@ -200,6 +201,33 @@ import FoundationNetworking
                 "Cassette: the recording in /cassettes/api.json that matches GET https://api.example.com/live is a WebSocket conversation"))
         #expect(router.log.current.replayed == 0)
         #expect(router.log.current.unmatched.isEmpty)
+        // The refusal took nothing: the recording is still unused, and an upgrade gets it.
+        #expect(router.progress().unused == ["#1 GET https://api.example.com/live"])
+        guard case .converse(let replay) = Self.decide(router, "https://api.example.com/live", conversing: true) else {
+            Issue.record("the conversation was used up by the refused request")
+            return
+        }
+        #expect(replay.number == 1)
+        #expect(router.progress().unused.isEmpty)
+    }
+
+    /// Where repeats are allowed, a conversation already replayed and then asked for by a task is
+    /// refused without counting as unused again.
+    @Test func aReplayedConversationAskedForByATaskStaysUsed() throws {
+        let conversation = Interaction(
+            request: .init(url: "https://api.example.com/live"), response: .init(status: 101),
+            webSocket: .init(messages: [.text("hi", from: .server, at: 0.1)]))
+        let router = Self.router([conversation], allowsRepeats: true)
+        guard case .converse = Self.decide(router, "https://api.example.com/live", conversing: true) else {
+            Issue.record("not a conversation")
+            return
+        }
+        guard case .refuse = Self.decide(router, "https://api.example.com/live") else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(router.progress().unused.isEmpty)
+        #expect(router.log.current.replayed == 1)
     }
 
     /// Asked by the wire executor for an upgrade, the same recording is a conversation to replay:
