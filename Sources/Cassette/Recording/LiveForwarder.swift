@@ -234,12 +234,14 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         )
         // On Linux this runs on FoundationNetworking's work queue (see LiveForwarder.init):
         // building and redacting a large body's interaction there would hold up every session in
-        // the process. The body's pieces were freed as they were collected: their pages go back.
-        if outcome.body.count >= HeapTrim.everyBytes { HeapTrim.releaseFreedPages() }
+        // the process, and so would giving back the pages of its freed pieces.
         if outcome.body.count >= Self.handedOffBody {
             let onEnd = exchange.onEnd
             let handedOff = outcome
-            DispatchQueue.global().async { onEnd(handedOff) }
+            DispatchQueue.global().async {
+                if handedOff.body.count >= HeapTrim.everyBytes { HeapTrim.releaseFreedPages() }
+                onEnd(handedOff)
+            }
         } else {
             outcome.isOnClientQueue = reportsOnClientQueue
             exchange.onEnd(outcome)

@@ -11,9 +11,9 @@ import Glibc
 ///   the threshold to its size (up to 32 MiB), so the next 20 MB body comes from a heap and its
 ///   pages stay there. Eight 20 MB recordings, each through its own ejected tape, raised the peak
 ///   resident set by 19–28 MB from the second to the eighth, in steps up to 15 MB; through a
-///   plain `URLSession` the same downloads climb the same way. ``mapLargeBlocks()``, called the first time a recording collects ``everyBytes``,
-///   fixes the threshold at 1 MiB for the rest of the process, and the peak levels off after the
-///   second recording (`MemoryTests`). Blocks of 1 MiB and more then cost a mapping each: nothing
+///   plain `URLSession` the same downloads climb the same way. ``mapLargeBlocks()``, called the
+///   first time a recording collects ``everyBytes``, fixes the threshold at 1 MiB for the rest of
+///   the process, and the peak levels off after the second recording (`MemoryTests`). Blocks of 1 MiB and more then cost a mapping each: nothing
 ///   a test process notices, and only processes that record large bodies.
 /// - **Freed pages stay in the heap.** glibc keeps a heap per thread (up to 8 per core), and a
 ///   heap keeps the pages it freed. ``releaseFreedPages()`` runs when a live exchange that
