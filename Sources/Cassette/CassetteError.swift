@@ -74,6 +74,9 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
                 + "record into it. Record where the source tree is writable (on the Mac, or in the simulator), commit the "
                 + "cassette and add it to the bundle's resources again; here, use mode once or none."
         case .invalidCassetteName(let name):
+            if [TapeRules.fileName, (TapeRules.fileName as NSString).deletingPathExtension].contains((name as NSString).lastPathComponent) {
+                return "\"\(name)\" is not a cassette name: \(TapeRules.fileName) is the folder's rules file (TapeRules), not a cassette"
+            }
             return "\"\(name)\" is not a cassette name: use a relative path like \"Users/fetch\", without \"..\""
         case .sharedSessionNotInterceptable:
             return "URLSession.shared was created before Cassette registered its URLProtocol, so its requests cannot be "

@@ -10,7 +10,8 @@ enum LintCommand {
         types, values out of range. The format follows the extension: .json (and any other), .http
         (HTTP messages) or .har (HAR 1.2). A folder is searched recursively for *.json, *.http and
         *.har files (folders whose names start with '.' are skipped); a file named explicitly is
-        always checked.
+        always checked. A folder's cassette-rules.json is checked as the rules file it is (TapeRules),
+        not as a cassette.
 
         OUTPUT (standard output), one line per problem:
           FILE:LINE:COLUMN: error: PATH: MESSAGE        when the place in the file is known
@@ -51,16 +52,27 @@ enum LintCommand {
         var errors = 0
         var warnings = 0
         for path in paths {
-            let files: [String]
-            switch CassetteFiles.find(at: path) {
-            case .success(let found):
-                files = found
+            let found: CassetteFolderScan.Found
+            switch CassetteFiles.scan(path) {
+            case .success(let scanned):
+                found = scanned
             case .failure(let problem):
                 output.line("\(path): error: \(problem.message)")
                 errors += 1
                 continue
             }
-            for file in files {
+            for file in found.rules {
+                do {
+                    _ = try TapeRules(contentsOf: URL(fileURLWithPath: file))
+                } catch let error as CassetteFormatError {
+                    for problem in error.problems { output.line(problem.diagnostic(file: file)) }
+                    errors += error.problems.count
+                } catch {
+                    output.line("\(file): error: \(error)")
+                    errors += 1
+                }
+            }
+            for file in found.all {
                 cassettes += 1
                 switch CassetteFiles.read(file) {
                 case .success(let document):

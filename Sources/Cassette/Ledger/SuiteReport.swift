@@ -197,31 +197,3 @@ struct FileFacts: Sendable, Equatable {
         modified = Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
     }
 }
-
-/// The cassette files under some folders.
-enum CassetteFolderScan {
-    static let extensions: Set<String> = ["json", "http", "har"]
-
-    /// Files named as cassettes under `roots` (or `roots` themselves), standardized, sorted;
-    /// `cassette-rules.json` and hidden files are not cassettes.
-    static func find(under roots: [URL]) -> [URL] {
-        var found: [URL] = []
-        for root in roots {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) else { continue }
-            guard isFolder.boolValue else {
-                found.append(root.standardizedFileURL)
-                continue
-            }
-            let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-            while let file = enumerator?.nextObject() as? URL {
-                guard extensions.contains(file.pathExtension.lowercased()), file.lastPathComponent != TapeRules.fileName else { continue }
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                    found.append(file.standardizedFileURL)
-                }
-            }
-        }
-        return Array(Set(found)).sorted { $0.path < $1.path }
-    }
-}

@@ -153,6 +153,24 @@ import FoundationNetworking
         }
     }
 
+    @Test func theRulesFileIsNeverLoadedAsACassette() async throws {
+        try await withScratchTape { scratch in
+            let folder = scratch.url.appendingPathComponent("UITests")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(#"{"latency": "instant"}"#.utf8).write(to: folder.appendingPathComponent(TapeRules.fileName))
+            let server = try TapeServer(folder: folder.path, mode: .none, environment: [:])
+            defer { server.stop() }
+            for name in ["cassette-rules", "cassette-rules.json"] {
+                let refused = await Self.admin(server, "POST", "load", #"{"cassette": "\#(name)"}"#)
+                #expect(refused.status == 400)
+                #expect(
+                    try Self.object(refused)["error"] as? String
+                        == #""\#(name)" is not a cassette name: cassette-rules.json is the folder's rules file (TapeRules), not a cassette"#)
+            }
+            #expect(server.tape == nil)
+        }
+    }
+
     @Test func aNameOutsideTheFolderAndAWrongCommandAreRefusedAndChangeNothing() async throws {
         try await withScratchTape { scratch in
             let folder = scratch.url.appendingPathComponent("UITests")

@@ -1,0 +1,77 @@
+import Foundation
+
+/// What in a folder is a cassette: the one answer every command that takes a folder (`lint`,
+/// `redact`, `check-secrets`, `report`, `prune`), the folder server and the suite report give.
+///
+/// A cassette is a file named `*.json`, `*.http` or `*.har` (any case) that is not hidden (a name
+/// starting with `.`), not inside a hidden folder, and not the folder's rules file
+/// (``TapeRules/fileName``). Sub-folders are searched, symbolic links followed (each real folder
+/// once, so a link back up cannot loop).
+///
+/// Nothing is skipped silently: an entry with a cassette's name that cannot be examined (a
+/// dangling link) and a sub-folder that cannot be listed are returned as ``Found/unreadable``, so
+/// a command that reads them says why. The suite report leaves them out: there is no cassette to
+/// judge.
+package enum CassetteFolderScan {
+    /// What a scan found, each list sorted by path.
+    package struct Found: Equatable, Sendable {
+        /// The cassette files, spelled from the root as given (`Cassettes/Users/fetch.json`).
+        package var cassettes: [String] = []
+        /// Cassette-named entries that are not there (dangling links) and folders that cannot be listed.
+        package var unreadable: [String] = []
+        /// The rules files (``TapeRules/fileName``) of the folders searched: `cassette lint` checks them as rules.
+        package var rules: [String] = []
+
+        /// Both lists together, sorted: what a command reads (and reports failing to read).
+        package var all: [String] { (cassettes + unreadable).sorted() }
+    }
+
+    /// Whether a file called `name` is taken for a cassette in a folder.
+    package static func isCassetteName(_ name: String) -> Bool {
+        !name.hasPrefix(".") && name != TapeRules.fileName && CassetteFormat(fileExtension: (name as NSString).pathExtension) != nil
+    }
+
+    /// What is under `root`: a file is itself (whatever its name: it was named on purpose; a rules
+    /// file named is a rules file), a folder is searched. Nil when `root` does not exist.
+    package static func scan(_ root: String) -> Found? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else { return nil }
+        guard isFolder.boolValue else {
+            return (root as NSString).lastPathComponent == TapeRules.fileName ? Found(rules: [root]) : Found(cassettes: [root])
+        }
+        var found = Found()
+        var visited = Set<String>()
+        collect(in: root, into: &found, visited: &visited)
+        found.cassettes.sort()
+        found.unreadable.sort()
+        found.rules.sort()
+        return found
+    }
+
+    /// The cassette files under `roots` (or `roots` themselves), standardized, sorted, each once:
+    /// what the suite report judges. Roots that do not exist and unreadable entries are left out.
+    package static func find(under roots: [URL]) -> [URL] {
+        let files = roots.flatMap { scan($0.path)?.cassettes ?? [] }
+        return Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL }).sorted { $0.path < $1.path }
+    }
+
+    private static func collect(in folder: String, into found: inout Found, visited: inout Set<String>) {
+        guard visited.insert(URL(fileURLWithPath: folder).resolvingSymlinksInPath().path).inserted else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            found.unreadable.append(folder)
+            return
+        }
+        for name in names where !name.hasPrefix(".") {
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            if exists, isDirectory.boolValue {
+                collect(in: path, into: &found, visited: &visited)
+            } else if name == TapeRules.fileName, exists {
+                found.rules.append(path)
+            } else if isCassetteName(name) {
+                if exists { found.cassettes.append(path) } else { found.unreadable.append(path) }
+            }
+        }
+    }
+}
