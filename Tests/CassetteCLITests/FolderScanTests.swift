@@ -43,7 +43,9 @@ import Testing
         let lines = result.out.components(separatedBy: "\n")
         #expect(lines.count == 3)
         #expect(lines.first?.hasPrefix("\(rules):1:24: error: ") == true)
-        #expect(lines.first?.hasSuffix(#"unknown member "repeats"; expected one of "matching", "redaction", "latency", "allowsRepeatedReplays""#) == true)
+        #expect(
+            lines.first?.hasSuffix(
+                #"unknown member "repeats"; expected one of "matching", "redaction", "latency", "allowsRepeatedReplays""#) == true)
         #expect(lines.dropFirst().first?.hasPrefix("1 cassette, ") == true)
         #expect(lines.dropFirst().first?.hasSuffix(", 1 error") == true)
         #expect(result.status == 1)
@@ -72,7 +74,8 @@ import Testing
         let converted = Captured.run(["convert", rules.path, folder.appendingPathComponent("rules.har").path])
         #expect(
             converted.error
-                == "\(rules.path): error: this is the folder's rules file (TapeRules), not a cassette; 'cassette lint' checks it as rules\n")
+                == "\(rules.path): error: this is the folder's rules file (TapeRules), not a cassette; 'cassette lint' checks it as rules\n"
+        )
         #expect(converted.status == 1)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("rules.har").path))
         #expect(try Data(contentsOf: rules) == before)
@@ -96,7 +99,8 @@ import Testing
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createSymbolicLink(
-            atPath: folder.appendingPathComponent("gone.json").path, withDestinationPath: folder.appendingPathComponent("nowhere.json").path)
+            atPath: folder.appendingPathComponent("gone.json").path, withDestinationPath: folder.appendingPathComponent("nowhere.json").path
+        )
         #expect(try CassetteFiles.find(at: folder.path).get() == [folder.path + "/gone.json", folder.path + "/users-api.json"])
         #expect(CassetteFolderScan.find(under: [folder]).map(\.lastPathComponent) == ["users-api.json"])
         let result = Captured.run(["lint", folder.path])

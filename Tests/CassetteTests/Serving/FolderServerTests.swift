@@ -165,7 +165,8 @@ import FoundationNetworking
                 #expect(refused.status == 400)
                 #expect(
                     try Self.object(refused)["error"] as? String
-                        == #""\#(name)" is not a cassette name: cassette-rules.json is the folder's rules file (TapeRules), not a cassette"#)
+                        == #""\#(name)" is not a cassette name: cassette-rules.json is the folder's rules file (TapeRules), not a cassette"#
+                )
             }
             #expect(server.tape == nil)
         }
