@@ -85,17 +85,37 @@ enum CheckSecretsCommand {
         } else {
             findings = scanner.findings(inText: text)
         }
-        for finding in findings {
-            let location = position(of: finding.value, in: text).map { "\(file):\($0.line):\($0.column)" } ?? file
+        // In the order they stand in the file (a finding whose value cannot be found there last).
+        // A value found in several places is placed at its first occurrence, its second, and so on.
+        var seen: [String: Int] = [:]
+        let positioned = findings.map { finding in
+            defer { seen[finding.value, default: 0] += 1 }
+            return (finding: finding, position: position(of: finding.value, in: text, occurrence: seen[finding.value] ?? 0))
+        }
+        let placed = positioned.enumerated().sorted { a, b in
+            switch (a.element.position, b.element.position) {
+            case (let x?, let y?): return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return a.offset < b.offset
+            }
+        }.map(\.element)
+        for (finding, position) in placed {
+            let location = position.map { "\(file):\($0.line):\($0.column)" } ?? file
             let shown = String(finding.value.prefix(4)) + "…"
             output.line("\(location): secret: \(finding.kind) in \(finding.place): \"\(shown)\" (\(finding.value.count) characters)")
         }
         return findings.count
     }
 
-    /// The 1-based line and column of the first occurrence of `value` in `text`.
-    private static func position(of value: String, in text: String) -> (line: Int, column: Int)? {
-        guard let range = text.range(of: value) else { return nil }
+    /// The 1-based line and column of occurrence `occurrence` (from 0) of `value` in `text`, or of
+    /// its last when there are fewer.
+    private static func position(of value: String, in text: String, occurrence: Int) -> (line: Int, column: Int)? {
+        guard var range = text.range(of: value) else { return nil }
+        for _ in 0..<occurrence {
+            guard let next = text.range(of: value, range: range.upperBound..<text.endIndex) else { break }
+            range = next
+        }
         let before = text[..<range.lowerBound]
         let line = before.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
         let lineStart = before.lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex

@@ -16,6 +16,29 @@ struct ConversationReplay: Sendable {
     var mode: RecordMode?
     /// JSON paths left out when a client message is compared with the recorded one.
     var ignoredJSONPaths: [String]
+    /// The tape's redactor, when the conversation holds placeholders (or the tape's redaction
+    /// gives values back on replay): it learns what they stand for from the live client's
+    /// messages and gives the values back in the server's. Nil: messages replay as recorded.
+    var placeholders: Redactor?
+
+    /// Learns what the placeholders of the recorded client message at `index` stood for in
+    /// `received`, which matched it (``WebSocketScript/difference(_:from:ignoringJSONPaths:)``):
+    /// `{"login": "[REDACTED-1]"}` answered live with `{"login": "ada"}` binds `[REDACTED-1]` to `ada`
+    /// for the rest of the tape.
+    func learn(from received: WebSocketFrameReader.Message, recordedAt index: Int) {
+        guard let placeholders, case .text(let text) = received, let recorded = script.messages[index].text,
+            PlaceholderPattern.containsPlaceholder(recorded),
+            let match = PlaceholderPattern.learn(
+                fromMessage: recorded, text, ignoring: ignoredJSONPaths.map(JSONPathPattern.init), bound: placeholders.bindings.values)
+        else { return }
+        placeholders.bind(match.bindings)
+    }
+
+    /// The server message at `index` as it is sent now: with the values the tape knows back in
+    /// place of their placeholders.
+    func outgoing(_ index: Int) -> Interaction.WebSocketMessage {
+        placeholders.map { $0.forPlayback(script.messages[index], index: index) } ?? script.messages[index]
+    }
 
     /// The miss report for a client message that differs from the recorded message at `index`
     /// (`difference` says how), or that never came (`difference` says what happened instead).

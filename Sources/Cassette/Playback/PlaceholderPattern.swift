@@ -327,6 +327,20 @@ extension PlaceholderPattern {
         return learned
     }
 
+    /// What the placeholders of a recorded WebSocket message's text stand for in the text a live
+    /// client sent: JSON compared as requests' JSON bodies are (canonical, without `ignoring`),
+    /// any other text as it is. Nil when the texts do not match.
+    static func learn(fromMessage recorded: String, _ live: String, ignoring: [JSONPathPattern], bound: [String: String]) -> Match? {
+        guard containsPlaceholder(recorded) else { return nil }
+        if let old = try? JSONParser.parse(Data(recorded.utf8)), let new = try? JSONParser.parse(Data(live.utf8)) {
+            let canonical = { (value: JSONValue) in
+                String(decoding: JSONWriter.compact(CanonicalJSON.value(value, removing: ignoring)), as: UTF8.self)
+            }
+            return match(canonical(old.value), canonical(new.value), bound: bound, spelling: .jsonString)
+        }
+        return match(recorded, live, bound: bound)
+    }
+
     /// Whether a request key holds a placeholder anywhere it is compared.
     static func containsPlaceholder(_ key: RequestKey) -> Bool {
         func body(_ key: RequestKey.BodyKey) -> Bool {

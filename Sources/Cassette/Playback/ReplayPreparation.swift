@@ -52,12 +52,20 @@ struct ReplayPreparation: Sendable {
 
     /// The recorded WebSocket conversation of `interaction` (the cassette's `number`th) as it
     /// answers an upgrade, whose redacted form is `redacted`.
+    ///
+    /// The `101` gets the tape's values back now; the server's messages get theirs as they are
+    /// sent, so that a value the live client sent earlier in the conversation (bound to a
+    /// placeholder of its recorded message) comes back in what the server says after it.
     func conversation(_ interaction: Interaction, number: Int, redacted: Interaction.Request) -> ConversationReplay {
-        let recording = redactor.changesPlayback ? redactor.forPlayback(interaction) : interaction
+        let bound = playback.hasPlaceholders && !redactor.bindings.isEmpty
+        let recording = redactor.changesPlayback || bound ? redactor.forPlayback(interaction, bound: bound, parts: .response) : interaction
+        let conversation = recording.webSocket ?? .init()
+        let holdsPlaceholders = conversation.messages.contains { PlaceholderPattern.containsPlaceholder($0.data) }
         return ConversationReplay(
             response: recording.response ?? Interaction.Response(status: 101),
-            script: WebSocketScript(recording.webSocket ?? .init(), latency: recording.latency ?? latency),
+            script: WebSocketScript(conversation, latency: recording.latency ?? latency),
             number: number, request: redacted, cassette: cassette, mode: mode,
-            ignoredJSONPaths: playback.rules.ignoredJSONPaths)
+            ignoredJSONPaths: playback.rules.ignoredJSONPaths,
+            placeholders: holdsPlaceholders || redactor.changesPlayback ? redactor : nil)
     }
 }

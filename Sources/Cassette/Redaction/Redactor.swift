@@ -156,41 +156,32 @@ final class Redactor: @unchecked Sendable {
         return interaction
     }
 
-    /// The rules, over the request and the response of `interaction`.
+    /// The rules, over every part of `interaction` (``Interaction/changeParts(in:urlsAndHeaders:text:body:)``).
     private func redact(_ interaction: inout Interaction, secrets: inout FoundSecrets) {
-        redact(&interaction.request, secrets: &secrets)
-        if var response = interaction.response {
-            redact(&response, secrets: &secrets)
-            interaction.response = response
-        }
-        changeWebSocketPayloads(of: &interaction) { redact($0, contentType: nil, secrets: &secrets) }
+        interaction.changeParts(
+            urlsAndHeaders: textRulesApply, text: { self.redact($1, in: $0, secrets: &secrets) },
+            body: { self.redact($1, contentType: $0.contentType, secrets: &secrets) })
     }
 
-    /// Applies `change` to the payload of each text and binary WebSocket message of `interaction`,
-    /// as to a body: the body rules (JSON keys and paths, patterns) reach what a conversation said.
-    private func changeWebSocketPayloads(of interaction: inout Interaction, _ change: (Interaction.Body) -> Interaction.Body) {
-        guard var conversation = interaction.webSocket else { return }
-        for index in conversation.messages.indices where [.text, .binary].contains(conversation.messages[index].kind) {
-            conversation.messages[index].data = change(Interaction.Body(conversation.messages[index].data)).data
-        }
-        interaction.webSocket = conversation
+    /// The rules, over every part of `request`.
+    private func redact(_ request: inout Interaction.Request, secrets: inout FoundSecrets) {
+        request.changeParts(
+            urlsAndHeaders: textRulesApply, text: { self.redact($1, in: $0, secrets: &secrets) },
+            body: { self.redact($1, contentType: $0.contentType, secrets: &secrets) })
     }
 
     /// Goes on numbering placeholders after the highest `[REDACTED-n]` that `interactions`
     /// hold: a recording added to a cassette never gives another secret a number it uses.
     func continueNumbering(after interactions: [Interaction]) {
         var highest = 0
-        func scan(_ bytes: Data) {
-            for number in PlaceholderPattern.numbers(in: bytes) { highest = max(highest, number) }
-        }
         for interaction in interactions {
-            scan(Data(interaction.request.url.utf8))
-            for field in interaction.request.headers { scan(Data(field.value.utf8)) }
-            scan(interaction.request.body.data)
-            if let response = interaction.response {
-                for field in response.headers { scan(Data(field.value.utf8)) }
-                scan(response.body.data)
-            }
+            interaction.forEachPart(
+                text: { _, text in
+                    for number in PlaceholderPattern.numbers(in: Data(text.utf8)) { highest = max(highest, number) }
+                },
+                body: { _, body in
+                    for number in PlaceholderPattern.numbers(in: body.data) { highest = max(highest, number) }
+                })
         }
         known.withLock { $0.nextNumber = max($0.nextNumber, highest + 1) }
     }
@@ -277,23 +268,55 @@ final class Redactor: @unchecked Sendable {
     /// `interaction` as it replays: placeholders give back their secrets in the response — the
     /// ones of ``Redaction/placeholders``, then, with `bound`, the values the tape learned its
     /// numbered placeholders stood for (``bindings``) — then the `beforeReplay` hook.
-    func forPlayback(_ interaction: Interaction, bound: Bool = false) -> Interaction {
+    ///
+    /// - Parameter parts: what is given its values back: what the client receives (the response
+    ///   and the server's WebSocket messages); a conversation's messages are given theirs as they
+    ///   are sent (``forPlayback(_:index:)``), when the values the live client sent in it are known.
+    func forPlayback(_ interaction: Interaction, bound: Bool = false, parts: Interaction.Parts = .received) -> Interaction {
         var interaction = interaction
         let learned = bound ? bindings.restorers : nil
-        if !restoring.isEmpty || learned != nil, var response = interaction.response {
+        if !restoring.isEmpty || learned != nil {
             let lengths = BodyLengths(interaction)
-            if !restoring.isEmpty { scrub(&response, with: restoring) }
-            if let learned {
-                response.url = response.url.map(learned.any.apply)
-                response.headers.transformValues { _, value in learned.any.apply(value) }
-                let contentType = response.headers["Content-Type"]
-                let isJSON = contentType.map { Interaction.Body.isJSONMediaType(Interaction.Body.mediaType(of: $0)) } ?? false
-                response.changeBody { scrub($0, contentType: contentType, with: isJSON ? learned.json : learned.any) }
-            }
-            interaction.response = response
+            interaction.changeParts(
+                in: parts, text: { _, text in self.restore(text, learned: learned) },
+                body: { part, body in self.restore(body, in: part, learned: learned) })
             lengths.keepContentLengths(of: &interaction)
         }
         return beforeReplay.map { $0(interaction) } ?? interaction
+    }
+
+    /// A server's WebSocket message (the `index`th of its conversation) as it replays: the values
+    /// the tape knows so far put back where it holds their placeholders, as ``forPlayback(_:bound:)``
+    /// puts them back in a response. Called as the message is sent, so a value the live client
+    /// sent earlier in the same conversation comes back.
+    func forPlayback(_ message: Interaction.WebSocketMessage, index: Int) -> Interaction.WebSocketMessage {
+        let learned = bindings.restorers
+        guard !restoring.isEmpty || learned != nil, message.kind == .text || message.kind == .binary else { return message }
+        var message = message
+        message.data = restore(Interaction.Body(message.data), in: .message(index: index, from: message.from), learned: learned).data
+        return message
+    }
+
+    private func restore(_ text: String, learned: (any: SecretScrubber, json: SecretScrubber)?) -> String {
+        let restored = restoring.isEmpty ? text : restoring.apply(text)
+        return learned.map { $0.any.apply(restored) } ?? restored
+    }
+
+    /// A body or message payload with the placeholders put back; in a JSON document a value goes
+    /// back JSON-escaped.
+    private func restore(
+        _ body: Interaction.Body, in part: Interaction.Part, learned: (any: SecretScrubber, json: SecretScrubber)?
+    ) -> Interaction.Body {
+        var body = body
+        if !restoring.isEmpty { body = restoring.applied(to: body, contentType: part.contentType) }
+        guard let learned else { return body }
+        let isJSON: Bool
+        if case .message = part {
+            isJSON = body.data.first { $0 > 0x20 }.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
+        } else {
+            isJSON = part.contentType.map { Interaction.Body.isJSONMediaType(Interaction.Body.mediaType(of: $0)) } ?? false
+        }
+        return (isJSON ? learned.json : learned.any).applied(to: body, contentType: part.contentType)
     }
 
     /// The body lengths of an interaction before it is changed: a `Content-Length` that was true
@@ -329,29 +352,29 @@ final class Redactor: @unchecked Sendable {
 
     // MARK: Rules
 
-    private func redact(_ request: inout Interaction.Request, secrets: inout FoundSecrets) {
-        redact(&request.headers, secrets: &secrets)
-        request.url = redactUserInfo(of: redactQuery(of: request.url, secrets: &secrets), secrets: &secrets)
-        request.body = redact(request.body, contentType: request.headers["Content-Type"], secrets: &secrets)
-    }
+    /// Whether the rules can change a URL or a header value: a header rule, a query rule (user
+    /// info in URLs goes with them). When neither is given, only bodies are visited.
+    private var textRulesApply: Bool { !headerNames.isEmpty || !queryNames.isEmpty }
 
-    private func redact(_ response: inout Interaction.Response, secrets: inout FoundSecrets) {
-        redact(&response.headers, secrets: &secrets)
-        response.url = response.url.map { redactQuery(of: $0, secrets: &secrets) }
-        let contentType = response.headers["Content-Type"]
-        response.changeBody { redact($0, contentType: contentType, secrets: &secrets) }
-    }
-
-    private func redact(_ headers: inout Interaction.Headers, secrets: inout FoundSecrets) {
-        guard !headerNames.isEmpty || !queryNames.isEmpty else { return }
-        headers.transformValues { name, value in
+    /// The rules for a URL or a header value: a request URL loses its password and the query
+    /// parameters the rules name, a response URL those parameters; a header the rules name loses
+    /// its credentials, and the URLs a header holds (`Location`, `Link`, `Refresh`) get the URL rules.
+    private func redact(_ text: String, in part: Interaction.Part, secrets: inout FoundSecrets) -> String {
+        switch part {
+        case .url(.request):
+            return redactUserInfo(of: redactQuery(of: text, secrets: &secrets), secrets: &secrets)
+        case .url(.response):
+            return redactQuery(of: text, secrets: &secrets)
+        case .header(_, let name):
             let lowercased = name.lowercased()
-            if let kind = Self.urlFields[lowercased] { return redactURLs(in: value, kind: kind, secrets: &secrets) }
-            guard headerNames.contains(lowercased) else { return value }
-            let (redacted, found) = CredentialFields.redact(value, ofField: name, replacement: Redaction.replacement)
-            if !found.isEmpty, found.allSatisfy(isKept) { return value }
+            if let kind = Self.urlFields[lowercased] { return redactURLs(in: text, kind: kind, secrets: &secrets) }
+            guard headerNames.contains(lowercased) else { return text }
+            let (redacted, found) = CredentialFields.redact(text, ofField: name, replacement: Redaction.replacement)
+            if !found.isEmpty, found.allSatisfy(isKept) { return text }
             secrets.formUnion(found)
             return redacted
+        case .body, .message:
+            return text
         }
     }
 
@@ -636,29 +659,11 @@ final class Redactor: @unchecked Sendable {
     }
 
     private func scrub(_ interaction: inout Interaction, with scrubber: SecretScrubber) {
-        guard !scrubber.isEmpty else { return }
-        scrub(&interaction.request, with: scrubber)
-        if var response = interaction.response {
-            scrub(&response, with: scrubber)
-            interaction.response = response
-        }
-        changeWebSocketPayloads(of: &interaction) { scrub($0, contentType: nil, with: scrubber) }
+        interaction = scrubber.applied(to: interaction)
     }
 
     private func scrub(_ request: inout Interaction.Request, with scrubber: SecretScrubber) {
         request = scrubber.applied(to: request)
-    }
-
-    private func scrub(_ response: inout Interaction.Response, with scrubber: SecretScrubber) {
-        response.url = response.url.map(scrubber.apply)
-        response.headers.transformValues { _, value in scrubber.apply(value) }
-        let contentType = response.headers["Content-Type"]
-        response.changeBody { scrub($0, contentType: contentType, with: scrubber) }
-    }
-
-    private func scrub(_ body: Interaction.Body, contentType: String?, with scrubber: SecretScrubber) -> Interaction.Body {
-        guard let data = scrubber.apply(body.data) else { return body }
-        return Interaction.Body(data, contentType: contentType)
     }
 }
 

@@ -21,32 +21,20 @@ public enum SecretCheck: Sendable, Equatable {
     /// Do not look.
     case off
 
-    /// Text bodies larger than this are checked in their first part only (4 MB), so that saving
-    /// a huge recording stays fast.
+    /// Bodies and WebSocket messages larger than this are checked in their first part only (4 MB),
+    /// so that saving a huge recording stays fast.
     static let largestCheckedBody = 4 * 1024 * 1024
 
     /// One line per finding in `interactions` (what a tape is about to save), each naming the
     /// request, the place and the kind of secret, never the value.
     static func findings(in interactions: [Interaction]) -> [String] {
         guard let scanner = try? SecretScanner() else { return [] }
-        var lines: [String] = []
-        for interaction in interactions {
-            var checked = interaction
-            checked.request.body = checkedPart(of: checked.request.body)
-            checked.response?.body = checkedPart(of: interaction.response?.body ?? .empty)
-            for finding in scanner.findings(in: CassetteDocument(interactions: [checked])) {
-                let place =
-                    finding.place.hasPrefix("interactions[0].") ? String(finding.place.dropFirst("interactions[0].".count)) : finding.place
-                lines.append(
-                    "\(interaction.request.method) \(interaction.request.url): \(finding.kind) in \(place) "
-                        + "(\(finding.value.count) characters)")
+        return interactions.flatMap { interaction in
+            scanner.findings(in: interaction, largestBody: largestCheckedBody).map { finding in
+                "\(interaction.request.method) \(interaction.request.url): \(finding.kind) in \(finding.place) "
+                    + "(\(finding.value.count) characters)"
             }
         }
-        return lines
-    }
-
-    private static func checkedPart(of body: Interaction.Body) -> Interaction.Body {
-        body.data.count <= largestCheckedBody ? body : Interaction.Body(Data(body.data.prefix(largestCheckedBody)), contentType: nil)
     }
 
     /// What to do about a finding: the sentence that ends each warning and error.

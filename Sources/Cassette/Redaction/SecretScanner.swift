@@ -1,7 +1,8 @@
 import Foundation
 
-/// Finds values that look like secrets: in a cassette, field by field (headers, cookies, query
-/// parameters, JSON and form fields, text bodies); in any other file, line by line.
+/// Finds values that look like secrets: in a cassette, part by part (``Interaction/Part``: header
+/// values and cookies, query parameters, JSON values and form fields of bodies and WebSocket
+/// messages, text); in any other file, line by line.
 ///
 /// Two kinds of evidence:
 /// - **a known shape**, wherever it is: JWTs, AWS, Google, GitHub, Slack and Stripe keys, private
@@ -53,51 +54,80 @@ package struct SecretScanner {
 
     /// The secrets in a cassette's interactions, each place once.
     package func findings(in document: CassetteDocument) -> [Finding] {
-        var findings: [Finding] = []
-        for (i, interaction) in document.interactions.enumerated() {
-            let base = "interactions[\(i)]"
-            let request = interaction.request
-            scanMessage(url: request.url, headers: request.headers, body: request.body, at: base + ".request", into: &findings)
-            if let response = interaction.response {
-                if let url = response.url { scanURL(url, at: base + ".response.url", into: &findings) }
-                scanMessage(url: nil, headers: response.headers, body: response.body, at: base + ".response", into: &findings)
-            }
+        document.interactions.enumerated().flatMap { index, interaction in
+            findings(in: interaction, placePrefix: "interactions[\(index)].")
         }
+    }
+
+    /// The secrets in every part of one interaction (``Interaction/Part``: URLs, header values,
+    /// bodies, WebSocket messages), each place starting with `placePrefix`.
+    ///
+    /// - Parameter largestBody: bodies and messages longer than this are checked in their first
+    ///   part only.
+    package func findings(in interaction: Interaction, placePrefix: String = "", largestBody: Int = .max) -> [Finding] {
+        var findings: [Finding] = []
+        interaction.forEachPart(
+            text: { part, text in
+                let place = placePrefix + part.place
+                switch part {
+                case .url: scanURL(text, at: place, into: &findings)
+                case .header(_, let name): scanHeader(name: name, value: text, at: place, into: &findings)
+                case .body, .message: break
+                }
+            },
+            body: { part, body in
+                let data = body.data.count <= largestBody ? body.data : Data(body.data.prefix(largestBody))
+                scanPayload(data, at: placePrefix + part.place, into: &findings)
+            })
         return findings
     }
 
-    private func scanMessage(
-        url: String?, headers: Interaction.Headers, body: Interaction.Body, at place: String, into findings: inout [Finding]
-    ) {
-        if let url { scanURL(url, at: place + ".url", into: &findings) }
-        for (name, value) in headers {
-            let fieldPlace = place + ".headers." + name
-            let lowered = name.lowercased()
-            if lowered == "cookie" || lowered == "set-cookie" {
-                for (cookie, cookieValue) in Self.cookies(in: value, setCookie: lowered == "set-cookie") {
-                    scanField(name: cookie, value: cookieValue, at: fieldPlace + " (cookie \(cookie))", into: &findings)
-                }
-            } else {
-                let before = findings.count
-                scanField(name: name, value: value, at: fieldPlace, into: &findings)
-                // A URL in a header (a redirect's Location) carries query parameters of its own.
-                if findings.count == before, value.contains("?") {
-                    scanURL(value, at: fieldPlace, into: &findings)
-                }
-            }
-        }
-        guard let text = body.text, !text.isEmpty else { return }
-        if let json = try? JSONSerialization.jsonObject(with: body.data, options: [.fragmentsAllowed]) {
-            for (path, key, value) in Self.strings(in: json, path: "") {
-                scanField(name: key, value: value, at: place + ".body" + path, into: &findings)
-            }
-        } else if text.contains("="), !text.contains(" "), !text.contains("\n") {
-            for (name, value) in Self.pairs(text, separator: "&") {
-                scanField(name: name, value: value, at: place + ".body." + name, into: &findings)
+    private func scanHeader(name: String, value: String, at place: String, into findings: inout [Finding]) {
+        let lowered = name.lowercased()
+        if lowered == "cookie" || lowered == "set-cookie" {
+            for (cookie, cookieValue) in Self.cookies(in: value, setCookie: lowered == "set-cookie") {
+                scanField(name: cookie, value: cookieValue, at: place + " (cookie \(cookie))", into: &findings)
             }
         } else {
-            scanText(text, at: place + ".body", into: &findings)
+            let before = findings.count
+            scanField(name: name, value: value, at: place, into: &findings)
+            // A URL in a header (a redirect's Location) carries query parameters of its own.
+            if findings.count == before, value.contains("?") {
+                scanURL(value, at: place, into: &findings)
+            }
         }
+    }
+
+    /// A body or a message: a JSON document value by value (each at its JSON path after the
+    /// part's place), form fields, or text. Bytes that are not UTF-8 are searched for known
+    /// shapes in what text they hold.
+    private func scanPayload(_ data: Data, at place: String, into findings: inout [Finding]) {
+        guard !data.isEmpty else { return }
+        guard UTF8Validation.isValid(data) else {
+            scanText(String(decoding: data, as: UTF8.self), at: place, into: &findings)
+            return
+        }
+        if let json = try? JSONParser.parse(data) {
+            Self.forEachString(in: json.value, at: .root) { path, key, value in
+                scanField(name: key, value: value, at: Self.place(place, path), into: &findings)
+            }
+            return
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        if text.contains("="), !text.contains(" "), !text.contains("\n") {
+            for (name, value) in Self.pairs(text, separator: "&") {
+                scanField(name: name, value: value, at: place + "." + name, into: &findings)
+            }
+        } else {
+            scanText(text, at: place, into: &findings)
+        }
+    }
+
+    /// `response.body` and `user.token` → `response.body.user.token`; `[0].key` → `response.body[0].key`.
+    private static func place(_ base: String, _ path: JSONPath) -> String {
+        guard let first = path.components.first else { return base }
+        if case .index = first { return base + path.description }
+        return base + "." + path.description
     }
 
     private func scanURL(_ url: String, at place: String, into findings: inout [Finding]) {
@@ -223,17 +253,20 @@ package struct SecretScanner {
         }
     }
 
-    /// Every string in a JSON value with its path (`.user.token`, `[0].key`) and its key.
-    private static func strings(in value: Any, path: String) -> [(String, String?, String)] {
+    /// Every string in a JSON value, in document order, with its path and the key nearest above
+    /// it (`tokens` for `tokens[0]`).
+    private static func forEachString(
+        in value: JSONValue, at path: JSONPath, key: String? = nil, _ visit: (JSONPath, String?, String) -> Void
+    ) {
         switch value {
-        case let text as String:
-            return [(path, path.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) }, text)]
-        case let array as [Any]:
-            return array.enumerated().flatMap { strings(in: $1, path: path + "[\($0)]") }
-        case let object as [String: Any]:
-            return object.keys.sorted().flatMap { key in strings(in: object[key] ?? NSNull(), path: path + "." + key) }
-        default:
-            return []
+        case .string(let text): visit(path, key, text)
+        case .longString(let long): visit(path, key, long.string)
+        case .array(let elements):
+            for (index, element) in elements.enumerated() { forEachString(in: element.value, at: path.appending(index), key: key, visit) }
+        case .object(let members):
+            for member in members { forEachString(in: member.value.value, at: path.appending(member.key), key: member.key, visit) }
+        case .null, .bool, .number, .base64:
+            break
         }
     }
 }

@@ -48,14 +48,25 @@ struct SecretScrubber {
     /// Whether there is nothing to replace.
     var isEmpty: Bool { replacements.isEmpty }
 
-    /// `request` with every occurrence replaced in its URL, header values and body.
+    /// `request` with every occurrence replaced in each of its parts (``Interaction/Part``).
     func applied(to request: Interaction.Request) -> Interaction.Request {
         guard !isEmpty else { return request }
         var request = request
-        request.url = apply(request.url)
-        request.headers.transformValues { _, value in apply(value) }
-        if let data = apply(request.body.data) { request.body = Interaction.Body(data, contentType: request.headers["Content-Type"]) }
+        request.changeParts(text: { apply($1) }, body: { applied(to: $1, contentType: $0.contentType) })
         return request
+    }
+
+    /// `interaction` with every occurrence replaced in each of its parts, WebSocket messages included.
+    func applied(to interaction: Interaction) -> Interaction {
+        guard !isEmpty else { return interaction }
+        var interaction = interaction
+        interaction.changeParts(text: { apply($1) }, body: { applied(to: $1, contentType: $0.contentType) })
+        return interaction
+    }
+
+    /// `body` with every occurrence replaced; the same body when nothing occurs in it.
+    func applied(to body: Interaction.Body, contentType: String?) -> Interaction.Body {
+        apply(body.data).map { Interaction.Body($0, contentType: contentType) } ?? body
     }
 
     /// `text` with every occurrence replaced.

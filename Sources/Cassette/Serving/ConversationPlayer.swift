@@ -36,7 +36,7 @@ struct ConversationPlayer {
                 while DispatchTime.now() < due {
                     guard pump(until: due, into: &waiting) == .going else { return }
                 }
-                let message = messages[index]
+                let message = replay.outgoing(index)
                 // After the client's close only the answering close may follow.
                 if clientClose != nil, message.kind != .close { continue }
                 guard channel.send(message) else { return }
@@ -72,6 +72,7 @@ struct ConversationPlayer {
                     }
                     return
                 }
+                replay.learn(from: message, recordedAt: index)
                 anchor = arrived
                 if case .close(let code, _) = message { clientClose = .some(code) }
             }
