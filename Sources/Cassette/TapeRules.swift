@@ -70,7 +70,7 @@ public struct TapeRules: Sendable {
         } catch {
             throw CassetteFormatError(file: file.path, problems: [.init(path: nil, message: "cannot read the rules file: \(error)")])
         }
-        self = try RulesFileReader(data: data, file: file.path).rules()
+        self = try RulesFileReader.rules(in: data, file: file.path)
     }
 
     /// The rules file in `folder` (``fileName``), or nil when there is none.
@@ -92,70 +92,87 @@ public struct TapeRules: Sendable {
     }
 }
 
-/// Reads ``TapeRules`` from a file's bytes, with the place of every mistake.
-private struct RulesFileReader {
-    let data: Data
-    let file: String
+/// Reads ``TapeRules`` from a file's bytes with the helpers every JSON reader of Cassette shares
+/// (``JSONTreeReading``), reporting every mistake with its place.
+private struct RulesFileReader: JSONTreeReading {
+    var problems: [(path: JSONPath, offset: Int, message: String)] = []
+    var misspelt: Set<JSONMisspeltKey> = []
 
-    func rules() throws -> TapeRules {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(data)
-        } catch {
-            throw problem(at: error.offset, nil, error.message)
-        }
-        let members = try object(root, at: .root, allowed: ["matching", "redaction", "latency", "allowsRepeatedReplays"])
+    /// The rules file names what it found by its kind ("found a string"): its values are short.
+    static func describe(_ value: JSONValue) -> String { value.kindDescription }
+
+    static func rules(in data: Data, file: String) throws(CassetteFormatError) -> TapeRules {
+        let root = try JSONCassetteCodec.parse(data, file: file)
+        var reader = RulesFileReader()
+        let rules = reader.rules(root)
+        guard reader.problems.isEmpty else { throw JSONCassetteCodec.error(reader.problems, in: data, file: file) }
+        return rules
+    }
+
+    private mutating func rules(_ root: JSONNode) -> TapeRules {
         var rules = TapeRules()
-        if let node = members["matching"] { rules.matching = try matching(node) }
-        if let node = members["redaction"] { rules.redaction = try redaction(node) }
-        if let node = members["latency"] {
-            let text = try string(node, at: JSONPath.root.appending("latency"))
+        guard
+            let members = members(
+                of: root, at: .root, expected: "an object", allowed: ["matching", "redaction", "latency", "allowsRepeatedReplays"],
+                unknown: "member")
+        else { return rules }
+        if let node = members["matching"] { rules.matching = matching(node) }
+        if let node = members["redaction"] { rules.redaction = redaction(node) }
+        if let node = members["latency"], let text = readString(node, at: JSONPath.root.appending("latency"), expected: "a string") {
             switch Latency.read(text) {
             case .success(let latency): rules.latency = latency
-            case .failure(let error): throw problem(at: node.offset, JSONPath.root.appending("latency"), error.message)
+            case .failure(let error): report(error.message, at: JSONPath.root.appending("latency"), offset: node.offset)
             }
         }
         if let node = members["allowsRepeatedReplays"] {
-            rules.allowsRepeatedReplays = try bool(node, at: JSONPath.root.appending("allowsRepeatedReplays"))
+            rules.allowsRepeatedReplays = readBool(node, at: JSONPath.root.appending("allowsRepeatedReplays"))
         }
         return rules
     }
 
-    private func matching(_ node: JSONNode) throws -> RequestMatching {
+    private mutating func matching(_ node: JSONNode) -> RequestMatching {
         let place = JSONPath.root.appending("matching")
-        let members = try object(
-            node, at: place,
-            allowed: ["ignoringQueryParameters", "includingHeaders", "ignoringJSONPaths", "ignoring", "comparingMultipartPartOrder"])
         var matching = RequestMatching.default
-        if let names = members["ignoringQueryParameters"] {
-            matching.ignoredQueryParameters = Set(try strings(names, at: place.appending("ignoringQueryParameters")))
+        guard
+            let members = members(
+                of: node, at: place, expected: "an object",
+                allowed: ["ignoringQueryParameters", "includingHeaders", "ignoringJSONPaths", "ignoring", "comparingMultipartPartOrder"],
+                unknown: "member")
+        else { return matching }
+        if let names = members["ignoringQueryParameters"].flatMap({ strings($0, at: place.appending("ignoringQueryParameters")) }) {
+            matching.ignoredQueryParameters = Set(names)
         }
-        if let names = members["includingHeaders"] { matching.headers = try strings(names, at: place.appending("includingHeaders")) }
-        if let paths = members["ignoringJSONPaths"] {
-            matching.ignoredJSONPaths = try strings(paths, at: place.appending("ignoringJSONPaths"))
+        if let names = members["includingHeaders"].flatMap({ strings($0, at: place.appending("includingHeaders")) }) {
+            matching.headers = names
         }
-        if let ignoring = members["ignoring"] {
-            switch try string(ignoring, at: place.appending("ignoring")) {
+        if let paths = members["ignoringJSONPaths"].flatMap({ strings($0, at: place.appending("ignoringJSONPaths")) }) {
+            matching.ignoredJSONPaths = paths
+        }
+        if let ignoring = members["ignoring"], let text = readString(ignoring, at: place.appending("ignoring"), expected: "a string") {
+            switch text {
             case "port": matching = matching.ignoringPort()
             case "host": matching = matching.ignoringHost()
             case let other:
-                throw problem(at: ignoring.offset, place.appending("ignoring"), "expected \"port\" or \"host\", found \"\(other)\"")
+                report("expected \"port\" or \"host\", found \"\(other)\"", at: place.appending("ignoring"), offset: ignoring.offset)
             }
         }
-        if let order = members["comparingMultipartPartOrder"] {
-            matching.comparesMultipartPartOrder = try bool(order, at: place.appending("comparingMultipartPartOrder"))
+        if let order = members["comparingMultipartPartOrder"].flatMap({ readBool($0, at: place.appending("comparingMultipartPartOrder")) })
+        {
+            matching.comparesMultipartPartOrder = order
         }
         return matching
     }
 
-    private func redaction(_ node: JSONNode) throws -> Redaction {
+    private mutating func redaction(_ node: JSONNode) -> Redaction {
         let place = JSONPath.root.appending("redaction")
         let lists = ["headers", "queryParameters", "jsonKeys", "jsonPaths", "formFields", "bodyPatterns"]
-        let members = try object(node, at: place, allowed: ["defaults"] + lists)
-        var redaction = try members["defaults"].map { try bool($0, at: place.appending("defaults")) } ?? true ? Redaction.default : .none
+        guard let members = members(of: node, at: place, expected: "an object", allowed: ["defaults"] + lists, unknown: "member") else {
+            return .default
+        }
+        let defaults = members["defaults"].flatMap { readBool($0, at: place.appending("defaults")) } ?? true
+        var redaction = defaults ? Redaction.default : .none
         for name in lists {
-            guard let list = members[name] else { continue }
-            let values = try strings(list, at: place.appending(name))
+            guard let values = members[name].flatMap({ strings($0, at: place.appending(name)) }) else { continue }
             switch name {
             case "headers": redaction.headers += values
             case "queryParameters": redaction.queryParameters += values
@@ -168,51 +185,7 @@ private struct RulesFileReader {
         return redaction
     }
 
-    // MARK: Values
-
-    private func object(_ node: JSONNode, at place: JSONPath, allowed: [String]) throws -> [String: JSONNode] {
-        guard case .object(let members) = node.value else {
-            throw problem(at: node.offset, place, "expected an object, found \(node.value.kindDescription)")
-        }
-        var found: [String: JSONNode] = [:]
-        for member in members {
-            guard allowed.contains(member.key) else {
-                throw problem(
-                    at: member.keyOffset, place.appending(member.key),
-                    "unknown member \"\(member.key)\"; expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
-            }
-            guard found[member.key] == nil else {
-                throw problem(at: member.keyOffset, place.appending(member.key), "\"\(member.key)\" is given twice")
-            }
-            found[member.key] = member.value
-        }
-        return found
-    }
-
-    private func strings(_ node: JSONNode, at place: JSONPath) throws -> [String] {
-        guard case .array(let elements) = node.value else {
-            throw problem(at: node.offset, place, "expected an array of strings, found \(node.value.kindDescription)")
-        }
-        return try elements.enumerated().map { index, element in try string(element, at: place.appending(index)) }
-    }
-
-    private func string(_ node: JSONNode, at place: JSONPath) throws -> String {
-        guard let text = node.value.stringValue else {
-            throw problem(at: node.offset, place, "expected a string, found \(node.value.kindDescription)")
-        }
-        return text
-    }
-
-    private func bool(_ node: JSONNode, at place: JSONPath) throws -> Bool {
-        guard case .bool(let value) = node.value else {
-            throw problem(at: node.offset, place, "expected true or false, found \(node.value.kindDescription)")
-        }
-        return value
-    }
-
-    private func problem(at offset: Int, _ place: JSONPath?, _ message: String) -> CassetteFormatError {
-        var positions = SourcePositions(data)
-        let (line, column) = positions.position(of: offset)
-        return CassetteFormatError(file: file, problems: [.init(path: place, line: line, column: column, message: message)])
+    private mutating func strings(_ node: JSONNode, at place: JSONPath) -> [String]? {
+        readStrings(node, at: place, expected: "an array of strings")
     }
 }

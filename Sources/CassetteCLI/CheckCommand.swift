@@ -133,19 +133,19 @@ enum CheckCommand {
     }
 
     static func json(_ findings: [LiveCheck.Finding]) -> String {
-        let objects = findings.map { finding -> [String: Any] in
-            var object: [String: Any] = ["cassette": finding.cassette.path, "index": finding.index, "request": finding.request]
+        let objects = findings.map { finding -> JSONValue in
+            var members: [(String, JSONValue)] = [
+                ("cassette", JSONValue(finding.cassette.path)), ("index", JSONValue(finding.index)),
+                ("request", JSONValue(finding.request)),
+            ]
             switch finding.outcome {
-            case .unchanged: object["outcome"] = "unchanged"
-            case .drifted(let changes): (object["outcome"], object["changes"]) = ("drifted", changes)
-            case .skipped(let why): (object["outcome"], object["reason"]) = ("skipped", why)
-            case .unreachable(let why): (object["outcome"], object["reason"]) = ("unreachable", why)
+            case .unchanged: members.append(("outcome", "unchanged"))
+            case .drifted(let changes): members += [("outcome", "drifted"), ("changes", JSONValue(changes))]
+            case .skipped(let why): members += [("outcome", "skipped"), ("reason", JSONValue(why))]
+            case .unreachable(let why): members += [("outcome", "unreachable"), ("reason", JSONValue(why))]
             }
-            return object
+            return .object(members.map { JSONMember(key: $0.0, value: JSONNode($0.1)) })
         }
-        let data =
-            (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
-            ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return JSONValue(objects).prettyPrinted
     }
 }

@@ -179,21 +179,21 @@ enum DiffCommand {
 
     /// The result as JSON.
     static func json(_ diff: CassetteDiff) -> String {
-        func single(_ item: CassetteDiff.Single) -> [String: Any] { ["index": item.index, "request": item.request] }
-        let object: [String: Any] = [
-            "changed": diff.changed.map { changed -> [String: Any] in
-                [
-                    "old": changed.old, "new": changed.new, "request": changed.request,
-                    "changes": changed.changes.map { change -> [String: Any] in
-                        ["field": change.field, "old": change.old ?? NSNull(), "new": change.new ?? NSNull()]
-                    },
-                ]
-            },
-            "added": diff.added.map(single), "removed": diff.removed.map(single), "unchanged": diff.unchanged,
+        func single(_ item: CassetteDiff.Single) -> JSONValue { ["index": JSONValue(item.index), "request": JSONValue(item.request)] }
+        let object: JSONValue = [
+            "changed": JSONValue(
+                diff.changed.map { changed -> JSONValue in
+                    [
+                        "old": JSONValue(changed.old), "new": JSONValue(changed.new), "request": JSONValue(changed.request),
+                        "changes": JSONValue(
+                            changed.changes.map { change -> JSONValue in
+                                ["field": JSONValue(change.field), "old": JSONValue(change.old), "new": JSONValue(change.new)]
+                            }),
+                    ]
+                }),
+            "added": JSONValue(diff.added.map(single)), "removed": JSONValue(diff.removed.map(single)),
+            "unchanged": JSONValue(diff.unchanged),
         ]
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return object.prettyPrinted
     }
 }

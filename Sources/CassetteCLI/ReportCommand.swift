@@ -103,35 +103,37 @@ enum ReportCommand {
     }
 
     static func json(_ report: SuiteReport) -> String {
-        let object: [String: Any] = [
-            "run": report.run,
-            "partial": report.partial ?? NSNull(),
-            "cassettes": report.cassetteCount,
-            "replayed": report.replayed.map(\.path),
-            "recorded": report.recorded.map(\.path),
-            "misses": report.misses.map {
-                ["cassette": $0.cassette.path, "request": $0.request, "test": $0.test ?? NSNull()] as [String: Any]
-            },
-            "orphans": report.orphans.map(\.path),
-            "unused": report.unused.map {
-                [
-                    "cassette": $0.cassette.path, "interactions": $0.interactions, "numbers": $0.numbers,
-                    "changedSinceRun": $0.changedSinceRun,
-                ]
-                    as [String: Any]
-            },
-            "stale": report.stale.map {
-                [
-                    "cassette": $0.cassette.path, "oldestReplayed": ISO8601DateFormatter().string(from: $0.oldestReplayed),
-                    "maximumAgeDays": $0.maximumAge / 86_400, "tests": $0.tests, "refresh": $0.refreshCommand ?? NSNull(),
-                ] as [String: Any]
-            },
-            "unvisitedFolders": report.unvisitedFolders.map(\.path),
-            "warnings": report.warnings,
+        let object: JSONValue = [
+            "run": JSONValue(report.run),
+            "partial": JSONValue(report.partial),
+            "cassettes": JSONValue(report.cassetteCount),
+            "replayed": JSONValue(report.replayed.map(\.path)),
+            "recorded": JSONValue(report.recorded.map(\.path)),
+            "misses": JSONValue(
+                report.misses.map {
+                    ["cassette": JSONValue($0.cassette.path), "request": JSONValue($0.request), "test": JSONValue($0.test)]
+                }),
+            "orphans": JSONValue(report.orphans.map(\.path)),
+            "unused": JSONValue(
+                report.unused.map {
+                    [
+                        "cassette": JSONValue($0.cassette.path), "interactions": JSONValue($0.interactions),
+                        "numbers": JSONValue($0.numbers),
+                        "changedSinceRun": JSONValue($0.changedSinceRun),
+                    ]
+                }),
+            "stale": JSONValue(
+                report.stale.map {
+                    [
+                        "cassette": JSONValue($0.cassette.path),
+                        "oldestReplayed": JSONValue(ISO8601DateFormatter().string(from: $0.oldestReplayed)),
+                        "maximumAgeDays": JSONValue($0.maximumAge / 86_400), "tests": JSONValue($0.tests),
+                        "refresh": JSONValue($0.refreshCommand),
+                    ]
+                }),
+            "unvisitedFolders": JSONValue(report.unvisitedFolders.map(\.path)),
+            "warnings": JSONValue(report.warnings),
         ]
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return object.prettyPrinted
     }
 }

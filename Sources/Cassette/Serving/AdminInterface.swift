@@ -172,21 +172,24 @@ extension TapeServer {
         do {
             switch (wire.method, path) {
             case ("POST", "load"):
-                let body = try? JSONSerialization.jsonObject(with: wire.body) as? [String: Any]
-                let names = (body?["cassette"] as? String).map { [$0] } ?? body?["cassettes"] as? [String] ?? []
-                guard let name = names.first, (body?["cassette"] == nil) != (body?["cassettes"] == nil) else {
+                let body = try? JSONParser.parse(wire.body)
+                let one = body?.memberValue("cassette")
+                let several = body?.memberValue("cassettes")
+                let names = one.flatMap { $0.value.stringValue }.map { [$0] } ?? several.flatMap(Self.strings) ?? []
+                guard let name = names.first, (one == nil) != (several == nil) else {
                     return writeAdmin(
                         400, ["error": #"the body must be JSON: {"cassette": "NAME"} or {"cassettes": ["NAME", "BENEATH", …]}"#],
                         to: connection, keepAlive: wire.keepsAlive)
                 }
                 let previous = try load(name, beneath: Array(names.dropFirst()))
-                var answer: [String: Any] = ["loaded": tape?.file.path ?? name]
-                if names.count > 1 { answer["beneath"] = tape?.options.underlyingCassettes.map(\.path) ?? [] }
-                if let previous { answer["previous"] = Self.json(previous) }
-                return writeAdmin(200, answer, to: connection, keepAlive: wire.keepsAlive)
+                var answer: [(String, JSONValue)] = [("loaded", JSONValue(tape?.file.path ?? name))]
+                if names.count > 1 { answer.append(("beneath", JSONValue(tape?.options.underlyingCassettes.map(\.path) ?? []))) }
+                if let previous { answer.append(("previous", Self.json(previous))) }
+                return writeAdmin(
+                    200, .object(answer.map { JSONMember(key: $0.0, value: JSONNode($0.1)) }), to: connection, keepAlive: wire.keepsAlive)
             case ("POST", "eject"):
                 let report = try eject()
-                return writeAdmin(200, report.map(Self.json) ?? ["ejected": NSNull()], to: connection, keepAlive: wire.keepsAlive)
+                return writeAdmin(200, report.map(Self.json) ?? ["ejected": .null], to: connection, keepAlive: wire.keepsAlive)
             case ("GET", "report"):
                 guard let report else {
                     return writeAdmin(409, ["error": "no cassette is loaded"], to: connection, keepAlive: wire.keepsAlive)
@@ -203,23 +206,35 @@ extension TapeServer {
             }
         } catch let error as CassetteError {
             let status = if case .invalidCassetteName = error { 400 } else { 409 }
-            return writeAdmin(status, ["error": error.description], to: connection, keepAlive: wire.keepsAlive)
+            return writeAdmin(status, ["error": JSONValue(error.description)], to: connection, keepAlive: wire.keepsAlive)
         } catch {
-            return writeAdmin(500, ["error": "\(error)"], to: connection, keepAlive: wire.keepsAlive)
+            return writeAdmin(500, ["error": JSONValue("\(error)")], to: connection, keepAlive: wire.keepsAlive)
         }
     }
 
     /// A report as the admin interface shows it.
-    static func json(_ report: Tape.Report) -> [String: Any] {
+    static func json(_ report: Tape.Report) -> JSONValue {
         [
-            "cassette": report.file.path, "mode": report.mode.rawValue, "replayed": report.replayed, "recorded": report.recorded,
-            "unmatched": report.unmatched.map { ["method": $0.request.method, "url": $0.request.url, "report": $0.description] },
-            "unusedInteractions": report.unusedInteractions, "saved": report.saved, "warnings": report.warnings,
+            "cassette": JSONValue(report.file.path), "mode": JSONValue(report.mode.rawValue), "replayed": JSONValue(report.replayed),
+            "recorded": JSONValue(report.recorded),
+            "unmatched": JSONValue(
+                report.unmatched.map {
+                    ["method": JSONValue($0.request.method), "url": JSONValue($0.request.url), "report": JSONValue($0.description)]
+                }),
+            "unusedInteractions": JSONValue(report.unusedInteractions), "saved": JSONValue(report.saved),
+            "warnings": JSONValue(report.warnings),
         ]
     }
 
-    private func writeAdmin(_ status: Int, _ object: [String: Any], to connection: ServerConnection, keepAlive: Bool) -> Bool {
-        let body = ((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)) + Data("\n".utf8)
+    /// The strings of an array; nil for anything else.
+    private static func strings(_ node: JSONNode) -> [String]? {
+        guard case .array(let elements) = node.value else { return nil }
+        let strings = elements.compactMap(\.value.stringValue)
+        return strings.count == elements.count ? strings : nil
+    }
+
+    private func writeAdmin(_ status: Int, _ answer: JSONValue, to connection: ServerConnection, keepAlive: Bool) -> Bool {
+        let body = Data((answer.compactText + "\n").utf8)
         var head = "HTTP/1.1 \(status) \(ReasonPhrase.of(status))\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
         head += keepAlive ? "\r\n" : "Connection: close\r\n\r\n"
         return connection.write(Array(head.utf8) + Array(body)) && keepAlive

@@ -46,6 +46,7 @@ public struct StubRequest: Sendable {
     ///
     /// - Throws: the `DecodingError` of `JSONDecoder`.
     public func decodeJSONBody<T: Decodable>(as type: T.Type) throws -> T {
+        // A Foundation coder stays here: `T` is the user's `Decodable`.
         try JSONDecoder().decode(type, from: body)
     }
 

@@ -74,6 +74,7 @@ public struct StubResponse: Sendable {
     /// unless `headers` say otherwise. A value that cannot be encoded gives a transport error
     /// (`cannotParseResponse`) saying why, never a crash.
     public static func json(_ value: some Encodable & Sendable, status: Int = 200, headers: Interaction.Headers = [:]) -> StubResponse {
+        // A Foundation coder stays here: the value is the user's `Encodable`.
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
@@ -88,6 +89,8 @@ public struct StubResponse: Sendable {
     /// from `responseWithJSONObject:`. An object `JSONSerialization` refuses gives a transport
     /// error (`cannotParseResponse`), never a crash.
     public static func json(object: Any, status: Int = 200, headers: Interaction.Headers = [:]) -> StubResponse {
+        // `JSONSerialization` stays here: it is the API this stub stands in for, and the only
+        // reader of the `Any` trees it takes.
         guard JSONSerialization.isValidJSONObject(object),
             let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         else {

@@ -6,8 +6,9 @@ import Foundation
 /// interaction needs are read and everything else is ignored. What is read must be right, and
 /// every problem is collected with its path and byte offset. The `_cassette` object, which only
 /// Cassette writes, is read strictly: an unknown key there is a typo.
-struct HARReader {
-    private(set) var problems: [(path: JSONPath, offset: Int, message: String)] = []
+struct HARReader: JSONTreeReading {
+    var problems: [(path: JSONPath, offset: Int, message: String)] = []
+    var misspelt: Set<JSONMisspeltKey> = []
 
     mutating func readDocument(_ root: JSONNode) -> CassetteDocument {
         var document = CassetteDocument()
@@ -18,7 +19,7 @@ struct HARReader {
             if let text = versionNode.value.stringValue { version = text }
             if !["", "1.1", "1.2"].contains(version ?? "?") {
                 report(
-                    "unsupported HAR version \(JSONCassetteReader.describe(versionNode.value)); Cassette reads HAR 1.1 and 1.2",
+                    "unsupported HAR version \(Self.describe(versionNode.value)); Cassette reads HAR 1.1 and 1.2",
                     at: logPath.appending("version"), offset: versionNode.offset)
             }
         }
@@ -42,19 +43,19 @@ struct HARReader {
                     } else {
                         report(
                             member.key == "recordedWith"
-                                ? "expected recordedWith to be a string, found \(JSONCassetteReader.describe(member.value.value))"
+                                ? "expected recordedWith to be a string, found \(Self.describe(member.value.value))"
                                 : "unknown field \(CassetteRules.quoted(member.key)) in Cassette's fields of the log; expected recordedWith",
                             at: path.appending(member.key), offset: member.keyOffset)
                     }
                 }
             } else {
                 report(
-                    "expected Cassette's object of extra fields, found \(JSONCassetteReader.describe(extras.value))", at: path,
+                    "expected Cassette's object of extra fields, found \(Self.describe(extras.value))", at: path,
                     offset: extras.offset)
             }
         }
         guard let entriesNode = required("entries", in: log, at: logPath, expecting: "an array of entries"),
-            let entries = array(entriesNode, at: logPath.appending("entries"), expected: "an array of entries")
+            let entries = readArray(entriesNode, at: logPath.appending("entries"), expected: "an array of entries")
         else { return document }
         for (i, entry) in entries.enumerated() {
             if let interaction = readEntry(entry, at: logPath.appending("entries").appending(i)) {
@@ -74,7 +75,7 @@ struct HARReader {
         var recordedAt: Date?
         // Required by HAR, but an interaction does without: a hand-written entry may leave it out.
         if !extras.undated, let stamp = node.memberValue("startedDateTime"),
-            let text = string(stamp, at: path.appending("startedDateTime"), expected: "an ISO 8601 time")
+            let text = readString(stamp, at: path.appending("startedDateTime"), expected: "an ISO 8601 time (a string)")
         {
             switch Timestamp.parse(text) {
             case .success(let date): recordedAt = date
@@ -156,16 +157,16 @@ struct HARReader {
     private mutating func readWebSocketMessages(
         _ node: JSONNode, upgradedAt: Double, at path: JSONPath
     ) -> Interaction.WebSocketConversation? {
-        guard let elements = array(node, at: path, expected: "an array of WebSocket messages") else { return nil }
+        guard let elements = readArray(node, at: path, expected: "an array of WebSocket messages") else { return nil }
         var messages: [Interaction.WebSocketMessage] = []
         for (index, element) in elements.enumerated() {
             let messagePath = path.appending(index)
             guard isObject(element, at: messagePath, expected: "a WebSocket message object"),
                 let typeNode = required("type", in: element, at: messagePath, expecting: "\"send\" or \"receive\""),
-                let type = string(typeNode, at: messagePath.appending("type"), expected: "\"send\" or \"receive\""),
+                let type = readString(typeNode, at: messagePath.appending("type"), expected: "\"send\" or \"receive\" (a string)"),
                 let opcodeNode = required(
                     "opcode", in: element, at: messagePath, expecting: "an opcode: 1 text, 2 binary, 8 close, 9 ping, 10 pong"),
-                let opcode = integer(opcodeNode, at: messagePath.appending("opcode"), expected: "an opcode")
+                let opcode = readInteger(opcodeNode, at: messagePath.appending("opcode"), expected: "an opcode")
             else { return nil }
             guard type == "send" || type == "receive" else {
                 report(
@@ -181,7 +182,7 @@ struct HARReader {
             }
             var at: Double
             if let exact = element.memberValue("_at") {
-                guard let value = seconds(exact, at: messagePath.appending("_at")) else { return nil }
+                guard let value = readSeconds(exact, at: messagePath.appending("_at")) else { return nil }
                 at = value
             } else {
                 guard
@@ -204,7 +205,7 @@ struct HARReader {
             }
             var code: Int?
             if let codeNode = element.memberValue("_code") {
-                guard let value = integer(codeNode, at: messagePath.appending("_code"), expected: "a close code") else { return nil }
+                guard let value = readInteger(codeNode, at: messagePath.appending("_code"), expected: "a close code") else { return nil }
                 code = value
             }
             messages.append(
@@ -217,9 +218,11 @@ struct HARReader {
 
     private mutating func readRequest(_ node: JSONNode, at path: JSONPath) -> Interaction.Request? {
         let method = required("method", in: node, at: path, expecting: "an HTTP method")
-            .flatMap { checked($0, at: path.appending("method"), expected: "an HTTP method", rule: CassetteRules.methodProblem) }
+            .flatMap {
+                readChecked($0, at: path.appending("method"), expected: "an HTTP method (a string)", rule: CassetteRules.methodProblem)
+            }
         let url = required("url", in: node, at: path, expecting: "an absolute URL")
-            .flatMap { checked($0, at: path.appending("url"), expected: "an absolute URL", rule: CassetteRules.urlProblem) }
+            .flatMap { readChecked($0, at: path.appending("url"), expected: "an absolute URL (a string)", rule: CassetteRules.urlProblem) }
         let headers = readHeaders(node.memberValue("headers"), at: path.appending("headers"))
         var body = Interaction.Body.empty
         if let postData = node.memberValue("postData") {
@@ -232,7 +235,7 @@ struct HARReader {
     /// The response; `.some(nil)` for status 0 (no response); nil when it cannot be read.
     private mutating func readResponse(_ node: JSONNode, at path: JSONPath) -> Interaction.Response?? {
         guard let statusNode = required("status", in: node, at: path, expecting: "an HTTP status"),
-            let status = integer(statusNode, at: path.appending("status"), expected: "an HTTP status")
+            let status = readInteger(statusNode, at: path.appending("status"), expected: "an HTTP status")
         else { return nil }
         if status == 0 { return .some(nil) }
         if let problem = CassetteRules.statusProblem(status) {
@@ -257,15 +260,15 @@ struct HARReader {
     /// Cassette's extension `"_chunks": [{ "at": SECONDS, "size": BYTES }]`: the body of a
     /// streamed response cut into the chunks it arrived in.
     private mutating func readChunks(_ node: JSONNode, body: Data, at path: JSONPath) -> Interaction.StreamedBody? {
-        guard let elements = array(node, at: path, expected: "an array of { \"at\", \"size\" } objects") else { return nil }
+        guard let elements = readArray(node, at: path, expected: "an array of { \"at\", \"size\" } objects") else { return nil }
         var pieces: [(at: TimeInterval, size: Int)] = []
         for (i, element) in elements.enumerated() {
             let elementPath = path.appending(i)
             guard isObject(element, at: elementPath, expected: "a { \"at\", \"size\" } object"),
                 let atNode = required("at", in: element, at: elementPath, expecting: "seconds from the start of the request"),
-                let at = seconds(atNode, at: elementPath.appending("at")),
+                let at = readSeconds(atNode, at: elementPath.appending("at")),
                 let sizeNode = required("size", in: element, at: elementPath, expecting: "the chunk's size in bytes"),
-                let size = integer(sizeNode, at: elementPath.appending("size"), expected: "the chunk's size in bytes")
+                let size = readInteger(sizeNode, at: elementPath.appending("size"), expected: "the chunk's size in bytes")
             else { return nil }
             guard size > 0 else {
                 report("a chunk holds at least one byte, found size \(size)", at: elementPath.appending("size"), offset: sizeNode.offset)
@@ -286,16 +289,16 @@ struct HARReader {
     /// are not headers a URLSession caller sees.
     private mutating func readHeaders(_ node: JSONNode?, at path: JSONPath) -> Interaction.Headers? {
         guard let node else { return Interaction.Headers() }
-        guard let elements = array(node, at: path, expected: "an array of { \"name\", \"value\" } objects") else { return nil }
+        guard let elements = readArray(node, at: path, expected: "an array of { \"name\", \"value\" } objects") else { return nil }
         var headers = Interaction.Headers()
         var valid = true
         for (i, element) in elements.enumerated() {
             let elementPath = path.appending(i)
             guard isObject(element, at: elementPath, expected: "a { \"name\", \"value\" } object"),
                 let nameNode = required("name", in: element, at: elementPath, expecting: "the header name"),
-                let name = string(nameNode, at: elementPath.appending("name"), expected: "the header name"),
+                let name = readString(nameNode, at: elementPath.appending("name"), expected: "the header name (a string)"),
                 let valueNode = required("value", in: element, at: elementPath, expecting: "the header value"),
-                let value = string(valueNode, at: elementPath.appending("value"), expected: "the header value")
+                let value = readString(valueNode, at: elementPath.appending("value"), expected: "the header value (a string)")
             else {
                 valid = false
                 continue
@@ -347,18 +350,21 @@ struct HARReader {
             return Interaction.Body(Multipart(boundary: boundary, parts: parts).serialized(), contentType: contentType)
         }
         // Some tools give only the form fields: rebuild the urlencoded body.
-        guard let params = array(paramsNode, at: path.appending("params"), expected: "an array of { \"name\", \"value\" } objects") else {
+        guard let params = readArray(paramsNode, at: path.appending("params"), expected: "an array of { \"name\", \"value\" } objects")
+        else {
             return nil
         }
         var fields: [String] = []
         for (i, param) in params.enumerated() {
             let paramPath = path.appending("params").appending(i)
             guard let nameNode = required("name", in: param, at: paramPath, expecting: "the field name"),
-                let name = string(nameNode, at: paramPath.appending("name"), expected: "the field name")
+                let name = readString(nameNode, at: paramPath.appending("name"), expected: "the field name (a string)")
             else { return nil }
             var value = ""
             if let valueNode = param.memberValue("value") {
-                guard let text = string(valueNode, at: paramPath.appending("value"), expected: "the field value") else { return nil }
+                guard let text = readString(valueNode, at: paramPath.appending("value"), expected: "the field value (a string)") else {
+                    return nil
+                }
                 value = text
             }
             fields.append(Self.formEncoded(name) + "=" + Self.formEncoded(value))
@@ -369,16 +375,16 @@ struct HARReader {
     /// HAR's `params` of a multipart body: `name`, `value`, and optionally `fileName` and
     /// `contentType`, one per part.
     private mutating func readMultipartParams(_ node: JSONNode, at path: JSONPath) -> [Multipart.Part]? {
-        guard let params = array(node, at: path, expected: "an array of { \"name\", \"value\" } objects") else { return nil }
+        guard let params = readArray(node, at: path, expected: "an array of { \"name\", \"value\" } objects") else { return nil }
         var parts: [Multipart.Part] = []
         for (i, param) in params.enumerated() {
             let paramPath = path.appending(i)
             guard let nameNode = required("name", in: param, at: paramPath, expecting: "the part's name"),
-                let name = string(nameNode, at: paramPath.appending("name"), expected: "the part's name")
+                let name = readString(nameNode, at: paramPath.appending("name"), expected: "the part's name (a string)")
             else { return nil }
             func optional(_ key: String, _ expected: String) -> String?? {
                 guard let value = param.memberValue(key) else { return .some(nil) }
-                guard let text = string(value, at: paramPath.appending(key), expected: expected) else { return nil }
+                guard let text = readString(value, at: paramPath.appending(key), expected: expected + " (a string)") else { return nil }
                 return .some(text)
             }
             guard let value = optional("value", "the part's text"), let fileName = optional("fileName", "the file name"),
@@ -410,11 +416,11 @@ struct HARReader {
             guard encoding != nil else { return Interaction.Body(long.copiedBytes, contentType: contentType) }
             if let data = Base64.decode(long.bytes, allowingWhitespace: true) { return Interaction.Body(unchecked: data, form: .base64) }
         }
-        guard let text = string(textNode, at: path.appending("text"), expected: "the body as text") else { return nil }
+        guard let text = readString(textNode, at: path.appending("text"), expected: "the body as text (a string)") else { return nil }
         guard let encoding else { return Interaction.Body(Data(text.utf8), contentType: contentType) }
         guard encoding.value.stringValue == "base64" else {
             report(
-                "expected the encoding \"base64\" (or no encoding for text), found \(JSONCassetteReader.describe(encoding.value))",
+                "expected the encoding \"base64\" (or no encoding for text), found \(Self.describe(encoding.value))",
                 at: path.appending("encoding"), offset: encoding.offset)
             return nil
         }
@@ -437,7 +443,7 @@ struct HARReader {
             guard let valueNode = node.memberValue(key) else { continue }
             guard case .number(let literal) = valueNode.value, let ms = Double(literal), ms.isFinite else {
                 report(
-                    "expected a number of milliseconds (or -1 for not applicable), found \(JSONCassetteReader.describe(valueNode.value))",
+                    "expected a number of milliseconds (or -1 for not applicable), found \(Self.describe(valueNode.value))",
                     at: path.appending(key), offset: valueNode.offset)
                 return nil
             }
@@ -474,7 +480,7 @@ struct HARReader {
         guard let node else { return extras }
         guard case .object(let members) = node.value else {
             report(
-                "expected Cassette's object of extra fields, found \(JSONCassetteReader.describe(node.value))", at: path,
+                "expected Cassette's object of extra fields, found \(Self.describe(node.value))", at: path,
                 offset: node.offset)
             return extras
         }
@@ -486,16 +492,17 @@ struct HARReader {
             case "error":
                 extras.error = readError(value, at: memberPath)
             case "latency":
-                guard let text = string(value, at: memberPath, expected: "a latency") else { continue }
+                guard let text = readString(value, at: memberPath, expected: "a latency (a string)") else { continue }
                 switch Latency.read(text) {
                 case .success(let latency): extras.latency = latency
                 case .failure(let error): report(error.message, at: memberPath, offset: value.offset)
                 }
             case "responseURL":
-                extras.responseURL = checked(value, at: memberPath, expected: "an absolute URL", rule: CassetteRules.urlProblem)
+                extras.responseURL = readChecked(
+                    value, at: memberPath, expected: "an absolute URL (a string)", rule: CassetteRules.urlProblem)
             case "timing":
-                guard let firstByte = value.memberValue("firstByte").flatMap({ seconds($0, at: memberPath.appending("firstByte")) }),
-                    let duration = value.memberValue("duration").flatMap({ seconds($0, at: memberPath.appending("duration")) })
+                guard let firstByte = value.memberValue("firstByte").flatMap({ readSeconds($0, at: memberPath.appending("firstByte")) }),
+                    let duration = value.memberValue("duration").flatMap({ readSeconds($0, at: memberPath.appending("duration")) })
                 else {
                     report("expected { \"firstByte\": SECONDS, \"duration\": SECONDS }", at: memberPath, offset: value.offset)
                     continue
@@ -507,14 +514,10 @@ struct HARReader {
                 }
                 extras.timing = timing
             case "undated", "untimed":
-                guard case .bool(let flag) = value.value else {
-                    report(
-                        "expected true or false, found \(JSONCassetteReader.describe(value.value))", at: memberPath, offset: value.offset)
-                    continue
-                }
+                guard let flag = readBool(value, at: memberPath) else { continue }
                 if member.key == "undated" { extras.undated = flag } else { extras.untimed = flag }
             default:
-                let guess = JSONCassetteReader.closest(to: member.key, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+                let guess = Self.closest(to: member.key, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
                 report(
                     "unknown field \(CassetteRules.quoted(member.key))\(guess) in Cassette's fields; expected one of \(known.joined(separator: ", "))",
                     at: memberPath, offset: member.keyOffset)
@@ -534,12 +537,15 @@ struct HARReader {
             }
             code = named
         default:
-            guard let number = integer(codeNode, at: path.appending("code"), expected: "a URLError.Code name or number") else { return nil }
+            guard let number = readInteger(codeNode, at: path.appending("code"), expected: "a URLError.Code name or number") else {
+                return nil
+            }
             code = .init(rawValue: number)
         }
         var afterBytes: Int?
         if let afterBytesNode = node.memberValue("afterBytes") {
-            guard let count = integer(afterBytesNode, at: path.appending("afterBytes"), expected: "a number of bytes"), count >= 0 else {
+            guard let count = readInteger(afterBytesNode, at: path.appending("afterBytes"), expected: "a number of bytes"), count >= 0
+            else {
                 report(
                     "expected afterBytes to be a number of bytes, zero or more", at: path.appending("afterBytes"),
                     offset: afterBytesNode.offset)
@@ -570,71 +576,11 @@ struct HARReader {
 
     // MARK: Values
 
-    private mutating func seconds(_ node: JSONNode, at path: JSONPath) -> Double? {
-        guard case .number(let literal) = node.value, let value = Double(literal), value.isFinite, value >= 0 else {
-            report(
-                "expected a number of seconds, zero or more, found \(JSONCassetteReader.describe(node.value))", at: path,
-                offset: node.offset)
-            return nil
-        }
-        return value
-    }
-
-    private mutating func string(_ node: JSONNode, at path: JSONPath, expected: String) -> String? {
-        guard let text = node.value.stringValue else {
-            report("expected \(expected) (a string), found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
-            return nil
-        }
-        return text
-    }
-
-    private mutating func checked(_ node: JSONNode, at path: JSONPath, expected: String, rule: (String) -> String?) -> String? {
-        guard let text = string(node, at: path, expected: expected) else { return nil }
-        if let problem = rule(text) {
-            report(problem, at: path, offset: node.offset)
-            return nil
-        }
-        return text
-    }
-
-    private mutating func integer(_ node: JSONNode, at path: JSONPath, expected: String) -> Int? {
-        guard case .number(let literal) = node.value, let value = Int(literal) else {
-            report("expected \(expected) (a whole number), found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
-            return nil
-        }
-        return value
-    }
-
-    private mutating func array(_ node: JSONNode, at path: JSONPath, expected: String) -> [JSONNode]? {
-        guard case .array(let elements) = node.value else {
-            report("expected \(expected), found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
-            return nil
-        }
-        return elements
-    }
-
-    private mutating func isObject(_ node: JSONNode, at path: JSONPath, expected: String) -> Bool {
-        guard case .object = node.value else {
-            report("expected \(expected), found \(JSONCassetteReader.describe(node.value))", at: path, offset: node.offset)
-            return false
-        }
-        return true
-    }
-
-    private mutating func required(_ key: String, in node: JSONNode, at path: JSONPath, expecting: String) -> JSONNode? {
-        if let value = node.memberValue(key) { return value }
-        report("missing required field \"\(key)\" (expected \(expecting))", at: path, offset: node.offset)
-        return nil
-    }
-
+    /// The member `key` of the object `node`, itself an object.
     private mutating func requiredObject(_ key: String, in node: JSONNode, at path: JSONPath, expecting: String) -> JSONNode? {
         guard isObject(node, at: path, expected: "an object"), let value = required(key, in: node, at: path, expecting: expecting),
             isObject(value, at: path.appending(key), expected: expecting)
         else { return nil }
         return value
-    }
-
-    mutating func report(_ message: String, at path: JSONPath, offset: Int) {
-        problems.append((path, offset, message))
     }
 }

@@ -2,19 +2,12 @@ import Foundation
 
 /// Turns a parsed JSON tree into a ``CassetteDocument``, collecting every problem with its path
 /// and byte offset instead of stopping at the first one, so `cassette lint` can list them all.
-struct JSONCassetteReader {
-    private(set) var problems: [(path: JSONPath, offset: Int, message: String)] = []
+struct JSONCassetteReader: JSONTreeReading {
+    var problems: [(path: JSONPath, offset: Int, message: String)] = []
     /// Large `text` and `base64` bodies left in the file as placeholders, when set (see
     /// ``DeferredBodies``); nil reads every body.
     var deferred: DeferredBodies?
-    /// Known keys that an unknown key was taken for ("reponse" → "response"), by object offset:
-    /// their absence is already explained, so it is not reported again.
-    private var misspelt: Set<MisspeltKey> = []
-
-    private struct MisspeltKey: Hashable {
-        var objectOffset: Int
-        var key: String
-    }
+    var misspelt: Set<JSONMisspeltKey> = []
 
     // MARK: Document
 
@@ -299,19 +292,6 @@ struct JSONCassetteReader {
         return DownloadSpeed(bytesPerSecond: bytesPerSecond)
     }
 
-    /// A finite number, zero or more.
-    mutating func readSeconds(_ node: JSONNode, at path: JSONPath, expected: String = "a number of seconds") -> Double? {
-        guard case .number(let literal) = node.value, let value = Double(literal), value.isFinite else {
-            report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
-            return nil
-        }
-        guard value >= 0 else {
-            report("expected \(expected), zero or more, found \(literal)", at: path, offset: node.offset)
-            return nil
-        }
-        return value
-    }
-
     // MARK: Headers and bodies
 
     private mutating func readHeaders(_ node: JSONNode, at path: JSONPath) -> Interaction.Headers? {
@@ -554,138 +534,11 @@ struct JSONCassetteReader {
         return "invalid base64: '=' padding may only end the text"
     }
 
-    // MARK: Scalars
-
-    mutating func readString(_ node: JSONNode, at path: JSONPath, expected: String) -> String? {
-        guard let text = node.value.stringValue else {
-            report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
-            return nil
-        }
-        return text
-    }
-
-    private mutating func readChecked(_ node: JSONNode, at path: JSONPath, expected: String, rule: (String) -> String?) -> String? {
-        guard let text = readString(node, at: path, expected: expected) else { return nil }
-        if let problem = rule(text) {
-            report(problem, at: path, offset: node.offset)
-            return nil
-        }
-        return text
-    }
-
-    mutating func readInteger(_ node: JSONNode, at path: JSONPath, expected: String) -> Int? {
-        guard case .number(let literal) = node.value, !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
-            report("expected \(expected) (a whole number), found \(Self.describe(node.value))", at: path, offset: node.offset)
-            return nil
-        }
-        guard let value = Int(literal) else {
-            report("the number \(literal) is too large", at: path, offset: node.offset)
-            return nil
-        }
-        return value
-    }
-
-    mutating func readArray(_ node: JSONNode, at path: JSONPath, expected: String) -> [JSONNode]? {
-        guard case .array(let elements) = node.value else {
-            report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
-            return nil
-        }
-        return elements
-    }
-
-    // MARK: Objects
-
-    /// The members of an object by key, after reporting duplicate and unknown keys (each with a
-    /// suggestion when a known key is close). Nil, with a problem reported, when `node` is not an object.
-    mutating func members(
-        of node: JSONNode, at path: JSONPath, expected: String, allowed: [String], hints: [String: String] = [:]
-    ) -> [String: JSONNode]? {
-        guard case .object(let written) = node.value else {
-            report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
-            return nil
-        }
-        var fields: [String: JSONNode] = [:]
-        for member in written {
-            let memberPath = path.appending(member.key)
-            if fields[member.key] != nil {
-                report(
-                    "duplicate key \(CassetteRules.quoted(member.key)); each key may appear once", at: memberPath, offset: member.keyOffset)
-            } else if !allowed.contains(member.key) {
-                if let hint = hints[member.key] {
-                    report(hint, at: memberPath, offset: member.keyOffset)
-                } else {
-                    let guess = Self.closest(to: member.key, in: allowed)
-                    if let guess { misspelt.insert(.init(objectOffset: node.offset, key: guess)) }
-                    let suggestion = guess.map { " (did you mean \"\($0)\"?)" } ?? ""
-                    let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
-                    report(
-                        "unknown field \(CassetteRules.quoted(member.key))\(suggestion); expected one of \(list)",
-                        at: memberPath, offset: member.keyOffset)
-                }
-            } else {
-                fields[member.key] = member.value
-            }
-        }
-        return fields
-    }
-
     /// `read(node)` when the field is present, `defaultValue` when it is absent, nil when it is invalid.
     private mutating func readOptional<T>(
         _ node: JSONNode?, default defaultValue: T, _ read: (inout JSONCassetteReader, JSONNode) -> T?
     ) -> T? {
         guard let node else { return defaultValue }
         return read(&self, node)
-    }
-
-    private mutating func required(
-        _ key: String, in fields: [String: JSONNode], of node: JSONNode, at path: JSONPath, expecting: String
-    ) -> JSONNode? {
-        if let value = fields[key] { return value }
-        if misspelt.contains(.init(objectOffset: node.offset, key: key)) { return nil }
-        report("missing required field \"\(key)\" (expected \(expecting))", at: path, offset: node.offset)
-        return nil
-    }
-
-    mutating func report(_ message: String, at path: JSONPath, offset: Int) {
-        problems.append((path, offset, message))
-    }
-
-    // MARK: Wording
-
-    /// How a found value is named in a message: scalars by value, containers by kind.
-    static func describe(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let s): return "the string \(CassetteRules.quoted(s))"
-        case .longString(let long): return "a string of \(long.bytes.count) bytes"
-        case .number(let literal): return literal
-        default: return value.kindDescription
-        }
-    }
-
-    /// The candidate nearest to `word` by edit distance, if it is close enough to be a typo.
-    static func closest(to word: String, in candidates: [String]) -> String? {
-        let target = Array(word.lowercased().unicodeScalars)
-        var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
-            let other = Array(candidate.lowercased().unicodeScalars)
-            let distance = editDistance(target, other)
-            if distance <= max(1, min(target.count, other.count) / 3), distance < (best?.distance ?? .max) {
-                best = (candidate, distance)
-            }
-        }
-        return best?.candidate
-    }
-
-    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

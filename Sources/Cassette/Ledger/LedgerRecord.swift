@@ -9,13 +9,13 @@ import Foundation
 /// {"tape":{"cassette":"/pkg/Cassettes/Feed/loads.json","test":"Feed/loads()","mode":"none",...}}
 /// {"end":{"ended":"2026-11-26T05:00:09.000Z"}}
 /// ```
-package enum LedgerRecord: Decodable, Sendable, Equatable {
+package enum LedgerRecord: Sendable, Equatable {
     case process(Process)
     case tape(Tape)
     case end(End)
 
     /// The test process, written first.
-    package struct Process: Decodable, Sendable, Equatable {
+    package struct Process: Sendable, Equatable {
         package var pid: Int32
         package var started: Date
         /// The arguments the process was started with, and those of the test runner that
@@ -36,7 +36,7 @@ package enum LedgerRecord: Decodable, Sendable, Equatable {
     }
 
     /// What one tape did, written when it was ejected.
-    package struct Tape: Decodable, Sendable, Equatable {
+    package struct Tape: Sendable, Equatable {
         /// The cassette's file, absolute.
         package var cassette: String
         /// Cassettes loaded beneath it, which answered what it had no recording for.
@@ -95,30 +95,14 @@ package enum LedgerRecord: Decodable, Sendable, Equatable {
     }
 
     /// Written when the process exits normally; a file without it was cut short.
-    package struct End: Decodable, Sendable, Equatable {
+    package struct End: Sendable, Equatable {
         package var ended: Date
         package init(ended: Date) { self.ended = ended }
     }
 
-    private enum CodingKeys: String, CodingKey { case process, tape, end }
-
-    package init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let process = try container.decodeIfPresent(Process.self, forKey: .process) {
-            self = .process(process)
-        } else if let tape = try container.decodeIfPresent(Tape.self, forKey: .tape) {
-            self = .tape(tape)
-        } else if let end = try container.decodeIfPresent(End.self, forKey: .end) {
-            self = .end(end)
-        } else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "expected an object with one member: \"process\", \"tape\" or \"end\""))
-        }
-    }
-
-    /// The record as one line of the ledger, newline included. Written by hand (a tape writes one
-    /// as it is ejected, and `JSONEncoder` would cost it more than the rest of the ledger); read
-    /// back with `Decodable`, which the tests hold to the same shape.
+    /// The record as one line of the ledger, newline included. Written member by member (a tape
+    /// writes one as it is ejected); read back with the project's JSON (``LedgerLineReader``), which
+    /// the tests hold to the same shape.
     package var line: Data {
         var line = LineWriter()
         switch self {
@@ -221,39 +205,143 @@ package enum LedgerRecord: Decodable, Sendable, Equatable {
     /// Reads the lines of a ledger file. Throws ``LedgerFileError`` naming the first line that is
     /// not a record (a file cut short by a killed process ends in one).
     package static func records(in data: Data) throws(LedgerFileError) -> [LedgerRecord] {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            switch Timestamp.parse(try container.decode(String.self)) {
-            case .success(let date): return date
-            case .failure(let error):
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
-            }
-        }
         var records: [LedgerRecord] = []
         var number = 0
         for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             if line.isEmpty { continue }
-            do {
-                records.append(try decoder.decode(LedgerRecord.self, from: Data(line)))
-            } catch {
-                throw LedgerFileError(line: number, reason: Self.reason(error))
+            switch LedgerLineReader.record(in: Data(line)) {
+            case .success(let record): records.append(record)
+            case .failure(let reason): throw LedgerFileError(line: number, reason: reason.text)
             }
         }
         return records
     }
+}
 
-    private static func reason(_ error: Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context):
-            return context.debugDescription
-        case DecodingError.keyNotFound(let key, let context):
-            return "member \"\(key.stringValue)\" missing at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        case DecodingError.typeMismatch(let type, let context), DecodingError.valueNotFound(let type, let context):
-            return "expected \(type) at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        default:
-            return "\(error)"
+/// Reads one ledger line with the helpers every JSON reader of Cassette shares
+/// (``JSONTreeReading``). Members it does not know are left alone: a ledger written by a newer
+/// Cassette still reads.
+private struct LedgerLineReader: JSONTreeReading {
+    var problems: [(path: JSONPath, offset: Int, message: String)] = []
+    var misspelt: Set<JSONMisspeltKey> = []
+
+    struct Reason: Error {
+        var text: String
+    }
+
+    static func record(in line: Data) -> Result<LedgerRecord, Reason> {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(line)
+        } catch {
+            return .failure(Reason(text: error.message))
+        }
+        var reader = LedgerLineReader()
+        let record = reader.record(root)
+        if let record, reader.problems.isEmpty { return .success(record) }
+        let first = reader.problems.first
+        let place = first.map { $0.path.components.isEmpty ? "" : "\($0.path): " } ?? ""
+        return .failure(Reason(text: place + (first?.message ?? "not a ledger record")))
+    }
+
+    private mutating func record(_ root: JSONNode) -> LedgerRecord? {
+        guard case .object(let members) = root.value, members.count == 1, let member = members.first,
+            ["process", "tape", "end"].contains(member.key)
+        else {
+            report(#"expected an object with one member: "process", "tape" or "end""#, at: .root, offset: root.offset)
+            return nil
+        }
+        let path = JSONPath.root.appending(member.key)
+        guard isObject(member.value, at: path, expected: "an object") else { return nil }
+        switch member.key {
+        case "process": return process(member.value, at: path).map(LedgerRecord.process)
+        case "tape": return tape(member.value, at: path).map(LedgerRecord.tape)
+        default: return need("ended", in: member.value, at: path, Self.date).map { LedgerRecord.end(.init(ended: $0)) }
+        }
+    }
+
+    private mutating func process(_ node: JSONNode, at path: JSONPath) -> LedgerRecord.Process? {
+        guard let pid = need("pid", in: node, at: path, { $0.readInteger($1, at: $2, expected: "a process ID") }),
+            let processID = Int32(exactly: pid),
+            let started = need("started", in: node, at: path, Self.date),
+            let arguments = need("arguments", in: node, at: path, Self.strings)
+        else { return nil }
+        return LedgerRecord.Process(
+            pid: processID, started: started, arguments: arguments,
+            runnerArguments: optional("runnerArguments", in: node, at: path, Self.strings),
+            filter: optional("filter", in: node, at: path, Self.string))
+    }
+
+    private mutating func tape(_ node: JSONNode, at path: JSONPath) -> LedgerRecord.Tape? {
+        guard let cassette = need("cassette", in: node, at: path, Self.string),
+            let beneath = need("beneath", in: node, at: path, Self.strings),
+            let mode = need("mode", in: node, at: path, Self.string),
+            let opened = need("opened", in: node, at: path, Self.date),
+            let interactions = need("interactions", in: node, at: path, Self.integer),
+            let replayed = need("replayed", in: node, at: path, Self.integers),
+            let unused = need("unused", in: node, at: path, Self.integers),
+            let unusedShown = need("unusedShown", in: node, at: path, Self.strings),
+            let recorded = need("recorded", in: node, at: path, Self.integer),
+            let saved = need("saved", in: node, at: path, { $0.readBool($1, at: $2) }),
+            let misses = need("misses", in: node, at: path, Self.strings)
+        else { return nil }
+        return LedgerRecord.Tape(
+            cassette: cassette, beneath: beneath, test: optional("test", in: node, at: path, Self.string),
+            testFile: optional("testFile", in: node, at: path, Self.string), mode: mode, opened: opened, interactions: interactions,
+            replayed: replayed, oldestReplayed: optional("oldestReplayed", in: node, at: path, Self.date), unused: unused,
+            unusedShown: unusedShown, recorded: recorded, saved: saved, misses: misses,
+            fileSize: optional("fileSize", in: node, at: path, Self.integer),
+            fileModified: optional("fileModified", in: node, at: path, Self.date),
+            maximumAge: optional("maximumAge", in: node, at: path, { $0.readSeconds($1, at: $2) }))
+    }
+
+    // MARK: Members
+
+    private typealias Read<T> = (inout LedgerLineReader, JSONNode, JSONPath) -> T?
+
+    /// The member `key`, read; nil (reported) when it is absent or wrong.
+    private mutating func need<T>(_ key: String, in node: JSONNode, at path: JSONPath, _ read: Read<T>) -> T? {
+        guard let value = required(key, in: node, at: path, expecting: "a member \"\(key)\"") else { return nil }
+        return read(&self, value, path.appending(key))
+    }
+
+    /// The member `key`, read; nil when it is absent or null (reported when it is wrong).
+    private mutating func optional<T>(_ key: String, in node: JSONNode, at path: JSONPath, _ read: Read<T>) -> T? {
+        guard let value = node.memberValue(key) else { return nil }
+        if case .null = value.value { return nil }
+        return read(&self, value, path.appending(key))
+    }
+
+    private static func string(_ reader: inout LedgerLineReader, _ node: JSONNode, _ path: JSONPath) -> String? {
+        reader.readString(node, at: path, expected: "a string")
+    }
+
+    private static func strings(_ reader: inout LedgerLineReader, _ node: JSONNode, _ path: JSONPath) -> [String]? {
+        reader.readStrings(node, at: path, expected: "an array of strings")
+    }
+
+    private static func integer(_ reader: inout LedgerLineReader, _ node: JSONNode, _ path: JSONPath) -> Int? {
+        reader.readInteger(node, at: path, expected: "a number")
+    }
+
+    private static func integers(_ reader: inout LedgerLineReader, _ node: JSONNode, _ path: JSONPath) -> [Int]? {
+        guard let elements = reader.readArray(node, at: path, expected: "an array of numbers") else { return nil }
+        var numbers: [Int] = []
+        for (index, element) in elements.enumerated() {
+            guard let number = reader.readInteger(element, at: path.appending(index), expected: "a number") else { return nil }
+            numbers.append(number)
+        }
+        return numbers
+    }
+
+    private static func date(_ reader: inout LedgerLineReader, _ node: JSONNode, _ path: JSONPath) -> Date? {
+        guard let text = reader.readString(node, at: path, expected: #"a time like "2026-11-26T05:00:00.000Z""#) else { return nil }
+        switch Timestamp.parse(text) {
+        case .success(let date): return date
+        case .failure(let error):
+            reader.report(error.message, at: path, offset: node.offset)
+            return nil
         }
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-@testable import CassetteFormats
+@testable import Cassette
 
-/// Ledger lines: written by hand, read back with `Decodable`, the same values both ways.
+/// Ledger lines: written by hand, read back with the project's JSON, the same values both ways.
 @Suite struct LedgerRecordTests {
     static let at = Date(timeIntervalSince1970: 1_795_000_000.123)
 
