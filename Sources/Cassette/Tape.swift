@@ -86,7 +86,7 @@ public final class Tape: Sendable {
     public let stubs = Stubs()
 
     let router: Router
-    private let routes: SessionRoutes
+    private let routes: ProtocolClasses
     /// When the tape was opened, by its clock.
     private let openedAt: Date
     /// Whether ejecting writes the misses as a page (``Options/writesMissReportPage``, `CASSETTE_REPORT_HTML`).
@@ -221,7 +221,7 @@ public final class Tape: Sendable {
                 existing, rules: matching, allowsRepeats: options.allowsRepeatedReplays, redactor: redactor, layerEnds: layerEnds),
             stubs: stubs
         )
-        routes = SessionRoutes(router: router)
+        routes = ProtocolClasses(router: router)
         // New recordings join the cassette: their placeholders are numbered after its own.
         if router.setup.recordsNewRequests, ownCount > 0 { redactor.continueNumbering(after: Array(existing.prefix(ownCount))) }
     }

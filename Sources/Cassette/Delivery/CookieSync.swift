@@ -13,7 +13,7 @@ import FoundationNetworking
 /// `.never`; `.onlyFromMainDocumentDomain` keeps the cookies of the main document's domain.
 /// `httpShouldSetCookies` decides only whether requests carry stored cookies (measured: a live
 /// session with it off still stores a response's cookies). The configuration is the route's
-/// (``Route/configuration``), so this runs the same on every platform.
+/// (``SlotBinding/configuration``), so this runs the same on every platform.
 enum CookieSync {
     static func store(cookiesOf response: HTTPURLResponse, for request: URLRequest, configuration: URLSessionConfiguration?) {
         guard response.value(forHTTPHeaderField: "Set-Cookie") != nil, request.httpShouldHandleCookies,

@@ -7,7 +7,7 @@ import FoundationNetworking
 /// What FoundationNetworking keeps private about a task and Cassette needs, found by
 /// reflection (`Mirror`), with a safe answer when a field is not found. On Apple platforms
 /// none of these fields exist and every lookup gives its fallback, except the task's session
-/// (``session(of:)``). A session's configuration is never read here: its ``Route`` knows it.
+/// (``session(of:)``). A session's configuration is never read here: its ``SlotBinding`` knows it.
 ///
 /// Measured on Swift 6.3.1 (docs/Architecture.md, "Linux facts"): a task's `workQueue` targets its session's `workQueue`,
 /// which is also where the session mutates its task registry; reading the registry is

@@ -110,7 +110,7 @@ final class LiveForwarder: Sendable {
         case (.uploadStream, _):
             task = session.uploadTask(withStreamedRequest: bare)
         }
-        var exchange = ForwardingDelegate.Exchange(start: Date(), progress: progress, onEnd: onEnd)
+        var exchange = ForwardingDelegate.Transfer(start: Date(), progress: progress, onEnd: onEnd)
         exchange.bodyStream = body.form == .uploadStream ? body.data : nil
         delegate.register(task.taskIdentifier, exchange)
         task.resume()
@@ -123,9 +123,9 @@ final class LiveForwarder: Sendable {
     }
 }
 
-/// The inner session's delegate: buffers each task's body and reports to its ``LiveForwarder/Exchange``.
+/// The inner session's delegate: buffers each task's body and reports to its ``Transfer``.
 private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    struct Exchange {
+    struct Transfer {
         var start: Date
         var progress: LiveForwarder.Progress
         var onEnd: @Sendable (LiveForwarder.Outcome) -> Void
@@ -143,7 +143,7 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         }
     }
 
-    private let exchanges = Locked<[Int: Exchange]>([:])
+    private let exchanges = Locked<[Int: Transfer]>([:])
     /// Whether outcomes reported where the delegate runs are on the client's queue (``LiveForwarder/init(reportsOnClientQueue:)``).
     private let reportsOnClientQueue: Bool
 
@@ -155,7 +155,7 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
     /// header is not trusted with more.
     static let largestReservation: Int64 = 1 << 30
 
-    func register(_ taskIdentifier: Int, _ exchange: Exchange) {
+    func register(_ taskIdentifier: Int, _ exchange: Transfer) {
         exchanges.withLock { $0[taskIdentifier] = exchange }
     }
 

@@ -41,7 +41,7 @@ public final class StubSession: Sendable {
     public let unmatched: Unmatched
 
     let router: Router
-    private let routes: SessionRoutes
+    private let routes: ProtocolClasses
     private let invalidated = Locked(false)
     private let clock = Locked<@Sendable () -> Date>({ Date() })
 
@@ -68,7 +68,7 @@ public final class StubSession: Sendable {
         router = Router(
             setup: Router.Setup(file: nil, mode: .none, recordsNewRequests: unmatched == .passThrough, replays: false, latency: .instant),
             redactor: .none(), playback: PlaybackQueue([], rules: .default, allowsRepeats: false, redactor: .none()), stubs: stubs)
-        routes = SessionRoutes(router: router)
+        routes = ProtocolClasses(router: router)
     }
 
     /// Routes the sessions made from `configuration` through these stubs: first in its

@@ -119,11 +119,11 @@ public enum LiveCheck {
     }
 
     /// Sends `request` and waits for its answer.
-    static func send(_ request: URLRequest, on session: URLSession) -> Answer {
-        let answer = Locked(Answer(data: nil, response: nil, error: nil))
+    static func send(_ request: URLRequest, on session: URLSession) -> Reply {
+        let answer = Locked(Reply(data: nil, response: nil, error: nil))
         let done = DispatchSemaphore(value: 0)
         session.dataTask(with: request) { data, response, error in
-            answer.withLock { $0 = Answer(data: data, response: response, error: error) }
+            answer.withLock { $0 = Reply(data: data, response: response, error: error) }
             done.signal()
         }.resume()
         done.wait()
@@ -131,7 +131,7 @@ public enum LiveCheck {
     }
 
     /// What a request brought back.
-    struct Answer: @unchecked Sendable {
+    struct Reply: @unchecked Sendable {
         var data: Data?
         var response: URLResponse?
         var error: (any Error)?
@@ -209,7 +209,7 @@ public enum LiveCheck {
         return .success(request)
     }
 
-    private static func compare(_ answer: Answer, with recorded: Interaction, options: Options) -> Finding.Outcome {
+    private static func compare(_ answer: Reply, with recorded: Interaction, options: Options) -> Finding.Outcome {
         if let error = answer.error {
             let urlError = error as? URLError ?? URLError(.unknown)
             let name = Interaction.TransportError(urlError).code.name ?? "URLError \(urlError.code.rawValue)"

@@ -8,7 +8,7 @@ import FoundationNetworking
 /// for each configuration it routes — and their detaching when it ends. Each class stands for
 /// one session configuration, so a request always knows its session's configuration (its
 /// additional header fields, cookie storage and timeouts) without asking the session.
-final class SessionRoutes: Sendable {
+final class ProtocolClasses: Sendable {
     let router: Router
     /// The session Cassette made and owns: invalidated by ``detach()``.
     let session: URLSession
@@ -21,7 +21,7 @@ final class SessionRoutes: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         let keepsCache = router.setup.urlCache.keepsCache
         if keepsCache { configuration.urlCache = URLCache(memoryCapacity: 32 << 20, diskCapacity: 0, diskPath: nil) }
-        let own = RouteTable.shared.attach(router, configuration: configuration, reusable: true)
+        let own = SlotTable.shared.attach(router, configuration: configuration, reusable: true)
         own.route(configuration, keepingCache: keepsCache)
         classes = Locked([own])
         session = URLSession(configuration: configuration)
@@ -30,7 +30,7 @@ final class SessionRoutes: Sendable {
     /// Routes the sessions made from `configuration` through `router`, with a class of their own
     /// that is retired when the routes are detached (the caller's sessions may outlive them).
     func configure(_ configuration: URLSessionConfiguration) {
-        let made = RouteTable.shared.attach(router, configuration: configuration, reusable: false)
+        let made = SlotTable.shared.attach(router, configuration: configuration, reusable: false)
         made.route(configuration, keepingCache: router.setup.urlCache.keepsCache)
         classes.withLock { $0.append(made) }
     }
@@ -44,7 +44,7 @@ final class SessionRoutes: Sendable {
             return classes
         }
         guard !detached.isEmpty else { return }
-        for protocolClass in detached { RouteTable.shared.detach(protocolClass) }
+        for protocolClass in detached { SlotTable.shared.detach(protocolClass) }
         router.shutDown()
         session.invalidateAndCancel()
     }

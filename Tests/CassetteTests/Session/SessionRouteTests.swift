@@ -8,7 +8,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Each protocol class stands for one session configuration (``Route``), so a request knows its
+/// Each protocol class stands for one session configuration (``SlotBinding``), so a request knows its
 /// session's configuration without asking the session — the only way there is on Apple
 /// platforms, and the one the whole suite runs on Linux too: nothing reads a configuration by
 /// reflection any more.

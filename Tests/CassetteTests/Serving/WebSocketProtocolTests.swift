@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CassetteFormats
+@testable import Cassette
 
 /// The WebSocket protocol, written here: SHA-1 against FIPS 180 and RFC 3174, the handshake
 /// against RFC 6455's own example, and the frame reader against the RFC's rules.

@@ -7,7 +7,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite struct RouteTableTests {
+@Suite struct SlotTableTests {
     static func router() throws -> Router {
         let redactor = try Redactor(.default)
         return Router(
@@ -17,7 +17,7 @@ import FoundationNetworking
     }
 
     @Test func eachAttachedRouterHasItsOwnClassAndEjectedClassesAreReused() throws {
-        let table = RouteTable()
+        let table = SlotTable()
         let a = try Self.router()
         let b = try Self.router()
         let c = try Self.router()
@@ -36,7 +36,7 @@ import FoundationNetworking
     }
 
     @Test func aClassHandedToACallersConfigurationIsNeverReused() throws {
-        let table = RouteTable()
+        let table = SlotTable()
         let a = try Self.router()
         let b = try Self.router()
         let configuration = URLSessionConfiguration.ephemeral
@@ -50,14 +50,14 @@ import FoundationNetworking
     }
 
     @Test func slotClassesAreDistinctAndNestOnlyAsDeepAsTheirBinaryDigits() {
-        let classes = (0..<1_000).map { ObjectIdentifier(RouteTable.protocolClass(number: $0)) }
+        let classes = (0..<1_000).map { ObjectIdentifier(SlotTable.protocolClass(number: $0)) }
         #expect(Set(classes).count == 1_000)
         #expect(
-            ObjectIdentifier(RouteTable.protocolClass(number: 5))
+            ObjectIdentifier(SlotTable.protocolClass(number: 5))
                 == ObjectIdentifier(SlotProtocol<SlotOne<SlotZero<SlotOne<SlotRoot>>>>.self))
-        #expect(ObjectIdentifier(RouteTable.protocolClass(number: 0)) == ObjectIdentifier(SlotProtocol<SlotRoot>.self))
+        #expect(ObjectIdentifier(SlotTable.protocolClass(number: 0)) == ObjectIdentifier(SlotProtocol<SlotRoot>.self))
         // 999 has ten binary digits: its type name holds ten slot wrappers, not 999.
-        let name = String(reflecting: RouteTable.protocolClass(number: 999))
+        let name = String(reflecting: SlotTable.protocolClass(number: 999))
         #expect(name.components(separatedBy: "Slot").count - 1 == 1 + 10 + 1, "SlotProtocol, ten digits, SlotRoot: \(name)")
     }
 }

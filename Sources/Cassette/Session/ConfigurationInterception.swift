@@ -128,7 +128,7 @@ enum ConfigurationHooks {
 /// The protocol of a configuration made while every session is intercepted but no tape was
 /// current: its requests fail with a clear error rather than reach the network unrecorded.
 final class UnroutedProtocol: CassetteURLProtocol {
-    override class var route: Route? { nil }
+    override class var route: SlotBinding? { nil }
 
     override class func noRouterExplanation(_ request: String) -> String {
         "Cassette: \(request) was made through a session whose configuration was created while no test had a cassette "

@@ -16,14 +16,14 @@ enum SharedSessionInterception {
     static let selfCheckHost = "cassette-self-check.invalid"
 
     private static let registered = Locked(false)
-    private static let owner = Locked<Route?>(nil)
+    private static let owner = Locked<SlotBinding?>(nil)
     private static let gate = AsyncGate()
     /// The self-check's result, once known; it cannot change within a process.
     private static let verdict = Locked<Bool?>(nil)
 
     /// The owning tape's route, with `.shared`'s own configuration (its cookie storage and
     /// policies apply to the replies, as live).
-    static var currentRoute: Route? { owner.current }
+    static var currentRoute: SlotBinding? { owner.current }
 
     /// Registers ``SharedSessionProtocol`` ahead of the platform's own protocols.
     ///
@@ -52,7 +52,7 @@ enum SharedSessionInterception {
         register()
         try await verifyInterception()
         await gate.acquire()
-        let route = Route(router: router, configuration: URLSession.shared.configuration)
+        let route = SlotBinding(router: router, configuration: URLSession.shared.configuration)
         owner.withLock { $0 = route }
     }
 
@@ -90,7 +90,7 @@ enum SharedSessionInterception {
 final class SharedSessionProtocol: CassetteURLProtocol {
     static let selfCheckHeader = "X-Cassette-Self-Check"
 
-    override class var route: Route? { SharedSessionInterception.currentRoute }
+    override class var route: SlotBinding? { SharedSessionInterception.currentRoute }
     override class var answersWithoutRouter: Bool { false }
 
     override class func canInit(with request: URLRequest) -> Bool {

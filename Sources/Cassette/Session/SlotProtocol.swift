@@ -14,15 +14,15 @@ enum SlotZero<Higher: RoutingSlot>: RoutingSlot {}
 enum SlotOne<Higher: RoutingSlot>: RoutingSlot {}
 
 /// The protocol class of one route. Its identity (`ObjectIdentifier(Self.self)`) names the
-/// ``Route`` in ``RouteTable``.
+/// ``SlotBinding`` in ``SlotTable``.
 final class SlotProtocol<Slot: RoutingSlot>: CassetteURLProtocol {
-    override class var route: Route? { RouteTable.shared.route(for: ObjectIdentifier(self)) }
+    override class var route: SlotBinding? { SlotTable.shared.route(for: ObjectIdentifier(self)) }
 }
 
 /// Where a protocol class's requests go: the router that answers them, and the configuration
 /// of the sessions made with the class — known on every platform without asking the session,
 /// which a protocol on Apple platforms cannot reach.
-final class Route: Sendable {
+final class SlotBinding: Sendable {
     let router: Router
     /// The configuration the class was put into (by ``Tape/configure(_:)`` or a tape's own
     /// session), as the sessions made from it see it; nil when unknown.
@@ -44,11 +44,11 @@ final class Route: Sendable {
 ///
 /// This is the one place that knows how sessions are told apart; replace it if a platform needs
 /// another mechanism.
-final class RouteTable: Sendable {
-    static let shared = RouteTable()
+final class SlotTable: Sendable {
+    static let shared = SlotTable()
 
     private struct State {
-        var routes: [ObjectIdentifier: Route] = [:]
+        var routes: [ObjectIdentifier: SlotBinding] = [:]
         var reusable: Set<ObjectIdentifier> = []
         var free: [CassetteURLProtocol.Type] = []
         var classCount = 0
@@ -62,7 +62,7 @@ final class RouteTable: Sendable {
     /// - Parameter reusable: whether every session that can reach the class is Cassette's own
     ///   and is invalidated when the route is detached, so that the class may serve again.
     func attach(_ router: Router, configuration: URLSessionConfiguration?, reusable: Bool) -> CassetteURLProtocol.Type {
-        let route = Route(router: router, configuration: configuration)
+        let route = SlotBinding(router: router, configuration: configuration)
         return state.withLock { state in
             let protocolClass: CassetteURLProtocol.Type
             if reusable, !state.free.isEmpty {
@@ -88,7 +88,7 @@ final class RouteTable: Sendable {
         }
     }
 
-    func route(for protocolClass: ObjectIdentifier) -> Route? {
+    func route(for protocolClass: ObjectIdentifier) -> SlotBinding? {
         state.withLock { $0.routes[protocolClass] }
     }
 

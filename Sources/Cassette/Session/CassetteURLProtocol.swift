@@ -12,7 +12,7 @@ import FoundationNetworking
 /// so neither blocks.
 class CassetteURLProtocol: URLProtocol {
     /// The route for requests of this class's sessions; `nil` when none is attached.
-    class var route: Route? { nil }
+    class var route: SlotBinding? { nil }
 
     /// Whether to answer requests when no router is attached. Per-session classes do, with an
     /// error (a request of an ejected cassette must not silently reach the network); the class
@@ -124,7 +124,7 @@ final class Exchange: Sendable {
     /// Whether ``expire()`` was called.
     var isExpired: Bool { state.withLock { $0.expired } }
 
-    /// The configuration of the task's session, as the protocol class's ``Route`` knows it: the
+    /// The configuration of the task's session, as the protocol class's ``SlotBinding`` knows it: the
     /// same on every platform, without asking the session (which a protocol on Apple platforms
     /// cannot reach). Nil for a request with no route.
     var configuration: URLSessionConfiguration? { knownConfiguration.value }
