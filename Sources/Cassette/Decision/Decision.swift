@@ -14,15 +14,24 @@ enum Decision: Sendable {
     case record(Interaction.Request)
     /// Nobody may answer: the request fails.
     case refuse(RequestFailure)
-    /// A recorded WebSocket conversation answers an upgrade: only the wire executor can carry it
-    /// out, and the router decides it only when asked by one (`conversing`).
-    case converse(ConversationReplay)
 
     /// The answer to play, for a stub or a replay.
     var answer: Answer? {
         switch self {
         case .stub(let answer), .replay(let answer): return answer
-        case .record, .refuse, .converse: return nil
+        case .record, .refuse: return nil
         }
     }
+}
+
+/// What the ``Router`` decided for a WebSocket upgrade that the wire executor (``TapeServer``)
+/// asks about: a recorded conversation answers it, or it is decided as any request is. Only the
+/// wire executor can hold a conversation, so only it is given this; the session executor gets a
+/// ``Decision``, where a recorded conversation is a refusal that says why.
+enum UpgradeDecision: Sendable {
+    /// A recorded WebSocket conversation answers the upgrade.
+    case converse(ConversationReplay)
+    /// No conversation: a stub, a replayed answer (an upgrade recorded as refused), recording
+    /// (relaying to the upstream), or a refusal.
+    case decided(Decision)
 }

@@ -17,17 +17,23 @@ final class Router: Sendable {
     let stubs: Stubs
     /// Keeps what the network answers, by the recording policy.
     let recorder: Recorder
-    let log = Locked(Log())
+    let log: Locked<Log>
     /// How a found recording is made ready to answer.
     private let preparation: ReplayPreparation
+    /// What the executors may touch of the tape (``ExecutorAccess``).
+    let access: ExecutorAccess
 
     init(setup: Setup, redactor: Redactor, playback: PlaybackQueue, stubs: Stubs) {
         self.setup = setup
         self.redactor = redactor
         self.playback = playback
         self.stubs = stubs
-        recorder = Recorder(
+        let recorder = Recorder(
             policy: RecordingPolicy(file: setup.file, savesConnectionFailures: setup.savesConnectionFailures, redactor: redactor))
+        let log = Locked(Log())
+        self.recorder = recorder
+        self.log = log
+        access = ExecutorAccess(recorder: recorder, setup: setup, redactor: redactor, log: log)
         preparation = ReplayPreparation(
             playback: playback, redactor: redactor, latency: setup.latency, time: setup.time, cassette: setup.file,
             mode: setup.file == nil ? nil : setup.mode, clock: setup.clock)
@@ -42,17 +48,33 @@ final class Router: Sendable {
     ///   - sent: the request as it is sent, for the conditions of stubs; made only when stubs are installed.
     ///   - shownOnMiss: the request a refusal shows, when it should show more than `request` (the
     ///     session's configured fields); it is redacted here. Asked only on a refusal.
-    ///   - conversing: whether the executor can hold a WebSocket conversation (the wire executor,
-    ///     for a request that asks for an upgrade); otherwise a recorded conversation is refused.
+    ///
+    /// A recording that is a WebSocket conversation is refused here, and stays for an upgrade
+    /// (``decideUpgrade(_:sent:)``).
     func decide(
-        _ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: () -> Interaction.Request? = { nil },
-        conversing: Bool = false
+        _ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: () -> Interaction.Request? = { nil }
     ) -> Decision {
+        switch decide(request, sent: sent, shownOnMiss: shownOnMiss, conversing: false) {
+        case .decided(let decision): return decision
+        case .converse(let replay):  // not reachable: a conversation is refused when not conversing
+            return .refuse(RequestFailure(.webSocketConversation(cassette: replay.cassette), request: replay.request))
+        }
+    }
+
+    /// Decides who answers a WebSocket upgrade the wire executor received: a recorded conversation,
+    /// or whatever ``decide(_:sent:shownOnMiss:)`` would decide.
+    func decideUpgrade(_ request: Interaction.Request, sent: () -> URLRequest) -> UpgradeDecision {
+        decide(request, sent: sent, shownOnMiss: { nil }, conversing: true)
+    }
+
+    private func decide(
+        _ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: () -> Interaction.Request?, conversing: Bool
+    ) -> UpgradeDecision {
         // Stubs first: a stubbed request is neither replayed nor recorded.
         if !stubs.isEmpty || !Stubs.global.isEmpty {
             let urlRequest = sent()
             if let (_, response) = stubs.answer(urlRequest, captured: request) ?? Stubs.global.answer(urlRequest, captured: request) {
-                return .stub(response.answer(to: redactor.forMatching(request)))
+                return .decided(.stub(response.answer(to: redactor.forMatching(request))))
             }
         }
         // Compared, and shown in errors, as it would be stored: never with its secrets.
@@ -63,7 +85,7 @@ final class Router: Sendable {
             case .found(let index, let interaction, _, let repeated) where interaction.webSocket != nil && !conversing:
                 // Not answered: the conversation stays for an executor that can hold it.
                 if !repeated { playback.putBack(index) }
-                return .refuse(RequestFailure(.webSocketConversation(cassette: setup.file), request: redacted))
+                return .decided(.refuse(RequestFailure(.webSocketConversation(cassette: setup.file), request: redacted)))
             case .found(let index, let interaction, let redactedValues, _) where interaction.webSocket != nil:
                 noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt)
                 return .converse(preparation.conversation(interaction, number: index + 1, redacted: redacted))
@@ -76,19 +98,19 @@ final class Router: Sendable {
                         $0.warnings += prepared.warnings
                     }
                 }
-                return .replay(prepared.answer)
+                return .decided(.replay(prepared.answer))
             case .usedUp(let count):
                 usedUp = count
             case .noMatch:
                 break
             }
         }
-        if setup.recordsNewRequests { return .record(request.withReadableBody()) }
+        if setup.recordsNewRequests { return .decided(.record(request.withReadableBody())) }
         // Without a value that stands where a recording holds a placeholder (a secret the tape does not know).
         var shown = shownOnMiss().map { redactor.forMatching($0) } ?? redacted
         let hidden = playback.placeholderValues(in: request)
         if !hidden.isEmpty { shown = SecretScrubber(secrets: hidden, with: Redaction.replacement).applied(to: shown) }
-        return .refuse(refusal(of: shown, usedUp: usedUp))
+        return .decided(.refuse(refusal(of: shown, usedUp: usedUp)))
     }
 
     /// Whether the session's configuration may decide who answers, so it is read before deciding:

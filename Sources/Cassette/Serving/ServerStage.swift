@@ -29,7 +29,7 @@ final class ServerStage: Sendable {
             let origins = tape.router.recordedOrigins
             origin = origins.count == 1 ? origins.first ?? ownOrigin : ownOrigin
         }
-        if tape.router.setup.recordsNewRequests, upstream == nil, origin == ownOrigin {
+        if tape.router.access.recordsNewRequests, upstream == nil, origin == ownOrigin {
             throw CassetteError.serverFailed(
                 "record mode \(tape.mode) records what the cassette cannot answer, but there is nowhere to "
                     + "record from: give an upstream (cassette serve --upstream https://api.example.com), or replay with mode none")

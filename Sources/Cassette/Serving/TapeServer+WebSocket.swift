@@ -70,7 +70,7 @@ extension TapeServer {
         _ wire: WireRequest, request: Interaction.Request, url: URL, upgrade: WebSocketHandshake.Upgrade,
         on connection: ServerConnection, router: Router
     ) -> Bool {
-        let place = router.recorder.begin(session: nil, taskIdentifier: nil)
+        let place = router.access.recorder.begin(session: nil, taskIdentifier: nil)
         let started = Date()
         let clock = DispatchTime.now()
         func seconds() -> TimeInterval { Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9 }
@@ -78,7 +78,7 @@ extension TapeServer {
         do {
             opened = try WebSocketUpstream.open(wire, url: url, limits: options.limits)
         } catch {
-            router.recorder.abandon(place)
+            router.access.recorder.abandon(place)
             refuseWebSocket(error, to: connection)
             return false
         }
@@ -92,7 +92,7 @@ extension TapeServer {
             let response = Interaction.Response(
                 status: answer.status, url: url.absoluteString, headers: answer.headers,
                 body: Interaction.Body(body, contentType: answer.headers["Content-Type"]))
-            router.recorder.keep(
+            router.access.recorder.keep(
                 Interaction(
                     recordedAt: started, request: kept, response: response,
                     timing: RecordingPolicy.timing(firstByte: firstByte, duration: seconds())),
@@ -101,13 +101,13 @@ extension TapeServer {
             defer { upstream.shutDown() }
             let opened = DispatchTime.now()
             guard connection.write(Array(Self.switchingHead(recorded: headers, upgrade: upgrade).utf8)) else {
-                router.recorder.abandon(place)
+                router.access.recorder.abandon(place)
                 return false
             }
             let client = WebSocketChannel(connection, role: .server, maximumMessageSize: options.limits.bodyBytes)
             let conversation = WebSocketRelay(client: client, upstream: upstream, opened: opened).run()
             headers.remove("Sec-WebSocket-Accept")
-            router.recorder.keep(
+            router.access.recorder.keep(
                 Interaction(
                     recordedAt: started, request: kept,
                     response: Interaction.Response(status: 101, url: url.absoluteString, headers: headers),

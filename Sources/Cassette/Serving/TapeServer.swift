@@ -409,14 +409,20 @@ public final class TapeServer: @unchecked Sendable {
         }
         let router = stage.tape.router
         let request = Self.captured(wire, url: url)
-        switch router.decide(request, sent: { Self.urlRequest(for: wire, url: url) }, conversing: upgrade != nil) {
+        let decision: Decision
+        if let upgrade {
+            switch router.decideUpgrade(request, sent: { Self.urlRequest(for: wire, url: url) }) {
+            case .converse(let conversation): return converse(conversation, upgrade: upgrade, on: connection, router: router)
+            case .decided(let decided): decision = decided
+            }
+        } else {
+            decision = router.decide(request, sent: { Self.urlRequest(for: wire, url: url) })
+        }
+        switch decision {
         case .stub(let answer), .replay(let answer):
             return play(answer, of: wire, on: connection)
         case .refuse(let failure):
             return refuse(failure, of: wire, on: connection)
-        case .converse(let conversation):
-            guard let upgrade else { return false }  // decided only for an upgrade
-            return converse(conversation, upgrade: upgrade, on: connection, router: router)
         case .record(let readable):
             if let upgrade { return relayWebSocket(wire, request: readable, url: url, upgrade: upgrade, on: connection, router: router) }
             return record(wire, url: url, through: stage.session, on: connection)

@@ -19,7 +19,7 @@ final class ProtocolClasses: Sendable {
     init(router: Router) {
         self.router = router
         let configuration = URLSessionConfiguration.ephemeral
-        let keepsCache = router.setup.urlCache.keepsCache
+        let keepsCache = router.access.urlCache.keepsCache
         if keepsCache { configuration.urlCache = URLCache(memoryCapacity: 32 << 20, diskCapacity: 0, diskPath: nil) }
         let own = SlotTable.shared.attach(router, configuration: configuration, reusable: true)
         own.route(configuration, keepingCache: keepsCache)
@@ -31,7 +31,7 @@ final class ProtocolClasses: Sendable {
     /// that is retired when the routes are detached (the caller's sessions may outlive them).
     func configure(_ configuration: URLSessionConfiguration) {
         let made = SlotTable.shared.attach(router, configuration: configuration, reusable: false)
-        made.route(configuration, keepingCache: router.setup.urlCache.keepsCache)
+        made.route(configuration, keepingCache: router.access.urlCache.keepsCache)
         classes.withLock { $0.append(made) }
     }
 

@@ -18,7 +18,7 @@ struct SessionExecutor {
         let task = channel.task
         #if canImport(FoundationNetworking)
         if task is URLSessionDownloadTask {
-            let shown = router.redactor.forMatching(Interaction.Request.capturing(exchange.request.value).request)
+            let shown = router.access.shown(Interaction.Request.capturing(exchange.request.value).request)
             channel.finish(error: RequestFailure(.downloadOnLinux, request: shown).urlError)
             return
         }
@@ -28,7 +28,7 @@ struct SessionExecutor {
         let readsConfiguration = router.readsConfigurationFirst
         var urlRequest = readsConfiguration ? Self.asSent(exchange.request.value, by: exchange.configuration) : exchange.request.value
         if readsConfiguration { armResourceDeadline(of: exchange) }
-        if router.setup.urlCache.caches, let cache = exchange.configuration?.urlCache, task is URLSessionDataTask,
+        if router.access.urlCache.caches, let cache = exchange.configuration?.urlCache, task is URLSessionDataTask,
             !(task is URLSessionUploadTask)
         {
             guard let sent = consult(cache, for: urlRequest, of: exchange) else { return }
@@ -65,7 +65,7 @@ struct SessionExecutor {
             exchange.channel.cache(with: CacheWriter(cache: cache, request: request, revalidating: nil))
             return request
         case .unavailable:
-            let shown = router.redactor.forMatching(Interaction.Request.capturing(request).request)
+            let shown = router.access.shown(Interaction.Request.capturing(request).request)
             exchange.channel.finish(error: RequestFailure(.notInCache, request: shown).urlError)
             return nil
         case .revalidate(let stored, let conditional):
@@ -114,10 +114,6 @@ struct SessionExecutor {
             record(readable, hop: hop, of: exchange)
         case .refuse(let failure):
             exchange.channel.finish(error: failure.urlError)
-        case .converse(let conversation):
-            // Not decided for a session (it never asks for conversations); refused all the same.
-            exchange.channel.finish(
-                error: RequestFailure(.webSocketConversation(cassette: conversation.cassette), request: conversation.request).urlError)
         }
     }
 
@@ -199,11 +195,11 @@ struct SessionExecutor {
         guard let seconds = exchange.configuration?.timeoutIntervalForResource, seconds > 0, seconds < CassetteRules.longestSeconds,
             exchange.armsDeadline()
         else { return }
-        let redactor = router.redactor
+        let access = router.access
         exchange.channel.expire(
             after: seconds - exchange.channel.age,
             with: {
-                let shown = redactor.forMatching(Interaction.Request.capturing(exchange.request.value).request)
+                let shown = access.shown(Interaction.Request.capturing(exchange.request.value).request)
                 return RequestFailure(.resourceTimeout(seconds: seconds), request: shown).urlError
             }, then: { exchange.expire() })
     }
@@ -246,18 +242,17 @@ struct SessionExecutor {
     /// ``Recorder``, which keeps it by its policy; a redirect is followed as a replayed one is.
     private func record(_ request: Interaction.Request, hop: Hop, of exchange: Exchange) {
         let task = exchange.channel.task
-        let recorder = router.recorder
+        let access = router.access
+        let recorder = access.recorder
         let ticket = recorder.begin(
             session: TaskInternals.session(of: task).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
-        let recordedAt = router.setup.clock()
+        let recordedAt = access.clock()
         var outgoing = hop.request
         // The session's timeout, which FoundationNetworking does not copy into the request.
         if let timeout = Self.timeout(of: hop.request, configuration: exchange.configuration) { outgoing.timeoutInterval = timeout }
         let sendable = UncheckedSendable(outgoing)
         let forwarder = recorder.liveForwarder(for: task)
-        let redactor = router.redactor
         let channel = exchange.channel
-        let log = router.log
         // Whether the body goes to the caller piece by piece, as it arrives: decided with the head.
         // (Asked here, in startLoading or on the task's work queue, where the answer can be read.)
         let everyChunk = TaskInternals.deliversEveryChunk(task)
@@ -296,11 +291,7 @@ struct SessionExecutor {
                     let ended = outcome
                     let cancelled = exchange.isStopped && !exchange.isExpired
                     if let warning = recorder.settle(ticket, outcome: outcome, of: request, recordedAt: recordedAt, cancelled: cancelled) {
-                        log.withLock {
-                            $0.connectionFailures += 1
-                            $0.warnings.append(warning)
-                        }
-                        FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
+                        access.noteConnectionFailure(warning)
                     }
                     if outcome.response != nil { sent.reportTheRest() }
                     if outcome.error == nil, let head = outcome.response,
@@ -310,7 +301,7 @@ struct SessionExecutor {
                         channel.later { [self] in
                             follow(
                                 redirect.value.0, body: ended.body, to: redirect.value.1, after: 0, hop: hop, of: exchange,
-                                shownAs: redactor.forMatching(request))
+                                shownAs: access.shown(request))
                         }
                         return
                     }

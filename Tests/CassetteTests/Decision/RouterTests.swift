@@ -25,11 +25,17 @@ import FoundationNetworking
             stubs: stubs)
     }
 
-    static func decide(_ router: Router, _ url: String, method: String = "GET", conversing: Bool = false) -> Decision {
+    static func decide(_ router: Router, _ url: String, method: String = "GET") -> Decision {
         guard let address = URL(string: url) else { return .refuse(RequestFailure(.tooManyRedirects)) }
         var urlRequest = URLRequest(url: address)
         urlRequest.httpMethod = method
-        return router.decide(Interaction.Request(method: method, url: url), sent: { urlRequest }, conversing: conversing)
+        return router.decide(Interaction.Request(method: method, url: url), sent: { urlRequest })
+    }
+
+    /// As the wire executor asks for an upgrade.
+    static func decideUpgrade(_ router: Router, _ url: String) -> UpgradeDecision {
+        guard let address = URL(string: url) else { return .decided(.refuse(RequestFailure(.tooManyRedirects))) }
+        return router.decideUpgrade(Interaction.Request(url: url), sent: { URLRequest(url: address) })
     }
 
     static let user = Interaction(
@@ -203,7 +209,7 @@ import FoundationNetworking
         #expect(router.log.current.unmatched.isEmpty)
         // The refusal took nothing: the recording is still unused, and an upgrade gets it.
         #expect(router.progress().unused == ["#1 GET https://api.example.com/live"])
-        guard case .converse(let replay) = Self.decide(router, "https://api.example.com/live", conversing: true) else {
+        guard case .converse(let replay) = Self.decideUpgrade(router, "https://api.example.com/live") else {
             Issue.record("the conversation was used up by the refused request")
             return
         }
@@ -218,7 +224,7 @@ import FoundationNetworking
             request: .init(url: "https://api.example.com/live"), response: .init(status: 101),
             webSocket: .init(messages: [.text("hi", from: .server, at: 0.1)]))
         let router = Self.router([conversation], allowsRepeats: true)
-        guard case .converse = Self.decide(router, "https://api.example.com/live", conversing: true) else {
+        guard case .converse = Self.decideUpgrade(router, "https://api.example.com/live") else {
             Issue.record("not a conversation")
             return
         }
@@ -237,7 +243,7 @@ import FoundationNetworking
             request: .init(url: "https://api.example.com/live"), response: .init(status: 101, headers: ["Upgrade": "websocket"]),
             webSocket: .init(messages: [.text("hi", from: .client, at: 0.05), .text("hello", from: .server, at: 0.25)]))
         let router = Self.router([conversation], latency: .scaled(2))
-        guard case .converse(let replay) = Self.decide(router, "https://api.example.com/live", conversing: true) else {
+        guard case .converse(let replay) = Self.decideUpgrade(router, "https://api.example.com/live") else {
             Issue.record("not a conversation")
             return
         }

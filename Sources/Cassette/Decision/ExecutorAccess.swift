@@ -1,0 +1,43 @@
+import Foundation
+
+/// What an executor may touch of a tape besides the ``Decision`` the ``Router`` hands it: record
+/// what the network answers (the ``Recorder``), note a recording's connection failure, show a
+/// request as the tape shows it (redacted), read the tape's clock, its URL-cache setting and
+/// whether it records. The session executor and the wire executor reach the tape only through
+/// this, never through the router's fields, so what an executor can change is written here.
+struct ExecutorAccess: Sendable {
+    /// Keeps what the network answers, by the tape's recording policy.
+    let recorder: Recorder
+    /// The tape's clock (a test may set it).
+    let clock: @Sendable () -> Date
+    /// How the tape's sessions use a URL cache.
+    let urlCache: URLCacheUse
+    /// Whether requests no recording answers are recorded.
+    let recordsNewRequests: Bool
+    private let redactor: Redactor
+    private let log: Locked<Router.Log>
+
+    init(recorder: Recorder, setup: Router.Setup, redactor: Redactor, log: Locked<Router.Log>) {
+        self.recorder = recorder
+        clock = setup.clock
+        urlCache = setup.urlCache
+        recordsNewRequests = setup.recordsNewRequests
+        self.redactor = redactor
+        self.log = log
+    }
+
+    /// `request` as reports and errors show it: redacted as the tape stores requests.
+    func shown(_ request: Interaction.Request) -> Interaction.Request {
+        redactor.forMatching(request)
+    }
+
+    /// A recording that failed to connect, kept by the policy's word (`warning` says what): the
+    /// tape's report lists it, and standard error says it at once.
+    func noteConnectionFailure(_ warning: String) {
+        log.withLock {
+            $0.connectionFailures += 1
+            $0.warnings.append(warning)
+        }
+        FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
+    }
+}
