@@ -326,23 +326,11 @@ private struct LedgerLineReader: JSONTreeReading {
     }
 
     private static func integers(_ reader: inout LedgerLineReader, _ node: JSONNode, _ path: JSONPath) -> [Int]? {
-        guard let elements = reader.readArray(node, at: path, expected: "an array of numbers") else { return nil }
-        var numbers: [Int] = []
-        for (index, element) in elements.enumerated() {
-            guard let number = reader.readInteger(element, at: path.appending(index), expected: "a number") else { return nil }
-            numbers.append(number)
-        }
-        return numbers
+        reader.readIntegers(node, at: path, expected: "an array of numbers")
     }
 
     private static func date(_ reader: inout LedgerLineReader, _ node: JSONNode, _ path: JSONPath) -> Date? {
-        guard let text = reader.readString(node, at: path, expected: #"a time like "2026-11-26T05:00:00.000Z""#) else { return nil }
-        switch Timestamp.parse(text) {
-        case .success(let date): return date
-        case .failure(let error):
-            reader.report(error.message, at: path, offset: node.offset)
-            return nil
-        }
+        reader.readTimestamp(node, at: path)
     }
 }
 

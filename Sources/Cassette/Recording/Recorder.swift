@@ -44,11 +44,12 @@ final class Recorder: Sendable {
         self.policy = policy
     }
 
-    /// The forwarder that sends live requests, made the first time a request is recorded.
-    func liveForwarder(for task: URLSessionTask?) -> LiveForwarder {
+    /// The forwarder that sends live requests, made the first time a request is recorded (for a
+    /// caller that is a task of FoundationNetworking's, `reportsOnClientQueue`: see ``LiveForwarder/init(reportsOnClientQueue:)``).
+    func liveForwarder(reportsOnClientQueue: Bool) -> LiveForwarder {
         forwarder.withLock { forwarder in
             if let forwarder { return forwarder }
-            let made = LiveForwarder(reportsOnClientQueue: TaskInternals.workQueue(of: task) != nil)
+            let made = LiveForwarder(reportsOnClientQueue: reportsOnClientQueue)
             forwarder = made
             return made
         }

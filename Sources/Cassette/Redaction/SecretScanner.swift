@@ -77,7 +77,12 @@ package struct SecretScanner {
             },
             body: { part, body in
                 let data = body.data.count <= largestBody ? body.data : Data(body.data.prefix(largestBody))
-                scanPayload(data, at: placePrefix + part.place, into: &findings)
+                // A binary WebSocket message is often text sent as binary: searched as text. A body
+                // that is not UTF-8 (an image, a compressed or protobuf body) is not: searching
+                // megabytes of bytes at every save costs more than the shapes it could hold.
+                var isMessage = false
+                if case .message = part { isMessage = true }
+                scanPayload(data, at: placePrefix + part.place, bytesAsText: isMessage, into: &findings)
             })
         return findings
     }
@@ -100,11 +105,11 @@ package struct SecretScanner {
 
     /// A body or a message: a JSON document value by value (each at its JSON path after the
     /// part's place), form fields, or text. Bytes that are not UTF-8 are searched for known
-    /// shapes in what text they hold.
-    private func scanPayload(_ data: Data, at place: String, into findings: inout [Finding]) {
+    /// shapes in what text they hold when `bytesAsText`, and left alone otherwise.
+    private func scanPayload(_ data: Data, at place: String, bytesAsText: Bool, into findings: inout [Finding]) {
         guard !data.isEmpty else { return }
         guard UTF8Validation.isValid(data) else {
-            scanText(String(decoding: data, as: UTF8.self), at: place, into: &findings)
+            if bytesAsText { scanText(String(decoding: data, as: UTF8.self), at: place, into: &findings) }
             return
         }
         if let json = try? JSONParser.parse(data) {

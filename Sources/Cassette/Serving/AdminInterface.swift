@@ -117,7 +117,7 @@ extension TapeServer {
         let tape = try Tape(file: file, mode: shelf.mode, matching: shelf.matching, options: tapeOptions, environment: shelf.environment)
         let next: ServerStage
         do {
-            next = try ServerStage(tape: tape, upstream: options.upstream, ownOrigin: ownOrigin, delegate: delegate)
+            next = try ServerStage(tape: tape, upstream: options.upstream, ownOrigin: ownOrigin)
         } catch {
             _ = try? tape.eject()
             throw error
@@ -145,10 +145,9 @@ extension TapeServer {
     /// What the loaded cassette did so far (``Tape/reportSoFar``), or nil when none is loaded.
     public var report: Tape.Report? { tape?.reportSoFar }
 
-    /// Ejects a stage's tape once its session's requests are done.
+    /// Ejects a stage's tape.
     private static func retire(_ stage: ServerStage) throws -> Tape.Report {
-        defer { stage.session.finishTasksAndInvalidate() }
-        return try stage.tape.eject()
+        try stage.tape.eject()
     }
 
     // MARK: On the wire

@@ -4,8 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What a server's `URLSession` task receives, handed from the session's delegate queue to the
-/// connection's thread, which writes it to the wire as it comes.
+/// What a recording the server makes receives (``LiveRecording``), handed from where the live
+/// request reports to the connection's thread, which writes it to the wire as it comes.
 final class ResponseStream: @unchecked Sendable {
     enum Event {
         case head(HTTPURLResponse)
@@ -30,43 +30,5 @@ final class ResponseStream: @unchecked Sendable {
         defer { lock.unlock() }
         while events.isEmpty { lock.wait() }
         return events.removeFirst()
-    }
-}
-
-/// The delegate of a server's session: hands each task's events to its ``ResponseStream``, and
-/// refuses to follow redirects (the client behind the server follows them, if it wants to).
-final class ServerSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let streams = Locked<[Int: ResponseStream]>([:])
-
-    func register(_ stream: ResponseStream, for task: URLSessionTask) {
-        streams.withLock { $0[task.taskIdentifier] = stream }
-    }
-
-    private func stream(_ task: URLSessionTask) -> ResponseStream? {
-        streams.withLock { $0[task.taskIdentifier] }
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        if let http = response as? HTTPURLResponse { stream(dataTask)?.push(.head(http)) }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        stream(dataTask)?.push(.data(data))
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let stream = streams.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        stream?.push(.end(error.map { ($0 as? URLError) ?? URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\($0)"]) }))
     }
 }

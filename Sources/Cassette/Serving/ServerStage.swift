@@ -4,19 +4,19 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The tape a ``TapeServer`` answers from now, with what serving it needs: the session that
-/// records through it and the origin a request's path goes to. A server started with one tape
-/// keeps one stage; a server on a folder of cassettes makes one per ``TapeServer/load(_:beneath:)``.
+/// The tape a ``TapeServer`` answers from now, with what serving it needs: the origin a request's
+/// path goes to, and the recordings in flight. A server started with one tape keeps one stage; a
+/// server on a folder of cassettes makes one per ``TapeServer/load(_:beneath:)``.
 final class ServerStage: Sendable {
     let tape: Tape
-    /// Routed through the tape: a request to record crosses it, and the tape records it.
-    let session: URLSession
     /// Where a path goes: `upstream`, the cassette's one origin, or the server's own.
     let origin: String
+    /// How to cancel each recording in flight, by a number of its own.
+    private let recordings = Locked((next: 0, cancels: [Int: @Sendable () -> Void]()))
 
     /// - Throws: ``CassetteError/serverFailed(_:)`` when the tape would record with nowhere to
     ///   record from.
-    init(tape: Tape, upstream: URL?, ownOrigin: String, delegate: ServerSessionDelegate) throws {
+    init(tape: Tape, upstream: URL?, ownOrigin: String) throws {
         if let upstream {
             // A ws:// or wss:// upstream is the same origin as http:// or https://: HTTP requests go
             // there, and WebSocket upgrades too (the relay speaks WebSocket over it).
@@ -34,13 +34,26 @@ final class ServerStage: Sendable {
                 "record mode \(tape.mode) records what the cassette cannot answer, but there is nowhere to "
                     + "record from: give an upstream (cassette serve --upstream https://api.example.com), or replay with mode none")
         }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = 300
-        tape.configure(configuration)
         self.tape = tape
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    /// Notes a recording in flight, which `cancel` cancels; returns its number for ``finished(_:)``.
+    func started(cancel: @escaping @Sendable () -> Void) -> Int {
+        recordings.withLock { recordings in
+            defer { recordings.next += 1 }
+            recordings.cancels[recordings.next] = cancel
+            return recordings.next
+        }
+    }
+
+    /// The recording numbered `number` has ended.
+    func finished(_ number: Int) {
+        _ = recordings.withLock { $0.cancels.removeValue(forKey: number) }
+    }
+
+    /// Cancels every recording in flight: the server stops, and what its clients never saw end is
+    /// not saved.
+    func cancelRecordings() {
+        for cancel in recordings.withLock({ Array($0.cancels.values) }) { cancel() }
     }
 }

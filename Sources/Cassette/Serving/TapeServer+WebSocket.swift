@@ -70,7 +70,7 @@ extension TapeServer {
         _ wire: WireRequest, request: Interaction.Request, url: URL, upgrade: WebSocketHandshake.Upgrade,
         on connection: ServerConnection, router: Router
     ) -> Bool {
-        let place = router.access.recorder.begin(session: nil, taskIdentifier: nil)
+        let recording = LiveRecording(request, access: router.access)
         let started = Date()
         let clock = DispatchTime.now()
         func seconds() -> TimeInterval { Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9 }
@@ -78,7 +78,7 @@ extension TapeServer {
         do {
             opened = try WebSocketUpstream.open(wire, url: url, limits: options.limits)
         } catch {
-            router.access.recorder.abandon(place)
+            recording.abandon()
             refuseWebSocket(error, to: connection)
             return false
         }
@@ -92,27 +92,25 @@ extension TapeServer {
             let response = Interaction.Response(
                 status: answer.status, url: url.absoluteString, headers: answer.headers,
                 body: Interaction.Body(body, contentType: answer.headers["Content-Type"]))
-            router.access.recorder.keep(
+            recording.keep(
                 Interaction(
                     recordedAt: started, request: kept, response: response,
-                    timing: RecordingPolicy.timing(firstByte: firstByte, duration: seconds())),
-                at: place)
+                    timing: RecordingPolicy.timing(firstByte: firstByte, duration: seconds())))
         case .webSocket(let upstream, var headers):
             defer { upstream.shutDown() }
             let opened = DispatchTime.now()
             guard connection.write(Array(Self.switchingHead(recorded: headers, upgrade: upgrade).utf8)) else {
-                router.access.recorder.abandon(place)
+                recording.abandon()
                 return false
             }
             let client = WebSocketChannel(connection, role: .server, maximumMessageSize: options.limits.bodyBytes)
             let conversation = WebSocketRelay(client: client, upstream: upstream, opened: opened).run()
             headers.remove("Sec-WebSocket-Accept")
-            router.access.recorder.keep(
+            recording.keep(
                 Interaction(
                     recordedAt: started, request: kept,
                     response: Interaction.Response(status: 101, url: url.absoluteString, headers: headers),
-                    timing: RecordingPolicy.timing(firstByte: firstByte, duration: firstByte), webSocket: conversation),
-                at: place)
+                    timing: RecordingPolicy.timing(firstByte: firstByte, duration: firstByte), webSocket: conversation))
         }
         return false
     }

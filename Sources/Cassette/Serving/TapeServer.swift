@@ -157,7 +157,6 @@ public final class TapeServer: @unchecked Sendable {
     private let listener: Listener
     /// Signalled when the accept loop has ended and the listening socket is closed.
     private let acceptEnded = DispatchSemaphore(value: 0)
-    let delegate: ServerSessionDelegate
     /// The tape answering now, with its session and origin; nil while a folder server has none.
     let stage: Locked<ServerStage?>
     /// The folder a server loads cassettes from by name, and how it opens them; nil for a server
@@ -196,10 +195,8 @@ public final class TapeServer: @unchecked Sendable {
         }
         self.baseURL = baseURL
         ownOrigin = base
-        let delegate = ServerSessionDelegate()
-        self.delegate = delegate
         do {
-            stage = Locked(try tape.map { try ServerStage(tape: $0, upstream: options.upstream, ownOrigin: base, delegate: delegate) })
+            stage = Locked(try tape.map { try ServerStage(tape: $0, upstream: options.upstream, ownOrigin: base) })
         } catch {
             listener.close()
             throw error
@@ -227,7 +224,7 @@ public final class TapeServer: @unchecked Sendable {
         // The accept loop ends at once; the bound is only there so that stop() never hangs.
         _ = acceptEnded.wait(timeout: .now() + 5)
         for connection in open { connection.shutDown() }
-        stage.withLock { $0 }?.session.invalidateAndCancel()
+        stage.withLock { $0 }?.cancelRecordings()
         finished.lock()
         let deadline = Date(timeIntervalSinceNow: 5)
         while !state.withLock({ $0.connections.isEmpty }), finished.wait(until: deadline) {}
@@ -425,16 +422,31 @@ public final class TapeServer: @unchecked Sendable {
             return refuse(failure, of: wire, on: connection)
         case .record(let readable):
             if let upgrade { return relayWebSocket(wire, request: readable, url: url, upgrade: upgrade, on: connection, router: router) }
-            return record(wire, url: url, through: stage.session, on: connection)
+            return record(readable, wire: wire, url: url, on: connection, stage: stage)
         }
     }
 
-    /// Sends `wire` through the tape's session, which records it, and writes what comes back as it arrives.
-    private func record(_ wire: WireRequest, url: URL, through session: URLSession, on connection: ServerConnection) -> Bool {
+    /// Records `request` (as captured from `wire`) the one way both executors record
+    /// (``LiveRecording``), and writes what comes back to the wire as it arrives. A redirect is
+    /// not followed: the client on the wire follows it if it wants to.
+    private func record(
+        _ request: Interaction.Request, wire: WireRequest, url: URL, on connection: ServerConnection, stage: ServerStage
+    ) -> Bool {
         let stream = ResponseStream()
-        let task = session.dataTask(with: Self.urlRequest(for: wire, url: url))
-        delegate.register(stream, for: task)
-        task.resume()
+        var outgoing = Self.urlRequest(for: wire, url: url)
+        outgoing.timeoutInterval = Self.upstreamTimeout
+        let cancelled = Locked(false)
+        let live = LiveRecording(request, access: stage.tape.router.access).send(
+            outgoing, body: RequestBody(data: outgoing.httpBody, form: .request),
+            progress: LiveForwarder.Progress(head: { stream.push(.head($0)) }, data: { stream.push(.data($0)) }),
+            judge: { ($0, cancelled.withLock { $0 }) },
+            onEnd: { stream.push(.end($0.error)) })
+        let cancel: @Sendable () -> Void = {
+            cancelled.withLock { $0 = true }
+            live.cancel()
+        }
+        let number = stage.started(cancel: cancel)
+        defer { stage.finished(number) }
         var response: WireResponse?
         while true {
             switch stream.next() {
@@ -443,13 +455,13 @@ public final class TapeServer: @unchecked Sendable {
                 let started = WireResponse(head, for: wire)
                 response = started
                 guard connection.write(started.headBytes) else {
-                    task.cancel()
+                    cancel()
                     return false
                 }
             case .data(let data):
                 guard let response else { return false }
                 guard connection.write(response.bodyBytes(data)) else {
-                    task.cancel()
+                    cancel()
                     return false
                 }
             case .end(nil):
@@ -460,6 +472,10 @@ public final class TapeServer: @unchecked Sendable {
             }
         }
     }
+
+    /// How long a request to the upstream may wait for its answer: longer than a session's
+    /// default, for an upstream that is slow on purpose.
+    static let upstreamTimeout: TimeInterval = 300
 
     /// Writes an answer the router decided, on its plan's schedule: what is due at once goes out
     /// in one write, and the connection's thread waits between steps, as a server taking that long

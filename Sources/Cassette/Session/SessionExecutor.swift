@@ -243,15 +243,11 @@ struct SessionExecutor {
     private func record(_ request: Interaction.Request, hop: Hop, of exchange: Exchange) {
         let task = exchange.channel.task
         let access = router.access
-        let recorder = access.recorder
-        let ticket = recorder.begin(
-            session: TaskInternals.session(of: task).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
-        let recordedAt = access.clock()
+        let recording = LiveRecording(request, access: access, task: task)
         var outgoing = hop.request
         // The session's timeout, which FoundationNetworking does not copy into the request.
         if let timeout = Self.timeout(of: hop.request, configuration: exchange.configuration) { outgoing.timeoutInterval = timeout }
         let sendable = UncheckedSendable(outgoing)
-        let forwarder = recorder.liveForwarder(for: task)
         let channel = exchange.channel
         // Whether the body goes to the caller piece by piece, as it arrives: decided with the head.
         // (Asked here, in startLoading or on the task's work queue, where the answer can be read.)
@@ -276,25 +272,23 @@ struct SessionExecutor {
         // Off URLSession's shared queue: creating another session's task from it crashes.
         DispatchQueue.global().async { [self] in
             if exchange.isStopped {
-                recorder.abandon(ticket)
+                recording.abandon()
                 return
             }
-            let live = forwarder.forward(
+            let live = recording.send(
                 sendable.value, body: hop.body, progress: progress,
-                onEnd: { received in
+                judge: { received in
                     var outcome = received
                     if exchange.isExpired {
                         // Saved as the caller saw it: the resource timeout cut the exchange.
                         outcome.response = nil
                         outcome.error = URLError(.timedOut)
                     }
-                    let ended = outcome
-                    let cancelled = exchange.isStopped && !exchange.isExpired
-                    if let warning = recorder.settle(ticket, outcome: outcome, of: request, recordedAt: recordedAt, cancelled: cancelled) {
-                        access.noteConnectionFailure(warning)
-                    }
-                    if outcome.response != nil { sent.reportTheRest() }
-                    if outcome.error == nil, let head = outcome.response,
+                    return (outcome, exchange.isStopped && !exchange.isExpired)
+                },
+                onEnd: { ended in
+                    if ended.response != nil { sent.reportTheRest() }
+                    if ended.error == nil, let head = ended.response,
                         let next = Redirect.nextRequest(after: head, to: sendable.value, body: hop.body.data)
                     {
                         let redirect = UncheckedSendable((head, next))

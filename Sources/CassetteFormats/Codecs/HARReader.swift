@@ -72,16 +72,13 @@ struct HARReader: JSONTreeReading {
         let problemsBefore = problems.count
         let extras = readExtras(node.memberValue("_cassette"), at: path.appending("_cassette"))
 
-        var recordedAt: Date?
         // Required by HAR, but an interaction does without: a hand-written entry may leave it out.
-        if !extras.undated, let stamp = node.memberValue("startedDateTime"),
-            let text = readString(stamp, at: path.appending("startedDateTime"), expected: "an ISO 8601 time (a string)")
-        {
-            switch Timestamp.parse(text) {
-            case .success(let date): recordedAt = date
-            case .failure(let error): report(error.message, at: path.appending("startedDateTime"), offset: stamp.offset)
+        let recordedAt =
+            extras.undated
+            ? nil
+            : node.memberValue("startedDateTime").flatMap {
+                readTimestamp($0, at: path.appending("startedDateTime"), expected: "an ISO 8601 time (a string)")
             }
-        }
         let request = requiredObject("request", in: node, at: path, expecting: "the request object")
             .flatMap { readRequest($0, at: path.appending("request")) }
         var response = requiredObject("response", in: node, at: path, expecting: "the response object")

@@ -55,13 +55,7 @@ struct JSONCassetteReader: JSONTreeReading {
                 of: node, at: path, expected: "an interaction object",
                 allowed: ["recordedAt", "request", "response", "error", "timing", "latency", "webSocket"])
         else { return nil }
-        var recordedAt: Date?
-        if let stamp = fields["recordedAt"], let text = readString(stamp, at: path.appending("recordedAt"), expected: "an ISO 8601 time") {
-            switch Timestamp.parse(text) {
-            case .success(let date): recordedAt = date
-            case .failure(let error): report(error.message, at: path.appending("recordedAt"), offset: stamp.offset)
-            }
-        }
+        let recordedAt = fields["recordedAt"].flatMap { readTimestamp($0, at: path.appending("recordedAt")) }
         let request = required("request", in: fields, of: node, at: path, expecting: "an object with \"method\" and \"url\"")
             .flatMap { readRequest($0, at: path.appending("request")) }
         let response = fields["response"].flatMap { readResponse($0, at: path.appending("response")) }

@@ -75,6 +75,17 @@ extension JSONTreeReading {
         return value
     }
 
+    /// A time written as ISO 8601 (`2026-11-26T05:00:00.000Z`, ``Timestamp``).
+    package mutating func readTimestamp(_ node: JSONNode, at path: JSONPath, expected: String = "an ISO 8601 time") -> Date? {
+        guard let text = readString(node, at: path, expected: expected) else { return nil }
+        switch Timestamp.parse(text) {
+        case .success(let date): return date
+        case .failure(let error):
+            report(error.message, at: path, offset: node.offset)
+            return nil
+        }
+    }
+
     /// `true` or `false`.
     package mutating func readBool(_ node: JSONNode, at path: JSONPath) -> Bool? {
         guard case .bool(let value) = node.value else {
@@ -104,6 +115,17 @@ extension JSONTreeReading {
             strings.append(text)
         }
         return strings
+    }
+
+    /// An array of whole numbers.
+    package mutating func readIntegers(_ node: JSONNode, at path: JSONPath, expected: String) -> [Int]? {
+        guard let elements = readArray(node, at: path, expected: expected) else { return nil }
+        var numbers: [Int] = []
+        for (index, element) in elements.enumerated() {
+            guard let number = readInteger(element, at: path.appending(index), expected: "a number") else { return nil }
+            numbers.append(number)
+        }
+        return numbers
     }
 
     /// Whether `node` is an object; reports what it is when it is not.

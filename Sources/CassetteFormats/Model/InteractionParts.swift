@@ -84,14 +84,18 @@ extension Interaction {
     package func forEachPart(
         in parts: Parts = .all, urlsAndHeaders: Bool = true, text: (Part, String) -> Void, body: (Part, Body) -> Void
     ) {
-        if parts.contains(.request) { request.forEachPart(urlsAndHeaders: urlsAndHeaders, text: text, body: body) }
-        if parts.contains(.response), let response { response.forEachPart(urlsAndHeaders: urlsAndHeaders, text: text, body: body) }
-        if let conversation = webSocket {
-            for (index, message) in conversation.messages.enumerated()
-            where Self.carriesPayload(message) && parts.contains(message.from == .client ? .clientMessages : .serverMessages) {
-                body(.message(index: index, from: message.from), Body(message.data))
-            }
-        }
+        // The same walk as a change that changes nothing: one order, one list of parts.
+        var copy = self
+        copy.changeParts(
+            in: parts, urlsAndHeaders: urlsAndHeaders,
+            text: {
+                text($0, $1)
+                return $1
+            },
+            body: {
+                body($0, $1)
+                return $1
+            })
     }
 
     /// Replaces every part of `parts` with what `text` or `body` make of it, in the order of
@@ -129,17 +133,6 @@ extension Interaction {
 }
 
 extension Interaction.Request {
-    /// The request's parts (see ``Interaction/forEachPart(in:text:body:)``).
-    package func forEachPart(
-        urlsAndHeaders: Bool = true, text: (Interaction.Part, String) -> Void, body: (Interaction.Part, Interaction.Body) -> Void
-    ) {
-        if urlsAndHeaders {
-            for (name, value) in headers { text(.header(.request, name: name), value) }
-            text(.url(.request), url)
-        }
-        body(.body(.request, contentType: headers["Content-Type"]), self.body)
-    }
-
     /// The request with its parts changed (see ``Interaction/changeParts(in:urlsAndHeaders:text:body:)``).
     package mutating func changeParts(
         urlsAndHeaders: Bool = true, text: (Interaction.Part, String) -> String,
@@ -156,17 +149,6 @@ extension Interaction.Request {
 }
 
 extension Interaction.Response {
-    /// The response's parts (see ``Interaction/forEachPart(in:text:body:)``).
-    package func forEachPart(
-        urlsAndHeaders: Bool = true, text: (Interaction.Part, String) -> Void, body: (Interaction.Part, Interaction.Body) -> Void
-    ) {
-        if urlsAndHeaders {
-            for (name, value) in headers { text(.header(.response, name: name), value) }
-            if let url { text(.url(.response), url) }
-        }
-        body(.body(.response, contentType: headers["Content-Type"]), self.body)
-    }
-
     /// The response with its parts changed (see ``Interaction/changeParts(in:urlsAndHeaders:text:body:)``).
     package mutating func changeParts(
         urlsAndHeaders: Bool = true, text: (Interaction.Part, String) -> String,
