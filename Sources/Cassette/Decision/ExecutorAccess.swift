@@ -4,8 +4,9 @@ import Foundation
 /// what the network answers (the ``Recorder``), note a recording's connection failure, show a
 /// request as the tape shows it (redacted), read the tape's clock, its URL-cache setting and
 /// whether it records. The session executor and the wire executor reach the tape only through
-/// this, never through the router's fields, so what an executor can change is written here.
-struct ExecutorAccess: Sendable {
+/// this, never through the router's fields, so what an executor can change is written here. A
+/// class: an executor holds it with one reference, on every request.
+final class ExecutorAccess: Sendable {
     /// Keeps what the network answers, by the tape's recording policy.
     let recorder: Recorder
     /// The tape's clock (a test may set it).

@@ -144,7 +144,7 @@ extension Interaction.Request {
         }
         let contentType = headers["Content-Type"]
         let changed = body(.body(.request, contentType: contentType), self.body)
-        if changed.data != self.body.data { self.body = changed }
+        self.body = changed
     }
 }
 
