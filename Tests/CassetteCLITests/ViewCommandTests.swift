@@ -274,8 +274,9 @@ struct ViewCommandTests {
     }
 
     /// 5,000 interactions: the page is written in under 2 s and renders in the browser in well under
-    /// the bound (the figure is printed for the note).
-    @Test func fiveThousandInteractions() throws {
+    /// the bound (the figure is printed for the note). It measures time, so it takes turns with the
+    /// load-heavy tests (under AddressSanitizer, in the whole suite, the write once took 19 s).
+    @Test(.timingIsolated) func fiveThousandInteractions() throws {
         let scratch = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         var many: [Interaction] = []
