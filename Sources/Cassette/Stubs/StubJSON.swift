@@ -5,8 +5,8 @@ import Foundation
 enum StubJSON {
     /// `value` encoded as JSON, or nil when it cannot be (the condition then matches nothing).
     static func value(encoding value: some Encodable) -> JSONValue? {
-        // A Foundation coder stays here: the value is the user's `Encodable`, which speaks only to
-        // an `Encoder`. What it writes is read with the project's JSON at once.
+        // Foundation's JSON coder stays here, not the project's JSON: the value is the user's
+        // `Encodable`, which speaks only to an `Encoder`. What it writes is read with `JSONParser` at once.
         guard let data = try? JSONEncoder().encode(value) else { return nil }
         return try? JSONParser.parse(data).value
     }

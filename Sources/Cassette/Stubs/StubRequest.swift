@@ -46,7 +46,8 @@ public struct StubRequest: Sendable {
     ///
     /// - Throws: the `DecodingError` of `JSONDecoder`.
     public func decodeJSONBody<T: Decodable>(as type: T.Type) throws -> T {
-        // A Foundation coder stays here: `T` is the user's `Decodable`.
+        // Foundation's JSON coder stays here, not the project's JSON: `T` is the user's `Decodable`,
+        // which speaks only to a `Decoder`.
         try JSONDecoder().decode(type, from: body)
     }
 

@@ -74,7 +74,8 @@ public struct StubResponse: Sendable {
     /// unless `headers` say otherwise. A value that cannot be encoded gives a transport error
     /// (`cannotParseResponse`) saying why, never a crash.
     public static func json(_ value: some Encodable & Sendable, status: Int = 200, headers: Interaction.Headers = [:]) -> StubResponse {
-        // A Foundation coder stays here: the value is the user's `Encodable`.
+        // Foundation's JSON coder stays here, not the project's JSON: the value is the user's
+        // `Encodable`, which speaks only to an `Encoder`.
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
@@ -89,11 +90,13 @@ public struct StubResponse: Sendable {
     /// from `responseWithJSONObject:`. An object `JSONSerialization` refuses gives a transport
     /// error (`cannotParseResponse`), never a crash.
     public static func json(object: Any, status: Int = 200, headers: Interaction.Headers = [:]) -> StubResponse {
-        // `JSONSerialization` stays here: it is the API this stub stands in for, and the only
-        // reader of the `Any` trees it takes.
+        // Foundation's JSON coder stays here, not the project's JSON: `JSONSerialization` is the
+        // API this stub stands in for, and the only reader of the `Any` trees it takes.
         guard JSONSerialization.isValidJSONObject(object),
+            // (Foundation's coder, as above: the caller's `Any` tree.)
             let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         else {
+            // The message names the coder the caller's object was written for.
             return .failure(
                 .cannotParseResponse, "Cassette stub: the object given to .json(object:) is not valid JSON for JSONSerialization")
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A parsed JSON value that remembers where it came from.
 ///
-/// The cassette codec needs three things `JSONSerialization` does not give: the byte offset of
+/// The cassette codec needs three things Foundation's JSON coders do not give: the byte offset of
 /// every value (so an error can name a line and column), object members in the order they were
 /// written (so output is deterministic and inline JSON bodies keep their key order), and number
 /// literals as written (so `1.50` in a body stays `1.50`). This is that tree, and nothing more.
