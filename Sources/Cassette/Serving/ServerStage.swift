@@ -11,8 +11,8 @@ final class ServerStage: Sendable {
     let tape: Tape
     /// Where a path goes: `upstream`, the cassette's one origin, or the server's own.
     let origin: String
-    /// How to cancel each recording in flight, by a number of its own.
-    private let recordings = Locked((next: 0, cancels: [Int: @Sendable () -> Void]()))
+    /// How to cancel each recording in flight, by a number of its own; whether the server stopped.
+    private let recordings = Locked((next: 0, cancels: [Int: @Sendable () -> Void](), stopped: false))
 
     /// - Throws: ``CassetteError/serverFailed(_:)`` when the tape would record with nowhere to
     ///   record from.
@@ -37,13 +37,16 @@ final class ServerStage: Sendable {
         self.tape = tape
     }
 
-    /// Notes a recording in flight, which `cancel` cancels; returns its number for ``finished(_:)``.
+    /// Notes a recording in flight, which `cancel` cancels (at once when the server has stopped);
+    /// returns its number for ``finished(_:)``.
     func started(cancel: @escaping @Sendable () -> Void) -> Int {
-        recordings.withLock { recordings in
+        let (number, stopped) = recordings.withLock { recordings in
             defer { recordings.next += 1 }
-            recordings.cancels[recordings.next] = cancel
-            return recordings.next
+            if !recordings.stopped { recordings.cancels[recordings.next] = cancel }
+            return (recordings.next, recordings.stopped)
         }
+        if stopped { cancel() }
+        return number
     }
 
     /// The recording numbered `number` has ended.
@@ -54,6 +57,10 @@ final class ServerStage: Sendable {
     /// Cancels every recording in flight: the server stops, and what its clients never saw end is
     /// not saved.
     func cancelRecordings() {
-        for cancel in recordings.withLock({ Array($0.cancels.values) }) { cancel() }
+        let cancels = recordings.withLock { recordings in
+            recordings.stopped = true
+            return Array(recordings.cancels.values)
+        }
+        for cancel in cancels { cancel() }
     }
 }

@@ -157,7 +157,7 @@ public final class TapeServer: @unchecked Sendable {
     private let listener: Listener
     /// Signalled when the accept loop has ended and the listening socket is closed.
     private let acceptEnded = DispatchSemaphore(value: 0)
-    /// The tape answering now, with its session and origin; nil while a folder server has none.
+    /// The tape answering now, with its origin and recordings in flight; nil while a folder server has none.
     let stage: Locked<ServerStage?>
     /// The folder a server loads cassettes from by name, and how it opens them; nil for a server
     /// started with one tape.
