@@ -26,7 +26,9 @@ import FoundationNetworking
     }
 
     /// 200 replays waiting 2 s each are cancelled after 0.2 s: every caller hears `.cancelled`
-    /// within 100 ms of the cancel, ten times over, and nothing else arrives afterwards.
+    /// within half a second of the cancel (a quarter of the wait: a cancel that waited for the
+    /// replay's timer would take 1.8 s), ten times over, and nothing else arrives afterwards.
+    /// The bound is generous: on a loaded CI machine the slowest of the 200 once took 112 ms.
     @Test func cancellingTwoHundredDelayedReplaysAnswersEachAtOnce() async throws {
         try await TimingIsolation.run {
             try await withScratchTape { scratch in
@@ -58,7 +60,7 @@ import FoundationNetworking
                     #expect(results.count == 200)
                     #expect(results.allSatisfy { $0.code == .cancelled && !$0.hadResponse }, "repetition \(repetition)")
                     let slowest = results.map(\.lateBy).max() ?? 0
-                    #expect(slowest < 0.1 * TimingIsolation.scale, "repetition \(repetition): the slowest cancellation took \(slowest) s")
+                    #expect(slowest < 0.5 * TimingIsolation.scale, "repetition \(repetition): the slowest cancellation took \(slowest) s")
                     _ = try tape.eject()
                 }
                 // Past the replays' wait, a timer that survived a cancel would call the client now and crash.
