@@ -91,6 +91,8 @@ public final class Tape: Sendable {
     private let openedAt: Date
     /// Whether ejecting writes the misses as a page (``Options/writesMissReportPage``, `CASSETTE_REPORT_HTML`).
     private let writesMissPage: Bool
+    /// Whether saving prints what was written (``SaveAnnouncement``).
+    private let announcesSaves: Bool
     private let fileExisted: Bool
     /// Where ``eject()`` records what the tape did (``Ledger``), or nil when the ledger is off.
     private let ledger: LedgerWriter?
@@ -204,6 +206,9 @@ public final class Tape: Sendable {
             LedgerWriter.shared(in: $0, environment: environment)
         }
         writesMissPage = options.writesMissReportPage || environment[MissReportPage.environmentVariable] == "1"
+        announcesSaves =
+            options.announcesWarnings
+            && SaveAnnouncement.isWanted(environment: environment, standardErrorIsTerminal: SaveAnnouncement.standardErrorIsTerminal)
         router = Router(
             setup: Router.Setup(
                 file: file, mode: mode,
@@ -214,6 +219,7 @@ public final class Tape: Sendable {
                 adviceReader: options.adviceReader,
                 urlCache: options.urlCache,
                 time: options.time,
+                announcesWarnings: options.announcesWarnings,
                 clock: options.clock
             ),
             redactor: redactor,
@@ -265,6 +271,12 @@ public final class Tape: Sendable {
     /// - Throws: ``CassetteError/saveFailed(file:reason:)``, ``CassetteError/alreadyEjected(file:)``.
     @discardableResult
     public func eject() throws -> Report {
+        try eject(announcingWarnings: true)
+    }
+
+    /// ``eject()``; `announcingWarnings` false when the caller tells the test what the report
+    /// warns of itself (``verifiedEject(bodyError:)``).
+    func eject(announcingWarnings announcesWarnings: Bool) throws -> Report {
         let holdsShared = try state.withLock { state -> Bool in
             if state.ejected { throw CassetteError.alreadyEjected(file: file.path) }
             state.ejected = true
@@ -281,7 +293,7 @@ public final class Tape: Sendable {
         // after this (by a caller, by a server thread that has not returned yet) keeps no bodies.
         defer { router.playback.release() }
 
-        let (report, recordedBytes) = try settle(router.conclusion())
+        let (report, recordedBytes) = try settle(router.conclusion(), announcesWarnings: announcesWarnings)
         ledger?.append(ledgerRecord(of: report))
         // The recordings' bodies, their encoding and the inner session's buffers were freed (the
         // recorder gave them up, settle(_:) returned) in the heaps of whichever threads made them:
@@ -294,7 +306,9 @@ public final class Tape: Sendable {
 
     /// Saves what `conclusion` recorded, as ``SavePolicy`` says, and makes the report; also says
     /// how many body bytes were recorded.
-    private func settle(_ conclusion: Router.Conclusion) throws -> (Report, recordedBytes: Int) {
+    /// `announcesWarnings`: whether what only ``Report/warnings`` holds is also written to standard
+    /// error (not when the trait or `withCassette` ejects: they say it themselves).
+    private func settle(_ conclusion: Router.Conclusion, announcesWarnings: Bool) throws -> (Report, recordedBytes: Int) {
         let (recorded, log) = (conclusion.recorded, conclusion.log)
         let verdict = SavePolicy.verdict(
             mode: mode, fileExisted: fileExisted, recorded: recorded.count,
@@ -315,27 +329,43 @@ public final class Tape: Sendable {
                 for finding in findings {
                     let warning = "\(file.path): possible secret, saved: \(finding). \(SecretCheck.advice)"
                     warnings.append(warning)
-                    FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
+                    if options.announcesWarnings { StandardError.warn(warning) }
                 }
             }
             saved = try CassetteFile.save(recorded, replacing: replacing, ignoring: options.ignoredChanges, to: file)
+            if saved, announcesSaves {
+                StandardError.write(
+                    SaveAnnouncement.line(
+                        recorded: recorded.count, file: file, replacing: replacing, fileExisted: fileExisted,
+                        currentFolder: FileManager.default.currentDirectoryPath))
+            }
         }
         var missPage: URL?
         if writesMissPage, !log.unmatched.isEmpty {
             do {
                 missPage = try MissReportPage.write(log.unmatched, cassette: file, mode: mode)
-                FileHandle.standardError.write(
-                    Data("Cassette: the misses of \(file.lastPathComponent) are shown in \(missPage?.path ?? "")\n".utf8))
+                if options.announcesWarnings {
+                    StandardError.write("Cassette: the misses of \(file.lastPathComponent) are shown in \(missPage?.path ?? "")")
+                }
             } catch {
                 warnings.append(
                     "\(MissReportPage.file(for: file).path): the miss report page could not be written: \(error.localizedDescription)")
             }
         }
+        // The test most likely sent its requests through another session: said at once, since the
+        // empty cassette just saved would replay nothing on CI.
+        let nothingRecorded = router.setup.recordsNewRequests && log.requests == 0 && options.expectsRequests
+        if nothingRecorded {
+            let finding = VerificationFinding.nothingRecorded(cassette: file, saved: saved)
+            warnings.append(finding.description)
+            if announcesWarnings, options.announcesWarnings { StandardError.warn(finding.description) }
+        }
         let recordedBytes = recorded.reduce(0) { $0 + $1.request.body.data.count + ($1.response?.body.data.count ?? 0) }
-        let report = Report(
-            file: file, mode: mode, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
+        var report = Report(
+            file: file, mode: mode, requests: log.requests, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
             unusedInteractions: conclusion.unused, stale: stale, saved: saved, warnings: warnings,
             redactedMatches: log.redactedMatches, movedTimes: log.movedTimes, missReportPage: missPage)
+        report.nothingRecorded = nothingRecorded
         return (report, recordedBytes)
     }
 
@@ -367,7 +397,7 @@ public final class Tape: Sendable {
     public var reportSoFar: Report {
         let (recorded, log, unused) = router.progress()
         return Report(
-            file: file, mode: mode, replayed: log.replayed, recorded: recorded, unmatched: log.unmatched,
+            file: file, mode: mode, requests: log.requests, replayed: log.replayed, recorded: recorded, unmatched: log.unmatched,
             unusedInteractions: unused, stale: stale, saved: false, warnings: log.warnings, redactedMatches: log.redactedMatches,
             movedTimes: log.movedTimes)
     }

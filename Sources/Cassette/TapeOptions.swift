@@ -60,11 +60,21 @@ extension Tape {
         /// Which day replayed responses speak of: the recording's (``ReplayTime/recorded``, the
         /// default; read ``Tape/now``) or today's (``ReplayTime/shifted``).
         public var time: ReplayTime = .recorded
+        /// Whether the test is expected to send requests through the tape. Default `true`: a tape
+        /// that records and that no request reached says so when it is ejected (a warning in the
+        /// report, on standard error, and an issue of severity warning through the `.cassette`
+        /// trait), since the code under test most likely used another session and the cassette
+        /// it saved replays nothing. Set `false` for a test that checks that nothing is sent.
+        public var expectsRequests = true
         /// Whether ejecting a tape that missed requests writes them as a page beside the cassette
         /// (`feed.json` → `feed.misses.html`): each missed request next to its closest recordings
         /// and what differs, the page of `cassette view`. Also on when `CASSETTE_REPORT_HTML=1`.
         /// Default `false`.
         public var writesMissReportPage = false
+        /// Whether warnings are also written to standard error as they happen (the default). The
+        /// package's tests that provoke warnings turn it off and read them from the report, so
+        /// `swift test` shows failures, not expected noise.
+        package var announcesWarnings = true
         /// The real time, as the tape reads it: `Date()`, or a clock a test sets.
         package var clock: @Sendable () -> Date = { Date() }
         /// Who reads a miss report's "To fix:" — code (the default), the `.cassette` trait or a
@@ -92,6 +102,7 @@ extension Tape {
         ///   - ignoredChanges: See ``ignoredChanges``.
         ///   - urlCache: See ``urlCache``.
         ///   - time: See ``time``.
+        ///   - expectsRequests: See ``expectsRequests``.
         public init(
             allowsRepeatedReplays: Bool = false,
             latency: Latency? = nil,
@@ -104,8 +115,10 @@ extension Tape {
             secretCheck: SecretCheck = .warn,
             ignoredChanges: IgnoredChanges = .default,
             urlCache: URLCacheUse = .removed,
-            time: ReplayTime = .recorded
+            time: ReplayTime = .recorded,
+            expectsRequests: Bool = true
         ) {
+            self.expectsRequests = expectsRequests
             self.time = time
             self.ignoredChanges = ignoredChanges
             self.urlCache = urlCache

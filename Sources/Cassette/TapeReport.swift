@@ -11,6 +11,11 @@ extension Tape {
         public var file: URL
         /// The record mode the tape ran in.
         public var mode: RecordMode
+        /// Requests that reached the tape's sessions (and its server), however they ended:
+        /// replayed, recorded, refused, stubbed, left out of the file by ``Options/beforeRecord``,
+        /// or failed before any answer (a body that could not be read). A task counts once,
+        /// whatever redirects it followed. 0 when the code under test never used the tape.
+        public var requests: Int = 0
         /// Requests answered from the cassette.
         public var replayed: Int
         /// Interactions recorded from the network during this use.
@@ -42,6 +47,9 @@ extension Tape {
         public var movedTimes: [String] = []
         /// The page the misses were written to (``Options/writesMissReportPage``), or nil.
         public var missReportPage: URL?
+        /// Whether the tape recorded and no request reached it, which ``Options/expectsRequests``
+        /// says is worth a warning (it is among ``warnings``).
+        package var nothingRecorded = false
 
         /// A replay whose match relied on redacted values.
         public struct RedactedMatch: Sendable, Equatable, CustomStringConvertible {

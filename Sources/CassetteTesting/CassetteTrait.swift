@@ -104,7 +104,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
                     #if compiler(>=6.2)
                     Issue.record(Comment(rawValue: warning.description), severity: .warning, sourceLocation: location)
                     #else
-                    StandardError.write("Cassette warning: " + warning.description)
+                    StandardError.warn(warning.description)
                     #endif
                 }
             }, function)

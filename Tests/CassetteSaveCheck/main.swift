@@ -10,6 +10,9 @@ import CassetteTestSupport
 //     "saving N" before each save and "saved N" after it. Stops after SAVES saves (forever without).
 //   CassetteSaveCheck append CASSETTE_FILE TAG COUNT
 //     Records COUNT requests `/status/200?tag=TAG&i=I` in record mode `newEpisodes`, then saves.
+//   CassetteSaveCheck announce CASSETTE_FILE
+//     Records two requests in record mode `once` with this process's environment (so that
+//     CASSETTE_SUMMARY applies; CI and CASSETTE_RECORD_MODE left out), then saves.
 // Exits 0, or 1 with the error on standard error.
 import Foundation
 
@@ -56,6 +59,11 @@ do {
         }
         try tape.eject()
         say("saved")
+    case "announce" where arguments.count == 3:
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "CI" && $0.key != "CASSETTE_RECORD_MODE" }
+        let tape = try Tape(file: file, mode: .once, environment: environment)
+        for i in 0..<2 { _ = await Fetch.get(server.baseURL + "/status/200?i=\(i)", on: tape.session) }
+        try tape.eject()
     default:
         FileHandle.standardError.write(Data("unknown scenario \(arguments[1])\n".utf8))
         exit(2)

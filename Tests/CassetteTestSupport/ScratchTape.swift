@@ -32,10 +32,12 @@ public final class ScratchTape: @unchecked Sendable {
     }
 
     /// A tape on ``file``, with no environment variables (`CASSETTE_RECORD_MODE` and `CI` do not
-    /// change `mode`): ejected at the end if the test did not eject it.
+    /// change `mode`): ejected at the end if the test did not eject it. Its warnings stay in its
+    /// report (``Tape/Report/warnings``), where a test that provokes them reads them, instead of
+    /// adding expected noise to the output of `swift test`.
     public func tape(mode: RecordMode = .once, matching: RequestMatching = .default, options: Tape.Options = Tape.Options()) throws -> Tape
     {
-        let tape = try Tape(file: file, mode: mode, matching: matching, options: options, environment: [:])
+        let tape = try Tape(file: file, mode: mode, matching: matching, options: options.quiet, environment: [:])
         opened.lock()
         tapes.append(tape)
         opened.unlock()
@@ -78,4 +80,15 @@ public func withScratchTape<Result>(cassette: String = "scratch.json", _ body: (
     let scratch = try ScratchTape(cassette: cassette)
     defer { scratch.tearDown() }
     return try body(scratch)
+}
+
+extension Tape.Options {
+    /// These options with the tape's warnings kept in its report (``Tape/Report/warnings``)
+    /// instead of also written to standard error: for a test that provokes warnings and reads
+    /// them there, so `swift test` shows failures, not expected noise.
+    public var quiet: Tape.Options {
+        var options = self
+        options.announcesWarnings = false
+        return options
+    }
 }

@@ -15,6 +15,8 @@ final class ExecutorAccess: Sendable {
     let urlCache: URLCacheUse
     /// Whether requests no recording answers are recorded.
     let recordsNewRequests: Bool
+    /// Whether a connection failure is also said on standard error at once.
+    private let announcesWarnings: Bool
     private let redactor: Redactor
     private let log: Locked<Router.Log>
 
@@ -23,6 +25,7 @@ final class ExecutorAccess: Sendable {
         clock = setup.clock
         urlCache = setup.urlCache
         recordsNewRequests = setup.recordsNewRequests
+        announcesWarnings = setup.announcesWarnings
         self.redactor = redactor
         self.log = log
     }
@@ -33,12 +36,12 @@ final class ExecutorAccess: Sendable {
     }
 
     /// A recording that failed to connect, kept by the policy's word (`warning` says what): the
-    /// tape's report lists it, and standard error says it at once.
+    /// tape's report lists it, and standard error says it at once (unless the tape's options say not to).
     func noteConnectionFailure(_ warning: String) {
         log.withLock {
             $0.connectionFailures += 1
             $0.warnings.append(warning)
         }
-        FileHandle.standardError.write(Data("Cassette warning: \(warning)\n".utf8))
+        if announcesWarnings { StandardError.warn(warning) }
     }
 }

@@ -113,6 +113,13 @@ final class Router: Sendable {
         return .decided(.refuse(refusal(of: shown, usedUp: usedUp)))
     }
 
+    /// Counts a request that reached the tape (``Tape/Report/requests``), before anything about it
+    /// is read or decided: one that fails at once (a body that cannot be read, a download task on
+    /// Linux) reached it too. Each executor calls it once per request, not per redirect hop.
+    func noteRequest() {
+        log.withLock { $0.requests += 1 }
+    }
+
     /// Whether the session's configuration may decide who answers, so it is read before deciding:
     /// its `httpAdditionalHeaders` reach stubs, header matching and recordings. Otherwise it is
     /// read only when a replay waits (timeouts) or fails (the report shows every field).

@@ -3,6 +3,8 @@ import Foundation
 extension Router {
     /// What happened to the requests so far.
     struct Log: Sendable {
+        /// Requests that reached the tape's sessions or server (``Router/noteRequest()``).
+        var requests = 0
         var replayed = 0
         var unmatched: [UnmatchedRequest] = []
         /// Requests that could not connect while recording and were not saved.

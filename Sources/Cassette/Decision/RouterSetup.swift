@@ -20,6 +20,8 @@ extension Router {
         var urlCache = URLCacheUse.removed
         /// Which day replayed responses speak of.
         var time = ReplayTime.recorded
+        /// Whether warnings are also written to standard error as they happen.
+        var announcesWarnings = true
         /// The real time.
         var clock: @Sendable () -> Date = { Date() }
     }

@@ -85,7 +85,10 @@ struct UnmatchedRequestReport {
                     : "It matches recorded interactions \(numbers), which all already answered earlier requests: each recorded interaction answers once."
             )
         } else if recorded.isEmpty {
-            lines.append("The cassette has no recorded interactions.")
+            lines.append(
+                "The cassette has no recorded interactions: when it was recorded, no request reached the tape. The code under test "
+                    + "most likely sent its requests through another URLSession (URLSession.shared, or one it made itself) instead of "
+                    + "tape.session or a configuration from tape.configure(_:).")
         } else {
             if rules.predicate != nil {
                 lines.append("Matching uses a custom rule, which says no to every recording; the closest by method, URL and body:")

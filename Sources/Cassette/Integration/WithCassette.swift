@@ -99,7 +99,7 @@ extension Tape {
 
     /// Ejects and checks what the tape saw against its options.
     func verifiedEject(bodyError: (any Error)?) throws -> EjectVerification {
-        EjectVerification(try eject(), unusedInteractions: options.unusedInteractions, bodyError: bodyError)
+        EjectVerification(try eject(announcingWarnings: false), unusedInteractions: options.unusedInteractions, bodyError: bodyError)
     }
 
     /// Ejects after the test's body threw `error`: what still needs saying goes to `outlet`, and a
@@ -116,19 +116,12 @@ extension Tape {
     /// ``CassetteError/verificationFailed(_:)``, or written to standard error when the body's
     /// own error is already failing the test.
     static func throwingOutlet(_ verification: EjectVerification, bodyThrew: Bool) throws {
-        for warning in verification.warnings { StandardError.write("Cassette warning: " + warning.description) }
+        for warning in verification.warnings { StandardError.warn(warning.description) }
         guard !verification.failures.isEmpty else { return }
         if bodyThrew {
             for failure in verification.failures { StandardError.write(failure.description) }
         } else {
             throw CassetteError.verificationFailed(verification.failures)
         }
-    }
-}
-
-/// Lines for a person reading the test log, where no test framework can take them.
-enum StandardError {
-    static func write(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -47,10 +47,9 @@ final class LedgerWriter: Sendable {
                 return writer
             } catch {
                 registry.failed.insert(key)
-                FileHandle.standardError.write(
-                    Data(
-                        ("Cassette warning: the ledger in \(folder.path) cannot be written (\(error)); "
-                            + "this process's tapes are not in it. Set CASSETTE_LEDGER to a writable folder, or to off.\n").utf8))
+                StandardError.warn(
+                    "the ledger in \(folder.path) cannot be written (\(error)); "
+                        + "this process's tapes are not in it. Set CASSETTE_LEDGER to a writable folder, or to off.")
                 return nil
             }
         }
@@ -133,7 +132,7 @@ final class LedgerWriter: Sendable {
             writer.write(.end(LedgerRecord.End(ended: Date())))
             if writer.keepsTapes {
                 let line = RunSummary.line(for: writer.tapes.current, ledger: Ledger(folder: writer.folder), run: writer.run)
-                FileHandle.standardError.write(Data((line + "\n").utf8))
+                StandardError.write(line)
             }
         }
     }

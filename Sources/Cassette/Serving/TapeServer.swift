@@ -233,8 +233,7 @@ public final class TapeServer: @unchecked Sendable {
             do {
                 try eject()
             } catch {
-                FileHandle.standardError.write(
-                    Data("Cassette: the server's loaded cassette could not be saved as it stopped: \(error)\n".utf8))
+                StandardError.write("Cassette: the server's loaded cassette could not be saved as it stopped: \(error)")
             }
         }
     }
@@ -405,6 +404,7 @@ public final class TapeServer: @unchecked Sendable {
             return false
         }
         let router = stage.tape.router
+        router.noteRequest()
         let request = Self.captured(wire, url: url)
         let decision: Decision
         if let upgrade {

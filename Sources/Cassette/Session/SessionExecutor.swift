@@ -14,6 +14,7 @@ struct SessionExecutor {
 
     /// Answers `exchange`. Runs inside `startLoading`: never blocks.
     func start(_ exchange: Exchange) {
+        router.noteRequest()
         let channel = exchange.channel
         let task = channel.task
         #if canImport(FoundationNetworking)

@@ -2,7 +2,7 @@ import Foundation
 
 /// What ejecting a tape tells the test, each thing said once: requests that found no match (always
 /// failures), unused interactions (per ``UnusedInteractions``), a stale cassette (per
-/// ``Staleness``).
+/// ``Staleness``), a recording that no request reached (a warning).
 ///
 /// A test that already failed for its own reason is not drowned: an unmatched request whose
 /// report is already in the test's error is not repeated, and unused interactions are not
@@ -21,6 +21,7 @@ extension EjectVerification {
     init(_ report: Tape.Report, unusedInteractions: UnusedInteractions, bodyError: (any Error)?) {
         let alreadySaid = bodyError.map { "\($0)\n" + ($0 as NSError).localizedDescription } ?? ""
         failures += report.unmatched.filter { !alreadySaid.contains($0.description) }.map(VerificationFinding.unmatched)
+        if report.nothingRecorded { warnings.append(.nothingRecorded(cassette: report.file, saved: report.saved)) }
         if let stale = report.stale {
             let finding = VerificationFinding.stale(cassette: report.file, message: stale.message)
             if stale.fails { failures.append(finding) } else { warnings.append(finding) }

@@ -12,6 +12,10 @@ public enum VerificationFinding: Sendable, Equatable, CustomStringConvertible {
     /// The cassette is older than ``Tape/Options/staleness`` allows; `message` says how old and
     /// how to re-record it.
     case stale(cassette: URL, message: String)
+    /// A tape that records saw no request at all (see ``Tape/Options/expectsRequests``): the code
+    /// under test most likely used another session. `saved`: whether the (empty) cassette was
+    /// written.
+    case nothingRecorded(cassette: URL, saved: Bool)
 
     /// The finding as a test failure or a warning shows it.
     public var description: String {
@@ -26,6 +30,13 @@ public enum VerificationFinding: Sendable, Equatable, CustomStringConvertible {
                 + "or open the tape with Tape.Options(unusedInteractions: .ignore)."
         case .stale(_, let message):
             return message
+        case .nothingRecorded(let cassette, let saved):
+            return "cassette \(cassette.path) recorded nothing: no request reached the tape"
+                + (saved ? ", and the empty cassette was saved, so it replays nothing. " : ". ")
+                + "The code under test most likely sent its requests through another URLSession (URLSession.shared, or one "
+                + "it made itself): give it tape.session, or a configuration from tape.configure(_:) "
+                + "(in a test with the .cassette trait, Tape.current). A test that sends no requests silences this with "
+                + "Tape.Options(expectsRequests: false)."
         }
     }
 }

@@ -20,7 +20,7 @@ struct MissReportPageTests {
             #expect(try quiet.eject().missReportPage == nil)
             #expect(!FileManager.default.fileExists(atPath: scratch.file("users.misses.html").path))
 
-            let tape = try Tape(file: scratch.file, mode: .none, environment: ["CASSETTE_REPORT_HTML": "1"])
+            let tape = try Tape(file: scratch.file, mode: .none, options: Tape.Options().quiet, environment: ["CASSETTE_REPORT_HTML": "1"])
             let miss = await Fetch.get("https://api.example.com/users/42?fields=email", on: tape.session)
             #expect(miss.errorCode == .resourceUnavailable)
             let page = try #require(try tape.eject().missReportPage)

@@ -239,6 +239,8 @@ import FoundationNetworking
         }
     }
 
+    /// An empty cassette is most often one recorded while the code under test used another
+    /// session: the report names that cause, as the tape did when it saved the empty file.
     @Test func emptyCassette() async throws {
         let text = try await Self.reports(
             cassette: #"{"version":1,"interactions":[]}"#, [Self.request("GET", "https://api.example.com/users")])
@@ -249,7 +251,9 @@ import FoundationNetworking
                 Request: GET https://api.example.com/users
                   Accept: application/json
                   no body
-                The cassette has no recorded interactions.
+                The cassette has no recorded interactions: when it was recorded, no request reached the tape. The code under test \
+                most likely sent its requests through another URLSession (URLSession.shared, or one it made itself) instead of \
+                tape.session or a configuration from tape.configure(_:).
                 To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
                 """
             ])

@@ -95,7 +95,8 @@ import FoundationNetworking
             #expect(throws: CassetteError.invalidCassetteName(bad)) { try Tape(named: bad, environment: [:]) }
         }
         try withScratchTape { scratch in
-            let tape = try Tape(named: "Users/fetch", folder: scratch.url.path, mode: .once, environment: [:])
+            let tape = try Tape(
+                named: "Users/fetch", folder: scratch.url.path, mode: .once, options: Tape.Options().quiet, environment: [:])
             #expect(tape.file == scratch.url.appendingPathComponent("Users/fetch.json"))
             try tape.eject()
             #expect(FileManager.default.fileExists(atPath: scratch.file("Users/fetch.json").path), "nested names make sub-folders")

@@ -153,7 +153,7 @@ import FoundationNetworking
             request.setValue(jwt, forHTTPHeaderField: "X-Session-Handle")
 
             let warned = scratch.file("warned.json")
-            let tape = try Tape(file: warned, mode: .once, environment: [:])
+            let tape = try Tape(file: warned, mode: .once, options: Tape.Options().quiet, environment: [:])
             _ = await Fetch.run(request, on: tape.session, style: .async)
             let report = try tape.eject()
             #expect(report.saved)

@@ -240,7 +240,7 @@ import FoundationNetworking
 
     @Test func aRecordingModeWithNowhereToRecordFromRefusesToStart() throws {
         try withScratchTape { scratch in
-            let tape = try Tape(file: scratch.file("new.json"), mode: .once, environment: [:])
+            let tape = try Tape(file: scratch.file("new.json"), mode: .once, options: Tape.Options().quiet, environment: [:])
             #expect {
                 try tape.serve()
             } throws: { error in

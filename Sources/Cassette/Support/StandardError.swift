@@ -1,0 +1,14 @@
+import Foundation
+
+/// Lines for a person reading the test log, where no test framework can take them: the one place
+/// the library writes to standard error.
+enum StandardError {
+    static func write(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// `Cassette warning: text`.
+    static func warn(_ text: String) {
+        write("Cassette warning: " + text)
+    }
+}
