@@ -26,8 +26,9 @@ enum CassetteFiles {
         return .success(found)
     }
 
-    /// The cassette in `file`, read in the format its extension names, or why it cannot be read
-    /// (the file itself, or every problem in it).
+    /// The cassette in `file`, read in the format its extension names (``CassetteFile/read(_:)``,
+    /// as a tape reads it), or why it cannot be read: the file itself, in words (a folder, no such
+    /// file, permission denied), or every problem in it.
     static func read(_ file: String) -> Result<CassetteDocument, CassetteFormatError> {
         if (file as NSString).lastPathComponent == TapeRules.fileName {
             return .failure(
@@ -39,14 +40,15 @@ enum CassetteFiles {
                             message: "this is the folder's rules file (TapeRules), not a cassette; 'cassette lint' checks it as rules")
                     ]))
         }
-        let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            return .success(try CassetteFile.read(URL(fileURLWithPath: file)))
+        } catch var error as CassetteFormatError {
+            error.file = file  // as the command line named it
+            return .failure(error)
+        } catch CassetteError.unreadableCassette(_, let reason) {
+            return .failure(CassetteFormatError(file: file, problems: [.init(path: nil, message: "cannot read the file: \(reason)")]))
         } catch {
-            return .failure(
-                CassetteFormatError(
-                    file: file, problems: [.init(path: nil, message: "cannot read the file: \(error.localizedDescription)")]))
+            return .failure(CassetteFormatError(file: file, problems: [.init(path: nil, message: "cannot read the file: \(error)")]))
         }
-        return Result { () throws(CassetteFormatError) in try CassetteFormat(path: file).decode(data, file: file) }
     }
 }

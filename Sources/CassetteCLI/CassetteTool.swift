@@ -93,7 +93,7 @@ enum CassetteTool {
         case "check":
             return CheckCommand.run(rest, output: output, environment: environment.variables)
         case "view":
-            return ViewCommand.run(rest, output: output)
+            return ViewCommand.run(rest, output: output, environment: environment.variables)
         case "report":
             return ReportCommand.run(rest, output: output, environment: environment.variables)
         case "prune":

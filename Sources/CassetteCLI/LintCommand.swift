@@ -17,7 +17,7 @@ enum LintCommand {
           FILE:LINE:COLUMN: error: PATH: MESSAGE        when the place in the file is known
           FILE: error: MESSAGE                          otherwise
         and one per warning (valid, but probably not meant: a Content-Length the body does not keep):
-          FILE: warning: PATH: MESSAGE
+          FILE:LINE:COLUMN: warning: PATH: MESSAGE      the place of the header's value
         then a summary: 'N cassettes, M interactions, K errors' (and ', W warnings').
 
         EXIT STATUS: 0 every cassette is valid, 1 a problem was found, 2 the command line was wrong.
@@ -77,8 +77,10 @@ enum LintCommand {
                 switch CassetteFiles.read(file) {
                 case .success(let document):
                     interactions += document.interactions.count
-                    for warning in document.warnings() {
-                        output.line("\(file): warning: \(warning.description)")
+                    guard !document.warnings().isEmpty else { continue }
+                    let data = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
+                    for warning in document.warnings(locatedIn: data, format: CassetteFormat(path: file)) {
+                        output.line(warning.diagnostic(file: file, severity: "warning"))
                         warnings += 1
                     }
                 case .failure(let error):

@@ -1,12 +1,14 @@
 import Cassette
 import Foundation
 
-/// `cassette show FILE`: one row per interaction, to see what a cassette holds at a glance.
+/// `cassette show PATH…`: one row per interaction, to see what cassettes hold at a glance.
 enum ShowCommand {
     static let usage = """
-        USAGE: cassette show FILE
+        USAGE: cassette show PATH...
 
-        Prints one row per interaction of a cassette (.json, .http or .har):
+        Prints one row per interaction of each cassette (.json, .http or .har); a folder is searched
+        as 'cassette lint' searches it. Each cassette is a section: its rows, then
+        'N interactions in FILE (FORMAT)', a blank line between sections. The columns:
 
           #     its index, as in the paths of error messages (interactions[3])
           METHOD, URL
@@ -14,8 +16,8 @@ enum ShowCommand {
           BODY    the size of the response body in bytes
           TIMING  first byte / total, in milliseconds, as recorded ("-" when not recorded)
 
-        EXIT STATUS: 0 the cassette was shown, 1 it cannot be read (the reason on standard error),
-        2 the command line was wrong.
+        EXIT STATUS: 0 every cassette was shown, 1 one cannot be read (the reason on standard error;
+        the others are still shown), 2 the command line was wrong.
         """
 
     static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
@@ -24,19 +26,33 @@ enum ShowCommand {
         case .run(let parsed): list = parsed
         case .exit(let status): return status
         }
-        guard list.operands.count == 1, let file = list.operands.first else {
-            return output.usageError("'cassette show' takes one cassette file", command: "show")
+        guard !list.operands.isEmpty else {
+            return output.usageError("'cassette show' needs at least one cassette file or folder", command: "show")
         }
-        switch CassetteFiles.read(file) {
-        case .failure(let error):
-            output.errorLine(error.description)
-            return ExitCode.failure
-        case .success(let document):
-            for line in table(document) { output.line(line) }
-            let count = document.interactions.count
-            output.line("\(count) interaction\(count == 1 ? "" : "s") in \(file) (\(CassetteFormat(path: file)))")
-            return ExitCode.success
+        var status = ExitCode.success
+        var sections = 0
+        for path in list.operands {
+            switch CassetteFiles.find(at: path) {
+            case .failure(let problem):
+                output.errorLine("\(path): error: \(problem.message)")
+                status = ExitCode.failure
+            case .success(let files):
+                for file in files {
+                    switch CassetteFiles.read(file) {
+                    case .failure(let error):
+                        output.errorLine(error.description)
+                        status = ExitCode.failure
+                    case .success(let document):
+                        if sections > 0 { output.line("") }
+                        sections += 1
+                        for line in table(document) { output.line(line) }
+                        let count = document.interactions.count
+                        output.line("\(count) interaction\(count == 1 ? "" : "s") in \(file) (\(CassetteFormat(path: file)))")
+                    }
+                }
+            }
         }
+        return status
     }
 
     /// The rows, header first, columns padded to line up.

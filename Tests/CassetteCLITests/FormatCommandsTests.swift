@@ -59,7 +59,81 @@ import Testing
         )
         let missing = Captured.run(["convert", "/nonexistent/in.json", "/tmp/out.har"])
         #expect(missing.status == 1)
-        #expect(missing.error.hasPrefix("/nonexistent/in.json: error: cannot read the file"))
+        #expect(missing.error == "/nonexistent/in.json: error: cannot read the file: No such file or directory\n")
+    }
+
+    /// `show` takes folders and several files as `lint` does: a section per cassette.
+    @Test func showTakesFoldersAndSeveralFiles() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for name in ["faults.json", "users-api.json"] {
+            try FileManager.default.copyItem(
+                atPath: Locations.examples + "/" + name, toPath: scratch.appendingPathComponent(name).path)
+        }
+        let folder = Captured.run(["show", scratch.path])
+        #expect(folder.status == 0)
+        #expect(folder.error == "")
+        let faults = Captured.run(["show", scratch.appendingPathComponent("faults.json").path]).out
+        let users = Captured.run(["show", scratch.appendingPathComponent("users-api.json").path]).out
+        #expect(folder.out == faults + "\n" + users)
+        #expect(users.hasSuffix("3 interactions in \(scratch.appendingPathComponent("users-api.json").path) (JSON)\n"))
+
+        // Several operands, one of them unreadable: the others are still shown, and the exit status says so.
+        let mixed = Captured.run(["show", scratch.appendingPathComponent("faults.json").path, "/nonexistent/gone.json"])
+        #expect(mixed.status == 1)
+        #expect(mixed.out == faults)
+        #expect(mixed.error == "/nonexistent/gone.json: error: no such file or folder\n")
+    }
+
+    /// A file that cannot be read says why in words, never as a Foundation error number.
+    @Test func aFileThatCannotBeReadSaysWhyInWords() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let folder = scratch.appendingPathComponent("looks-like.json")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let converted = Captured.run(["convert", folder.path, scratch.appendingPathComponent("out.har").path])
+        #expect(converted.status == 1)
+        #expect(
+            converted.error
+                == "\(folder.path): error: cannot read the file: it is a folder, not a file; give the path of a cassette file in it, "
+                + "such as \(folder.appendingPathComponent("name.json").path)\n")
+        let missing = Captured.run(["convert", "/nonexistent/in.json", "/tmp/out.har"])
+        #expect(missing.error == "/nonexistent/in.json: error: cannot read the file: No such file or directory\n")
+    }
+
+    /// `view` of a folder puts every cassette in it on one page.
+    @Test func viewTakesAFolder() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let page = scratch.appendingPathComponent("page.html").path
+        let result = Captured.run(["view", Locations.examples, "-o", page])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.out == "wrote \(page) (15 interactions)\n")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        for name in [
+            "avatar-image.json", "chat-stream-cut.json", "chat-stream.json", "faults.json", "service-outage.json", "users-api.json",
+        ] {
+            #expect(html.contains(Locations.examples + "/" + name), "\(name)")
+        }
+    }
+
+    /// `view --open` without an opener, or with one that fails, says where the page is, and
+    /// shows none of the opener's own output.
+    @Test func viewOpenFallsBackToThePath() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let page = scratch.appendingPathComponent("page.html").path
+        let cassette = Locations.examples + "/faults.json"
+        let none = Captured.run(["view", cassette, "-o", page, "--open"], environment: ["PATH": scratch.path])
+        #expect(none.status == 0)
+        #expect(none.error == "note: no xdg-open on PATH to open the page; open \(page) in a browser\n")
+
+        let opener = scratch.appendingPathComponent("xdg-open")
+        try Data("#!/bin/sh\necho 'xdg-open: no method available for opening' >&2\nexit 3\n".utf8).write(to: opener)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+        let failing = Captured.run(["view", cassette, "-o", page, "--open"], environment: ["PATH": scratch.path])
+        #expect(failing.status == 0)
+        #expect(failing.error == "note: xdg-open could not open the page (exit status 3); open \(page) in a browser\n")
     }
 
     @Test func lintReportsProblemsInEveryFormat() throws {

@@ -91,9 +91,49 @@ enum Locations {
         #expect(result.status == 0, "a warning does not fail the lint")
         #expect(
             result.out == """
-                \(file): warning: interactions[0].response.headers["Content-Length"]: Content-Length is 26 but the body holds 33 bytes: a replay delivers the first 26 bytes, as live. If the body was edited, set Content-Length to 33 or remove it.
-                \(file): warning: interactions[1].response.headers["content-length"]: Content-Length is 10 but the body holds 3 bytes: a replay delivers the 3 bytes, then fails with networkConnectionLost, as live. If the body was edited, set Content-Length to 3 or remove it.
+                \(file):5:17: warning: interactions[0].response.headers["Content-Length"]: Content-Length is 26 but the body holds 33 bytes: a replay delivers the first 26 bytes, as live. If the body was edited, set Content-Length to 33 or remove it.
+                \(file):14:17: warning: interactions[1].response.headers["content-length"]: Content-Length is 10 but the body holds 3 bytes: a replay delivers the 3 bytes, then fails with networkConnectionLost, as live. If the body was edited, set Content-Length to 3 or remove it.
                 1 cassette, 2 interactions, 0 errors, 2 warnings
+
+                """)
+    }
+
+    /// In JSON and HAR too, a warning points at the header's value, as an error would.
+    @Test func aWarningHasItsLineAndColumnInEveryFormat() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = folder.appendingPathComponent("edited.json").path
+        try Data(
+            """
+            {
+              "version": 1,
+              "interactions": [
+                {
+                  "request": { "method": "GET", "url": "https://a.example/user" },
+                  "response": { "status": 503, "headers": { "Content-Length": "49" }, "body": "down" }
+                }
+              ]
+            }
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: json))
+        let har = folder.appendingPathComponent("edited.har").path
+        let converted = Captured.run(["convert", json, har])
+        #expect(converted.status == 0, "\(converted.error)")
+        let harLines = try String(contentsOfFile: har, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let harIndex = try #require(harLines.firstIndex { $0.contains(#""value": "49""#) })
+        let harColumn = try #require(harLines[harIndex].range(of: #""49""#)).lowerBound.utf16Offset(in: harLines[harIndex]) + 1
+
+        let result = Captured.run(["lint", json, har])
+        let message =
+            #"interactions[0].response.headers["Content-Length"]: Content-Length is 49 but the body holds 4 bytes: a replay delivers "#
+            + "the 4 bytes, then fails with networkConnectionLost, as live. If the body was edited, set Content-Length to 4 or remove it."
+        #expect(result.status == 0)
+        #expect(
+            result.out == """
+                \(json):6:67: warning: \(message)
+                \(har):\(harIndex + 1):\(harColumn): warning: \(message)
+                2 cassettes, 2 interactions, 0 errors, 2 warnings
 
                 """)
     }

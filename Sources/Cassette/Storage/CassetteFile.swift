@@ -181,6 +181,13 @@ package enum CassetteFile {
             return String(cString: strerror(Int32(underlying.code)))
         }
         if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+        if error.domain == NSCocoaErrorDomain {
+            switch CocoaError.Code(rawValue: error.code) {
+            case .fileReadNoSuchFile, .fileNoSuchFile: return String(cString: strerror(ENOENT))
+            case .fileReadNoPermission, .fileWriteNoPermission: return String(cString: strerror(EACCES))
+            default: break
+            }
+        }
         return error.localizedDescription
     }
 

@@ -48,6 +48,15 @@ public enum HTTPMessageCassetteCodec {
         return document
     }
 
+    /// The line and column of each header field's value in an HTTP-message cassette, by its place
+    /// (`interactions[0].response.headers["Content-Length"]`).
+    static func placesOfHeaders(in data: Data) -> [JSONPath: (line: Int, column: Int)] {
+        var reader = HTTPMessageReader(data)
+        reader.placesOfHeaders = [:]
+        _ = reader.readDocument()
+        return reader.placesOfHeaders ?? [:]
+    }
+
     /// Decodes a file that holds one HTTP response and nothing else, such as the output of
     /// `curl -i URL`: status line, header fields, a blank line, and the body, which is every byte
     /// after the blank line (no line breaks are taken off it; `Content-Length` plays no part).

@@ -5,6 +5,10 @@ import Foundation
 /// at the first one.
 struct HTTPMessageReader {
     private(set) var problems: [CassetteFormatError.Problem] = []
+    /// The line and column of each header field's value, by its place in the cassette
+    /// (`interactions[0].response.headers["Content-Length"]`), when set to a dictionary before
+    /// reading: what `cassette lint` points its warnings at.
+    var placesOfHeaders: [JSONPath: (line: Int, column: Int)]?
     private let bytes: [UInt8]
     private let lines: [Range<Int>]
     private var index = 0
@@ -535,6 +539,10 @@ struct HTTPMessageReader {
                 report("the header line is not valid UTF-8", at: path.appending(name), line: index, column: 0)
             } else {
                 headers.add(name, value)
+                if placesOfHeaders != nil {
+                    let valuePlace = place(line: index, column: valueStart - text.startIndex)
+                    placesOfHeaders?[path.appending(name)] = valuePlace
+                }
             }
         }
         return headers
@@ -599,12 +607,19 @@ struct HTTPMessageReader {
     /// Reports `message` at 0-based `line` and byte `column` of that line (shown 1-based, the
     /// column counted in Unicode scalars).
     private mutating func report(_ message: String, at path: JSONPath, line: Int, column: Int) {
+        let (line, column) = place(line: line, column: column)
+        problems.append(.init(path: path, line: line, column: column, message: message))
+    }
+
+    /// 0-based `line` and byte `column` of that line as messages show them: 1-based, the column
+    /// counted in Unicode scalars.
+    private func place(line: Int, column: Int) -> (line: Int, column: Int) {
         var scalarColumn = 1
         if line < lines.count {
             let range = lines[line]
             let end = min(range.lowerBound + max(0, column), range.upperBound)
             for i in range.lowerBound..<end where bytes[i] & 0xC0 != 0x80 { scalarColumn += 1 }
         }
-        problems.append(.init(path: path, line: line + 1, column: scalarColumn, message: message))
+        return (line + 1, scalarColumn)
     }
 }

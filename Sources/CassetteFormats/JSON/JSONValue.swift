@@ -23,6 +23,23 @@ package struct JSONNode: Sendable {
         guard case .object(let members) = value else { return nil }
         return members.first { $0.key == key }?.value
     }
+
+    /// The node `path` leads to from this one (the first member of each key), or nil.
+    package func node(at path: JSONPath) -> JSONNode? {
+        var node = self
+        for component in path.components {
+            switch (component, node.value) {
+            case (.key(let key), _):
+                guard let next = node.memberValue(key) else { return nil }
+                node = next
+            case (.index(let index), .array(let elements)) where elements.indices.contains(index):
+                node = elements[index]
+            case (.index, _):
+                return nil
+            }
+        }
+        return node
+    }
 }
 
 /// One JSON value. Objects keep their members in source order, duplicates included: detecting

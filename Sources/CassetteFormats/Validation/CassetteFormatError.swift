@@ -33,12 +33,13 @@ public struct CassetteFormatError: Error, Sendable, Equatable, CustomStringConve
             path.map { "\($0): \(message)" } ?? message
         }
 
-        /// The problem as a diagnostic line: `FILE:LINE:COLUMN: error: …` or `FILE: error: …`.
-        public func diagnostic(file: String) -> String {
+        /// The problem as a diagnostic line: `FILE:LINE:COLUMN: error: …` or `FILE: error: …`
+        /// (`warning` instead of `error` for one of ``CassetteDocument/warnings()``).
+        public func diagnostic(file: String, severity: String = "error") -> String {
             if let line, let column {
-                return "\(file):\(line):\(column): error: \(description)"
+                return "\(file):\(line):\(column): \(severity): \(description)"
             }
-            return "\(file): error: \(description)"
+            return "\(file): \(severity): \(description)"
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 extension CassetteDocument {
     /// Everything that would stop this document from being written and read back, with the
     /// JSON path of each value: a `recordedWith` with a line break, an interaction with neither response nor error, a status outside
@@ -98,5 +100,43 @@ extension CassetteDocument {
                         + "If the body was edited, set Content-Length to \(size) or remove it."))
         }
         return warnings
+    }
+
+    /// ``warnings()`` with the line and column of each in `data`, the file this document was read
+    /// from in `format`: where the header's value is written. A warning whose place cannot be
+    /// found keeps its path alone.
+    public func warnings(locatedIn data: Data, format: CassetteFormat) -> [CassetteFormatError.Problem] {
+        let warnings = warnings()
+        guard !warnings.isEmpty else { return warnings }
+        if format == .httpMessages {
+            let places = HTTPMessageCassetteCodec.placesOfHeaders(in: data)
+            return warnings.map { warning in
+                var located = warning
+                if let path = warning.path, let place = places[path] { (located.line, located.column) = place }
+                return located
+            }
+        }
+        guard let root = try? JSONParser.parse(data) else { return warnings }
+        var positions = SourcePositions(data)
+        return warnings.map { warning in
+            guard let path = warning.path, let node = root.node(at: format == .har ? Self.harPath(of: path, in: root) : path)
+            else { return warning }
+            var located = warning
+            (located.line, located.column) = positions.position(of: node.offset)
+            return located
+        }
+    }
+
+    /// Where HAR keeps what `path` names in a cassette: `interactions[i].response.headers[NAME]` is
+    /// `log.entries[i].response.headers[k].value`, `k` the first header named NAME.
+    private static func harPath(of path: JSONPath, in root: JSONNode) -> JSONPath {
+        let steps = path.components
+        guard steps.count == 5, steps[0] == .key("interactions"), steps[2] == .key("response"), steps[3] == .key("headers"),
+            case .index(let i) = steps[1], case .key(let name) = steps[4],
+            let headers = root.node(at: [.key("log"), .key("entries"), .index(i), .key("response"), .key("headers")]),
+            case .array(let fields) = headers.value,
+            let k = fields.firstIndex(where: { $0.memberValue("name")?.value.stringValue?.lowercased() == name.lowercased() })
+        else { return path }
+        return [.key("log"), .key("entries"), .index(i), .key("response"), .key("headers"), .index(k), .key("value")]
     }
 }
