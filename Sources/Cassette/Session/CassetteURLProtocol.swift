@@ -38,9 +38,29 @@ class CassetteURLProtocol: URLProtocol {
         configuration.protocolClasses = [self] + others
     }
 
+    /// Whether Cassette answers `request`: an `http`/`https` request, unless it is a WebSocket
+    /// handshake (`Upgrade: websocket`, or a `Sec-WebSocket-Key`). Recent Apple systems send the
+    /// handshake of a `URLSessionWebSocketTask` as an HTTP request with those fields, through
+    /// the session's protocol classes; a conversation cannot be held through a `URLProtocol`, so
+    /// the handshake is left to the loading system (record and replay WebSockets through
+    /// ``Tape/serve(_:)``).
     override class func canInit(with request: URLRequest) -> Bool {
         guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        guard !Self.isWebSocketHandshake(request) else { return false }
         return answersWithoutRouter || route != nil
+    }
+
+    /// As ``canInit(with:)-(URLRequest)`` for the task's request; never a `URLSessionWebSocketTask`.
+    override class func canInit(with task: URLSessionTask) -> Bool {
+        if task is URLSessionWebSocketTask { return false }
+        guard let request = task.currentRequest ?? task.originalRequest else { return false }
+        return canInit(with: request)
+    }
+
+    /// Whether `request` opens a WebSocket: it asks to upgrade to one, or carries a handshake key.
+    static func isWebSocketHandshake(_ request: URLRequest) -> Bool {
+        request.value(forHTTPHeaderField: "Sec-WebSocket-Key") != nil
+            || WebSocketHandshake.asksForWebSocket { request.value(forHTTPHeaderField: $0) }
     }
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
