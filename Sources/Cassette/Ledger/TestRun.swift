@@ -9,8 +9,9 @@ import Foundation
 /// binary by hand) is a run of its own, partial when its own arguments name tests; set
 /// `CASSETTE_RUN_ID` to group several such processes into one run.
 ///
-/// What the process learns of its parent is read from `/proc` on Linux. On Apple platforms the
-/// parent is not read: each process is a run of its own unless `CASSETTE_RUN_ID` says otherwise.
+/// What the process learns of its parent is read from `/proc` on Linux and from `sysctl` on Apple
+/// platforms (``ProcessLineage``); where neither answers, each process is a run of its own unless
+/// `CASSETTE_RUN_ID` says otherwise.
 struct TestRun: Sendable, Equatable {
     /// The name of the run's folder in the ledger.
     var id: String
