@@ -53,8 +53,7 @@ final class LiveForwarder: Sendable {
     /// hop took a fifth of the time of a recorded loopback request) and keeps a large body from
     /// piling up before it is collected; elsewhere on a serial queue of its own.
     init(reportsOnClientQueue: Bool = false) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
+        let configuration = ConfigurationHooks.ownConfiguration()
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never

@@ -12,8 +12,11 @@ import ObjectiveC
 /// Cassette's protocol. Call ``undo()`` to stop (the trait-less way: `defer { interception.undo() }`).
 public final class ConfigurationInterception: Sendable {
     private let undone = Locked(false)
+    private let identity = UUID()
 
-    init() {}
+    init(routingTo tape: Tape?) {
+        if let tape { ConfigurationHooks.fallbacks.withLock { $0.append((identity, tape)) } }
+    }
 
     /// Stops putting Cassette's protocol into new configurations (once every interception made
     /// is undone). Sessions made meanwhile keep it. Calling it again does nothing.
@@ -22,7 +25,9 @@ public final class ConfigurationInterception: Sendable {
             defer { undone = true }
             return !undone
         }
-        if first { ConfigurationHooks.release() }
+        guard first else { return }
+        ConfigurationHooks.fallbacks.withLock { $0.removeAll { $0.interception == identity } }
+        ConfigurationHooks.release()
     }
 }
 
@@ -43,8 +48,11 @@ extension Tape {
     ///
     /// The configuration getters are replaced (swizzled, as OHHTTPStubs does) so that each
     /// configuration they return starts with the protocol of the tape that is ``current`` in the
-    /// task that asked for it — the running test's. A configuration made with no tape current gets
-    /// a protocol that fails its requests with a clear error instead of reaching the network.
+    /// task that asked for it — the running test's — or else of `tape`: in an app under UI test,
+    /// where no task has a tape, open one when the app starts and pass it here. A configuration
+    /// made with neither gets a protocol that fails its requests with a clear error instead of
+    /// reaching the network. The sessions Cassette makes for itself (recording, the drift check,
+    /// a `wss://` relay) are never intercepted.
     /// Background configurations (`.background(withIdentifier:)`) run in another process and
     /// cannot be intercepted; nor can `URLSession.shared` this way (see ``interceptSharedSession()``).
     ///
@@ -52,9 +60,9 @@ extension Tape {
     ///   FoundationNetworking's configuration getters cannot be replaced (there is no
     ///   Objective-C runtime): give the code under test ``session``, or call ``configure(_:)`` on
     ///   the configuration it uses.
-    public static func interceptEverySession() throws -> ConfigurationInterception {
+    public static func interceptEverySession(routingTo tape: Tape? = nil) throws -> ConfigurationInterception {
         try ConfigurationHooks.retain()
-        return ConfigurationInterception()
+        return ConfigurationInterception(routingTo: tape)
     }
 }
 
@@ -83,9 +91,29 @@ enum ConfigurationHooks {
         #endif
     }
 
-    /// Puts the current tape's protocol (or the unrouted one) first in `configuration`.
+    /// The tapes given to ``Tape/interceptEverySession(routingTo:)``, by interception, in order:
+    /// the last one routes configurations made where no tape is current.
+    static let fallbacks = Locked<[(interception: UUID, tape: Tape)]>([])
+
+    /// Set while Cassette makes a configuration for its own session (``ownConfiguration()``).
+    @TaskLocal private static var bypassed = false
+
+    /// An ephemeral configuration for a session Cassette makes for itself (recording, the drift
+    /// check, a `wss://` relay, a tape's own session): never routed by the intercepted getters,
+    /// whatever tape is current, and without Cassette's protocols in it. The one place such a
+    /// configuration is made, so that no session of Cassette's own is caught by
+    /// ``Tape/interceptEverySession(routingTo:)``.
+    static func ownConfiguration(_ make: () -> URLSessionConfiguration = { .ephemeral }) -> URLSessionConfiguration {
+        let configuration = $bypassed.withValue(true) { make() }
+        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
+        return configuration
+    }
+
+    /// Puts the protocol of the current tape (or of the interception's tape, or the unrouted
+    /// one) first in `configuration`; nothing while Cassette makes its own.
     static func route(_ configuration: URLSessionConfiguration) {
-        if let tape = Tape.current {
+        guard !bypassed else { return }
+        if let tape = Tape.current ?? fallbacks.withLock({ $0.last?.tape }) {
             tape.configure(configuration)
         } else {
             let others = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }

@@ -18,7 +18,7 @@ final class ProtocolClasses: Sendable {
     /// in-memory URL cache of its own when the router's sessions keep theirs).
     init(router: Router) {
         self.router = router
-        let configuration = URLSessionConfiguration.ephemeral
+        let configuration = ConfigurationHooks.ownConfiguration()
         let keepsCache = router.access.urlCache.keepsCache
         if keepsCache { configuration.urlCache = URLCache(memoryCapacity: 32 << 20, diskCapacity: 0, diskPath: nil) }
         let own = SlotTable.shared.attach(router, configuration: configuration, reusable: true)

@@ -167,7 +167,7 @@ public enum LiveCheck {
     }
 
     static func configuration(_ options: Options) -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
+        let configuration = ConfigurationHooks.ownConfiguration()
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// `Tape.interceptEverySession()`: on Linux a clear error; everywhere, the routing its getters
 /// apply — a configuration made while a tape is current goes to that tape, one made with none
 /// fails its requests clearly. (The getter replacement itself needs the Objective-C runtime.)
-@Suite struct ConfigurationInterceptionTests {
+@Suite(.serialized) struct ConfigurationInterceptionTests {
     #if canImport(FoundationNetworking)
     @Test func onLinuxItSaysWhyNotAndWhatToUse() {
         #expect(throws: CassetteError.everySessionNotInterceptable) { _ = try Tape.interceptEverySession() }
@@ -44,5 +44,44 @@ import FoundationNetworking
             fetched.errorDescription == "Cassette: GET https://api.example.com/users/42 was made through a session whose configuration "
                 + "was created while no test had a cassette (Tape.interceptEverySession() is in effect). Create the session inside the test "
                 + "that has the .cassette trait (or withCassette), or give the code under test tape.session.")
+    }
+
+    /// The getter as it is replaced on Apple platforms: the configuration it makes is routed.
+    static func interceptedGetter() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        ConfigurationHooks.route(configuration)
+        return configuration
+    }
+
+    /// The sessions Cassette makes for itself (recording, the drift check, a relay, a tape's own)
+    /// are never caught: made through the intercepted getter while a tape is current, their
+    /// configuration holds none of Cassette's protocols.
+    @Test func cassettesOwnSessionsAreNeverIntercepted() async throws {
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: [:])
+        let (caught, own) = Tape.$current.withValue(tape) {
+            (Self.interceptedGetter(), ConfigurationHooks.ownConfiguration(Self.interceptedGetter))
+        }
+        #expect(caught.protocolClasses?.first is CassetteURLProtocol.Type)
+        #expect(own.protocolClasses?.contains { $0 is CassetteURLProtocol.Type } == false)
+        // With no tape current, it is not given the unrouted protocol either.
+        let unrouted = ConfigurationHooks.ownConfiguration(Self.interceptedGetter)
+        #expect(unrouted.protocolClasses?.contains { $0 is CassetteURLProtocol.Type } == false)
+        _ = try tape.eject()
+    }
+
+    /// `interceptEverySession(routingTo:)`: where no task has a tape (an app under UI test), the
+    /// configurations go to the given tape, until the interception is undone.
+    @Test func aConfigurationMadeWithNoTapeGoesToTheInterceptionsTape() async throws {
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: [:])
+        let interception = ConfigurationInterception(routingTo: tape)
+        let routed = Self.interceptedGetter()
+        let fetched = await Fetch.get("https://api.example.com/users/42?fields=name,email", on: URLSession(configuration: routed))
+        #expect(fetched.status == 200)
+        #expect(fetched.text == #"{"id":42,"name":"Ada Lovelace","email":"ada@example.com"}"#)
+
+        interception.undo()
+        let afterwards = Self.interceptedGetter()
+        #expect(afterwards.protocolClasses?.first.map { $0 == UnroutedProtocol.self } == true)
+        _ = try tape.eject()
     }
 }
