@@ -35,6 +35,25 @@ enum HTTPCache {
     /// Statuses a cache may store without explicit permission (RFC 9110 §15.1), less `206`.
     private static let cacheableStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// The entry a lookup starts from: the one the loading system handed the protocol, else the
+    /// one `cache` holds for `request`. FoundationNetworking always hands it over; Apple's loading
+    /// system, under the default `.useProtocolCachePolicy`, has been seen to hand over none and
+    /// leave the lookup to the protocol. Either way the same entry is found.
+    static func stored(for request: URLRequest, handed: CachedURLResponse?, in cache: URLCache) -> CachedURLResponse? {
+        handed ?? cache.cachedResponse(for: request)
+    }
+
+    /// How Cassette stores an entry: as the platform's loading system stores a live response it
+    /// may cache — `.allowed` on Apple platforms (memory and disk). Under FoundationNetworking in
+    /// memory only, as before: a test run leaves nothing in a disk cache for the next run to find.
+    static var storagePolicy: URLCache.StoragePolicy {
+        #if canImport(FoundationNetworking)
+        .allowedInMemoryOnly
+        #else
+        .allowed
+        #endif
+    }
+
     /// What the cache does for `request` with `stored` as the entry the session found for it.
     /// `policy` is the request's cache policy (the session's, when the request has the default).
     static func lookup(
@@ -104,7 +123,7 @@ enum HTTPCache {
             }
             userInfo[variedKey] = varied
         }
-        return CachedURLResponse(response: response, data: body, userInfo: userInfo, storagePolicy: .allowedInMemoryOnly)
+        return CachedURLResponse(response: response, data: body, userInfo: userInfo, storagePolicy: storagePolicy)
     }
 
     /// The stored response refreshed by `notModified` (a `304`): its status and body, its header

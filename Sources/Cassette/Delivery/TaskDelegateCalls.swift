@@ -39,7 +39,6 @@ enum TaskDelegateCalls {
     /// upload reports: libcurl reads a body 64 KiB at a time. `expected` is the body's length when
     /// it was known up front (data and files), 0 for a stream, as live.
     static func sentBody(of task: URLSessionTask?, count: Int, expected: Int64) {
-        #if canImport(FoundationNetworking)
         guard count > 0, let task, let session = TaskInternals.session(of: task),
             let delegate = TaskInternals.progressDelegate(of: task)
         else { return }
@@ -53,12 +52,10 @@ enum TaskDelegateCalls {
                 delegate.urlSession(session, task: task, didSendBodyData: piece, totalBytesSent: sent, totalBytesExpectedToSend: expected)
             }
         }
-        #endif
     }
 
     /// Reports bytes a live upload really sent (while recording), piece by piece as they went.
     static func sentBody(of task: URLSessionTask?, piece: Int64, total: Int64, expected: Int64) {
-        #if canImport(FoundationNetworking)
         guard let task, let session = TaskInternals.session(of: task),
             let delegate = TaskInternals.progressDelegate(of: task)
         else { return }
@@ -67,7 +64,6 @@ enum TaskDelegateCalls {
             let (session, task, delegate) = call.value
             delegate.urlSession(session, task: task, didSendBodyData: piece, totalBytesSent: total, totalBytesExpectedToSend: expected)
         }
-        #endif
     }
 
     /// How much of a body libcurl hands over at a time (its default upload buffer).

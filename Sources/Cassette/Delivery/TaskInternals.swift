@@ -144,9 +144,12 @@ enum TaskInternals {
         return task.delegate ?? session(of: task)?.delegate as? URLSessionTaskDelegate
     }
 
-    /// The delegate FoundationNetworking tells about `task`'s progress (`didSendBodyData`): only
-    /// for delegate-driven tasks and tasks given their own delegate, never for a completion
-    /// handler alone (measured). Nil on Apple platforms.
+    /// The delegate told about `task`'s upload progress (`didSendBodyData`), as the platform's
+    /// own HTTP loading tells it. FoundationNetworking: only for delegate-driven tasks and tasks
+    /// given their own delegate, never for a completion handler alone (measured). Apple
+    /// platforms: the task's delegate, else the session's — the loading system never reports
+    /// progress for a request a protocol answers (OHHTTPStubs documents it), so Cassette does,
+    /// through the same code as on Linux.
     static func progressDelegate(of task: URLSessionTask?) -> URLSessionTaskDelegate? {
         #if canImport(FoundationNetworking)
         guard let task, let session = session(of: task), let behaviour = behaviour(of: task, in: session) else { return nil }
@@ -155,7 +158,7 @@ enum TaskInternals {
         }
         return delegate(in: behaviour)
         #else
-        return nil
+        return redirectDelegate(of: task)
         #endif
     }
 

@@ -57,7 +57,8 @@ struct SessionExecutor {
     private func consult(_ cache: URLCache, for request: URLRequest, of exchange: Exchange) -> URLRequest? {
         let configured = exchange.configuration?.requestCachePolicy ?? .useProtocolCachePolicy
         let policy = request.cachePolicy == .useProtocolCachePolicy ? configured : request.cachePolicy
-        switch HTTPCache.lookup(request, stored: exchange.cachedResponse, policy: policy, now: Date()) {
+        let stored = HTTPCache.stored(for: request, handed: exchange.cachedResponse, in: cache)
+        switch HTTPCache.lookup(request, stored: stored, policy: policy, now: Date()) {
         case .fresh(let stored):
             if let head = stored.response as? HTTPURLResponse {
                 exchange.channel.deliverCached(head, body: stored.data)

@@ -36,6 +36,30 @@ import FoundationNetworking
         }
     }
 
+    /// Where the loading system hands the protocol no stored response (Apple's, under the default
+    /// policy), the lookup starts from what the session's cache holds; one handed over wins.
+    @Test func withNothingHandedOverTheCacheIsAsked() {
+        let cache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
+        let request = URLRequest(url: Self.url)
+        let entry = Self.stored(["Cache-Control": "max-age=60"])
+        #expect(HTTPCache.stored(for: request, handed: nil, in: cache) == nil)
+        cache.storeCachedResponse(entry, for: request)
+        #expect(HTTPCache.stored(for: request, handed: nil, in: cache)?.data == Data("stored".utf8))
+        let handed = Self.stored(["Cache-Control": "max-age=60"], body: "handed")
+        #expect(HTTPCache.stored(for: request, handed: handed, in: cache)?.data == Data("handed".utf8))
+        #expect(Self.lookup(HTTPCache.stored(for: request, handed: nil, in: cache), after: 30) == "fresh")
+    }
+
+    /// Stored as the platform's loading system stores a live response: memory and disk on Apple
+    /// platforms, memory only under FoundationNetworking.
+    @Test func entriesAreStoredWithThePlatformsPolicy() {
+        #if canImport(FoundationNetworking)
+        #expect(Self.stored(["Cache-Control": "max-age=60"]).storagePolicy == .allowedInMemoryOnly)
+        #else
+        #expect(Self.stored(["Cache-Control": "max-age=60"]).storagePolicy == .allowed)
+        #endif
+    }
+
     @Test func maxAgeKeepsAResponseFreshForThatLongFromWhenItWasStored() {
         let entry = Self.stored(["Cache-Control": "max-age=60", "Date": "Mon, 01 Jan 2001 00:00:00 GMT"])
         #expect(Self.lookup(entry, after: 59) == "fresh", "a Date from long ago does not age it")
