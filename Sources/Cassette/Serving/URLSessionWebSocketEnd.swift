@@ -19,9 +19,13 @@ final class URLSessionWebSocketEnd: NSObject, WebSocketEnd, URLSessionWebSocketD
     private var session: URLSession?
     private var task: URLSessionWebSocketTask?
 
-    /// Opens `url` (`https://` or `wss://`) for the upgrade `wire`; waits at most `timeout` for the handshake.
+    /// Opens `url` (`https://` or `wss://`) for the upgrade `wire`; waits at most `timeout` for the
+    /// handshake. An upstream that answers the upgrade with anything but `101` is passed on and
+    /// recorded as that answer (without its body, which the task does not give), as the `ws://`
+    /// path does; messages up to `maximumMessageSize` bytes are taken, as `ws://` takes them.
     static func open(
-        _ wire: WireRequest, url: URL, timeout: TimeInterval, failure: (RequestFailure.Reason) -> RequestFailure
+        _ wire: WireRequest, url: URL, timeout: TimeInterval, maximumMessageSize: Int,
+        failure: (RequestFailure.Reason) -> RequestFailure
     ) throws(RequestFailure) -> WebSocketUpstream.Opened {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.scheme = "wss"
@@ -31,25 +35,35 @@ final class URLSessionWebSocketEnd: NSObject, WebSocketEnd, URLSessionWebSocketD
             request.addValue(value, forHTTPHeaderField: name)
         }
         let end = URLSessionWebSocketEnd()
-        let session = URLSession(configuration: .ephemeral, delegate: end, delegateQueue: nil)
+        let session = URLSession(configuration: ConfigurationHooks.ownConfiguration(), delegate: end, delegateQueue: nil)
         let task = session.webSocketTask(with: request)
+        task.maximumMessageSize = maximumMessageSize
         end.session = session
         end.task = task
         task.resume()
         let waited = end.openedSignal.wait(timeout: .now() + timeout)
         let handshake = end.handshake.withLock { $0 }
+        if !handshake.opened, let refusal = task.response as? HTTPURLResponse, refusal.statusCode != 101 {
+            task.cancel()
+            session.invalidateAndCancel()
+            return .answered(UpstreamHead(status: refusal.statusCode, headers: fields(of: refusal)), body: Data())
+        }
         guard waited == .success, handshake.opened, let response = task.response as? HTTPURLResponse else {
             let why = handshake.error.map { $0.localizedDescription } ?? "no handshake within \(Int(timeout)) s"
             task.cancel()
             session.invalidateAndCancel()
             throw failure(.webSocketUpstreamUnreachable(why: why))
         }
+        end.receiveNext()
+        return .webSocket(end, headers: fields(of: response))
+    }
+
+    private static func fields(of response: HTTPURLResponse) -> Interaction.Headers {
         var headers = Interaction.Headers()
         for (name, value) in response.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers.add(name, value) }
         }
-        end.receiveNext()
-        return .webSocket(end, headers: headers)
+        return headers
     }
 
     /// Fields the task sets itself.

@@ -29,7 +29,8 @@ enum WebSocketUpstream {
             return try openOwn(wire, url: url, limits: limits, failure: failure)
         case "wss", "https":
             #if canImport(Darwin)
-            return try URLSessionWebSocketEnd.open(wire, url: url, timeout: limits.headerTimeout, failure: failure)
+            return try URLSessionWebSocketEnd.open(
+                wire, url: url, timeout: limits.headerTimeout, maximumMessageSize: limits.bodyBytes, failure: failure)
             #else
             throw failure(.webSocketOverTLS)
             #endif
