@@ -19,8 +19,9 @@ let package = Package(
     targets: [
         // The cassette as data: value types and codecs. Foundation only.
         .target(name: "CassetteFormats"),
-        // The runtime: URLProtocol, routing, recording, playback. Re-exports CassetteFormats.
-        .target(name: "Cassette", dependencies: ["CassetteFormats"]),
+        // The runtime: URLProtocol, routing, recording, playback. Re-exports CassetteFormats. Its
+        // privacy manifest goes with it into an app that links it (Apple's required-reason APIs).
+        .target(name: "Cassette", dependencies: ["CassetteFormats"], resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The test-framework integration: Swift Testing traits. Re-exports Cassette.
         .target(name: "CassetteTesting", dependencies: ["Cassette"]),
         // The `cassette` command-line tool.
