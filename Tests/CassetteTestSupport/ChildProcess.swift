@@ -15,9 +15,18 @@ public enum ChildProcess {
     public static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:]
     ) throws -> (status: Int32, output: String) {
+        try run(executable: url(of: name), arguments, environment: environment)
+    }
+
+    /// Runs the program at `executable` (a test tool such as `/usr/bin/env swiftc …`) in
+    /// `folder` (this process's current one when nil), as ``run(_:_:environment:)`` runs a helper.
+    public static func run(
+        executable: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = url(of: name)
+        process.executableURL = executable
         process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }

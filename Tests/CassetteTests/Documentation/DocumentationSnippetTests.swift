@@ -50,19 +50,9 @@ import Testing
         return blocks
     }
 
-    /// Runs `swiftc` with `arguments`; its exit status and what it printed.
+    /// Runs `swiftc` with `arguments` in `folder`; its exit status and what it printed.
     static func swiftc(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc"] + arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        try ChildProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["swiftc"] + arguments, in: folder)
     }
 
     @Test func theREADMEsFirstExampleIsMarkedComplete() throws {
