@@ -49,7 +49,7 @@ enum TaskDelegateCalls {
             while sent < Int64(count) {
                 let piece = min(Int64(uploadPieceSize), Int64(count) - sent)
                 sent += piece
-                delegate.urlSession(session, task: task, didSendBodyData: piece, totalBytesSent: sent, totalBytesExpectedToSend: expected)
+                tell(delegate, session, task, sent: piece, total: sent, expected: expected)
             }
         }
     }
@@ -62,8 +62,19 @@ enum TaskDelegateCalls {
         let call = UncheckedSendable((session, task, delegate))
         session.delegateQueue.addOperation {
             let (session, task, delegate) = call.value
-            delegate.urlSession(session, task: task, didSendBodyData: piece, totalBytesSent: total, totalBytesExpectedToSend: expected)
+            tell(delegate, session, task, sent: piece, total: total, expected: expected)
         }
+    }
+
+    /// `didSendBodyData`: an optional method on Apple platforms, asked only of a delegate that has it.
+    private static func tell(
+        _ delegate: URLSessionTaskDelegate, _ session: URLSession, _ task: URLSessionTask, sent: Int64, total: Int64, expected: Int64
+    ) {
+        #if canImport(FoundationNetworking)
+        delegate.urlSession(session, task: task, didSendBodyData: sent, totalBytesSent: total, totalBytesExpectedToSend: expected)
+        #else
+        delegate.urlSession?(session, task: task, didSendBodyData: sent, totalBytesSent: total, totalBytesExpectedToSend: expected)
+        #endif
     }
 
     /// How much of a body libcurl hands over at a time (its default upload buffer).
