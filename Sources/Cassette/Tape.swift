@@ -255,6 +255,23 @@ public final class Tape: Sendable {
         routes.configure(configuration)
     }
 
+    /// A session for the code under test made from `configuration`, routed through this tape,
+    /// with `delegate`: ``configure(_:)`` and `URLSession(configuration:delegate:delegateQueue:)`
+    /// in one call. Prefer it when the session has a delegate: Cassette then knows which session
+    /// runs a task, so on Apple platforms it asks that delegate about redirects (and tells it of
+    /// upload progress) without looking the session up through the task, which is not public API.
+    ///
+    /// ```swift
+    /// let session = tape.makeSession(configuration: .default, delegate: RedirectPolicy())
+    /// let client = APIClient(session: session)
+    /// ```
+    public func makeSession(
+        configuration: URLSessionConfiguration = .ephemeral, delegate: (any URLSessionDelegate)? = nil,
+        delegateQueue: OperationQueue? = nil
+    ) -> URLSession {
+        routes.makeSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+    }
+
     /// Ends the use of the tape and saves what was recorded.
     ///
     /// The file is written when something was recorded, when mode `all` re-recorded it, or when

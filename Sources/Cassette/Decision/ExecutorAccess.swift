@@ -35,6 +35,17 @@ final class ExecutorAccess: Sendable {
         redactor.forMatching(request)
     }
 
+    /// A warning for the tape's report (and standard error, unless the tape's options say not
+    /// to), said once however many requests lead to it.
+    func warnOnce(_ warning: String) {
+        let new = log.withLock { log -> Bool in
+            guard !log.warnings.contains(warning) else { return false }
+            log.warnings.append(warning)
+            return true
+        }
+        if new, announcesWarnings { StandardError.warn(warning) }
+    }
+
     /// A recording that failed to connect, kept by the policy's word (`warning` says what): the
     /// tape's report lists it, and standard error says it at once (unless the tape's options say not to).
     func noteConnectionFailure(_ warning: String) {

@@ -33,20 +33,44 @@ enum TaskInternals {
 
     private static let lastSession = Locked(LastSession())
 
+    /// Sessions Cassette knows run a task, told at `startLoading` by the task's route (a tape's
+    /// own session, one made by ``Tape/makeSession(configuration:delegate:delegateQueue:)``),
+    /// by task; neither is kept alive, and entries of tasks that are gone are dropped as the table grows.
+    private static let known = Locked<[ObjectIdentifier: LastSession]>([:])
+
+    /// Notes that `session` runs `task`, so that ``session(of:)`` finds it without asking the task.
+    static func remember(_ session: URLSession, runs task: URLSessionTask) {
+        known.withLock { known in
+            if known.count >= 256 { known = known.filter { $0.value.task != nil } }
+            known[ObjectIdentifier(task)] = LastSession(task: task, session: session)
+        }
+    }
+
+    /// The session ``remember(_:runs:)`` noted for `task`, if it is still there.
+    static func rememberedSession(of task: URLSessionTask) -> URLSession? {
+        known.withLock { known in
+            guard let entry = known[ObjectIdentifier(task)], entry.task === task else { return nil }
+            return entry.session
+        }
+    }
+
     /// The session that runs `task`, or nil where it cannot be found. An immutable field: safe
     /// to read from any thread.
     ///
-    /// Linux: FoundationNetworking's `session` field, by reflection. Apple platforms: the task's
+    /// First the session Cassette knows runs it (``remember(_:runs:)``), on every platform. Else,
+    /// Linux: FoundationNetworking's `session` field, by reflection; Apple platforms: the task's
     /// `session` property, which is not public API: asked only when the task answers its
     /// selector (checked first), so a system without it gives nil, never an exception.
     static func session(of task: URLSessionTask?) -> URLSession? {
         guard let task else { return nil }
         if let known = lastSession.withLock({ $0.task === task ? $0.session : nil }) { return known }
         #if canImport(FoundationNetworking)
-        let session = field("session", of: task) as? URLSession
+        let session = rememberedSession(of: task) ?? field("session", of: task) as? URLSession
         #else
         let selector = NSSelectorFromString("session")
-        let session = task.responds(to: selector) ? task.perform(selector)?.takeUnretainedValue() as? URLSession : nil
+        let session =
+            rememberedSession(of: task)
+            ?? (task.responds(to: selector) ? task.perform(selector)?.takeUnretainedValue() as? URLSession : nil)
         #endif
         lastSession.withLock { $0 = LastSession(task: task, session: session) }
         return session

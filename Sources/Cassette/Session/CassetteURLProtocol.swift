@@ -71,6 +71,7 @@ class CassetteURLProtocol: URLProtocol {
     override func startLoading() {
         let channel = ClientChannel(self)
         let route = Self.route
+        if let task, let session = route?.session { TaskInternals.remember(session, runs: task) }
         let exchange = Exchange(
             request: request, channel: channel, configuration: route?.configuration.value, cachedResponse: cachedResponse)
         self.exchange = exchange

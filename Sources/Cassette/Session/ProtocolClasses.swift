@@ -25,14 +25,28 @@ final class ProtocolClasses: Sendable {
         own.route(configuration, keepingCache: keepsCache)
         classes = Locked([own])
         session = URLSession(configuration: configuration)
+        SlotTable.shared.route(of: own)?.remember(session)
     }
 
     /// Routes the sessions made from `configuration` through `router`, with a class of their own
     /// that is retired when the routes are detached (the caller's sessions may outlive them).
-    func configure(_ configuration: URLSessionConfiguration) {
+    @discardableResult
+    func configure(_ configuration: URLSessionConfiguration) -> CassetteURLProtocol.Type {
         let made = SlotTable.shared.attach(router, configuration: configuration, reusable: false)
         made.route(configuration, keepingCache: router.access.urlCache.keepsCache)
         classes.withLock { $0.append(made) }
+        return made
+    }
+
+    /// A session made from `configuration`, routed through `router`, that Cassette knows: its
+    /// tasks find it without asking them (see ``TaskInternals/session(of:)``).
+    func makeSession(
+        configuration: URLSessionConfiguration, delegate: (any URLSessionDelegate)?, delegateQueue: OperationQueue?
+    ) -> URLSession {
+        let made = configure(configuration)
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+        SlotTable.shared.route(of: made)?.remember(session)
+        return session
     }
 
     /// Detaches every class (requests through them fail as "already ejected" from now on),

@@ -26,6 +26,17 @@ enum Redirect {
     /// Darwin's and FoundationNetworking's limit.
     static let mostHops = 20
 
+    /// What the tape's report says when a redirect of `request` is followed without asking a
+    /// delegate that may exist: the task has none of its own and its session could not be found
+    /// (on Apple platforms, a session the caller made that does not answer the `session`
+    /// selector). Nil when the delegate could be asked, or there is none to ask.
+    static func unaskedDelegateWarning(for request: Interaction.Request, taskHasDelegate: Bool, sessionFound: Bool) -> String? {
+        guard !taskHasDelegate, !sessionFound else { return nil }
+        return "\(request.method) \(request.url) was redirected without asking the session's delegate, if it has one: Cassette "
+            + "could not find the session that runs the task. Make the session with tape.makeSession(configuration:delegate:"
+            + "delegateQueue:), so that Cassette knows it."
+    }
+
     /// The request that follows `response` to `request`, or nil when `response` is not a redirect
     /// URLSession follows.
     static func nextRequest(after response: HTTPURLResponse, to request: URLRequest, body: Data?) -> URLRequest? {

@@ -173,6 +173,11 @@ struct SessionExecutor {
                 return channel.finish(error: RequestFailure(.tooManyRedirects, request: shown).urlError)
             }
             let task = channel.task
+            if let warning = Redirect.unaskedDelegateWarning(
+                for: shown, taskHasDelegate: task?.delegate != nil, sessionFound: TaskInternals.session(of: task) != nil)
+            {
+                router.access.warnOnce(warning)
+            }
             CookieSync.store(cookiesOf: head, for: hop.request, configuration: exchange.configuration)
             let proposed = CookieSync.addingCookies(to: shownNext.value, configuration: exchange.configuration)
             TaskDelegateCalls.redirect(task, response: head, proposing: proposed) { chosen in

@@ -27,10 +27,26 @@ final class SlotBinding: Sendable {
     /// The configuration the class was put into (by ``Tape/configure(_:)`` or a tape's own
     /// session), as the sessions made from it see it; nil when unknown.
     let configuration: UncheckedSendable<URLSessionConfiguration?>
+    /// The session made from the configuration when Cassette made it (a tape's own session, one
+    /// from ``Tape/makeSession(configuration:delegate:delegateQueue:)``), not kept alive; nil when
+    /// the caller made its sessions itself.
+    private let made = Locked(WeakSession())
+
+    private struct WeakSession {
+        weak var session: URLSession?
+    }
 
     init(router: Router, configuration: URLSessionConfiguration?) {
         self.router = router
         self.configuration = UncheckedSendable(configuration)
+    }
+
+    /// The session made from this route's configuration, when Cassette knows it.
+    var session: URLSession? { made.withLock { $0.session } }
+
+    /// Notes that `session` is the one made from this route's configuration.
+    func remember(_ session: URLSession) {
+        made.withLock { $0.session = session }
     }
 }
 
@@ -90,6 +106,11 @@ final class SlotTable: Sendable {
 
     func route(for protocolClass: ObjectIdentifier) -> SlotBinding? {
         state.withLock { $0.routes[protocolClass] }
+    }
+
+    /// The route of `protocolClass`, while it is attached.
+    func route(of protocolClass: CassetteURLProtocol.Type) -> SlotBinding? {
+        route(for: ObjectIdentifier(protocolClass))
     }
 
     /// How many distinct protocol classes exist (for tests of the pool).
