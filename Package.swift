@@ -15,6 +15,14 @@ let package = Package(
         // The cassette as data and its codecs, for tools.
         .library(name: "CassetteFormats", targets: ["CassetteFormats"]),
         .executable(name: "cassette", targets: ["CassetteCLI"]),
+        // The tool as SwiftPM commands, from any package that depends on this one:
+        // `swift package cassette lint Cassettes` (commands that read) and
+        // `swift package cassette-write redact Cassettes` (commands that write or reach the network).
+        .plugin(name: "CassetteCommand", targets: ["CassetteCommand"]),
+        // The same tool under its target's name, which is how SwiftPM 6.3 finds a plugin's tool
+        // when the tool's product is named otherwise (swiftlang/swift-package-manager#8831).
+        .executable(name: "CassetteCLI", targets: ["CassetteCLI"]),
+        .plugin(name: "CassetteWriteCommand", targets: ["CassetteWriteCommand"]),
     ],
     targets: [
         // The cassette as data: value types and codecs. Foundation only.
@@ -26,6 +34,22 @@ let package = Package(
         .target(name: "CassetteTesting", dependencies: ["Cassette"]),
         // The `cassette` command-line tool.
         .executableTarget(name: "CassetteCLI", dependencies: ["Cassette"]),
+        // `swift package cassette …`: the tool for the commands that only read.
+        .plugin(
+            name: "CassetteCommand",
+            capability: .command(intent: .custom(verb: "cassette", description: "Runs a cassette command that only reads (lint, show, …)")),
+            dependencies: ["CassetteCLI"]),
+        // `swift package cassette-write …`: every command, with permission to write and to reach the network.
+        .plugin(
+            name: "CassetteWriteCommand",
+            capability: .command(
+                intent: .custom(verb: "cassette-write", description: "Runs any cassette command, those that write cassettes too"),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "redact, convert, prune --apply, check --update, record and view write cassettes and pages"),
+                    .allowNetworkConnections(scope: .all(), reason: "record, serve and check --live reach the servers the cassettes name"),
+                ]),
+            dependencies: ["CassetteCLI"]),
         // The benchmarks: `swift run -c release CassetteBench` (ratios against the platform floor).
         .executableTarget(name: "CassetteBench", dependencies: ["Cassette", "CassetteTestSupport"], path: "Benchmarks"),
         // Test-only support: an in-process loopback HTTP server, so tests record without network.
