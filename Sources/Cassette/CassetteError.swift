@@ -30,7 +30,7 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// `URLSession.shared` existed before Cassette could register its protocol, so its
     /// requests cannot be intercepted in this process.
     case sharedSessionNotInterceptable
-    /// ``Tape/interceptEverySession()`` on a platform without an Objective-C runtime (Linux).
+    /// ``Tape/interceptEverySession(routingTo:)`` on a platform without an Objective-C runtime (Linux).
     case everySessionNotInterceptable
     /// The cassette was already ejected.
     case alreadyEjected(file: String)

@@ -7,7 +7,7 @@ import FoundationNetworking
 import ObjectiveC
 #endif
 
-/// What ``Tape/interceptEverySession()`` returns: while it lasts, the session configurations
+/// What ``Tape/interceptEverySession(routingTo:)`` returns: while it lasts, the session configurations
 /// `URLSessionConfiguration.default` and `.ephemeral` are intercepted — each one made starts with
 /// Cassette's protocol. Call ``undo()`` to stop (the trait-less way: `defer { interception.undo() }`).
 public final class ConfigurationInterception: Sendable {
