@@ -2,7 +2,7 @@ import CassetteTestSupport
 import Foundation
 import Testing
 
-/// Every Swift example in the README and the DocC articles marked `<!-- compiles -->` (the line
+/// Every Swift example in the README, `docs/` and the DocC articles marked `<!-- compiles -->` (the line
 /// before its fence) compiles as written: it is type-checked against the package's built modules
 /// and a stand-in app module (`Fixtures/Snippets/MyApp.swift`), as a reader's test target would
 /// compile it. The README's first example must be one of them.
@@ -17,13 +17,16 @@ import Testing
         var description: String { "\(file.lastPathComponent):\(line)" }
     }
 
-    /// The README and every DocC article.
+    /// The README, the guide and the other documents in `docs/`, and every DocC article.
     static var documents: [URL] {
         let sources = PackagePaths.root.appendingPathComponent("Sources")
         let catalogs =
             FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
             .filter { $0.pathExtension == "md" && $0.deletingLastPathComponent().pathExtension == "docc" } ?? []
-        return [PackagePaths.root.appendingPathComponent("README.md")] + catalogs.sorted { $0.path < $1.path }
+        let docs = PackagePaths.root.appendingPathComponent("docs")
+        let pages = ((try? FileManager.default.contentsOfDirectory(at: docs, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.pathExtension == "md" }
+        return [PackagePaths.root.appendingPathComponent("README.md")] + (pages + catalogs).sorted { $0.path < $1.path }
     }
 
     /// The Swift code blocks of `file`, each with the line of its fence and whether it is marked.
