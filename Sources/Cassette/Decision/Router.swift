@@ -48,13 +48,16 @@ final class Router: Sendable {
     ///   - sent: the request as it is sent, for the conditions of stubs; made only when stubs are installed.
     ///   - shownOnMiss: the request a refusal shows, when it should show more than `request` (the
     ///     session's configured fields); it is redacted here. Asked only on a refusal.
+    ///   - newRequest: false for a redirect's next hop, which is not another request of the caller's
+    ///     (``Tape/Report/requests`` counts each request once).
     ///
     /// A recording that is a WebSocket conversation is refused here, and stays for an upgrade
     /// (``decideUpgrade(_:sent:)``).
     func decide(
-        _ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: () -> Interaction.Request? = { nil }
+        _ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: () -> Interaction.Request? = { nil },
+        newRequest: Bool = true
     ) -> Decision {
-        switch decide(request, sent: sent, shownOnMiss: shownOnMiss, conversing: false) {
+        switch decide(request, sent: sent, shownOnMiss: shownOnMiss, conversing: false, newRequest: newRequest) {
         case .decided(let decision): return decision
         case .converse(let replay):  // not reachable: a conversation is refused when not conversing
             return .refuse(RequestFailure(.webSocketConversation(cassette: replay.cassette), request: replay.request))
@@ -64,16 +67,20 @@ final class Router: Sendable {
     /// Decides who answers a WebSocket upgrade the wire executor received: a recorded conversation,
     /// or whatever ``decide(_:sent:shownOnMiss:)`` would decide.
     func decideUpgrade(_ request: Interaction.Request, sent: () -> URLRequest) -> UpgradeDecision {
-        decide(request, sent: sent, shownOnMiss: { nil }, conversing: true)
+        decide(request, sent: sent, shownOnMiss: { nil }, conversing: true, newRequest: true)
     }
 
+    /// A replay is counted with the rest of its bookkeeping (``noteReplay(of:redactedValues:recordedAt:newRequest:)``,
+    /// one lock); any other answer here.
     private func decide(
-        _ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: () -> Interaction.Request?, conversing: Bool
+        _ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: () -> Interaction.Request?, conversing: Bool,
+        newRequest: Bool
     ) -> UpgradeDecision {
         // Stubs first: a stubbed request is neither replayed nor recorded.
         if !stubs.isEmpty || !Stubs.global.isEmpty {
             let urlRequest = sent()
             if let (_, response) = stubs.answer(urlRequest, captured: request) ?? Stubs.global.answer(urlRequest, captured: request) {
+                if newRequest { noteRequest() }
                 return .decided(.stub(response.answer(to: redactor.forMatching(request))))
             }
         }
@@ -85,12 +92,13 @@ final class Router: Sendable {
             case .found(let index, let interaction, _, let repeated) where interaction.webSocket != nil && !conversing:
                 // Not answered: the conversation stays for an executor that can hold it.
                 if !repeated { playback.putBack(index) }
+                if newRequest { noteRequest() }
                 return .decided(.refuse(RequestFailure(.webSocketConversation(cassette: setup.file), request: redacted)))
             case .found(let index, let interaction, let redactedValues, _) where interaction.webSocket != nil:
-                noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt)
+                noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt, newRequest: newRequest)
                 return .converse(preparation.conversation(interaction, number: index + 1, redacted: redacted))
             case .found(let index, let interaction, let redactedValues, _):
-                noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt)
+                noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt, newRequest: newRequest)
                 let prepared = preparation.answer(interaction, number: index + 1, to: request, redacted: redacted)
                 if !prepared.movedTimes.isEmpty || !prepared.warnings.isEmpty {
                     log.withLock {
@@ -105,6 +113,7 @@ final class Router: Sendable {
                 break
             }
         }
+        if newRequest { noteRequest() }
         if setup.recordsNewRequests { return .decided(.record(request.withReadableBody())) }
         // Without a value that stands where a recording holds a placeholder (a secret the tape does not know).
         var shown = shownOnMiss().map { redactor.forMatching($0) } ?? redacted
@@ -113,9 +122,9 @@ final class Router: Sendable {
         return .decided(.refuse(refusal(of: shown, usedUp: usedUp)))
     }
 
-    /// Counts a request that reached the tape (``Tape/Report/requests``), before anything about it
-    /// is read or decided: one that fails at once (a body that cannot be read, a download task on
-    /// Linux) reached it too. Each executor calls it once per request, not per redirect hop.
+    /// Counts a request that reached the tape (``Tape/Report/requests``). ``decide(_:sent:shownOnMiss:newRequest:)``
+    /// counts what it decides; an executor calls this for a request that ends before a decision
+    /// (a body that cannot be read, a download task on Linux, a cancel).
     func noteRequest() {
         log.withLock { $0.requests += 1 }
     }
@@ -130,7 +139,7 @@ final class Router: Sendable {
 
     /// Counts a replay of the interaction at `index`, notes a match that relied on redacted values,
     /// and starts the recording's clock at the first replay.
-    private func noteReplay(of index: Int, redactedValues: Int, recordedAt: Date?) {
+    private func noteReplay(of index: Int, redactedValues: Int, recordedAt: Date?, newRequest: Bool) {
         let requests = redactedValues > 0 ? playback.requests : []
         let match =
             requests.indices.contains(index)
@@ -138,6 +147,7 @@ final class Router: Sendable {
                 interaction: index + 1, request: "\(requests[index].method) \(requests[index].url)",
                 redactedValues: redactedValues) : nil
         log.withLock {
+            if newRequest { $0.requests += 1 }
             $0.replayed += 1
             if let match { $0.redactedMatches.append(match) }
             // The clock is read at the first replay only.

@@ -12,14 +12,17 @@ import FoundationNetworking
 /// Only the first hop of an exchange reports: a redirect's next request is Cassette's own.
 final class SentBody: Sendable {
     private let task: UncheckedSendable<URLSessionTask?>
+    /// The session that runs the task, when Cassette made it.
+    private let known: UncheckedSendable<URLSession?>
     private let count: Int64
     private let expected: Int64
     private let reported = Locked<Int64>(0)
 
     /// - Parameters:
     ///   - body: the hop's body; `firstHop` false for a redirect's request, which reports nothing.
-    init(_ body: RequestBody, firstHop: Bool, task: URLSessionTask?) {
+    init(_ body: RequestBody, firstHop: Bool, task: URLSessionTask?, known: URLSession?) {
         self.task = UncheckedSendable(task)
+        self.known = UncheckedSendable(known)
         count = firstHop ? Int64(body.data?.count ?? 0) : 0
         expected = body.expectedLength
     }
@@ -33,7 +36,7 @@ final class SentBody: Sendable {
                 return true
             })
         else { return }
-        TaskDelegateCalls.sentBody(of: task.value, piece: piece, total: total, expected: expected)
+        TaskDelegateCalls.sentBody(of: task.value, known: known.value, piece: piece, total: total, expected: expected)
     }
 
     /// Reports what the live upload has not reported yet: the server answered, so it was sent.
@@ -44,9 +47,9 @@ final class SentBody: Sendable {
         }
         guard count > 0, before < count else { return }
         if before == 0 {
-            TaskDelegateCalls.sentBody(of: task.value, count: Int(count), expected: expected)
+            TaskDelegateCalls.sentBody(of: task.value, known: known.value, count: Int(count), expected: expected)
         } else {
-            TaskDelegateCalls.sentBody(of: task.value, piece: count - before, total: count, expected: expected)
+            TaskDelegateCalls.sentBody(of: task.value, known: known.value, piece: count - before, total: count, expected: expected)
         }
     }
 }

@@ -14,9 +14,11 @@ import FoundationNetworking
 ///
 /// Redirects are asked on every platform: Cassette follows them hop by hop itself, also on
 /// Apple platforms (a protocol's `wasRedirectedTo` there loses the 3xx when the delegate
-/// refuses, and starts each hop with a new protocol, out of reach of the hop limit). The body
-/// stream and upload progress are Linux's alone: Apple's loading system hands a protocol the
-/// streamed body and reports progress itself, and those methods do nothing there.
+/// refuses, and starts each hop with a new protocol, out of reach of the hop limit). Upload
+/// progress is reported on every platform (Apple's loading system does not report it for a
+/// protocol). The body stream is Linux's alone: Apple's loading system hands a protocol the
+/// streamed body itself, and that method does nothing there. `known` is the session that runs
+/// the task when Cassette made it (``Exchange/knownSession``), found without asking the task.
 enum TaskDelegateCalls {
     /// Asks for the body of `uploadTask(withStreamedRequest:)`, as FoundationNetworking does:
     /// `nil` when the session has no task delegate, or the delegate gives none.
@@ -38,9 +40,9 @@ enum TaskDelegateCalls {
     /// Tells the task's progress delegate that `count` body bytes were sent, in the pieces a live
     /// upload reports: libcurl reads a body 64 KiB at a time. `expected` is the body's length when
     /// it was known up front (data and files), 0 for a stream, as live.
-    static func sentBody(of task: URLSessionTask?, count: Int, expected: Int64) {
-        guard count > 0, let task, let session = TaskInternals.session(of: task),
-            let delegate = TaskInternals.progressDelegate(of: task)
+    static func sentBody(of task: URLSessionTask?, known: URLSession? = nil, count: Int, expected: Int64) {
+        guard count > 0, let task, let session = TaskInternals.session(of: task, known: known),
+            let delegate = TaskInternals.progressDelegate(of: task, known: known)
         else { return }
         let call = UncheckedSendable((session, task, delegate))
         session.delegateQueue.addOperation {
@@ -55,9 +57,9 @@ enum TaskDelegateCalls {
     }
 
     /// Reports bytes a live upload really sent (while recording), piece by piece as they went.
-    static func sentBody(of task: URLSessionTask?, piece: Int64, total: Int64, expected: Int64) {
-        guard let task, let session = TaskInternals.session(of: task),
-            let delegate = TaskInternals.progressDelegate(of: task)
+    static func sentBody(of task: URLSessionTask?, known: URLSession? = nil, piece: Int64, total: Int64, expected: Int64) {
+        guard let task, let session = TaskInternals.session(of: task, known: known),
+            let delegate = TaskInternals.progressDelegate(of: task, known: known)
         else { return }
         let call = UncheckedSendable((session, task, delegate))
         session.delegateQueue.addOperation {
@@ -87,11 +89,11 @@ enum TaskDelegateCalls {
     /// The delegate is ``TaskInternals/redirectDelegate(of:)``'s. Without the task's session
     /// (an Apple system where it cannot be found) nobody is asked and the redirect is followed.
     static func redirect(
-        _ task: URLSessionTask?, response: HTTPURLResponse, proposing next: URLRequest,
+        _ task: URLSessionTask?, known: URLSession? = nil, response: HTTPURLResponse, proposing next: URLRequest,
         _ answer: @escaping @Sendable (UncheckedSendable<URLRequest?>) -> Void
     ) {
-        guard let task, let session = TaskInternals.session(of: task),
-            let delegate = TaskInternals.redirectDelegate(of: task)
+        guard let task, let session = TaskInternals.session(of: task, known: known),
+            let delegate = TaskInternals.redirectDelegate(of: task, known: known)
         else { return answer(UncheckedSendable(next)) }
         let call = UncheckedSendable((session, task, delegate, response, next))
         session.delegateQueue.addOperation {

@@ -33,44 +33,24 @@ enum TaskInternals {
 
     private static let lastSession = Locked(LastSession())
 
-    /// Sessions Cassette knows run a task, told at `startLoading` by the task's route (a tape's
-    /// own session, one made by ``Tape/makeSession(configuration:delegate:delegateQueue:)``),
-    /// by task; neither is kept alive, and entries of tasks that are gone are dropped as the table grows.
-    private static let known = Locked<[ObjectIdentifier: LastSession]>([:])
-
-    /// Notes that `session` runs `task`, so that ``session(of:)`` finds it without asking the task.
-    static func remember(_ session: URLSession, runs task: URLSessionTask) {
-        known.withLock { known in
-            if known.count >= 256 { known = known.filter { $0.value.task != nil } }
-            known[ObjectIdentifier(task)] = LastSession(task: task, session: session)
-        }
-    }
-
-    /// The session ``remember(_:runs:)`` noted for `task`, if it is still there.
-    static func rememberedSession(of task: URLSessionTask) -> URLSession? {
-        known.withLock { known in
-            guard let entry = known[ObjectIdentifier(task)], entry.task === task else { return nil }
-            return entry.session
-        }
-    }
-
     /// The session that runs `task`, or nil where it cannot be found. An immutable field: safe
     /// to read from any thread.
     ///
-    /// First the session Cassette knows runs it (``remember(_:runs:)``), on every platform. Else,
-    /// Linux: FoundationNetworking's `session` field, by reflection; Apple platforms: the task's
-    /// `session` property, which is not public API: asked only when the task answers its
-    /// selector (checked first), so a system without it gives nil, never an exception.
-    static func session(of task: URLSessionTask?) -> URLSession? {
+    /// First `known`, the session Cassette made and knows runs it (``Exchange/knownSession``: a
+    /// tape's own session, one from ``Tape/makeSession(configuration:delegate:delegateQueue:)``),
+    /// on every platform. Else, Linux: FoundationNetworking's `session` field, by reflection;
+    /// Apple platforms: the task's `session` property, which is not public API: asked only when
+    /// the task answers its selector (checked first), so a system without it gives nil, never an
+    /// exception.
+    static func session(of task: URLSessionTask?, known: URLSession? = nil) -> URLSession? {
         guard let task else { return nil }
-        if let known = lastSession.withLock({ $0.task === task ? $0.session : nil }) { return known }
+        if let known { return known }
+        if let last = lastSession.withLock({ $0.task === task ? $0.session : nil }) { return last }
         #if canImport(FoundationNetworking)
-        let session = rememberedSession(of: task) ?? field("session", of: task) as? URLSession
+        let session = field("session", of: task) as? URLSession
         #else
         let selector = NSSelectorFromString("session")
-        let session =
-            rememberedSession(of: task)
-            ?? (task.responds(to: selector) ? task.perform(selector)?.takeUnretainedValue() as? URLSession : nil)
+        let session = task.responds(to: selector) ? task.perform(selector)?.takeUnretainedValue() as? URLSession : nil
         #endif
         lastSession.withLock { $0 = LastSession(task: task, session: session) }
         return session
@@ -87,9 +67,9 @@ enum TaskInternals {
     /// costs a third of the time Cassette adds to a recorded request.
     ///
     /// Call only from `startLoading` or from the task's work queue (see the type's notes).
-    static func deliversEveryChunk(_ task: URLSessionTask?) -> Bool {
+    static func deliversEveryChunk(_ task: URLSessionTask?, known: URLSession? = nil) -> Bool {
         #if canImport(FoundationNetworking)
-        guard let task, let session = session(of: task), session.delegate is URLSessionTaskDelegate,
+        guard let task, let session = session(of: task, known: known), session.delegate is URLSessionTaskDelegate,
             let behaviour = behaviour(of: task, in: session)
         else { return false }
         return isCallDelegate(behaviour)
@@ -163,9 +143,9 @@ enum TaskInternals {
     /// completion-handler task of a session with a delegate asks it too; the delegate given to
     /// `data(for:delegate:)` is not asked there, as FoundationNetworking does not set the task's
     /// `delegate` for it; Apple platforms set it, so it is asked there, as live).
-    static func redirectDelegate(of task: URLSessionTask?) -> URLSessionTaskDelegate? {
+    static func redirectDelegate(of task: URLSessionTask?, known: URLSession? = nil) -> URLSessionTaskDelegate? {
         guard let task else { return nil }
-        return task.delegate ?? session(of: task)?.delegate as? URLSessionTaskDelegate
+        return task.delegate ?? session(of: task, known: known)?.delegate as? URLSessionTaskDelegate
     }
 
     /// The delegate told about `task`'s upload progress (`didSendBodyData`), as the platform's
@@ -174,15 +154,17 @@ enum TaskInternals {
     /// platforms: the task's delegate, else the session's — the loading system never reports
     /// progress for a request a protocol answers (OHHTTPStubs documents it), so Cassette does,
     /// through the same code as on Linux.
-    static func progressDelegate(of task: URLSessionTask?) -> URLSessionTaskDelegate? {
+    static func progressDelegate(of task: URLSessionTask?, known: URLSession? = nil) -> URLSessionTaskDelegate? {
         #if canImport(FoundationNetworking)
-        guard let task, let session = session(of: task), let behaviour = behaviour(of: task, in: session) else { return nil }
+        guard let task, let session = session(of: task, known: known), let behaviour = behaviour(of: task, in: session) else {
+            return nil
+        }
         if isCallDelegate(behaviour) {
             return session.delegate as? URLSessionTaskDelegate
         }
         return delegate(in: behaviour)
         #else
-        return redirectDelegate(of: task)
+        return redirectDelegate(of: task, known: known)
         #endif
     }
 

@@ -21,13 +21,15 @@ struct LiveRecording: Sendable {
     /// Reserves the place of `request` (as captured) now: recordings are saved in the order their
     /// requests arrived, whatever order they finish in.
     ///
-    /// - Parameter task: the caller's task, when a URLSession's (it orders the recording among its
-    ///   session's; nil on the wire).
-    init(_ request: Interaction.Request, access: ExecutorAccess, task: URLSessionTask? = nil) {
+    /// - Parameters:
+    ///   - task: the caller's task, when a URLSession's (it orders the recording among its
+    ///     session's; nil on the wire).
+    ///   - known: the session that runs `task`, when Cassette made it (``Exchange/knownSession``).
+    init(_ request: Interaction.Request, access: ExecutorAccess, task: URLSessionTask? = nil, known: URLSession? = nil) {
         self.request = request
         self.access = access
         place = access.recorder.begin(
-            session: TaskInternals.session(of: task).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
+            session: TaskInternals.session(of: task, known: known).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
         recordedAt = access.clock()
         callerOnClientQueue = TaskInternals.workQueue(of: task) != nil
     }

@@ -404,7 +404,6 @@ public final class TapeServer: @unchecked Sendable {
             return false
         }
         let router = stage.tape.router
-        router.noteRequest()
         let request = Self.captured(wire, url: url)
         let decision: Decision
         if let upgrade {

@@ -71,9 +71,7 @@ class CassetteURLProtocol: URLProtocol {
     override func startLoading() {
         let channel = ClientChannel(self)
         let route = Self.route
-        if let task, let session = route?.session { TaskInternals.remember(session, runs: task) }
-        let exchange = Exchange(
-            request: request, channel: channel, configuration: route?.configuration.value, cachedResponse: cachedResponse)
+        let exchange = Exchange(request: request, channel: channel, route: route, cachedResponse: cachedResponse)
         self.exchange = exchange
         guard let router = route?.router else {
             // No cassette, so no redaction rules: the URL is shown without its query and user info.
@@ -107,15 +105,23 @@ final class Exchange: Sendable {
     }
 
     private let state = Locked(State())
-    private let knownConfiguration: UncheckedSendable<URLSessionConfiguration?>
+    /// The route of the protocol class that took the request: the session's configuration, and
+    /// the session itself when Cassette made it.
+    private let route: SlotBinding?
     private let stored: UncheckedSendable<CachedURLResponse?>
 
-    init(request: URLRequest, channel: ClientChannel, configuration: URLSessionConfiguration?, cachedResponse: CachedURLResponse? = nil) {
+    init(request: URLRequest, channel: ClientChannel, route: SlotBinding?, cachedResponse: CachedURLResponse? = nil) {
         self.request = UncheckedSendable(request)
         self.channel = channel
-        knownConfiguration = UncheckedSendable(configuration)
+        self.route = route
         stored = UncheckedSendable(cachedResponse)
     }
+
+    /// The session that runs the request when Cassette made it (a tape's own session, one from
+    /// ``Tape/makeSession(configuration:delegate:delegateQueue:)``), found without asking the task;
+    /// nil for a session the caller made. Read only where the session is needed (a redirect,
+    /// upload progress, a delayed body), so an instant replay never pays for it.
+    var knownSession: URLSession? { route?.session }
 
     /// The response the session's URL cache holds for the request, as the loading system handed
     /// it to the protocol; nil without a cache.
@@ -148,7 +154,7 @@ final class Exchange: Sendable {
     /// The configuration of the task's session, as the protocol class's ``SlotBinding`` knows it: the
     /// same on every platform, without asking the session (which a protocol on Apple platforms
     /// cannot reach). Nil for a request with no route.
-    var configuration: URLSessionConfiguration? { knownConfiguration.value }
+    var configuration: URLSessionConfiguration? { route?.configuration.value }
 
     /// True the first time only: the resource deadline is armed once per exchange.
     func armsDeadline() -> Bool {

@@ -38,13 +38,15 @@ final class ProtocolClasses: Sendable {
         return made
     }
 
-    /// A session made from `configuration`, routed through `router`, that Cassette knows: its
-    /// tasks find it without asking them (see ``TaskInternals/session(of:)``).
+    /// A session made from a copy of `configuration` (as `URLSession` copies it), routed through
+    /// `router`, that Cassette knows: the copy's class serves this session alone, so its tasks
+    /// find it without asking them (``Exchange/knownSession``).
     func makeSession(
         configuration: URLSessionConfiguration, delegate: (any URLSessionDelegate)?, delegateQueue: OperationQueue?
     ) -> URLSession {
-        let made = configure(configuration)
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+        let own = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        let made = configure(own)
+        let session = URLSession(configuration: own, delegate: delegate, delegateQueue: delegateQueue)
         SlotTable.shared.route(of: made)?.remember(session)
         return session
     }

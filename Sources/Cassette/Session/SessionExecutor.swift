@@ -13,12 +13,16 @@ struct SessionExecutor {
     let router: Router
 
     /// Answers `exchange`. Runs inside `startLoading`: never blocks.
+    ///
+    /// Every request is counted (``Router/noteRequest()``): by the router when it decides, here
+    /// when it ends before that (a download on Linux, an answer from the URL cache, a body that
+    /// cannot be read, a cancel while the body was read).
     func start(_ exchange: Exchange) {
-        router.noteRequest()
         let channel = exchange.channel
         let task = channel.task
         #if canImport(FoundationNetworking)
         if task is URLSessionDownloadTask {
+            router.noteRequest()
             let shown = router.access.shown(Interaction.Request.capturing(exchange.request.value).request)
             channel.finish(error: RequestFailure(.downloadOnLinux, request: shown).urlError)
             return
@@ -32,7 +36,7 @@ struct SessionExecutor {
         if router.access.urlCache.caches, let cache = exchange.configuration?.urlCache, task is URLSessionDataTask,
             !(task is URLSessionUploadTask)
         {
-            guard let sent = consult(cache, for: urlRequest, of: exchange) else { return }
+            guard let sent = consult(cache, for: urlRequest, of: exchange) else { return router.noteRequest() }
             urlRequest = sent
         }
         // Most requests carry their body (or none) in the request: routed at once, with no
@@ -44,7 +48,10 @@ struct SessionExecutor {
         if let found = RequestBody.obtain(
             for: urlRequest, task: task,
             later: { [self] found in
-                channel.later { if !exchange.isStopped { self.begin(found, request: sendable.value, of: exchange) } }
+                channel.later {
+                    guard !exchange.isStopped else { return router.noteRequest() }
+                    self.begin(found, request: sendable.value, of: exchange)
+                }
             })
         {
             begin(found, request: urlRequest, of: exchange)
@@ -83,6 +90,7 @@ struct SessionExecutor {
     private func begin(_ found: Result<RequestBody, URLError>, request urlRequest: URLRequest, of exchange: Exchange) {
         switch found {
         case .failure(let error):
+            router.noteRequest()
             exchange.channel.finish(error: error)
         case .success(let body):
             var request = urlRequest
@@ -107,7 +115,7 @@ struct SessionExecutor {
             shownOnMiss: {
                 router.readsConfigurationFirst
                     ? nil : Interaction.Request.capturing(Self.asSent(urlRequest, by: exchange.configuration)).request
-            })
+            }, newRequest: hop.number == 0)
         switch decision {
         case .stub(let answer), .replay(let answer):
             reportSent(hop, of: exchange)
@@ -122,7 +130,8 @@ struct SessionExecutor {
     /// Tells a progress delegate the body was sent, as a live upload would before its response.
     private func reportSent(_ hop: Hop, of exchange: Exchange) {
         guard hop.number == 0, let count = hop.body.data?.count, count > 0 else { return }
-        TaskDelegateCalls.sentBody(of: exchange.channel.task, count: count, expected: hop.body.expectedLength)
+        TaskDelegateCalls.sentBody(
+            of: exchange.channel.task, known: exchange.knownSession, count: count, expected: hop.body.expectedLength)
     }
 
     /// Plays `answer` to `hop`: follows it when it is a redirect, otherwise runs its plan — inline
@@ -146,7 +155,8 @@ struct SessionExecutor {
         let delayed = answer.isDelayed
         if delayed { armResourceDeadline(of: exchange) }
         let timeout = delayed ? Self.timeout(of: urlRequest, configuration: exchange.configuration) : nil
-        let plan = answer.plan(inPieces: delayed && TaskInternals.deliversEveryChunk(channel.task), timeout: timeout)
+        let plan = answer.plan(
+            inPieces: delayed && TaskInternals.deliversEveryChunk(channel.task, known: exchange.knownSession), timeout: timeout)
         // Every instant replay: played inside startLoading, with no closure kept for later.
         if plan.isImmediate {
             channel.playNow(plan, head: head, setsCookies: answer.setsCookies, body: answer.body) { answer.error($0, timeout: timeout) }
@@ -173,14 +183,15 @@ struct SessionExecutor {
                 return channel.finish(error: RequestFailure(.tooManyRedirects, request: shown).urlError)
             }
             let task = channel.task
+            let known = exchange.knownSession
             if let warning = Redirect.unaskedDelegateWarning(
-                for: shown, taskHasDelegate: task?.delegate != nil, sessionFound: TaskInternals.session(of: task) != nil)
+                for: shown, taskHasDelegate: task?.delegate != nil, sessionFound: TaskInternals.session(of: task, known: known) != nil)
             {
                 router.access.warnOnce(warning)
             }
             CookieSync.store(cookiesOf: head, for: hop.request, configuration: exchange.configuration)
             let proposed = CookieSync.addingCookies(to: shownNext.value, configuration: exchange.configuration)
-            TaskDelegateCalls.redirect(task, response: head, proposing: proposed) { chosen in
+            TaskDelegateCalls.redirect(task, known: known, response: head, proposing: proposed) { chosen in
                 let chosen = UncheckedSendable(chosen.value)
                 channel.later { [self] in
                     guard !exchange.isStopped else { return }
@@ -250,7 +261,8 @@ struct SessionExecutor {
     private func record(_ request: Interaction.Request, hop: Hop, of exchange: Exchange) {
         let task = exchange.channel.task
         let access = router.access
-        let recording = LiveRecording(request, access: access, task: task)
+        let known = exchange.knownSession
+        let recording = LiveRecording(request, access: access, task: task, known: known)
         var outgoing = hop.request
         // The session's timeout, which FoundationNetworking does not copy into the request.
         if let timeout = Self.timeout(of: hop.request, configuration: exchange.configuration) { outgoing.timeoutInterval = timeout }
@@ -258,9 +270,9 @@ struct SessionExecutor {
         let channel = exchange.channel
         // Whether the body goes to the caller piece by piece, as it arrives: decided with the head.
         // (Asked here, in startLoading or on the task's work queue, where the answer can be read.)
-        let everyChunk = TaskInternals.deliversEveryChunk(task)
+        let everyChunk = TaskInternals.deliversEveryChunk(task, known: known)
         let streaming = Locked(false)
-        let sent = SentBody(hop.body, firstHop: hop.number == 0, task: task)
+        let sent = SentBody(hop.body, firstHop: hop.number == 0, task: task, known: known)
         let progress = LiveForwarder.Progress(
             head: { head in
                 // Only a caller that hears every piece can tell when the head came: the others get it

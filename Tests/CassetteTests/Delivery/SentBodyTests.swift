@@ -42,7 +42,9 @@ import FoundationNetworking
         for _ in 0..<200 where workQueue.sync(execute: { TaskInternals.progressDelegate(of: task) }) == nil {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
-        workQueue.sync { steps(SentBody(RequestBody(data: Data(count: bodyCount), form: .request), firstHop: true, task: task)) }
+        workQueue.sync {
+            steps(SentBody(RequestBody(data: Data(count: bodyCount), form: .request), firstHop: true, task: task, known: nil))
+        }
         await withCheckedContinuation { continuation in queue.addOperation { continuation.resume() } }
         return progress.reported
     }

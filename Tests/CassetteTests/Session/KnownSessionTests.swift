@@ -25,6 +25,12 @@ import FoundationNetworking
         }
     }
 
+    /// The session the route of `session`'s protocol class knows (``Exchange/knownSession``).
+    static func knownSession(of session: URLSession) -> URLSession? {
+        guard let protocolClass = session.configuration.protocolClasses?.first as? CassetteURLProtocol.Type else { return nil }
+        return SlotTable.shared.route(of: protocolClass)?.session
+    }
+
     /// Runs `url` on `session` with a completion handler; the task and its status.
     static func run(_ url: String, on session: URLSession) async throws -> (URLSessionTask, Int?) {
         let request = URLRequest(url: try #require(URL(string: url)))
@@ -43,11 +49,16 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let tape = try scratch.tape(mode: .once)
             let delegate = RefusingDelegate()
-            let session = tape.makeSession(configuration: .ephemeral, delegate: delegate)
+            let configuration = URLSessionConfiguration.ephemeral
+            let session = tape.makeSession(configuration: configuration, delegate: delegate)
+            // As URLSession does, it takes a copy: the caller's configuration is not routed, so no
+            // other session made from it shares the class that knows this one.
+            #expect(configuration.protocolClasses?.contains { $0 is CassetteURLProtocol.Type } == false)
             let (task, status) = try await Self.run(scratch.url("/redirect/1"), on: session)
             #expect(status == 302, "the delegate refused the redirect: the 302 is the answer")
             #expect(delegate.asked.withLock { $0 } == 1)
-            #expect(TaskInternals.rememberedSession(of: task) === session)
+            #expect(Self.knownSession(of: session) === session)
+            #expect(TaskInternals.session(of: task, known: Self.knownSession(of: session)) === session)
             #expect(try tape.eject().warnings == [])
             session.invalidateAndCancel()
         }
@@ -58,14 +69,15 @@ import FoundationNetworking
             let tape = try scratch.tape(mode: .once)
             let (own, ownStatus) = try await Self.run(scratch.url("/status/200"), on: tape.session)
             #expect(ownStatus == 200)
-            #expect(TaskInternals.rememberedSession(of: own) === tape.session)
+            #expect(Self.knownSession(of: tape.session) === tape.session)
+            #expect(own.state == .completed)
 
             let configuration = URLSessionConfiguration.ephemeral
             tape.configure(configuration)
             let callers = URLSession(configuration: configuration)
             let (task, status) = try await Self.run(scratch.url("/status/200"), on: callers)
             #expect(status == 200)
-            #expect(TaskInternals.rememberedSession(of: task) == nil)
+            #expect(Self.knownSession(of: callers) == nil)
             // Found all the same on Linux, through the task.
             #expect(TaskInternals.session(of: task) === callers)
             callers.invalidateAndCancel()
