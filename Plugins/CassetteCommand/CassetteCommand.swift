@@ -10,7 +10,7 @@ struct CassetteCommand: CommandPlugin {
     /// Commands that write to the package, or send requests, whatever their options; and
     /// those that do only with one of the options listed.
     static let writing: Set<String> = ["redact", "convert", "record", "serve", "view"]
-    static let writingWith: [String: Set<String>] = ["prune": ["--apply"], "check": ["--live", "--update"]]
+    static let writingWith: [String: Set<String>] = ["prune": ["--apply"], "check": ["--live", "--update"], "lint": ["--fix"]]
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         if let command = arguments.first, Self.writes(command, arguments.dropFirst()) {

@@ -1,10 +1,10 @@
 import Cassette
 import Foundation
 
-/// `cassette lint PATH...`: checks cassettes and prints every problem, one line each.
+/// `cassette lint [--fix] PATH...`: checks cassettes and prints every problem, one line each.
 enum LintCommand {
     static let usage = """
-        USAGE: cassette lint PATH...
+        USAGE: cassette lint [--fix] PATH...
 
         Checks cassette files and reports every problem: syntax, unknown or misspelt fields, wrong
         types, values out of range. The format follows the extension: .json (and any other), .http
@@ -18,13 +18,21 @@ enum LintCommand {
           FILE: error: MESSAGE                          otherwise
         and one per warning (valid, but probably not meant: a Content-Length the body does not keep):
           FILE:LINE:COLUMN: warning: PATH: MESSAGE      the place of the header's value
-        then a summary: 'N cassettes, M interactions, K errors' (and ', W warnings').
+        then a summary: 'N cassettes, M interactions, K errors' (and ', W warnings', ', F fixed').
+
+        --fix  First fixes what is mechanical, in place and atomically, changing only the bytes of
+               each fix (member order, spacing and everything else stay as written), one line each:
+                 FILE:LINE:COLUMN: fixed: WHAT
+               A Content-Length that disagrees with its body becomes the body's size; a misspelt error
+               code with exactly one close match becomes that match. What needs a person stays an
+               error; a file with a syntax error is not changed.
 
         EXIT STATUS: 0 every cassette is valid, 1 a problem was found, 2 the command line was wrong.
         """
 
     static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
         var paths: [String] = []
+        var fixes = false
         var optionsEnded = false
         for argument in arguments {
             if !optionsEnded, argument.hasPrefix("-") {
@@ -34,6 +42,8 @@ enum LintCommand {
                     return ExitCode.success
                 case "--":
                     optionsEnded = true
+                case "--fix":
+                    fixes = true
                 default:
                     output.errorLine("error: unknown option '\(argument)' for 'cassette lint'. Run 'cassette lint --help'.")
                     return ExitCode.usage
@@ -51,6 +61,7 @@ enum LintCommand {
         var interactions = 0
         var errors = 0
         var warnings = 0
+        var fixed = 0
         for path in paths {
             let found: CassetteFolderScan.Found
             switch CassetteFiles.scan(path) {
@@ -74,6 +85,7 @@ enum LintCommand {
             }
             for file in found.all {
                 cassettes += 1
+                if fixes { fixed += fix(file, output: output) }
                 switch CassetteFiles.read(file) {
                 case .success(let document):
                     interactions += document.interactions.count
@@ -91,8 +103,37 @@ enum LintCommand {
         }
         output.line(
             "\(count(cassettes, "cassette")), \(count(interactions, "interaction")), \(count(errors, "error"))"
-                + (warnings > 0 ? ", \(count(warnings, "warning"))" : ""))
+                + (warnings > 0 ? ", \(count(warnings, "warning"))" : "") + (fixed > 0 ? ", \(fixed) fixed" : ""))
         return errors == 0 ? ExitCode.success : ExitCode.failure
+    }
+
+    /// Applies ``LintFixes`` to `file`: the errors first, then the warnings of the file those fixes
+    /// let be read. Each fix is printed; the file is rewritten atomically, only when something
+    /// changes. Returns how many fixes were made.
+    private static func fix(_ file: String, output: ConsoleOutput) -> Int {
+        let url = URL(fileURLWithPath: file)
+        let format = CassetteFormat(path: file)
+        var made = 0
+        for _ in 0..<2 {
+            guard let data = try? Data(contentsOf: url) else { break }
+            let problems: [CassetteFormatError.Problem]
+            switch CassetteFiles.read(file) {
+            case .failure(let error): problems = error.problems
+            case .success(let document): problems = document.warnings(locatedIn: data, format: format)
+            }
+            let fixer = LintFixes(data: data, format: format)
+            let found = fixer.fixes(for: problems)
+            guard !found.isEmpty else { break }
+            do {
+                try fixer.applying(found).write(to: url, options: .atomic)
+            } catch {
+                output.line("\(file): error: cannot write the fixes: \(error.localizedDescription)")
+                break
+            }
+            for fix in found { output.line("\(file):\(fix.line):\(fix.column): fixed: \(fix.summary)") }
+            made += found.count
+        }
+        return made
     }
 
     private static func count(_ n: Int, _ noun: String) -> String {

@@ -138,6 +138,79 @@ enum Locations {
                 """)
     }
 
+    /// `lint --fix` changes the bytes of each mechanical fix and nothing else, says each one, and
+    /// then lints what it wrote.
+    @Test func fixChangesOnlyWhatIsMechanical() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = folder.appendingPathComponent("edited.json")
+        let before = """
+            {
+              "version": 1,
+              "interactions": [
+                {
+                  "request": { "method": "GET", "url": "https://a.example/user" },
+                  "response": { "status": 503, "headers": { "Content-Length":   "49", "X-Kept": "as written" }, "body": "down" }
+                },
+                { "request": { "method": "GET", "url": "https://a.example/feed" }, "error": { "code": "timedOt" } }
+              ]
+            }
+
+            """
+        try Data(before.utf8).write(to: json)
+        let http = folder.appendingPathComponent("edited.http")
+        try Data(
+            "### error=notConectedToInternet\nGET https://a.example/profile\n\n### \nGET https://a.example/user\n\nHTTP/1.1 200 OK\nContent-Length: 26\n\nshort\n"
+                .utf8
+        )
+        .write(to: http)
+
+        let result = Captured.run(["lint", "--fix", json.path, http.path])
+        #expect(result.status == 0, "\(result.out)")
+        #expect(
+            result.out == """
+                \(json.path):8:91: fixed: error code "timedOt" → "timedOut"
+                \(json.path):6:69: fixed: Content-Length 49 → 4 (the size of the body)
+                \(http.path):1:11: fixed: error code "notConectedToInternet" → "notConnectedToInternet"
+                \(http.path):8:17: fixed: Content-Length 26 → 5 (the size of the body)
+                2 cassettes, 4 interactions, 0 errors, 4 fixed
+
+                """)
+        let after = before.replacingOccurrences(of: #""timedOt""#, with: #""timedOut""#)
+            .replacingOccurrences(of: #""Content-Length":   "49""#, with: #""Content-Length":   "4""#)
+        #expect(try String(contentsOf: json, encoding: .utf8) == after, "nothing else changes, spacing included")
+        #expect(
+            try String(contentsOf: http, encoding: .utf8)
+                == "### error=notConnectedToInternet\nGET https://a.example/profile\n\n### \nGET https://a.example/user\n\nHTTP/1.1 200 OK\nContent-Length: 5\n\nshort\n"
+        )
+        #expect(Captured.run(["lint", json.path, http.path]).out == "2 cassettes, 4 interactions, 0 errors\n")
+    }
+
+    /// A valid cassette is never changed, a file with a syntax error neither, and what needs a
+    /// person (a code with no close match) stays an error.
+    @Test func fixLeavesWhatItCannotFix() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let valid = folder.appendingPathComponent("faults.json")
+        try FileManager.default.copyItem(atPath: Locations.examples + "/faults.json", toPath: valid.path)
+        let broken = folder.appendingPathComponent("broken.json")
+        try Data(#"{ "version": 1, "interactions": [ { "error": { "code": "timedOt" } } "#.utf8).write(to: broken)
+        let unknown = folder.appendingPathComponent("unknown.json")
+        try Data(
+            #"{ "version": 1, "interactions": [ { "request": { "method": "GET", "url": "https://a.example/" }, "error": { "code": "zzz" } } ] }"#
+                .utf8
+        )
+        .write(to: unknown)
+        let originals = try [valid, broken, unknown].map { try Data(contentsOf: $0) }
+
+        let result = Captured.run(["lint", "--fix", folder.path])
+        #expect(result.status == 1)
+        #expect(!result.out.contains("fixed:"), "\(result.out)")
+        #expect(result.out.contains("\(broken.path):1:"))
+        #expect(result.out.contains("\(unknown.path):1:117: error: interactions[0].error.code: unknown error code \"zzz\";"))
+        #expect(try [valid, broken, unknown].map { try Data(contentsOf: $0) } == originals)
+    }
+
     @Test func eachProblemIsOneLineWithItsPlace() throws {
         let file = Locations.malformed + "/several-problems.json"
         let result = Captured.run(["lint", file])
@@ -271,7 +344,7 @@ enum Locations {
         }
         let lintHelp = Captured.run(["lint", "--help"])
         #expect(lintHelp.status == 0)
-        #expect(lintHelp.out.hasPrefix("USAGE: cassette lint PATH..."))
+        #expect(lintHelp.out.hasPrefix("USAGE: cassette lint [--fix] PATH..."))
         #expect(lintHelp.out.contains("FILE:LINE:COLUMN: error: PATH: MESSAGE"))
         #expect(Captured.run(["help", "lint"]).out == lintHelp.out)
     }
