@@ -46,7 +46,7 @@ final class URLSessionWebSocketEnd: NSObject, WebSocketEnd, URLSessionWebSocketD
         if !handshake.opened, let refusal = task.response as? HTTPURLResponse, refusal.statusCode != 101 {
             task.cancel()
             session.invalidateAndCancel()
-            return .answered(UpstreamHead(status: refusal.statusCode, headers: fields(of: refusal)), body: Data())
+            return .answered(UpstreamHead(status: refusal.statusCode, headers: fields(of: refusal), for: wire), body: Data())
         }
         guard waited == .success, handshake.opened, let response = task.response as? HTTPURLResponse else {
             let why = handshake.error.map { $0.localizedDescription } ?? "no handshake within \(Int(timeout)) s"

@@ -56,17 +56,15 @@ struct UpstreamHead {
 }
 
 extension UpstreamHead {
-    /// The head of an answer known only by its status and fields (a refused upgrade, as
-    /// `URLSessionWebSocketTask` reports it, without its body): written as HTTP/1.1 with the
-    /// standard reason phrase, framed as empty (`Content-Length: 0`, whatever framing it had).
-    init(status: Int, headers fields: Interaction.Headers) {
+    /// The head of an answer to `request` known only by its status and fields (a refused upgrade,
+    /// as `URLSessionWebSocketTask` reports it, without its body): written as the server writes
+    /// every head (``WireResponse``), framed as empty (`Content-Length: 0`, whatever framing it had).
+    init(status: Int, headers fields: Interaction.Headers, for request: WireRequest) {
         var headers = Interaction.Headers()
         for field in fields where !["content-length", "transfer-encoding"].contains(field.name.lowercased()) {
             headers.add(field.name, field.value)
         }
         headers.add("Content-Length", "0")
-        var text = "HTTP/1.1 \(status) \(ReasonPhrase.of(status))\r\n"
-        for field in headers { text += "\(field.name): \(field.value)\r\n" }
-        self.init(status: status, headers: headers, headBytes: Array((text + "\r\n").utf8))
+        self.init(status: status, headers: headers, headBytes: WireResponse(status: status, headers: headers, for: request).headBytes)
     }
 }

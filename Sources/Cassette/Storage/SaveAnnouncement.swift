@@ -19,10 +19,8 @@ enum SaveAnnouncement {
         }
     }
 
-    /// Whether this process's standard error is a terminal.
-    static var standardErrorIsTerminal: Bool {
-        isatty(STDERR_FILENO) == 1
-    }
+    /// Whether this process's standard error is a terminal: asked once, not by every tape.
+    static let standardErrorIsTerminal = isatty(STDERR_FILENO) == 1
 
     /// The line for `recorded` interactions written into `file`: a new file, added to what it
     /// held, or replacing it (mode `all`). A path inside `currentFolder` is shown relative to it.

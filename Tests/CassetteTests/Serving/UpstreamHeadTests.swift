@@ -7,10 +7,15 @@ import Testing
 /// has the upstream's own bytes; the `wss://` path (`URLSessionWebSocketTask`, Apple platforms)
 /// has only the status and fields the task reports, and writes them as a head of their own.
 @Suite struct UpstreamHeadTests {
+    static let upgrade = WireRequest(
+        method: "GET", target: "/chat", version: "HTTP/1.1",
+        headers: [("Host", "chat.example"), ("Upgrade", "websocket"), ("Connection", "Upgrade")], body: Data())
+
     @Test func aRefusalKnownByItsStatusAndFieldsIsWrittenAsAnEmptyAnswer() {
         let head = UpstreamHead(
             status: 401,
-            headers: ["WWW-Authenticate": "Bearer realm=\"chat\"", "Content-Length": "42", "Transfer-Encoding": "chunked"])
+            headers: ["WWW-Authenticate": "Bearer realm=\"chat\"", "Content-Length": "42", "Transfer-Encoding": "chunked"],
+            for: Self.upgrade)
         #expect(head.status == 401)
         #expect(
             String(decoding: head.headBytes, as: UTF8.self)
@@ -21,7 +26,7 @@ import Testing
 
     @Test func aStatusWithoutAReasonPhraseKeepsItsNumber() {
         #expect(
-            String(decoding: UpstreamHead(status: 599, headers: [:]).headBytes, as: UTF8.self)
+            String(decoding: UpstreamHead(status: 599, headers: [:], for: Self.upgrade).headBytes, as: UTF8.self)
                 == "HTTP/1.1 599 \r\nContent-Length: 0\r\n\r\n")
     }
 }
