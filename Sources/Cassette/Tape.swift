@@ -349,7 +349,8 @@ public final class Tape: Sendable {
                     if options.announcesWarnings { StandardError.warn(warning) }
                 }
             }
-            saved = try CassetteFile.save(recorded, replacing: replacing, ignoring: options.ignoredChanges, to: file)
+            saved = try CassetteFile.save(
+                recorded, replacing: replacing, ignoring: options.ignoredChanges, schema: options.schemaReference, to: file)
             if saved, announcesSaves {
                 StandardError.write(
                     SaveAnnouncement.line(

@@ -71,6 +71,17 @@ extension Tape {
         /// and what differs, the page of `cassette view`. Also on when `CASSETTE_REPORT_HTML=1`.
         /// Default `false`.
         public var writesMissReportPage = false
+        /// The JSON Schema a new JSON cassette names in its `"$schema"` member, for editors that
+        /// offer completion and checking while a cassette is edited by hand. Default `nil`: new
+        /// cassettes name none, because no one address suits every checkout (SwiftPM and Xcode
+        /// keep the package in different places) and an editor mapping (`Cassettes/**/*.json` →
+        /// `docs/cassette.schema.json`, see the README) covers every cassette without touching
+        /// them. A cassette that already names a schema keeps it whatever this says.
+        ///
+        /// ```swift
+        /// options.schemaReference = "../.build/checkouts/Cassette/docs/cassette.schema.json"
+        /// ```
+        public var schemaReference: String?
         /// Whether warnings are also written to standard error as they happen (the default). The
         /// package's tests that provoke warnings turn it off and read them from the report, so
         /// `swift test` shows failures, not expected noise.

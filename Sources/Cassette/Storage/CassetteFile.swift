@@ -57,10 +57,14 @@ package enum CassetteFile {
     /// parts keeps the stored one, and when that leaves the cassette as it was the file is not
     /// written, so recording unchanged traffic again changes no byte (see ``IgnoredChanges``).
     ///
+    /// A cassette that names a JSON Schema (`"$schema"`) keeps it; a new one is written naming
+    /// `schema`, when given.
+    ///
     /// - Returns: whether the file was written.
     @discardableResult
     static func save(
-        _ recorded: [Interaction], replacing: Bool, ignoring volatile: IgnoredChanges = .default, to file: URL
+        _ recorded: [Interaction], replacing: Bool, ignoring volatile: IgnoredChanges = .default, schema: String? = nil,
+        to file: URL
     ) throws(CassetteError) -> Bool {
         let folder = file.deletingLastPathComponent()
         do {
@@ -72,8 +76,10 @@ package enum CassetteFile {
         return try FolderLock.holding(folder, for: file) { () throws(CassetteError) -> Bool in
             removeLeftovers(of: file)
             var interactions = recorded
+            var schema = schema
             let exists = FileManager.default.fileExists(atPath: file.path)
             if replacing, exists, let stored = try? readForComparison(file) {
+                schema = stored.document.schema ?? schema
                 // A cassette that cannot be read any more is simply replaced, as mode all says.
                 guard let changed = volatile.keepingStored(stored.document.interactions, deferred: stored.deferred, for: recorded) else {
                     return false
@@ -81,7 +87,9 @@ package enum CassetteFile {
                 interactions = changed
             } else if !replacing, exists {
                 do {
-                    interactions = try read(file).interactions + recorded
+                    let stored = try read(file)
+                    interactions = stored.interactions + recorded
+                    schema = stored.schema ?? schema
                 } catch {
                     throw .saveFailed(
                         file: file.path,
@@ -89,7 +97,8 @@ package enum CassetteFile {
                             + "\(recorded.count) new recording\(recorded.count == 1 ? "" : "s") could not be added to it")
                 }
             }
-            try write(CassetteDocument(recordedWith: CassetteVersion.recordedWith, interactions: interactions), to: file)
+            try write(
+                CassetteDocument(schema: schema, recordedWith: CassetteVersion.recordedWith, interactions: interactions), to: file)
             return true
         }
     }

@@ -131,7 +131,9 @@ public enum JSONCassetteCodec {
     private static func tree(for document: CassetteDocument) throws(CassetteFormatError) -> JSONValue {
         let problems = document.problems()
         guard problems.isEmpty else { throw CassetteFormatError(file: nil, problems: problems) }
-        var root: [JSONMember] = [member("version", .number(String(CassetteDocument.formatVersion)))]
+        var root: [JSONMember] = []
+        if let schema = document.schema { root.append(member("$schema", .string(schema))) }
+        root.append(member("version", .number(String(CassetteDocument.formatVersion))))
         if let recordedWith = document.recordedWith { root.append(member("recordedWith", .string(recordedWith))) }
         root.append(member("interactions", .array(document.interactions.map { JSONNode(tree(for: $0)) })))
         return .object(root)

@@ -16,7 +16,7 @@ struct JSONCassetteReader: JSONTreeReading {
         guard
             let fields = members(
                 of: root, at: path, expected: "a cassette object ({ \"version\": 1, \"interactions\": [] })",
-                allowed: ["version", "recordedWith", "interactions"])
+                allowed: ["$schema", "version", "recordedWith", "interactions"])
         else { return nil }
         guard let versionNode = required("version", in: fields, of: root, at: path, expecting: "1") else { return nil }
         guard let version = readInteger(versionNode, at: path.appending("version"), expected: "the format version 1") else {
@@ -28,6 +28,9 @@ struct JSONCassetteReader: JSONTreeReading {
                 "unsupported format version \(version); this version of Cassette reads version \(supported). A newer Cassette may read it.",
                 at: path.appending("version"), offset: versionNode.offset)
             return nil
+        }
+        let schema = fields["$schema"].flatMap {
+            readString($0, at: path.appending("$schema"), expected: "the address of a JSON Schema, a string")
         }
         var recordedWith = fields["recordedWith"].flatMap { readString($0, at: path.appending("recordedWith"), expected: "a string") }
         if let text = recordedWith, let node = fields["recordedWith"], let problem = CassetteRules.recordedWithProblem(text) {
@@ -44,7 +47,8 @@ struct JSONCassetteReader: JSONTreeReading {
                 interactions.append(interaction)
             }
         }
-        return CassetteDocument(recordedWith: recordedWith, interactions: interactions)
+        if fields["$schema"] != nil, schema == nil { return nil }
+        return CassetteDocument(schema: schema, recordedWith: recordedWith, interactions: interactions)
     }
 
     // MARK: Interaction

@@ -11,6 +11,13 @@ public struct CassetteDocument: Sendable, Equatable {
     /// The JSON format version this library writes.
     public static let formatVersion = 1
 
+    /// The JSON Schema a JSON cassette names for editors (its top-level `"$schema"` member),
+    /// such as `"../.build/checkouts/Cassette/docs/cassette.schema.json"`; nil when it names none.
+    ///
+    /// Only the JSON format holds it: editors use it for completion, hover text and checking while
+    /// a cassette is edited by hand, and Cassette keeps it when it rewrites the file. The `.http`
+    /// and HAR formats have no place for it.
+    public var schema: String?
     /// The tool that recorded the cassette, e.g. `"Cassette 0.1.0"`. Informational only.
     public var recordedWith: String?
     /// The interactions, in the order their requests started.
@@ -18,6 +25,13 @@ public struct CassetteDocument: Sendable, Equatable {
 
     /// A document from its parts.
     public init(recordedWith: String? = nil, interactions: [Interaction] = []) {
+        self.recordedWith = recordedWith
+        self.interactions = interactions
+    }
+
+    /// A document from its parts, naming a JSON Schema for editors (see ``schema``).
+    public init(schema: String?, recordedWith: String? = nil, interactions: [Interaction] = []) {
+        self.schema = schema
         self.recordedWith = recordedWith
         self.interactions = interactions
     }
