@@ -9,7 +9,7 @@ import PackagePlugin
 struct CassetteCommand: CommandPlugin {
     /// Commands that write to the package, or send requests, whatever their options; and
     /// those that do only with one of the options listed.
-    static let writing: Set<String> = ["redact", "convert", "record", "serve", "view"]
+    static let writing: Set<String> = ["redact", "convert", "fault", "record", "serve", "view"]
     static let writingWith: [String: Set<String>] = ["prune": ["--apply"], "check": ["--live", "--update"], "lint": ["--fix"]]
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {

@@ -15,6 +15,8 @@ enum CassetteTool {
           view            One self-contained HTML page: the request list, each interaction's detail
                           and a timing waterfall.
           convert         Rewrite a cassette in another format (.json, .http, .har), losslessly.
+          fault           Turn one interaction into a fault (a 503, a timeout, a connection lost
+                          part-way, a stream cut after N events), keeping the rest of the file.
           check --live    Send the recorded requests again and report how the live API drifted.
           diff            What changed between two cassettes (or since a commit): interactions
                           added, removed and changed, JSON bodies path by path.
@@ -64,6 +66,7 @@ enum CassetteTool {
             case "lint": output.line(LintCommand.usage)
             case "show": output.line(ShowCommand.usage)
             case "convert": output.line(ConvertCommand.usage)
+            case "fault": output.line(FaultCommand.usage)
             case "diff": output.line(DiffCommand.usage)
             case "check": output.line(CheckCommand.usage)
             case "view": output.line(ViewCommand.usage)
@@ -88,6 +91,8 @@ enum CassetteTool {
             return ShowCommand.run(rest, output: output)
         case "convert":
             return ConvertCommand.run(rest, output: output)
+        case "fault":
+            return FaultCommand.run(rest, output: output)
         case "diff":
             return DiffCommand.run(rest, output: output)
         case "check":

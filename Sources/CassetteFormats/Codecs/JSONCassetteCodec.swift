@@ -125,6 +125,16 @@ public enum JSONCassetteCodec {
         printer.print(try tree(for: document), inPiecesOf: pieceSize, to: sink)
     }
 
+    /// `interaction` as ``encode(_:)`` writes it in a cassette's `interactions` (two levels deep,
+    /// starting at its `{`, without a line end), for replacing one interaction of a file in place.
+    ///
+    /// - Throws: ``CassetteFormatError`` when it could not be read back, as ``encode(_:)`` does.
+    package static func encodedInteraction(_ interaction: Interaction) throws(CassetteFormatError) -> [UInt8] {
+        let problems = CassetteDocument(interactions: [interaction]).problems()
+        guard problems.isEmpty else { throw CassetteFormatError(file: nil, problems: problems) }
+        return printer.print(tree(for: interaction), depth: 2)
+    }
+
     /// Root, interaction list and interactions always span lines; anything deeper is inlined when it fits.
     private static var printer: JSONPrettyPrinter { JSONPrettyPrinter(lineWidth: 100, multilineDepth: 3) }
 

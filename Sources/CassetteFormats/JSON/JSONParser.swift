@@ -38,6 +38,20 @@ package struct JSONParser {
         return try result.get()
     }
 
+    /// Where the value that starts at byte `offset` of `data` ends: the offset just after its
+    /// last byte. For replacing one value of a file and keeping every other byte as written.
+    package static func end(ofValueAt offset: Int, in data: Data) throws(JSONSyntaxError) -> Int {
+        let result: Result<Int, JSONSyntaxError> = data.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), source: nil, longStrings: .max, release: nil)
+            parser.index = offset
+            return Result { () throws(JSONSyntaxError) in
+                _ = try parser.parseValue()
+                return parser.index
+            }
+        }
+        return try result.get()
+    }
+
     private let bytes: UnsafeBufferPointer<UInt8>
     /// The bytes as `Data`, for slices of long strings; nil when every string is copied.
     private let source: Data?

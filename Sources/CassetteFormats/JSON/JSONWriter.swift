@@ -106,6 +106,14 @@ package struct JSONPrettyPrinter {
         return out
     }
 
+    /// `value` as it is printed `depth` levels deep in a document, at a line's indentation for
+    /// that depth, without a line end: for replacing one value of a printed file.
+    package func print(_ value: JSONValue, depth: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        write(value, depth: depth, column: 2 * depth, to: &out)
+        return out
+    }
+
     /// The same bytes as ``print(_:)``, handed to `sink` in pieces of about `pieceSize` bytes as
     /// they are written: a document with large bodies (``JSONValue/base64(_:)``) is never held whole.
     package func print(_ value: JSONValue, inPiecesOf pieceSize: Int, to sink: @escaping (ArraySlice<UInt8>) -> Void) {

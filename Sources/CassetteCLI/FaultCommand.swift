@@ -1,0 +1,284 @@
+import Cassette
+import Foundation
+
+/// `cassette fault FILE (--interaction N | --match 'METHOD URL') FAULT…`: turns one interaction
+/// into a fault in place, keeping every other byte of the file.
+enum FaultCommand {
+    static let usage = """
+        USAGE: cassette fault FILE (--interaction N | --match 'METHOD URL') FAULT... [--as-copy NAME] [--dry-run]
+
+        Turns one interaction of a cassette into a fault — a 503, a timeout, a connection lost
+        part-way, a stream cut after a few events, a slow answer — in place and atomically. In a
+        JSON cassette only that interaction's bytes change (written as the encoder writes one);
+        .http and .har cassettes are written whole, in their canonical form. Content-Length and
+        timing follow the change, so the file replays as the fault it names and lint is content.
+
+        CHOOSING THE INTERACTION (one of):
+          --interaction N        The interaction at index N, as 'cassette show' numbers them (from 0).
+          --match 'METHOD URL'   The one interaction with this method and URL: a whole URL, or a path
+                                 ('/v1/feed', with its query when the recording has one to match).
+
+        FAULTS (one or more):
+          --status CODE          Answer with this status (a failure in place of the answer is removed).
+          --body TEXT|@FILE      Answer with this body (the text, or the bytes of FILE); a stream
+                                 becomes this body. A recorded Content-Length becomes its size.
+          --header 'NAME: VALUE' Set this response header, replacing one of the same name; repeatable.
+          --error CODE           Fail with this URLError code instead of answering: a name the file
+                                 uses (timedOut, notConnectedToInternet, …) or a number (-1001). With a
+                                 cut below, the error that cuts (default networkConnectionLost).
+          --cut-after-bytes N    Keep the response; the connection is lost after N bytes of its body.
+          --cut-after-events N   Keep the first N events (or chunks) of a streamed response; the
+                                 connection is lost after them.
+          --latency FIRSTBYTE,DURATION
+                                 Replay after these seconds (head, last byte), whatever latency the test
+                                 chooses. With a request timeout shorter than them, a timeout.
+
+        OPTIONS:
+          --as-copy NAME         Leave FILE as it is and write the result as a new cassette NAME beside
+                                 it (NAME.EXT with FILE's extension when NAME has none): a scenario
+                                 cassette for one test. An existing file is not replaced.
+          --dry-run              Print the interaction before ('-') and after ('+'); write nothing.
+
+        OUTPUT: 'FILE: interaction N (METHOD URL): WHAT'.
+
+        EXIT STATUS: 0 done, 1 the cassette cannot be read or written or the interaction cannot take
+        the fault (why on standard error; nothing is written), 2 the command line was wrong.
+        """
+
+    static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
+        let list: ArgumentList
+        switch ArgumentList.read(
+            arguments, command: "fault", usage: usage,
+            options: [
+                "--interaction": "interaction", "--match": "match", "--status": "status", "--body": "body", "--header": "header",
+                "--error": "error", "--cut-after-bytes": "cut-after-bytes", "--cut-after-events": "cut-after-events",
+                "--latency": "latency", "--as-copy": "as-copy",
+            ],
+            flags: ["--dry-run": "dry-run"], output: output)
+        {
+        case .run(let parsed): list = parsed
+        case .exit(let status): return status
+        }
+        let edit: FaultEdit
+        let choice: Choice
+        switch read(list) {
+        case .success(let read): (edit, choice) = read
+        case .failure(let problem): return output.usageError(problem.message, command: "fault")
+        }
+        let file = list.operands[0]
+        let format = CassetteFormat(path: file)
+        let document: CassetteDocument
+        switch CassetteFiles.read(file) {
+        case .success(let read): document = read
+        case .failure(let error):
+            output.errorLine(error.description)
+            return ExitCode.failure
+        }
+        let index: Int
+        switch choice.index(in: document) {
+        case .success(let found): index = found
+        case .failure(let problem):
+            output.errorLine("\(file): error: \(problem.message)")
+            return ExitCode.failure
+        }
+        let original = document.interactions[index]
+        let label = "interaction \(index) (\(original.request.method) \(original.request.url))"
+        let changed: Interaction
+        switch edit.applied(to: original) {
+        case .success(let result): changed = result
+        case .failure(let problem):
+            output.errorLine("\(file): error: \(label) cannot take this fault: \(problem.message)")
+            return ExitCode.failure
+        }
+        let destination = list.values["as-copy"]?.last.map { copyPath(named: $0, beside: file) } ?? file
+        if destination != file, FileManager.default.fileExists(atPath: destination) {
+            output.errorLine("\(destination): error: already exists; choose another name for the copy, or delete it first")
+            return ExitCode.failure
+        }
+        let replacement: InteractionReplacement
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            replacement = try InteractionReplacement.make(
+                data: data, format: format, document: document, index: index, with: changed,
+                in: CassetteFormat(path: destination), file: file)
+        } catch let error as CassetteFormatError {
+            output.errorLine("\(file): error: \(label) cannot take this fault: \(error.problems.map(\.message).joined(separator: "; "))")
+            return ExitCode.failure
+        } catch {
+            output.errorLine("\(file): error: cannot read the file: \(error.localizedDescription)")
+            return ExitCode.failure
+        }
+        let place = destination == file ? file : "\(file) → \(destination)"
+        if list.flags.contains("dry-run") {
+            output.line("\(place): \(label) would become: \(edit.summary) (dry run: nothing written)")
+            for line in replacement.before.split(separator: "\n", omittingEmptySubsequences: false) { output.line("- " + line) }
+            for line in replacement.after.split(separator: "\n", omittingEmptySubsequences: false) { output.line("+ " + line) }
+            return ExitCode.success
+        }
+        do {
+            try replacement.data.write(to: URL(fileURLWithPath: destination), options: .atomic)
+        } catch {
+            output.errorLine("\(destination): error: cannot write the cassette: \(error.localizedDescription); nothing was changed")
+            return ExitCode.failure
+        }
+        output.line("\(place): \(label): \(edit.summary)")
+        return ExitCode.success
+    }
+
+    /// Which interaction the command line names.
+    enum Choice {
+        case index(Int)
+        case match(method: String, url: String)
+
+        func index(in document: CassetteDocument) -> Result<Int, FaultProblem> {
+            let count = document.interactions.count
+            switch self {
+            case .index(let index):
+                guard document.interactions.indices.contains(index) else {
+                    return .failure(
+                        FaultProblem(
+                            count == 0
+                                ? "the cassette holds no interaction"
+                                : "there is no interaction \(index): the cassette holds \(count), numbered 0 to \(count - 1) ('cassette show' lists them)"
+                        ))
+                }
+                return .success(index)
+            case .match(let method, let url):
+                let found = document.interactions.indices.filter { i in
+                    let request = document.interactions[i].request
+                    return request.method.uppercased() == method.uppercased() && Self.url(request.url, matches: url)
+                }
+                switch found.count {
+                case 1: return .success(found[0])
+                case 0:
+                    return .failure(
+                        FaultProblem("no interaction is \(method) \(url) ('cassette show' lists the \(count) it holds)"))
+                default:
+                    return .failure(
+                        FaultProblem(
+                            "\(found.count) interactions are \(method) \(url) (\(found.map(String.init).joined(separator: ", "))); "
+                                + "choose one with --interaction"))
+                }
+            }
+        }
+
+        /// A whole URL matches itself; a path (`/v1/feed`, `/v1/feed?page=2`) matches the URL's
+        /// path, and its query when it gives one.
+        private static func url(_ recorded: String, matches given: String) -> Bool {
+            guard given.hasPrefix("/") else { return recorded == given }
+            guard let components = URLComponents(string: recorded) else { return false }
+            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            if given.contains("?") { return path + "?" + (components.percentEncodedQuery ?? "") == given }
+            return path == given
+        }
+    }
+
+    /// The fault and the choice of interaction, or what is wrong with the command line.
+    private static func read(_ list: ArgumentList) -> Result<(FaultEdit, Choice), UsageProblem> {
+        guard list.operands.count == 1 else {
+            return .failure(UsageProblem(message: "'cassette fault' takes one cassette file, found \(list.operands.count)"))
+        }
+        func single(_ name: String) -> Result<String?, UsageProblem> {
+            let values = list.values[name] ?? []
+            guard values.count <= 1 else { return .failure(UsageProblem(message: "--\(name) is given \(values.count) times; give it once")) }
+            return .success(values.first)
+        }
+        func count(_ name: String) -> Result<Int?, UsageProblem> {
+            single(name).flatMap { text in
+                guard let text else { return .success(nil) }
+                guard let value = Int(text), value >= 0 else {
+                    return .failure(UsageProblem(message: "--\(name) takes a number of \(name.hasSuffix("events") ? "events" : "bytes"), zero or more, found '\(text)'"))
+                }
+                return .success(value)
+            }
+        }
+        do {
+            var edit = FaultEdit()
+            let choice: Choice
+            switch (try single("interaction").get(), try single("match").get()) {
+            case (let index?, nil):
+                guard let value = Int(index), value >= 0 else {
+                    throw UsageProblem(message: "--interaction takes an index from 0, as 'cassette show' numbers interactions, found '\(index)'")
+                }
+                choice = .index(value)
+            case (nil, let match?):
+                let parts = match.split(separator: " ", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2, !parts[1].isEmpty else {
+                    throw UsageProblem(message: "--match takes 'METHOD URL', like 'GET /v1/feed', found '\(match)'")
+                }
+                choice = .match(method: parts[0], url: parts[1])
+            case (nil, nil):
+                throw UsageProblem(message: "choose the interaction with --interaction N or --match 'METHOD URL'")
+            default:
+                throw UsageProblem(message: "give --interaction or --match, not both")
+            }
+            if let text = try single("status").get() {
+                guard let status = Int(text), CassetteRules.statusProblem(status) == nil else {
+                    throw UsageProblem(message: "--status takes an HTTP status from 100 to 599, found '\(text)'")
+                }
+                edit.status = status
+            }
+            if let body = try single("body").get() {
+                if body.hasPrefix("@") {
+                    let path = String(body.dropFirst())
+                    do {
+                        edit.body = try Data(contentsOf: URL(fileURLWithPath: path))
+                    } catch {
+                        throw UsageProblem(message: "--body \(body): cannot read \(path): \((error as NSError).localizedDescription)")
+                    }
+                } else {
+                    edit.body = Data(body.utf8)
+                }
+            }
+            for header in list.values["header"] ?? [] {
+                guard let colon = header.firstIndex(of: ":") else {
+                    throw UsageProblem(message: "--header takes 'NAME: VALUE', like 'Retry-After: 30', found '\(header)'")
+                }
+                let name = String(header[..<colon]).trimmingCharacters(in: .whitespaces)
+                let value = String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                if let problem = CassetteRules.headerNameProblem(name) ?? CassetteRules.headerValueProblem(name: name, value: value) {
+                    throw UsageProblem(message: "--header '\(header)': \(problem)")
+                }
+                edit.headers.append((name, value))
+            }
+            if let text = try single("error").get() {
+                if let number = Int(text) {
+                    edit.error = Interaction.TransportError.Code(rawValue: number)
+                } else if let code = Interaction.TransportError.Code(name: text) {
+                    edit.error = code
+                } else {
+                    throw UsageProblem(message: "--error: \(CassetteRules.unknownErrorCodeProblem(text))")
+                }
+            }
+            edit.cutAfterBytes = try count("cut-after-bytes").get()
+            edit.cutAfterEvents = try count("cut-after-events").get()
+            if let text = try single("latency").get() {
+                let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard numbers.count == 2, let firstByte = numbers[0], let duration = numbers[1] else {
+                    throw UsageProblem(message: "--latency takes FIRSTBYTE,DURATION in seconds, like 0.5,2, found '\(text)'")
+                }
+                let latency = Latency.fixed(firstByte: firstByte, duration: duration)
+                if let problem = latency.problem { throw UsageProblem(message: "--latency \(text): \(problem)") }
+                edit.latency = latency
+            }
+            _ = try single("as-copy").get()
+            guard !edit.isEmpty else {
+                throw UsageProblem(
+                    message: "say which fault: --status, --body, --header, --error, --cut-after-bytes, --cut-after-events or --latency")
+            }
+            if let conflict = edit.conflict { throw UsageProblem(message: conflict) }
+            return .success((edit, choice))
+        } catch let problem as UsageProblem {
+            return .failure(problem)
+        } catch {
+            return .failure(UsageProblem(message: "\(error)"))
+        }
+    }
+
+    /// Where `--as-copy NAME` writes: beside `file`, with `file`'s extension when NAME has none.
+    private static func copyPath(named name: String, beside file: String) -> String {
+        let folder = (file as NSString).deletingLastPathComponent
+        let named = (name as NSString).pathExtension.isEmpty ? name + "." + (file as NSString).pathExtension : name
+        return name.hasPrefix("/") ? named : (folder as NSString).appendingPathComponent(named)
+    }
+}
