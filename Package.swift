@@ -46,7 +46,8 @@ let package = Package(
                 intent: .custom(verb: "cassette-write", description: "Runs any cassette command, those that write cassettes too"),
                 permissions: [
                     .writeToPackageDirectory(
-                        reason: "redact, convert, fault, lint --fix, prune --apply, check --update, record and view write cassettes and pages"),
+                        reason:
+                            "redact, convert, fault, lint --fix, prune --apply, check --update, record and view write cassettes and pages"),
                     .allowNetworkConnections(scope: .all(), reason: "record, serve and check --live reach the servers the cassettes name"),
                 ]),
             dependencies: ["CassetteCLI"]),

@@ -180,14 +180,20 @@ enum FaultCommand {
         }
         func single(_ name: String) -> Result<String?, UsageProblem> {
             let values = list.values[name] ?? []
-            guard values.count <= 1 else { return .failure(UsageProblem(message: "--\(name) is given \(values.count) times; give it once")) }
+            guard values.count <= 1 else {
+                return .failure(UsageProblem(message: "--\(name) is given \(values.count) times; give it once"))
+            }
             return .success(values.first)
         }
         func count(_ name: String) -> Result<Int?, UsageProblem> {
             single(name).flatMap { text in
                 guard let text else { return .success(nil) }
                 guard let value = Int(text), value >= 0 else {
-                    return .failure(UsageProblem(message: "--\(name) takes a number of \(name.hasSuffix("events") ? "events" : "bytes"), zero or more, found '\(text)'"))
+                    return .failure(
+                        UsageProblem(
+                            message:
+                                "--\(name) takes a number of \(name.hasSuffix("events") ? "events" : "bytes"), zero or more, found '\(text)'"
+                        ))
                 }
                 return .success(value)
             }
@@ -198,7 +204,8 @@ enum FaultCommand {
             switch (try single("interaction").get(), try single("match").get()) {
             case (let index?, nil):
                 guard let value = Int(index), value >= 0 else {
-                    throw UsageProblem(message: "--interaction takes an index from 0, as 'cassette show' numbers interactions, found '\(index)'")
+                    throw UsageProblem(
+                        message: "--interaction takes an index from 0, as 'cassette show' numbers interactions, found '\(index)'")
                 }
                 choice = .index(value)
             case (nil, let match?):
@@ -253,7 +260,9 @@ enum FaultCommand {
             edit.cutAfterBytes = try count("cut-after-bytes").get()
             edit.cutAfterEvents = try count("cut-after-events").get()
             if let text = try single("latency").get() {
-                let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map {
+                    Double($0.trimmingCharacters(in: .whitespaces))
+                }
                 guard numbers.count == 2, let firstByte = numbers[0], let duration = numbers[1] else {
                     throw UsageProblem(message: "--latency takes FIRSTBYTE,DURATION in seconds, like 0.5,2, found '\(text)'")
                 }

@@ -32,7 +32,8 @@ struct InteractionReplacement {
             var bytes = [UInt8](data)
             // The white space before the interaction on its line, so both read as they stand in the file.
             let lineStart = bytes[..<span.lowerBound].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-            let indentation = bytes[lineStart..<span.lowerBound].allSatisfy { $0 == 0x20 || $0 == 0x09 } ? bytes[lineStart..<span.lowerBound] : []
+            let indentation =
+                bytes[lineStart..<span.lowerBound].allSatisfy { $0 == 0x20 || $0 == 0x09 } ? bytes[lineStart..<span.lowerBound] : []
             let before = String(decoding: indentation + bytes[span], as: UTF8.self)
             bytes.replaceSubrange(span, with: Array(after.utf8))
             replacement = InteractionReplacement(

@@ -6,7 +6,8 @@ import Testing
 /// own help, which every command has.
 @Suite struct CassetteToolTests {
     static let commands = [
-        "lint", "show", "view", "convert", "check", "diff", "report", "prune", "redact", "check-secrets", "record", "play", "serve",
+        "lint", "show", "view", "convert", "fault", "check", "diff", "report", "prune", "redact", "check-secrets", "record", "play",
+        "serve",
     ]
 
     @Test func theHelpListsEveryCommandAndPointsToItsOwnHelp() {
