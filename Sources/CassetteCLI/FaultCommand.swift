@@ -116,7 +116,9 @@ enum FaultCommand {
             return ExitCode.success
         }
         do {
-            try replacement.data.write(to: URL(fileURLWithPath: destination), options: .atomic)
+            let url = URL(fileURLWithPath: destination)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try replacement.data.write(to: url, options: .atomic)
         } catch {
             output.errorLine("\(destination): error: cannot write the cassette: \(error.localizedDescription); nothing was changed")
             return ExitCode.failure

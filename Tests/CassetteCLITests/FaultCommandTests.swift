@@ -128,6 +128,13 @@ import FoundationNetworking
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original)
         let text = String(decoding: try Data(contentsOf: copy), as: UTF8.self)
         #expect(text == String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"afterBytes\": 10", with: "\"afterBytes\": 4"))
+        // A copy into another folder, as the README's first example makes one: the folder is created.
+        let tests = folder.appendingPathComponent("UserTests")
+        try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
+        let (inTests, _) = try Self.copyOfFaults(in: tests)
+        let elsewhere = Captured.run(["fault", inTests, "--interaction", "0", "--error", "timedOut", "--as-copy", "../Users/timeout"])
+        #expect(elsewhere.status == 0, "\(elsewhere.error)")
+        #expect(try CassetteFile.read(folder.appendingPathComponent("Users/timeout.json")).interactions.count == 5)
         // An existing file is not replaced.
         let again = Captured.run(["fault", file, "--interaction", "2", "--cut-after-bytes", "4", "--as-copy", "download-cut-early"])
         #expect(again.status == 1)
