@@ -103,6 +103,9 @@ import Testing
             file: "timing-duration-before-first-byte.json", path: "interactions[0].timing", line: 7, column: 17,
             says: "duration (1) cannot be less than firstByte (2)"),
         .init(
+            file: "stream-at-goes-backwards.json", path: "interactions[0].response.stream.events[1].at", line: 9, column: 71,
+            says: "this chunk arrives at 0.2 s, before the one above it (0.5 s)"),
+        .init(
             file: "timing-missing-duration.json", path: "interactions[0].timing", line: 7, column: 17,
             says: "missing required field \"duration\" (expected a number of seconds)"),
         .init(
