@@ -384,6 +384,7 @@ public final class Tape: Sendable {
             unusedInteractions: conclusion.unused, stale: stale, saved: saved, warnings: warnings,
             redactedMatches: log.redactedMatches, movedTimes: log.movedTimes, missReportPage: missPage)
         report.nothingRecorded = nothingRecorded
+        report.declined = log.declined
         return (report, recordedBytes)
     }
 
@@ -414,10 +415,12 @@ public final class Tape: Sendable {
     /// the final report.
     public var reportSoFar: Report {
         let (recorded, log, unused) = router.progress()
-        return Report(
+        var report = Report(
             file: file, mode: mode, requests: log.requests, replayed: log.replayed, recorded: recorded, unmatched: log.unmatched,
             unusedInteractions: unused, stale: stale, saved: false, warnings: log.warnings, redactedMatches: log.redactedMatches,
             movedTimes: log.movedTimes)
+        report.declined = log.declined
+        return report
     }
 
     /// Starts an HTTP server that answers from this tape, for clients outside this process's

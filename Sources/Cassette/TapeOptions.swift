@@ -30,8 +30,17 @@ extension Tape {
         /// ```
         public var beforeRecord: (@Sendable (Interaction) -> Interaction?)?
         /// Rewrites each recorded interaction just before it replays (after placeholders were
-        /// given back their secrets); the cassette file is not changed.
-        public var beforeReplay: (@Sendable (Interaction) -> Interaction)?
+        /// given back their secrets); the cassette file is not changed. Return `nil` to decline
+        /// the recording: for that request it is as if absent — the next recording that matches
+        /// answers, or the record mode decides (record it again, or a miss that names the declined
+        /// recording) — and ``Tape/Report/declined`` lists it.
+        ///
+        /// ```swift
+        /// Tape.Options(beforeReplay: { interaction in
+        ///     interaction.response?.status == 500 ? nil : interaction    // never replay a recorded 500
+        /// })
+        /// ```
+        public var beforeReplay: (@Sendable (Interaction) -> Interaction?)?
         /// What the `.cassette` trait and `withCassette` say about recorded interactions that
         /// answered no request. Default ``UnusedInteractions/ignore``.
         public var unusedInteractions: UnusedInteractions
@@ -119,7 +128,7 @@ extension Tape {
             latency: Latency? = nil,
             redaction: Redaction = .default,
             beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
-            beforeReplay: (@Sendable (Interaction) -> Interaction)? = nil,
+            beforeReplay: (@Sendable (Interaction) -> Interaction?)? = nil,
             unusedInteractions: UnusedInteractions = .ignore,
             staleness: Staleness? = nil,
             savesConnectionFailures: Bool = false,

@@ -25,12 +25,13 @@ struct ReplayPreparation: Sendable {
     }
 
     /// The answer of `interaction` (the cassette's `number`th, from 1) to `live`, whose redacted
-    /// form is `redacted`.
-    func answer(_ interaction: Interaction, number: Int, to live: Interaction.Request, redacted: Interaction.Request) -> Prepared {
+    /// form is `redacted`; nil when `beforeReplay` declines it.
+    func answer(_ interaction: Interaction, number: Int, to live: Interaction.Request, redacted: Interaction.Request) -> Prepared? {
         let bound = playback.hasPlaceholders && !redactor.bindings.isEmpty
         var recording = interaction
         if redactor.changesPlayback || playback.rules.origin != .exact || bound {
-            recording = OriginMove.replayed(redactor.forPlayback(interaction, bound: bound), for: live.url, rule: playback.rules.origin)
+            guard let replayed = redactor.forPlayback(interaction, bound: bound) else { return nil }
+            recording = OriginMove.replayed(replayed, for: live.url, rule: playback.rules.origin)
         }
         var movedTimes: [String] = []
         var warnings: [String] = []
@@ -51,14 +52,18 @@ struct ReplayPreparation: Sendable {
     }
 
     /// The recorded WebSocket conversation of `interaction` (the cassette's `number`th) as it
-    /// answers an upgrade, whose redacted form is `redacted`.
+    /// answers an upgrade, whose redacted form is `redacted`; nil when `beforeReplay` declines it.
     ///
     /// The `101` gets the tape's values back now; the server's messages get theirs as they are
     /// sent, so that a value the live client sent earlier in the conversation (bound to a
     /// placeholder of its recorded message) comes back in what the server says after it.
-    func conversation(_ interaction: Interaction, number: Int, redacted: Interaction.Request) -> ConversationReplay {
+    func conversation(_ interaction: Interaction, number: Int, redacted: Interaction.Request) -> ConversationReplay? {
         let bound = playback.hasPlaceholders && !redactor.bindings.isEmpty
-        let recording = redactor.changesPlayback || bound ? redactor.forPlayback(interaction, bound: bound, parts: .response) : interaction
+        var recording = interaction
+        if redactor.changesPlayback || bound {
+            guard let replayed = redactor.forPlayback(interaction, bound: bound, parts: .response) else { return nil }
+            recording = replayed
+        }
         let conversation = recording.webSocket ?? .init()
         let holdsPlaceholders = conversation.messages.contains { PlaceholderPattern.containsPlaceholder($0.data) }
         return ConversationReplay(

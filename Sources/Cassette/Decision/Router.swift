@@ -87,19 +87,28 @@ final class Router: Sendable {
         // Compared, and shown in errors, as it would be stored: never with its secrets.
         let redacted = redactor.forMatching(request)
         var usedUp = 0
-        if setup.replays {
-            switch playback.take(redacted, live: request) {
+        // Recordings `beforeReplay` declined for this request: as if absent, so the next one that matches is taken.
+        var declined: [Int] = []
+        replaying: while setup.replays {
+            switch playback.take(redacted, live: request, declined: Set(declined)) {
             case .found(let index, let interaction, _, let repeated) where interaction.webSocket != nil && !conversing:
                 // Not answered: the conversation stays for an executor that can hold it.
                 if !repeated { playback.putBack(index) }
                 if newRequest { noteRequest() }
                 return .decided(.refuse(RequestFailure(.webSocketConversation(cassette: setup.file), request: redacted)))
-            case .found(let index, let interaction, let redactedValues, _) where interaction.webSocket != nil:
+            case .found(let index, let interaction, let redactedValues, let repeated) where interaction.webSocket != nil:
+                guard let conversation = preparation.conversation(interaction, number: index + 1, redacted: redacted) else {
+                    decline(index, repeated: repeated, into: &declined)
+                    continue replaying
+                }
                 noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt, newRequest: newRequest)
-                return .converse(preparation.conversation(interaction, number: index + 1, redacted: redacted))
-            case .found(let index, let interaction, let redactedValues, _):
+                return .converse(conversation)
+            case .found(let index, let interaction, let redactedValues, let repeated):
+                guard let prepared = preparation.answer(interaction, number: index + 1, to: request, redacted: redacted) else {
+                    decline(index, repeated: repeated, into: &declined)
+                    continue replaying
+                }
                 noteReplay(of: index, redactedValues: redactedValues, recordedAt: interaction.recordedAt, newRequest: newRequest)
-                let prepared = preparation.answer(interaction, number: index + 1, to: request, redacted: redacted)
                 if !prepared.movedTimes.isEmpty || !prepared.warnings.isEmpty {
                     log.withLock {
                         $0.movedTimes += prepared.movedTimes
@@ -112,6 +121,7 @@ final class Router: Sendable {
             case .noMatch:
                 break
             }
+            break
         }
         if newRequest { noteRequest() }
         if setup.recordsNewRequests { return .decided(.record(request.withReadableBody())) }
@@ -119,7 +129,15 @@ final class Router: Sendable {
         var shown = shownOnMiss().map { redactor.forMatching($0) } ?? redacted
         let hidden = playback.placeholderValues(in: request)
         if !hidden.isEmpty { shown = SecretScrubber(secrets: hidden, with: Redaction.replacement).applied(to: shown) }
-        return .decided(.refuse(refusal(of: shown, usedUp: usedUp)))
+        return .decided(.refuse(refusal(of: shown, usedUp: usedUp, declined: declined)))
+    }
+
+    /// Notes that `beforeReplay` declined the interaction at `index` for this request: it goes back
+    /// unused (unless it was a repeat), and the tape's report lists it.
+    private func decline(_ index: Int, repeated: Bool, into declined: inout [Int]) {
+        if !repeated { playback.putBack(index) }
+        declined.append(index)
+        log.withLock { $0.declined.append(index + 1) }
     }
 
     /// Counts a request that reached the tape (``Tape/Report/requests``). ``decide(_:sent:shownOnMiss:newRequest:)``
@@ -173,7 +191,7 @@ final class Router: Sendable {
 
     /// The refusal of `request` (redacted), logged: a stub session's `verify()` lists it, a tape's
     /// report shows it once.
-    private func refusal(of request: Interaction.Request, usedUp: Int) -> RequestFailure {
+    private func refusal(of request: Interaction.Request, usedUp: Int, declined: [Int] = []) -> RequestFailure {
         guard let file = setup.file else {
             stubs.noteUnanswered(request)
             let failure = RequestFailure(.noStub(installed: stubs.all.count), request: request)
@@ -184,8 +202,9 @@ final class Router: Sendable {
         let miss = UnmatchedRequestReport(
             request: request, file: file, mode: setup.mode, rules: playback.rules,
             recorded: playback.recordings, usedUp: usedUp, reader: setup.adviceReader,
-            notes: setup.time.shifts
-                ? [] : playback.expiredCookies(lackedBy: request, at: setup.clock()).map(UnmatchedRequestReport.expiredCookieNote)
+            notes: (setup.time.shifts
+                ? [] : playback.expiredCookies(lackedBy: request, at: setup.clock()).map(UnmatchedRequestReport.expiredCookieNote))
+                + (declined.isEmpty ? [] : [UnmatchedRequestReport.declinedNote(declined.map { $0 + 1 })])
         ).value
         log.withLock { $0.unmatched.append(miss) }
         return RequestFailure(.unmatched(miss), request: request)

@@ -12,6 +12,8 @@ extension Router {
         var warnings: [String] = []
         /// Replays whose match relied on redacted values.
         var redactedMatches: [Tape.Report.RedactedMatch] = []
+        /// The interactions `beforeReplay` declined (numbered from 1), in order.
+        var declined: [Int] = []
         /// What ``ReplayTime/shifted`` moved.
         var movedTimes: [String] = []
         /// When the first replayed interaction was recorded, and when it was replayed: the

@@ -44,6 +44,14 @@ struct UnmatchedRequestReport {
             + "or record the cassette again"
     }
 
+    /// The note for recordings that matched but that `beforeReplay` declined (numbered from 1).
+    static func declinedNote(_ numbers: [Int]) -> String {
+        let list = numbers.map { "#\($0)" }.joined(separator: ", ")
+        return numbers.count == 1
+            ? "recorded interaction \(list) matches, but beforeReplay declined it (returned nil)"
+            : "recorded interactions \(list) match, but beforeReplay declined them (returned nil)"
+    }
+
     /// How many of the closest recordings are shown at most (those nearly as close as the closest).
     static let shownCandidates = 3
     /// How many differences are listed for each.

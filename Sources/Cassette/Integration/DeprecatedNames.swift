@@ -71,11 +71,15 @@ extension Tape.Options {
         set { allowsRepeatedReplays = newValue }
     }
 
-    /// The earlier name of ``beforeReplay``.
+    /// The earlier name of ``beforeReplay``, from before it could decline a recording (read
+    /// back, a declined recording replays as it is).
     @available(*, deprecated, renamed: "beforeReplay")
     public var beforePlayback: (@Sendable (Interaction) -> Interaction)? {
-        get { beforeReplay }
-        set { beforeReplay = newValue }
+        get {
+            guard let hook = beforeReplay else { return nil }
+            return { @Sendable interaction in hook(interaction) ?? interaction }
+        }
+        set { beforeReplay = Self.declining(newValue) }
     }
 
     /// The earlier name of ``ignoredChanges``.
@@ -108,8 +112,18 @@ extension Tape.Options {
     ) {
         self.init(
             allowsRepeatedReplays: allowsPlaybackRepeats, latency: latency, redaction: redaction, beforeRecord: beforeRecord,
-            beforeReplay: beforePlayback, unusedInteractions: unusedInteractions, staleness: staleness,
+            beforeReplay: Self.declining(beforePlayback), unusedInteractions: unusedInteractions, staleness: staleness,
             savesConnectionFailures: savesConnectionFailures, secretCheck: secretCheck, ignoredChanges: volatileParts)
+    }
+}
+
+extension Tape.Options {
+    /// A `beforeReplay` hook of the earlier shape, which never declines.
+    fileprivate static func declining(
+        _ hook: (@Sendable (Interaction) -> Interaction)?
+    ) -> (@Sendable (Interaction) -> Interaction?)? {
+        guard let hook else { return nil }
+        return { @Sendable interaction in hook(interaction) }
     }
 }
 

@@ -138,14 +138,20 @@ final class PlaybackQueue: Sendable {
     ///   - live: the live request before redaction, for the recordings that hold placeholders:
     ///     when no exact match is left, the first unused one whose placeholders stand for what
     ///     `live` has there answers, and the placeholders it bound stay bound (``PlaceholderBindings``).
-    func take(_ request: Interaction.Request, live: Interaction.Request? = nil) -> Lookup {
+    ///   - declined: interactions `beforeReplay` declined for this request: as if absent.
+    func take(_ request: Interaction.Request, live: Interaction.Request? = nil, declined: Set<Int> = []) -> Lookup {
         let contents = contents.current
-        let (interactions, patterned) = (contents.interactions, contents.patterned)
+        let interactions = contents.interactions
+        var patterned = contents.patterned
         var candidates: [Int]
         if let index = contents.index {
             candidates = index[RequestKey(request, rules: rules)] ?? []
         } else {
             candidates = interactions.indices.filter { rules.matches(request, contents.requests[$0]) }
+        }
+        if !declined.isEmpty {
+            candidates.removeAll { declined.contains($0) }
+            patterned.removeAll { declined.contains($0.0) }
         }
         // Only the first cassette that has a recording for the request answers it.
         if let first = candidates.first, let end = layerEnds.first(where: { $0 > first }), candidates.last ?? 0 >= end {

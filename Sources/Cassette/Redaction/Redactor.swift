@@ -27,7 +27,7 @@ final class Redactor: @unchecked Sendable {
     /// already taken out.
     private let keptTexts: Set<String>
     private let beforeRecord: (@Sendable (Interaction) -> Interaction?)?
-    private let beforeReplay: (@Sendable (Interaction) -> Interaction)?
+    private let beforeReplay: (@Sendable (Interaction) -> Interaction?)?
     /// Every secret a rule found so far in any interaction of the tape (recorded, or live and
     /// matched), long enough to search for: a secret is replaced everywhere it appears, also in an
     /// interaction where no rule found it (a cookie value echoed into a later request's query).
@@ -79,7 +79,7 @@ final class Redactor: @unchecked Sendable {
     convenience init(
         _ redaction: Redaction,
         beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
-        beforeReplay: (@Sendable (Interaction) -> Interaction)? = nil
+        beforeReplay: (@Sendable (Interaction) -> Interaction?)? = nil
     ) throws(CassetteError) {
         var patterns: [NSRegularExpression] = []
         for pattern in redaction.bodyPatterns {
@@ -101,7 +101,7 @@ final class Redactor: @unchecked Sendable {
         _ redaction: Redaction,
         patterns: [NSRegularExpression],
         beforeRecord: (@Sendable (Interaction) -> Interaction?)?,
-        beforeReplay: (@Sendable (Interaction) -> Interaction)?
+        beforeReplay: (@Sendable (Interaction) -> Interaction?)?
     ) {
         self.redaction = redaction
         headerNames = Set(redaction.headers.map { $0.lowercased() })
@@ -267,12 +267,13 @@ final class Redactor: @unchecked Sendable {
 
     /// `interaction` as it replays: placeholders give back their secrets in the response — the
     /// ones of ``Redaction/placeholders``, then, with `bound`, the values the tape learned its
-    /// numbered placeholders stood for (``bindings``) — then the `beforeReplay` hook.
+    /// numbered placeholders stood for (``bindings``) — then the `beforeReplay` hook. Nil when the
+    /// hook declines it.
     ///
     /// - Parameter parts: what is given its values back: what the client receives (the response
     ///   and the server's WebSocket messages); a conversation's messages are given theirs as they
     ///   are sent (``forPlayback(_:index:)``), when the values the live client sent in it are known.
-    func forPlayback(_ interaction: Interaction, bound: Bool = false, parts: Interaction.Parts = .received) -> Interaction {
+    func forPlayback(_ interaction: Interaction, bound: Bool = false, parts: Interaction.Parts = .received) -> Interaction? {
         var interaction = interaction
         let learned = bound ? bindings.restorers : nil
         if !restoring.isEmpty || learned != nil {

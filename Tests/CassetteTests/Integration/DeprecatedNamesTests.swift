@@ -33,7 +33,7 @@ import Testing
         let marked = Interaction(request: .init(url: "https://api.example.com/marked"))
         var options = Tape.Options(allowsPlaybackRepeats: true, beforePlayback: { _ in marked }, volatileParts: .none)
         #expect(options.allowsRepeatedReplays)
-        #expect(options.beforeReplay?(Interaction(request: .init(url: "https://other.example/"))).request.url == marked.request.url)
+        #expect(options.beforeReplay?(Interaction(request: .init(url: "https://other.example/")))?.request.url == marked.request.url)
         #expect(options.ignoredChanges == IgnoredChanges.none)
         options.allowsPlaybackRepeats = false
         options.volatileParts = VolatileParts.default
