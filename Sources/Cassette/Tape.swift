@@ -94,6 +94,8 @@ public final class Tape: Sendable {
     /// Whether saving prints what was written (``SaveAnnouncement``).
     private let announcesSaves: Bool
     private let fileExisted: Bool
+    /// Whether the tape is a pass-through (``isLive``).
+    private let isLive: Bool
     /// Where ``eject()`` records what the tape did (``Ledger``), or nil when the ledger is off.
     private let ledger: LedgerWriter?
     /// Whether a stale cassette fails the test, and what to add to the message; nil when the
@@ -142,7 +144,7 @@ public final class Tape: Sendable {
     ) throws {
         let (file, inBundle) = try CassetteLocation.file(
             named: name, folder: folder, bundle: bundle, filePath: filePath, environment: environment)
-        if inBundle {
+        if inBundle, !LiveSwitch.isOn(environment: environment) {
             let resolved = try RecordMode.resolve(requested: mode, environment: environment)
             if resolved == .all || resolved == .newEpisodes { throw CassetteError.readOnlyCassette(file: file.path, mode: resolved) }
         }
@@ -166,13 +168,15 @@ public final class Tape: Sendable {
         var mode = try RecordMode.resolve(requested: mode, environment: environment)
         let latency = try Latency.resolve(requested: options.latency, environment: environment)
         let redactor = try Redactor(options.redaction, beforeRecord: options.beforeRecord, beforeReplay: options.beforeReplay)
+        // A live tape (Tape.isLive, CASSETTE_LIVE) neither reads nor writes its cassette.
+        let live = LiveSwitch.isOn(environment: environment)
         let exists = FileManager.default.fileExists(atPath: file.path)
-        if !exists, mode == .none { throw CassetteError.cassetteNotFound(file: file.path, mode: mode) }
-        var existing = exists && mode != .all ? try CassetteFile.read(file).interactions : []
+        if !exists, mode == .none, !live { throw CassetteError.cassetteNotFound(file: file.path, mode: mode) }
+        var existing = exists && mode != .all && !live ? try CassetteFile.read(file).interactions : []
         // Re-recording is decided now, before any request; a warning or a failure when the tape is
         // ejected, by the interactions replayed.
         var staleJudgment: (fails: Bool, note: String)?
-        if let staleness = options.staleness {
+        if let staleness = options.staleness, !live {
             switch staleness.action {
             case .warn, .fail:
                 staleJudgment = (staleness.action == .fail, "")
@@ -187,7 +191,7 @@ public final class Tape: Sendable {
         }
         let ownCount = existing.count
         var layerEnds: [Int] = []
-        if mode != .all, !options.underlyingCassettes.isEmpty {
+        if mode != .all, !live, !options.underlyingCassettes.isEmpty {
             layerEnds.append(ownCount)
             for underlying in options.underlyingCassettes {
                 existing += try CassetteFile.read(underlying).interactions
@@ -201,6 +205,7 @@ public final class Tape: Sendable {
         self.matching = matching
         self.latency = latency
         self.fileExisted = exists
+        isLive = live
         openedAt = options.clock()
         ledger = Ledger.folder(for: file, testFile: options.openedBy?.file, environment: environment).flatMap {
             LedgerWriter.shared(in: $0, environment: environment)
@@ -212,8 +217,10 @@ public final class Tape: Sendable {
         router = Router(
             setup: Router.Setup(
                 file: file, mode: mode,
-                recordsNewRequests: mode == .newEpisodes || mode == .all || (mode == .once && !exists),
-                replays: mode != .all,
+                recordsNewRequests: !live && (mode == .newEpisodes || mode == .all || (mode == .once && !exists)),
+                replays: !live && mode != .all,
+                live: live,
+                ignored: options.ignoredRequests,
                 latency: latency,
                 savesConnectionFailures: options.savesConnectionFailures,
                 adviceReader: options.adviceReader,
@@ -329,7 +336,7 @@ public final class Tape: Sendable {
         let (recorded, log) = (conclusion.recorded, conclusion.log)
         let verdict = SavePolicy.verdict(
             mode: mode, fileExisted: fileExisted, recorded: recorded.count,
-            connectionFailures: log.connectionFailures, file: file)
+            connectionFailures: log.connectionFailures, file: file, live: isLive)
         var warnings = log.warnings
         var saved = false
         switch verdict {
@@ -385,6 +392,7 @@ public final class Tape: Sendable {
             redactedMatches: log.redactedMatches, movedTimes: log.movedTimes, missReportPage: missPage)
         report.nothingRecorded = nothingRecorded
         report.declined = log.declined
+        report.isLive = isLive
         return (report, recordedBytes)
     }
 
@@ -402,7 +410,8 @@ public final class Tape: Sendable {
         let facts = FileFacts(file)
         return LedgerRecord.Tape(
             cassette: file.standardizedFileURL.path, beneath: options.underlyingCassettes.map(\.standardizedFileURL.path),
-            test: options.openedBy?.test, testFile: options.openedBy?.file, mode: mode.rawValue, opened: openedAt,
+            test: options.openedBy?.test, testFile: options.openedBy?.file, mode: isLive ? LedgerRecord.liveMode : mode.rawValue,
+            opened: openedAt,
             interactions: router.playback.ownCount, replayed: usage.replayed, oldestReplayed: usage.replayedAt.compactMap { $0 }.min(),
             unused: usage.unused,
             unusedShown: report.unusedInteractions, recorded: report.recorded, saved: report.saved,
@@ -420,6 +429,7 @@ public final class Tape: Sendable {
             unusedInteractions: unused, stale: stale, saved: false, warnings: log.warnings, redactedMatches: log.redactedMatches,
             movedTimes: log.movedTimes)
         report.declined = log.declined
+        report.isLive = isLive
         return report
     }
 

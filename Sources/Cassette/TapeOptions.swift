@@ -80,6 +80,9 @@ extension Tape {
         /// and what differs, the page of `cassette view`. Also on when `CASSETTE_REPORT_HTML=1`.
         /// Default `false`.
         public var writesMissReportPage = false
+        /// Requests that always go live, in every mode and on CI: never matched, recorded,
+        /// reported as misses or refused (see ``IgnoredRequests``). Default ``IgnoredRequests/none``.
+        public var ignoredRequests: IgnoredRequests = .none
         /// The JSON Schema a new JSON cassette names in its `"$schema"` member, for editors that
         /// offer completion and checking while a cassette is edited by hand. Default `nil`: new
         /// cassettes name none, because no one address suits every checkout (SwiftPM and Xcode
@@ -123,6 +126,7 @@ extension Tape {
         ///   - urlCache: See ``urlCache``.
         ///   - time: See ``time``.
         ///   - expectsRequests: See ``expectsRequests``.
+        ///   - ignoredRequests: See ``ignoredRequests``.
         public init(
             allowsRepeatedReplays: Bool = false,
             latency: Latency? = nil,
@@ -136,8 +140,10 @@ extension Tape {
             ignoredChanges: IgnoredChanges = .default,
             urlCache: URLCacheUse = .removed,
             time: ReplayTime = .recorded,
-            expectsRequests: Bool = true
+            expectsRequests: Bool = true,
+            ignoredRequests: IgnoredRequests = .none
         ) {
+            self.ignoredRequests = ignoredRequests
             self.expectsRequests = expectsRequests
             self.time = time
             self.ignoredChanges = ignoredChanges

@@ -45,6 +45,9 @@ extension Tape {
         /// `#2 Set-Cookie session expires: Tue, 24 Nov 2026 10:01:00 GMT → Thu, 24 Dec 2026 10:01:00 GMT`.
         /// A time that could not be read is among ``warnings`` instead.
         public var movedTimes: [String] = []
+        /// Whether the tape was a pass-through (``Tape/isLive``, `CASSETTE_LIVE`): every request
+        /// went live; nothing was replayed, recorded or saved.
+        public var isLive = false
         /// The interactions ``Options/beforeReplay`` declined (numbered from 1 in file order), in
         /// the order it declined them: each was as if absent for the request it matched.
         public var declined: [Int] = []

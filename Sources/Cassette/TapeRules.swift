@@ -23,7 +23,8 @@ import Foundation
 ///     "jsonPaths": ["user.ssn"], "formFields": ["pin"], "bodyPatterns": ["sk_live_[A-Za-z0-9]+"]
 ///   },
 ///   "latency": "recorded",
-///   "allowsRepeatedReplays": true
+///   "allowsRepeatedReplays": true,
+///   "ignore": { "hosts": ["telemetry.example.com"], "localhost": true, "ports": [9229] }
 /// }
 /// ```
 ///
@@ -35,7 +36,8 @@ import Foundation
 /// ```
 ///
 /// `redaction` lists what is redacted on top of the defaults (`"defaults": false` starts from
-/// nothing); `latency` takes the text forms of `CASSETTE_LATENCY`.
+/// nothing); `latency` takes the text forms of `CASSETTE_LATENCY`; `ignore` names the requests that
+/// always go live (``IgnoredRequests``: hosts, this machine, ports).
 public struct TapeRules: Sendable {
     /// The name the commands look for in a cassette's folder.
     public static let fileName = "cassette-rules.json"
@@ -48,15 +50,19 @@ public struct TapeRules: Sendable {
     public var latency: Latency?
     /// Whether a recording that already answered may answer again; nil: no.
     public var allowsRepeatedReplays: Bool?
+    /// Requests that always go live; nil: none.
+    public var ignoredRequests: IgnoredRequests?
 
     /// Rules given in code.
     public init(
-        matching: RequestMatching = .default, redaction: Redaction? = nil, latency: Latency? = nil, allowsRepeatedReplays: Bool? = nil
+        matching: RequestMatching = .default, redaction: Redaction? = nil, latency: Latency? = nil, allowsRepeatedReplays: Bool? = nil,
+        ignoredRequests: IgnoredRequests? = nil
     ) {
         self.matching = matching
         self.redaction = redaction
         self.latency = latency
         self.allowsRepeatedReplays = allowsRepeatedReplays
+        self.ignoredRequests = ignoredRequests
     }
 
     /// Reads a rules file.
@@ -82,9 +88,10 @@ public struct TapeRules: Sendable {
         return try TapeRules(contentsOf: file)
     }
 
-    /// `options` with what these rules set (redaction, latency, repeats); the rest as it was.
+    /// `options` with what these rules set (redaction, latency, repeats, ignored requests); the rest as it was.
     public func applying(to options: Tape.Options) -> Tape.Options {
         var options = options
+        if let ignoredRequests { options.ignoredRequests = ignoredRequests }
         if let redaction { options.redaction = redaction }
         if let latency { options.latency = latency }
         if let allowsRepeatedReplays { options.allowsRepeatedReplays = allowsRepeatedReplays }
@@ -113,8 +120,8 @@ private struct RulesFileReader: JSONTreeReading {
         var rules = TapeRules()
         guard
             let members = members(
-                of: root, at: .root, expected: "an object", allowed: ["matching", "redaction", "latency", "allowsRepeatedReplays"],
-                unknown: "member")
+                of: root, at: .root, expected: "an object",
+                allowed: ["matching", "redaction", "latency", "allowsRepeatedReplays", "ignore"], unknown: "member")
         else { return rules }
         if let node = members["matching"] { rules.matching = matching(node) }
         if let node = members["redaction"] { rules.redaction = redaction(node) }
@@ -127,7 +134,44 @@ private struct RulesFileReader: JSONTreeReading {
         if let node = members["allowsRepeatedReplays"] {
             rules.allowsRepeatedReplays = readBool(node, at: JSONPath.root.appending("allowsRepeatedReplays"))
         }
+        if let node = members["ignore"] { rules.ignoredRequests = ignored(node) }
         return rules
+    }
+
+    /// `{ "hosts": [...], "localhost": true, "ports": [...] }`.
+    private mutating func ignored(_ node: JSONNode) -> IgnoredRequests {
+        let place = JSONPath.root.appending("ignore")
+        var ignored = IgnoredRequests()
+        guard
+            let members = members(
+                of: node, at: place, expected: "an object like { \"hosts\": [\"telemetry.example.com\"], \"localhost\": true }",
+                allowed: ["hosts", "localhost", "ports"], unknown: "rule")
+        else { return ignored }
+        if let hosts = members["hosts"].flatMap({ strings($0, at: place.appending("hosts")) }) { ignored.hosts = hosts }
+        if let localhost = members["localhost"].flatMap({ readBool($0, at: place.appending("localhost")) }) {
+            ignored.localhost = localhost
+        }
+        if let portsNode = members["ports"] {
+            let portsPlace = place.appending("ports")
+            guard case .array(let elements) = portsNode.value else {
+                report(
+                    "expected an array of port numbers like [8080], found \(Self.describe(portsNode.value))", at: portsPlace,
+                    offset: portsNode.offset)
+                return ignored
+            }
+            for (index, element) in elements.enumerated() {
+                guard let port = readInteger(element, at: portsPlace.appending(index), expected: "a port number"),
+                    (1...65_535).contains(port)
+                else {
+                    if case .number(let text) = element.value, let number = Int(text) {
+                        report("a port is from 1 to 65535, found \(number)", at: portsPlace.appending(index), offset: element.offset)
+                    }
+                    continue
+                }
+                ignored.ports.append(port)
+            }
+        }
+        return ignored
     }
 
     private mutating func matching(_ node: JSONNode) -> RequestMatching {

@@ -76,4 +76,30 @@ import FoundationNetworking
             #expect(served.stop().status == 0)
         }
     }
+
+    /// The rules file's `ignore`: `play` and `serve` (offline, mode none) send an ignored request
+    /// live, as a tape with the same rules does, and record nothing of it.
+    @Test func ignoredRequestsGoLiveThroughPlayAndServe() throws {
+        try withScratchTape { scratch in
+            try Data(#"{"ignore": {"localhost": true}}"#.utf8).write(to: scratch.file(TapeRules.fileName))
+            let file = scratch.file("api.json")
+            try Data(#"{ "version": 1, "interactions": [] }"#.utf8).write(to: file)
+            let before = try Data(contentsOf: file)
+            let played = Captured.run(["play", "--cassette", file.path, scratch.url("/status/201")])
+            #expect(played.status == 0, "\(played.error)")
+            #expect(played.out == "status 201")
+            let recorded = Captured.run(["record", "--cassette", file.path, scratch.url("/status/202")])
+            #expect(recorded.status == 0, "\(recorded.error)")
+            #expect(recorded.out == "status 202")
+            #expect(try Data(contentsOf: file) == before)
+            // serve answers a request to the ignored host live: here the cassette's origin is the
+            // loopback server itself.
+            let served = try ServeCommandTests.Served(["--cassette", file.path, "--mode", "none", "--upstream", scratch.server.baseURL])
+            #expect(ServeCommandTests.curl([served.base + "/status/203"]).out == "status 203")
+            let stopped = served.stop()
+            #expect(stopped.status == 0, "\(stopped.errors)")
+            #expect(try Data(contentsOf: file) == before)
+            #expect(scratch.server.received.map(\.target) == ["/status/201", "/status/202", "/status/203"])
+        }
+    }
 }

@@ -63,6 +63,30 @@ import FoundationNetworking
         #expect(empty.applying(to: Tape.Options(allowsRepeatedReplays: true)).allowsRepeatedReplays)
     }
 
+    @Test func ignoredRequestsAreRules() throws {
+        let rules = try Self.rules(#"{"ignore": {"hosts": ["telemetry.example.com"], "localhost": true, "ports": [9229, 8080]}}"#)
+        let ignored = try #require(rules.ignoredRequests)
+        #expect(ignored.hosts == ["telemetry.example.com"])
+        #expect(ignored.localhost)
+        #expect(ignored.ports == [9229, 8080])
+        let options = rules.applying(to: Tape.Options())
+        #expect(options.ignoredRequests.hosts == ["telemetry.example.com"] && options.ignoredRequests.localhost)
+        #expect(try Self.rules("{}").applying(to: Tape.Options()).ignoredRequests.isEmpty)
+        #expect(
+            try Self.mistake(#"{"ignore": {"host": ["a.example"]}}"#)
+                == #"FILE:1:13: error: ignore.host: unknown rule "host" (did you mean "hosts"?); expected one of "hosts", "localhost", "ports""#
+        )
+        #expect(
+            try Self.mistake(#"{"ignore": {"ports": [80, 70000]}}"#)
+                == "FILE:1:27: error: ignore.ports[1]: a port is from 1 to 65535, found 70000")
+        #expect(
+            try Self.mistake(#"{"ignore": {"ports": 80}}"#)
+                == "FILE:1:22: error: ignore.ports: expected an array of port numbers like [8080], found the number 80")
+        #expect(
+            try Self.mistake(#"{"ignore": ["localhost"]}"#).hasPrefix(
+                #"FILE:1:12: error: ignore: expected an object like { "hosts": ["telemetry.example.com"], "localhost": true }"#))
+    }
+
     @Test func noFileIsNoRules() throws {
         try withScratchTape { scratch in
             let found = try TapeRules.inFolder(scratch.url)

@@ -1,9 +1,11 @@
 import Cassette
 import CassetteTestSupport
 // A child process for the URLSession.shared tests: whether `.shared` can be intercepted
-// depends on what the process did first, so each scenario needs a fresh process.
+// depends on what the process did first, so each scenario needs a fresh process. Also for the
+// process-wide live switch (`Tape.isLive`), which would turn the tapes of other tests live if a
+// test of the shared test process set it.
 //
-// USAGE: SharedSessionCheck early|after-sessions|late|turns CASSETTE_FILE
+// USAGE: SharedSessionCheck early|after-sessions|late|turns|live-switch CASSETTE_FILE
 // Prints one line per observation; exits 0 when every observation is as expected, 1 otherwise.
 import Foundation
 
@@ -88,6 +90,27 @@ case "turns":
     check(
         order.entries == ["first ejecting", "first got 503", "second acquired", "second got 503"],
         "tapes take turns with .shared, each replaying its own cassette: \(order.entries)")
+
+case "live-switch":
+    let server = try LoopbackServer()
+    let before = try Data(contentsOf: file)
+    Tape.isLive = true
+    let live = try Tape(file: file, mode: .none, environment: [:])
+    let fetched = await Fetch.get(server.baseURL + "/status/201", on: live.session)
+    check(
+        fetched.status == 201 && fetched.text == "status 201" && server.received.count == 1,
+        "Tape.isLive: the request went live: \(fetched)")
+    let report = try live.eject()
+    check(
+        report.isLive && report.replayed == 0 && report.recorded == 0 && !report.saved && report.unusedInteractions.isEmpty,
+        "the report says the tape was live, replayed, recorded and saved nothing, and holds nothing unused: \(report)")
+    check(try Data(contentsOf: file) == before, "the cassette is unchanged")
+    Tape.isLive = false
+    let replaying = try Tape(file: file, mode: .none, environment: [:])
+    let replayed = await Fetch.get("https://api.example.com/feed", on: replaying.session)
+    let replayReport = try replaying.eject()
+    check(replayed.status == 503 && !replayReport.isLive, "Tape.isLive = false: the next tape replays: \(replayed)")
+    server.stop()
 
 default:
     print("unknown scenario \(scenario)")

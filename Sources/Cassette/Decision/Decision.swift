@@ -12,6 +12,9 @@ enum Decision: Sendable {
     /// The request goes to the network, and what comes back is recorded. The request is as it
     /// was captured, its body readable.
     case record(Interaction.Request)
+    /// The request goes to the network and nothing is kept: a live run (``Tape/isLive``) or an
+    /// ignored request (``IgnoredRequests``). The request is as captured, its body readable.
+    case passThrough(Interaction.Request)
     /// Nobody may answer: the request fails.
     case refuse(RequestFailure)
 
@@ -19,7 +22,7 @@ enum Decision: Sendable {
     var answer: Answer? {
         switch self {
         case .stub(let answer), .replay(let answer): return answer
-        case .record, .refuse: return nil
+        case .record, .passThrough, .refuse: return nil
         }
     }
 }

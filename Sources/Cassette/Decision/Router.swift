@@ -84,6 +84,11 @@ final class Router: Sendable {
                 return .decided(.stub(response.answer(to: redactor.forMatching(request))))
             }
         }
+        // A live run, or a request the tape ignores: live, never matched, recorded or missed.
+        if setup.live || (!setup.ignored.isEmpty && setup.ignored.ignores(url: request.url, sent: sent)) {
+            if newRequest { noteRequest() }
+            return .decided(.passThrough(request.withReadableBody()))
+        }
         // Compared, and shown in errors, as it would be stored: never with its secrets.
         let redacted = redactor.forMatching(request)
         var usedUp = 0
@@ -148,11 +153,11 @@ final class Router: Sendable {
     }
 
     /// Whether the session's configuration may decide who answers, so it is read before deciding:
-    /// its `httpAdditionalHeaders` reach stubs, header matching and recordings. Otherwise it is
+    /// its `httpAdditionalHeaders` reach stubs, header matching, recordings and what goes live. Otherwise it is
     /// read only when a replay waits (timeouts) or fails (the report shows every field).
     var readsConfigurationFirst: Bool {
-        setup.recordsNewRequests || !playback.rules.headers.isEmpty || playback.rules.predicate != nil || !stubs.isEmpty
-            || !Stubs.global.isEmpty
+        setup.recordsNewRequests || setup.live || !setup.ignored.isEmpty || !playback.rules.headers.isEmpty
+            || playback.rules.predicate != nil || !stubs.isEmpty || !Stubs.global.isEmpty
     }
 
     /// Counts a replay of the interaction at `index`, notes a match that relied on redacted values,

@@ -10,6 +10,10 @@ extension Router {
         var recordsNewRequests: Bool
         /// Whether recorded interactions answer requests (`false` in mode `all`).
         var replays: Bool
+        /// Whether every request goes live, neither replayed nor recorded (``Tape/isLive``).
+        var live = false
+        /// Requests that go live in every mode.
+        var ignored = IgnoredRequests.none
         /// How replays are timed when an interaction does not say.
         var latency: Latency
         /// Whether requests that could not connect while recording are saved.

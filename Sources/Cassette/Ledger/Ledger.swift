@@ -124,6 +124,13 @@ public struct Ledger: Sendable, Equatable {
             if !ended { partial.append("process file \(file.lastPathComponent) has no end (the process was killed, or is still running)") }
         }
         if files.isEmpty { partial.append("no process wrote to it") }
+        // A live run says nothing of what the cassettes are used for.
+        let live = run.tapes.filter { $0.mode == LedgerRecord.liveMode }.count
+        if live > 0 {
+            partial.append(
+                "\(live) of its tapes ran live (Tape.isLive or CASSETTE_LIVE), replaying and recording nothing, "
+                    + "so it says nothing of what the cassettes are used for")
+        }
         run.partial = partial.isEmpty ? nil : partial.joined(separator: "; ")
         return run
     }

@@ -10,6 +10,9 @@ import Foundation
 /// {"end":{"ended":"2026-11-26T05:00:09.000Z"}}
 /// ```
 package enum LedgerRecord: Sendable, Equatable {
+    /// The `mode` of a tape that was a pass-through (``Tape/isLive``): nothing replayed or recorded.
+    package static let liveMode = "live"
+
     case process(Process)
     case tape(Tape)
     case end(End)
@@ -44,6 +47,7 @@ package enum LedgerRecord: Sendable, Equatable {
         /// The test that opened it (`Feed/loads()`) and its source file, when known.
         package var test: String?
         package var testFile: String?
+        /// The record mode (`RecordMode.rawValue`), or ``LedgerRecord/liveMode``.
         package var mode: String
         package var opened: Date
         /// How many interactions the cassette had when it was opened.

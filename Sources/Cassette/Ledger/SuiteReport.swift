@@ -145,7 +145,7 @@ public struct SuiteReport: Sendable, Equatable {
                 report.misses += tape.misses.map { Miss(cassette: cassette, request: $0, test: tape.test) }
             }
             // Unused: by every tape that replayed from it (a tape recording everything anew replays nothing).
-            let replaying = tapes.filter { $0.mode != RecordMode.all.rawValue }
+            let replaying = tapes.filter { $0.mode != RecordMode.all.rawValue && $0.mode != LedgerRecord.liveMode }
             if let first = replaying.first {
                 var numbers = Set(first.unused)
                 for tape in replaying.dropFirst() { numbers.formIntersection(tape.unused) }

@@ -13,7 +13,8 @@ import FoundationNetworking
 struct LiveRecording: Sendable {
     private let request: Interaction.Request
     private let access: ExecutorAccess
-    private let place: Recorder.Place
+    /// Where the recording goes; nil when nothing is kept (``Decision/passThrough(_:)``).
+    private let place: Recorder.Place?
     private let recordedAt: Date
     /// Whether the caller is a task of FoundationNetworking's, whose sessions all work on one queue.
     private let callerOnClientQueue: Bool
@@ -22,14 +23,20 @@ struct LiveRecording: Sendable {
     /// requests arrived, whatever order they finish in.
     ///
     /// - Parameters:
+    ///   - keeping: false to send the request live and keep nothing (``Decision/passThrough(_:)``).
     ///   - task: the caller's task, when a URLSession's (it orders the recording among its
     ///     session's; nil on the wire).
     ///   - known: the session that runs `task`, when Cassette made it (``Exchange/knownSession``).
-    init(_ request: Interaction.Request, access: ExecutorAccess, task: URLSessionTask? = nil, known: URLSession? = nil) {
+    init(
+        _ request: Interaction.Request, access: ExecutorAccess, task: URLSessionTask? = nil, known: URLSession? = nil, keeping: Bool = true
+    ) {
         self.request = request
         self.access = access
-        place = access.recorder.begin(
-            session: TaskInternals.session(of: task, known: known).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
+        place =
+            keeping
+            ? access.recorder.begin(
+                session: TaskInternals.session(of: task, known: known).map(ObjectIdentifier.init), taskIdentifier: task?.taskIdentifier)
+            : nil
         recordedAt = access.clock()
         callerOnClientQueue = TaskInternals.workQueue(of: task) != nil
     }
@@ -47,7 +54,8 @@ struct LiveRecording: Sendable {
             outgoing, body: body, progress: progress,
             onEnd: { received in
                 let (outcome, cancelled) = judge(received)
-                if let warning = access.recorder.settle(place, outcome: outcome, of: request, recordedAt: recordedAt, cancelled: cancelled)
+                if let place,
+                    let warning = access.recorder.settle(place, outcome: outcome, of: request, recordedAt: recordedAt, cancelled: cancelled)
                 {
                     access.noteConnectionFailure(warning)
                 }
@@ -58,11 +66,13 @@ struct LiveRecording: Sendable {
     /// Keeps `interaction`, recorded by the executor itself (the relay of a WebSocket), in this
     /// place, as the policy keeps it.
     func keep(_ interaction: Interaction) {
+        guard let place else { return }
         access.recorder.keep(interaction, at: place)
     }
 
     /// Gives up the place: nothing was sent, or nothing is to be kept.
     func abandon() {
+        guard let place else { return }
         access.recorder.abandon(place)
     }
 }

@@ -65,12 +65,13 @@ extension TapeServer {
     // MARK: Recording
 
     /// Relays the upgrade `wire` to the upstream server at `url` and records the conversation
-    /// (`request`: the upgrade as captured) into `router`'s recorder. The connection closes after it.
+    /// (`request`: the upgrade as captured) into `router`'s recorder, unless not `keeping` (a
+    /// pass-through). The connection closes after it.
     func relayWebSocket(
         _ wire: WireRequest, request: Interaction.Request, url: URL, upgrade: WebSocketHandshake.Upgrade,
-        on connection: ServerConnection, router: Router
+        on connection: ServerConnection, router: Router, keeping: Bool = true
     ) -> Bool {
-        let recording = LiveRecording(request, access: router.access)
+        let recording = LiveRecording(request, access: router.access, keeping: keeping)
         let started = Date()
         let clock = DispatchTime.now()
         func seconds() -> TimeInterval { Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e9 }

@@ -422,6 +422,11 @@ public final class TapeServer: @unchecked Sendable {
         case .record(let readable):
             if let upgrade { return relayWebSocket(wire, request: readable, url: url, upgrade: upgrade, on: connection, router: router) }
             return record(readable, wire: wire, url: url, on: connection, stage: stage)
+        case .passThrough(let readable):
+            if let upgrade {
+                return relayWebSocket(wire, request: readable, url: url, upgrade: upgrade, on: connection, router: router, keeping: false)
+            }
+            return record(readable, wire: wire, url: url, on: connection, stage: stage, keeping: false)
         }
     }
 
@@ -429,13 +434,14 @@ public final class TapeServer: @unchecked Sendable {
     /// (``LiveRecording``), and writes what comes back to the wire as it arrives. A redirect is
     /// not followed: the client on the wire follows it if it wants to.
     private func record(
-        _ request: Interaction.Request, wire: WireRequest, url: URL, on connection: ServerConnection, stage: ServerStage
+        _ request: Interaction.Request, wire: WireRequest, url: URL, on connection: ServerConnection, stage: ServerStage,
+        keeping: Bool = true
     ) -> Bool {
         let stream = ResponseStream()
         var outgoing = Self.urlRequest(for: wire, url: url)
         outgoing.timeoutInterval = Self.upstreamTimeout
         let cancelled = Locked(false)
-        let live = LiveRecording(request, access: stage.tape.router.access).send(
+        let live = LiveRecording(request, access: stage.tape.router.access, keeping: keeping).send(
             outgoing, body: RequestBody(data: outgoing.httpBody, form: .request),
             progress: LiveForwarder.Progress(head: { stream.push(.head($0)) }, data: { stream.push(.data($0)) }),
             judge: { ($0, cancelled.withLock { $0 }) },

@@ -122,6 +122,8 @@ struct SessionExecutor {
             play(answer, hop: hop, of: exchange)
         case .record(let readable):
             record(readable, hop: hop, of: exchange)
+        case .passThrough(let readable):
+            record(readable, hop: hop, of: exchange, keeping: false)
         case .refuse(let failure):
             exchange.channel.finish(error: failure.urlError)
         }
@@ -257,12 +259,12 @@ struct SessionExecutor {
     // MARK: Recording
 
     /// Sends `hop` live and hands what comes back to the caller as it arrives and to the
-    /// ``Recorder``, which keeps it by its policy; a redirect is followed as a replayed one is.
-    private func record(_ request: Interaction.Request, hop: Hop, of exchange: Exchange) {
+    /// ``Recorder``, which keeps it by its policy (nothing, unless `keeping`); a redirect is followed as a replayed one is.
+    private func record(_ request: Interaction.Request, hop: Hop, of exchange: Exchange, keeping: Bool = true) {
         let task = exchange.channel.task
         let access = router.access
         let known = exchange.knownSession
-        let recording = LiveRecording(request, access: access, task: task, known: known)
+        let recording = LiveRecording(request, access: access, task: task, known: known, keeping: keeping)
         var outgoing = hop.request
         // The session's timeout, which FoundationNetworking does not copy into the request.
         if let timeout = Self.timeout(of: hop.request, configuration: exchange.configuration) { outgoing.timeoutInterval = timeout }

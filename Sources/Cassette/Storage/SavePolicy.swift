@@ -15,8 +15,11 @@ enum SavePolicy {
         case incomplete(warning: String)
     }
 
-    static func verdict(mode: RecordMode, fileExisted: Bool, recorded: Int, connectionFailures: Int, file: URL) -> Verdict {
-        let recordingMode = mode != .none && !(mode == .once && fileExisted)
+    /// - Parameter live: a pass-through tape (``Tape/isLive``), which never writes.
+    static func verdict(
+        mode: RecordMode, fileExisted: Bool, recorded: Int, connectionFailures: Int, file: URL, live: Bool = false
+    ) -> Verdict {
+        let recordingMode = !live && mode != .none && !(mode == .once && fileExisted)
         guard recordingMode else { return .leaveAsIs }
         if connectionFailures > 0, mode == .all || recorded == 0 {
             return .incomplete(

@@ -194,6 +194,30 @@ import Testing
         }
     }
 
+    /// A live run (`CASSETTE_LIVE`) says nothing of what the cassettes are used for: the ledger
+    /// marks its tapes live, the report says so and judges no orphan or unused interaction, and
+    /// prune refuses it.
+    @Test func aLiveRunIsMarkedAndJudgesNothing() throws {
+        try withScratchTape { scratch in
+            let files = try Self.plantCassettes(in: scratch.url)
+            let ledger = scratch.url.appendingPathComponent("ledger")
+            let plan = Self.suite(files).map { tapes in tapes.map { Planned(cassette: $0.cassette, test: $0.test, requests: []) } }
+            let results = try Self.runSuite(plan, ledger: ledger, run: "run-live", environment: ["CASSETTE_LIVE": "1"])
+            #expect(results.map(\.status) == [0, 0], "\(results.map(\.output))")
+            let run = try Ledger(folder: ledger).lastRun()
+            #expect(run.tapes.map(\.mode) == ["live", "live", "live"])
+            let report = try SuiteReport.make(ledger: Ledger(folder: ledger), cassettes: [scratch.url.appendingPathComponent("Cassettes")])
+            #expect(
+                report.partial
+                    == "3 of its tapes ran live (Tape.isLive or CASSETTE_LIVE), replaying and recording nothing, "
+                    + "so it says nothing of what the cassettes are used for")
+            #expect(report.orphans == [])
+            #expect(report.unused.isEmpty)
+            #expect(throws: PrunePlan.Refusal.self) { try PrunePlan(report: report, orphans: true, unusedInteractions: true) }
+            #expect(FileManager.default.fileExists(atPath: files.orphan.path))
+        }
+    }
+
     /// A process killed while writing leaves a line cut short: the file is skipped with a warning
     /// naming it and the line, the run is partial, and no cassette looks orphaned.
     @Test func aLedgerFileCutShortIsSkippedNamedAndMakesNothingAnOrphan() throws {

@@ -27,6 +27,15 @@ import Testing
         #expect(result.output.contains("ok: after eject, URLSession.shared reaches the network again: 200"))
     }
 
+    /// `Tape.isLive`, the live switch in code, is process-wide: tried in a process of its own.
+    @Test func theLiveSwitchInCodeTurnsEveryTapeLive() throws {
+        let result = try Self.run("live-switch")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("ok: Tape.isLive: the request went live: 201"))
+        #expect(result.output.contains("ok: the cassette is unchanged"))
+        #expect(result.output.contains("ok: Tape.isLive = false: the next tape replays: 503"))
+    }
+
     @Test func sharedSessionIsInterceptedAfterOtherSessions() throws {
         let result = try Self.run("after-sessions")
         #expect(result.status == 0, "\(result.output)")
