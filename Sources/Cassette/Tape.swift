@@ -96,6 +96,8 @@ public final class Tape: Sendable {
     private let fileExisted: Bool
     /// Whether the tape is a pass-through (``isLive``).
     private let isLive: Bool
+    /// Whether what a failing test recorded is saved (``Options/savesWhenTestFails``, `CASSETTE_SAVE_ON_FAILURE`).
+    private let savesWhenTestFails: Bool
     /// Where ``eject()`` records what the tape did (``Ledger``), or nil when the ledger is off.
     private let ledger: LedgerWriter?
     /// Whether a stale cassette fails the test, and what to add to the message; nil when the
@@ -206,6 +208,7 @@ public final class Tape: Sendable {
         self.latency = latency
         self.fileExisted = exists
         isLive = live
+        savesWhenTestFails = SavePolicy.savesWhenTestFails(option: options.savesWhenTestFails, environment: environment)
         openedAt = options.clock()
         ledger = Ledger.folder(for: file, testFile: options.openedBy?.file, environment: environment).flatMap {
             LedgerWriter.shared(in: $0, environment: environment)
@@ -298,9 +301,25 @@ public final class Tape: Sendable {
         try eject(announcingWarnings: true)
     }
 
+    /// ``eject()`` at the end of a test that failed, or did not: a tape that recorded for a test
+    /// that failed does not save unless ``Options/savesWhenTestFails`` (or
+    /// `CASSETTE_SAVE_ON_FAILURE=1`) says so, and its report warns of the cassette not saved. The
+    /// `.cassette` trait and `withCassette` call this for you; an XCTest `tearDown` that opened the
+    /// tape in `setUp` passes what XCTest knows:
+    ///
+    /// ```swift
+    /// override func tearDownWithError() throws {
+    ///     try tape.eject(testFailed: (testRun?.failureCount ?? 0) > 0)
+    /// }
+    /// ```
+    @discardableResult
+    public func eject(testFailed: Bool) throws -> Report {
+        try eject(announcingWarnings: true, testFailed: testFailed)
+    }
+
     /// ``eject()``; `announcingWarnings` false when the caller tells the test what the report
     /// warns of itself (``verifiedEject(bodyError:)``).
-    func eject(announcingWarnings announcesWarnings: Bool) throws -> Report {
+    func eject(announcingWarnings announcesWarnings: Bool, testFailed: Bool = false) throws -> Report {
         let holdsShared = try state.withLock { state -> Bool in
             if state.ejected { throw CassetteError.alreadyEjected(file: file.path) }
             state.ejected = true
@@ -317,7 +336,8 @@ public final class Tape: Sendable {
         // after this (by a caller, by a server thread that has not returned yet) keeps no bodies.
         defer { router.playback.release() }
 
-        let (report, recordedBytes) = try settle(router.conclusion(), announcesWarnings: announcesWarnings)
+        let (report, recordedBytes) = try settle(
+            router.conclusion(), announcesWarnings: announcesWarnings, discarding: testFailed && !savesWhenTestFails)
         ledger?.append(ledgerRecord(of: report))
         // The recordings' bodies, their encoding and the inner session's buffers were freed (the
         // recorder gave them up, settle(_:) returned) in the heaps of whichever threads made them:
@@ -332,11 +352,14 @@ public final class Tape: Sendable {
     /// how many body bytes were recorded.
     /// `announcesWarnings`: whether what only ``Report/warnings`` holds is also written to standard
     /// error (not when the trait or `withCassette` ejects: they say it themselves).
-    private func settle(_ conclusion: Router.Conclusion, announcesWarnings: Bool) throws -> (Report, recordedBytes: Int) {
+    /// `discarding`: the test failed, and what it recorded is not saved.
+    private func settle(
+        _ conclusion: Router.Conclusion, announcesWarnings: Bool, discarding: Bool
+    ) throws -> (Report, recordedBytes: Int) {
         let (recorded, log) = (conclusion.recorded, conclusion.log)
         let verdict = SavePolicy.verdict(
             mode: mode, fileExisted: fileExisted, recorded: recorded.count,
-            connectionFailures: log.connectionFailures, file: file, live: isLive)
+            connectionFailures: log.connectionFailures, file: file, live: isLive, testFailed: discarding)
         var warnings = log.warnings
         var saved = false
         switch verdict {
@@ -344,6 +367,10 @@ public final class Tape: Sendable {
             break
         case .incomplete(let warning):
             warnings.append(warning)
+        case .testFailed(let warning):
+            // One line, however the tape is ejected: the test's own failure is what it reports.
+            warnings.append(warning)
+            if options.announcesWarnings { StandardError.warn(warning) }
         case .save(let replacing):
             if options.secretCheck != .off {
                 let findings = SecretCheck.findings(in: recorded)
@@ -379,7 +406,7 @@ public final class Tape: Sendable {
         }
         // The test most likely sent its requests through another session: said at once, since the
         // empty cassette just saved would replay nothing on CI.
-        let nothingRecorded = router.setup.recordsNewRequests && log.requests == 0 && options.expectsRequests
+        let nothingRecorded = router.setup.recordsNewRequests && log.requests == 0 && options.expectsRequests && !discarding
         if nothingRecorded {
             let finding = VerificationFinding.nothingRecorded(cassette: file, saved: saved)
             warnings.append(finding.description)

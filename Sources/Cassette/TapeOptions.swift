@@ -80,6 +80,13 @@ extension Tape {
         /// and what differs, the page of `cassette view`. Also on when `CASSETTE_REPORT_HTML=1`.
         /// Default `false`.
         public var writesMissReportPage = false
+        /// Whether a tape that recorded saves when its test failed. Default `false`: a recording
+        /// made by a failing test is often the failure itself (a 500, a flow cut half-way), and
+        /// saved it would replay as the truth on every later run; not saved, the next run records
+        /// again. One line names each cassette not saved. The `.cassette` trait learns of the
+        /// test's failures (its issues, and a thrown error), `withCassette` of its body throwing,
+        /// and ``Tape/eject(testFailed:)`` is told. `CASSETTE_SAVE_ON_FAILURE=1` saves anyway.
+        public var savesWhenTestFails = false
         /// Requests that always go live, in every mode and on CI: never matched, recorded,
         /// reported as misses or refused (see ``IgnoredRequests``). Default ``IgnoredRequests/none``.
         public var ignoredRequests: IgnoredRequests = .none
@@ -127,6 +134,7 @@ extension Tape {
         ///   - time: See ``time``.
         ///   - expectsRequests: See ``expectsRequests``.
         ///   - ignoredRequests: See ``ignoredRequests``.
+        ///   - savesWhenTestFails: See ``savesWhenTestFails``.
         public init(
             allowsRepeatedReplays: Bool = false,
             latency: Latency? = nil,
@@ -141,8 +149,10 @@ extension Tape {
             urlCache: URLCacheUse = .removed,
             time: ReplayTime = .recorded,
             expectsRequests: Bool = true,
-            ignoredRequests: IgnoredRequests = .none
+            ignoredRequests: IgnoredRequests = .none,
+            savesWhenTestFails: Bool = false
         ) {
+            self.savesWhenTestFails = savesWhenTestFails
             self.ignoredRequests = ignoredRequests
             self.expectsRequests = expectsRequests
             self.time = time

@@ -94,6 +94,9 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             mode: mode, matching: matching, options: options,
             environment: environment ?? ProcessInfo.processInfo.environment)
         let location = test.sourceLocation
+        // Whether the test recorded a failing issue: then what it recorded is saved only if the
+        // options say so (a thrown error is seen by `play` itself).
+        let failed = Locked(false)
         try await tape.play(
             sharedSession: sharedSession,
             outlet: { verification, _ in
@@ -107,7 +110,18 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
                     StandardError.warn(warning.description)
                     #endif
                 }
-            }, function)
+            },
+            failed: { failed.current }
+        ) {
+            #if compiler(>=6.2)
+            try await IssueHandlingTrait.compactMapIssues { issue in
+                if issue.isFailure { failed.withLock { $0 = true } }
+                return issue
+            }.provideScope(for: test, testCase: testCase, performing: function)
+            #else
+            try await function()
+            #endif
+        }
     }
 
     /// The cassette name the trait gives `test` when none is set: `Suite/test`, from the test's

@@ -83,8 +83,13 @@ extension Tape {
 
     /// Runs `body` with this tape as ``current`` (and owning `URLSession.shared` if asked), then
     /// ejects it and hands what the test must hear to `outlet`. When `body` throws, the tape is
-    /// still ejected and `body`'s error is the one rethrown.
-    package func play<Result>(sharedSession: Bool, outlet: VerificationOutlet, _ body: () async throws -> Result) async throws -> Result {
+    /// still ejected (as for a failed test) and `body`'s error is the one rethrown.
+    ///
+    /// - Parameter failed: whether the test failed without `body` throwing (issues it recorded),
+    ///   asked when `body` returns.
+    package func play<Result>(
+        sharedSession: Bool, outlet: VerificationOutlet, failed: () -> Bool = { false }, _ body: () async throws -> Result
+    ) async throws -> Result {
         let result: Result
         do {
             if sharedSession { try await interceptSharedSession() }
@@ -93,13 +98,16 @@ extension Tape {
             ejectAfterFailure(error, outlet: outlet)
             throw error
         }
-        try outlet(verifiedEject(bodyError: nil), false)
+        try outlet(verifiedEject(bodyError: nil, testFailed: failed()), false)
         return result
     }
 
-    /// Ejects and checks what the tape saw against its options.
-    func verifiedEject(bodyError: (any Error)?) throws -> EjectVerification {
-        EjectVerification(try eject(announcingWarnings: false), unusedInteractions: options.unusedInteractions, bodyError: bodyError)
+    /// Ejects and checks what the tape saw against its options; `testFailed` (or a `bodyError`):
+    /// the test failed, so what it recorded is saved only if the options say so.
+    func verifiedEject(bodyError: (any Error)?, testFailed: Bool = false) throws -> EjectVerification {
+        EjectVerification(
+            try eject(announcingWarnings: false, testFailed: testFailed || bodyError != nil),
+            unusedInteractions: options.unusedInteractions, bodyError: bodyError)
     }
 
     /// Ejects after the test's body threw `error`: what still needs saying goes to `outlet`, and a

@@ -13,14 +13,34 @@ enum SavePolicy {
         /// A request could not connect, so the recording is incomplete: it neither replaces a
         /// cassette (mode `all`) nor creates an empty one that would replay nothing. The warning says so.
         case incomplete(warning: String)
+        /// The test failed, and what it recorded is not saved (``Tape/Options/savesWhenTestFails``).
+        /// The warning says so.
+        case testFailed(warning: String)
     }
 
-    /// - Parameter live: a pass-through tape (``Tape/isLive``), which never writes.
+    /// `CASSETTE_SAVE_ON_FAILURE`: `1` saves what a failing test recorded.
+    static let saveOnFailureVariable = "CASSETTE_SAVE_ON_FAILURE"
+
+    /// Whether what a failing test recorded is saved: by the option, or `CASSETTE_SAVE_ON_FAILURE=1`.
+    static func savesWhenTestFails(option: Bool, environment: [String: String]) -> Bool {
+        option || ["1", "true", "yes"].contains(environment[saveOnFailureVariable]?.lowercased() ?? "")
+    }
+
+    /// - Parameters:
+    ///   - live: a pass-through tape (``Tape/isLive``), which never writes.
+    ///   - testFailed: whether the test failed and what it recorded is not to be saved.
     static func verdict(
-        mode: RecordMode, fileExisted: Bool, recorded: Int, connectionFailures: Int, file: URL, live: Bool = false
+        mode: RecordMode, fileExisted: Bool, recorded: Int, connectionFailures: Int, file: URL, live: Bool = false,
+        testFailed: Bool = false
     ) -> Verdict {
         let recordingMode = !live && mode != .none && !(mode == .once && fileExisted)
         guard recordingMode else { return .leaveAsIs }
+        if testFailed, recorded > 0 || !fileExisted {
+            return .testFailed(
+                warning: "cassette \(file.path) was not saved: its test failed, and what a failing test records is often the failure "
+                    + "itself" + (fileExisted ? "; the file is unchanged" : "") + ". The next run records again; to keep such a "
+                    + "recording, set Tape.Options(savesWhenTestFails: true) or CASSETTE_SAVE_ON_FAILURE=1.")
+        }
         if connectionFailures > 0, mode == .all || recorded == 0 {
             return .incomplete(
                 warning: "cassette \(file.path) was not saved: \(connectionFailures) request\(connectionFailures == 1 ? "" : "s") "
