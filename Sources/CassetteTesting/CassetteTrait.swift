@@ -97,6 +97,16 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         // Whether the test recorded a failing issue: then what it recorded is saved only if the
         // options say so (a thrown error is seen by `play` itself).
         let failed = Locked(false)
+        let observedTest: () async throws -> Void = {
+            #if compiler(>=6.2)
+            try await IssueHandlingTrait.compactMapIssues { issue in
+                if issue.isFailure { failed.withLock { $0 = true } }
+                return issue
+            }.provideScope(for: test, testCase: testCase, performing: function)
+            #else
+            try await function()
+            #endif
+        }
         try await tape.play(
             sharedSession: sharedSession,
             outlet: { verification, _ in
@@ -111,17 +121,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
                     #endif
                 }
             },
-            failed: { failed.current }
-        ) {
-            #if compiler(>=6.2)
-            try await IssueHandlingTrait.compactMapIssues { issue in
-                if issue.isFailure { failed.withLock { $0 = true } }
-                return issue
-            }.provideScope(for: test, testCase: testCase, performing: function)
-            #else
-            try await function()
-            #endif
-        }
+            failed: { failed.current }, observedTest)
     }
 
     /// The cassette name the trait gives `test` when none is set: `Suite/test`, from the test's
