@@ -45,7 +45,8 @@ import Testing
         #expect(lines.first?.hasPrefix("\(rules):1:24: error: ") == true)
         #expect(
             lines.first?.hasSuffix(
-                #"unknown member "repeats"; expected one of "matching", "redaction", "latency", "allowsRepeatedReplays""#) == true)
+                #"unknown member "repeats"; expected one of "matching", "redaction", "latency", "allowsRepeatedReplays", "ignore""#) == true
+        )
         #expect(lines.dropFirst().first?.hasPrefix("1 cassette, ") == true)
         #expect(lines.dropFirst().first?.hasSuffix(", 1 error") == true)
         #expect(result.status == 1)

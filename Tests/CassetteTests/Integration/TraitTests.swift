@@ -71,21 +71,29 @@ import FoundationNetworking
         }
     }
 
-    /// When the body throws, its error wins and the tape is still ejected (what was recorded is saved).
+    /// When the body throws, its error wins and the tape is still ejected; what it recorded is
+    /// saved only when the options say so (`savesWhenTestFails`).
     @Test func theBodysErrorWinsAndTheTapeIsStillEjected() async throws {
         struct Boom: Error {}
         try await withScratchTape { scratch in
             let server = scratch.server
-            var tapeSeen: Tape?
-            await #expect(throws: Boom.self) {
-                try await withCassette("thrown", folder: scratch.url.path, mode: .once, environment: [:]) { tape in
-                    tapeSeen = tape
-                    _ = await Fetch.get(server.baseURL + "/status/200", on: tape.session)
-                    throw Boom()
+            for saves in [false, true] {
+                let name = saves ? "thrown-saved" : "thrown"
+                var tapeSeen: Tape?
+                await #expect(throws: Boom.self) {
+                    try await withCassette(
+                        name, folder: scratch.url.path, mode: .once, options: Tape.Options(savesWhenTestFails: saves).quiet,
+                        environment: [:]
+                    ) { tape in
+                        tapeSeen = tape
+                        _ = await Fetch.get(server.baseURL + "/status/200", on: tape.session)
+                        throw Boom()
+                    }
                 }
+                #expect(throws: CassetteError.alreadyEjected(file: scratch.file("\(name).json").path)) { try tapeSeen?.eject() }
+                #expect(FileManager.default.fileExists(atPath: scratch.file("\(name).json").path) == saves)
             }
-            #expect(throws: CassetteError.alreadyEjected(file: scratch.file("thrown.json").path)) { try tapeSeen?.eject() }
-            let saved = try JSONCassetteCodec.decode(Data(contentsOf: scratch.file("thrown.json")), file: "thrown.json")
+            let saved = try JSONCassetteCodec.decode(Data(contentsOf: scratch.file("thrown-saved.json")), file: "thrown-saved.json")
             #expect(saved.interactions.count == 1)
         }
     }
