@@ -77,6 +77,20 @@ public final class Tape: Sendable {
     }
     /// The options the tape was opened with.
     public let options: Options
+
+    /// What the test keeps with the cassette — the API version it was recorded against, the
+    /// account used, a ticket — read from the file when the tape opens (before the first request)
+    /// and saved with what the tape records. Keys starting with `cassette` or `$` are reserved: a
+    /// save with one fails and says so. A live tape (``isLive``) reads and saves none.
+    ///
+    /// ```swift
+    /// if tape.mode != .none { tape.metadata["apiVersion"] = "2026-10-01" }   // recording: say against what
+    /// #expect(tape.metadata["apiVersion"] == "2026-10-01")                    // replaying: read it back
+    /// ```
+    public var metadata: [String: MetadataValue] {
+        get { storedMetadata.current.values }
+        set { storedMetadata.withLock { $0 = (newValue, changed: true) } }
+    }
     /// Stubs for this tape's sessions, asked before the cassette: a request a stub answers is
     /// neither replayed nor recorded.
     ///
@@ -96,6 +110,8 @@ public final class Tape: Sendable {
     private let fileExisted: Bool
     /// Whether the tape is a pass-through (``isLive``).
     private let isLive: Bool
+    /// ``metadata``, and whether the test changed it.
+    private let storedMetadata: Locked<(values: [String: MetadataValue], changed: Bool)>
     /// Whether what a failing test recorded is saved (``Options/savesWhenTestFails``, `CASSETTE_SAVE_ON_FAILURE`).
     private let savesWhenTestFails: Bool
     /// Where ``eject()`` records what the tape did (``Ledger``), or nil when the ledger is off.
@@ -174,7 +190,9 @@ public final class Tape: Sendable {
         let live = LiveSwitch.isOn(environment: environment)
         let exists = FileManager.default.fileExists(atPath: file.path)
         if !exists, mode == .none, !live { throw CassetteError.cassetteNotFound(file: file.path, mode: mode) }
-        var existing = exists && mode != .all && !live ? try CassetteFile.read(file).interactions : []
+        // Mode all replaces the file, which is therefore not read (nor judged): its metadata is kept when saving.
+        let stored = exists && mode != .all && !live ? try CassetteFile.read(file) : nil
+        var existing = stored?.interactions ?? []
         // Re-recording is decided now, before any request; a warning or a failure when the tape is
         // ejected, by the interactions replayed.
         var staleJudgment: (fails: Bool, note: String)?
@@ -207,6 +225,7 @@ public final class Tape: Sendable {
         self.matching = matching
         self.latency = latency
         self.fileExisted = exists
+        storedMetadata = Locked((stored?.metadata ?? [:], changed: false))
         isLive = live
         savesWhenTestFails = SavePolicy.savesWhenTestFails(option: options.savesWhenTestFails, environment: environment)
         openedAt = options.clock()
@@ -383,8 +402,10 @@ public final class Tape: Sendable {
                     if options.announcesWarnings { StandardError.warn(warning) }
                 }
             }
+            let metadata = storedMetadata.current
             saved = try CassetteFile.save(
-                recorded, replacing: replacing, ignoring: options.ignoredChanges, schema: options.schemaReference, to: file)
+                recorded, replacing: replacing, ignoring: options.ignoredChanges, schema: options.schemaReference,
+                metadata: metadata.changed ? metadata.values : nil, to: file)
             if saved, announcesSaves {
                 StandardError.write(
                     SaveAnnouncement.line(

@@ -8,7 +8,8 @@ enum ShowCommand {
 
         Prints one row per interaction of each cassette (.json, .http or .har); a folder is searched
         as 'cassette lint' searches it. Each cassette is a section: its rows, then
-        'N interactions in FILE (FORMAT)', a blank line between sections. The columns:
+        'N interactions in FILE (FORMAT)' and its metadata when it has some ('metadata: {JSON}'),
+        a blank line between sections. The columns:
 
           #     its index, as in the paths of error messages (interactions[3])
           METHOD, URL
@@ -48,6 +49,7 @@ enum ShowCommand {
                         for line in table(document) { output.line(line) }
                         let count = document.interactions.count
                         output.line("\(count) interaction\(count == 1 ? "" : "s") in \(file) (\(CassetteFormat(path: file)))")
+                        if !document.metadata.isEmpty { output.line("metadata: \(MetadataValue.object(document.metadata))") }
                     }
                 }
             }

@@ -50,6 +50,37 @@ import Testing
             ))
     }
 
+    /// A cassette's metadata goes round the formats through the tool, and show prints it.
+    @Test func metadataGoesRoundTheFormatsAndShowPrintsIt() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let original = scratch.appendingPathComponent("tagged.json").path
+        try Data(
+            """
+            {
+              "version": 1,
+              "metadata": { "apiVersion": "2026-10-01", "ticket": "API-123" },
+              "interactions": [ { "request": { "method": "GET", "url": "https://api.example.com/feed" }, "response": { "status": 204 } } ]
+            }
+            """.utf8
+        ).write(to: URL(fileURLWithPath: original))
+        let canonical = scratch.appendingPathComponent("canonical.json").path
+        let http = scratch.appendingPathComponent("c.http").path
+        let har = scratch.appendingPathComponent("c.har").path
+        let back = scratch.appendingPathComponent("c.json").path
+        for (from, to) in [(original, canonical), (canonical, http), (http, har), (har, back)] {
+            #expect(Captured.run(["convert", from, to]).status == 0)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: back)) == Data(contentsOf: URL(fileURLWithPath: canonical)))
+        for file in [original, http, har] {
+            let shown = Captured.run(["show", file])
+            #expect(
+                shown.out.hasSuffix(
+                    "1 interaction in \(file) (\(CassetteFormat(path: file)))\nmetadata: {\"apiVersion\":\"2026-10-01\",\"ticket\":\"API-123\"}\n"
+                ), "\(shown.out)")
+        }
+    }
+
     @Test func convertRefusesAnOutputItCannotName() throws {
         let result = Captured.run(["convert", Locations.examples + "/faults.json", "/tmp/faults.yaml"])
         #expect(result.status == 2)

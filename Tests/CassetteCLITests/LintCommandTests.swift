@@ -305,7 +305,7 @@ enum Locations {
     @Test func theWholeMalformedCorpusFails() {
         let result = Captured.run(["lint", Locations.malformed])
         #expect(result.status == 1)
-        #expect(result.out.hasSuffix("59 cassettes, 0 interactions, 62 errors\n"))
+        #expect(result.out.hasSuffix("61 cassettes, 0 interactions, 64 errors\n"))
     }
 
     @Test func usageErrorsExitTwoOnStandardError() {

@@ -58,13 +58,13 @@ package enum CassetteFile {
     /// written, so recording unchanged traffic again changes no byte (see ``IgnoredChanges``).
     ///
     /// A cassette that names a JSON Schema (`"$schema"`) keeps it; a new one is written naming
-    /// `schema`, when given.
+    /// `schema`, when given. `metadata`, when given, replaces the cassette's; nil keeps it.
     ///
     /// - Returns: whether the file was written.
     @discardableResult
     static func save(
         _ recorded: [Interaction], replacing: Bool, ignoring volatile: IgnoredChanges = .default, schema: String? = nil,
-        to file: URL
+        metadata: [String: MetadataValue]? = nil, to file: URL
     ) throws(CassetteError) -> Bool {
         let folder = file.deletingLastPathComponent()
         do {
@@ -77,19 +77,27 @@ package enum CassetteFile {
             removeLeftovers(of: file)
             var interactions = recorded
             var schema = schema
+            var kept = metadata ?? [:]
             let exists = FileManager.default.fileExists(atPath: file.path)
             if replacing, exists, let stored = try? readForComparison(file) {
                 schema = stored.document.schema ?? schema
+                kept = metadata ?? stored.document.metadata
                 // A cassette that cannot be read any more is simply replaced, as mode all says.
-                guard let changed = volatile.keepingStored(stored.document.interactions, deferred: stored.deferred, for: recorded) else {
+                if let changed = volatile.keepingStored(stored.document.interactions, deferred: stored.deferred, for: recorded) {
+                    interactions = changed
+                } else if kept == stored.document.metadata {
                     return false
+                } else {
+                    // Only the metadata changed: the stored interactions, read whole.
+                    guard let whole = try? read(file) else { return false }
+                    interactions = whole.interactions
                 }
-                interactions = changed
             } else if !replacing, exists {
                 do {
                     let stored = try read(file)
                     interactions = stored.interactions + recorded
                     schema = stored.schema ?? schema
+                    kept = metadata ?? stored.metadata
                 } catch {
                     throw .saveFailed(
                         file: file.path,
@@ -97,8 +105,9 @@ package enum CassetteFile {
                             + "\(recorded.count) new recording\(recorded.count == 1 ? "" : "s") could not be added to it")
                 }
             }
-            try write(
-                CassetteDocument(schema: schema, recordedWith: CassetteVersion.recordedWith, interactions: interactions), to: file)
+            var document = CassetteDocument(schema: schema, recordedWith: CassetteVersion.recordedWith, interactions: interactions)
+            document.metadata = kept
+            try write(document, to: file)
             return true
         }
     }

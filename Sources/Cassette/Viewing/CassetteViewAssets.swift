@@ -83,6 +83,7 @@ enum CassetteViewAssets {
             var line = add(facts, el("div", { "class": "cassette" }));
             line.textContent = c.file + " — " + c.format + ", " + c.interactions + " interaction" + (c.interactions === 1 ? "" : "s") +
               (c.recordedWith ? ", recorded with " + c.recordedWith : "") + (c.ageDays !== undefined ? ", " + c.ageDays + " days old" : "");
+            if (c.metadata) { add(facts, el("div", { "class": "metadata" }, "metadata: " + JSON.stringify(c.metadata))); }
             c.findings.forEach(function (f) { add(facts, el("div", { "class": "finding" }, f)); });
           });
 

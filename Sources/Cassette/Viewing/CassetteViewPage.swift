@@ -97,6 +97,7 @@ package struct CassetteViewPage {
                     ("file", .string(source.file)), ("format", .string(source.format)),
                     ("interactions", Self.number(source.document.interactions.count)),
                     ("recordedWith", source.document.recordedWith.map { .string($0) } ?? .null),
+                    ("metadata", source.document.metadata.isEmpty ? .null : MetadataValue.object(source.document.metadata).json),
                     ("ageDays", first.map { Self.number(Int(now.timeIntervalSince($0) / 86_400)) }),
                     (
                         "findings",

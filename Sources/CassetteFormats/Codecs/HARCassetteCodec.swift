@@ -19,6 +19,7 @@ import Foundation
 /// | `timings`: `blocked + dns + connect + send + wait` (those not -1), then `+ receive` | `timing.firstByte`, `timing.duration` |
 /// | `_cassette` on the entry | what HAR cannot say: `error`, `latency`, `responseURL`, `undated`, `untimed`, and the exact `timing` when milliseconds would round it |
 /// | `log.creator`, or `log._cassette.recordedWith` when the creator's name and version cannot say it | `recordedWith` |
+/// | `log._cassette.metadata` | `metadata` |
 ///
 /// Export writes every field HAR 1.2 requires, with `time` the sum of the non-negative timings.
 /// An interaction that got no response is exported with status 0, as browsers export a failed
@@ -65,9 +66,12 @@ public enum HARCassetteCodec {
             member("version", .string(harVersion)),
             member("creator", .object([member("name", .string(name)), member("version", .string(version))])),
         ]
+        var extras: [JSONMember] = []
         if let recordedWith = document.recordedWith, self.recordedWith(name: name, version: version) != recordedWith {
-            log.append(member("_cassette", .object([member("recordedWith", .string(recordedWith))])))
+            extras.append(member("recordedWith", .string(recordedWith)))
         }
+        if !document.metadata.isEmpty { extras.append(member("metadata", MetadataValue.object(document.metadata).json)) }
+        if !extras.isEmpty { log.append(member("_cassette", .object(extras))) }
         log.append(member("entries", .array(document.interactions.map { JSONNode(entry(for: $0)) })))
         return JSONPrettyPrinter(lineWidth: 100, multilineDepth: 4).print(.object([member("log", .object(log))]))
     }

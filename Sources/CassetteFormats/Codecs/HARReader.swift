@@ -35,7 +35,9 @@ struct HARReader: JSONTreeReading {
             let path = logPath.appending("_cassette")
             if case .object(let members) = extras.value {
                 for member in members {
-                    if member.key == "recordedWith", let text = member.value.value.stringValue {
+                    if member.key == "metadata" {
+                        if let metadata = readMetadata(member.value, at: path.appending("metadata")) { document.metadata = metadata }
+                    } else if member.key == "recordedWith", let text = member.value.value.stringValue {
                         document.recordedWith = text
                         if let problem = CassetteRules.recordedWithProblem(text) {
                             report(problem, at: path.appending("recordedWith"), offset: member.value.offset)
@@ -44,7 +46,7 @@ struct HARReader: JSONTreeReading {
                         report(
                             member.key == "recordedWith"
                                 ? "expected recordedWith to be a string, found \(Self.describe(member.value.value))"
-                                : "unknown field \(CassetteRules.quoted(member.key)) in Cassette's fields of the log; expected recordedWith",
+                                : "unknown field \(CassetteRules.quoted(member.key)) in Cassette's fields of the log; expected recordedWith or metadata",
                             at: path.appending(member.key), offset: member.keyOffset)
                     }
                 }

@@ -86,6 +86,10 @@ public enum HTTPMessageCassetteCodec {
         var out: [UInt8] = []
         out += Array("# version: \(HTTPMessageSyntax.formatVersion)\n".utf8)
         if let recordedWith = document.recordedWith { out += Array("# recordedWith: \(recordedWith)\n".utf8) }
+        if !document.metadata.isEmpty {
+            out +=
+                Array("# metadata: ".utf8) + JSONWriter.compact(MetadataValue.object(document.metadata).json) + [HTTPMessageSyntax.newline]
+        }
         // Every interaction ends with a blank line (the end of a head, or after a body), which
         // also sets it apart from the next one.
         out.append(HTTPMessageSyntax.newline)

@@ -95,7 +95,24 @@ struct HTTPMessageReader {
             }
         } else if let value = value(of: "recordedWith", in: body) {
             setRecordedWith(value, in: &document)
+        } else if let value = value(of: "metadata", in: body) {
+            readMetadata(value, column: text.utf8.count - value.utf8.count, into: &document)
         }
+    }
+
+    /// `# metadata: {"apiVersion":"2026-10-01"}`: the metadata as one line of JSON.
+    private mutating func readMetadata(_ value: String, column: Int, into document: inout CassetteDocument) {
+        let path = JSONPath.root.appending("metadata")
+        let node: JSONNode
+        do {
+            node = try JSONParser.parse(Data(value.utf8))
+        } catch {
+            report("the metadata is not JSON: \(error.message)", at: path, line: index, column: column + error.offset)
+            return
+        }
+        var reader = MetadataLineReader()
+        if let metadata = reader.readMetadata(node, at: path) { document.metadata = metadata }
+        for problem in reader.problems { report(problem.message, at: problem.path, line: index, column: column + problem.offset) }
     }
 
     private mutating func setRecordedWith(_ value: String, in document: inout CassetteDocument) {
@@ -622,4 +639,10 @@ struct HTTPMessageReader {
         }
         return (line + 1, scalarColumn)
     }
+}
+
+/// Reads the JSON of a `# metadata:` line with the checks every JSON reader of Cassette makes.
+private struct MetadataLineReader: JSONTreeReading {
+    var problems: [(path: JSONPath, offset: Int, message: String)] = []
+    var misspelt: Set<JSONMisspeltKey> = []
 }

@@ -145,6 +145,7 @@ public enum JSONCassetteCodec {
         if let schema = document.schema { root.append(member("$schema", .string(schema))) }
         root.append(member("version", .number(String(CassetteDocument.formatVersion))))
         if let recordedWith = document.recordedWith { root.append(member("recordedWith", .string(recordedWith))) }
+        if !document.metadata.isEmpty { root.append(member("metadata", MetadataValue.object(document.metadata).json)) }
         root.append(member("interactions", .array(document.interactions.map { JSONNode(tree(for: $0)) })))
         return .object(root)
     }

@@ -16,7 +16,7 @@ struct JSONCassetteReader: JSONTreeReading {
         guard
             let fields = members(
                 of: root, at: path, expected: "a cassette object ({ \"version\": 1, \"interactions\": [] })",
-                allowed: ["$schema", "version", "recordedWith", "interactions"])
+                allowed: ["$schema", "version", "recordedWith", "metadata", "interactions"])
         else { return nil }
         guard let versionNode = required("version", in: fields, of: root, at: path, expecting: "1") else { return nil }
         guard let version = readInteger(versionNode, at: path.appending("version"), expected: "the format version 1") else {
@@ -48,7 +48,12 @@ struct JSONCassetteReader: JSONTreeReading {
             }
         }
         if fields["$schema"] != nil, schema == nil { return nil }
-        return CassetteDocument(schema: schema, recordedWith: recordedWith, interactions: interactions)
+        var document = CassetteDocument(schema: schema, recordedWith: recordedWith, interactions: interactions)
+        if let node = fields["metadata"] {
+            guard let metadata = readMetadata(node, at: path.appending("metadata")) else { return nil }
+            document.metadata = metadata
+        }
+        return document
     }
 
     // MARK: Interaction

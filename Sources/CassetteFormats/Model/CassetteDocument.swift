@@ -22,6 +22,10 @@ public struct CassetteDocument: Sendable, Equatable {
     public var recordedWith: String?
     /// The interactions, in the order their requests started.
     public var interactions: [Interaction]
+    /// What the tests that use the cassette keep with it (`Tape.metadata`): the API version it was
+    /// recorded against, the account used, a ticket. Keys starting with `cassette` (in any case)
+    /// or `$` are reserved. Empty for a cassette written without.
+    public var metadata: [String: MetadataValue] = [:]
 
     /// A document from its parts.
     public init(recordedWith: String? = nil, interactions: [Interaction] = []) {

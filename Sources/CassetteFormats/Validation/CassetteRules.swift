@@ -80,6 +80,12 @@ package enum CassetteRules {
         return nil
     }
 
+    /// A metadata key that Cassette keeps for itself: starting with `cassette` (any case) or `$`.
+    package static func metadataKeyProblem(_ key: String) -> String? {
+        guard key.hasPrefix("$") || key.lowercased().hasPrefix("cassette") else { return nil }
+        return "metadata key \(quoted(key)) is reserved: keys starting with \"cassette\" or \"$\" are Cassette's own; rename it"
+    }
+
     /// `recordedWith` is one line of text in every format (an HTTP-message cassette writes it as
     /// a comment line), so it cannot hold a line break.
     package static func recordedWithProblem(_ text: String) -> String? {

@@ -26,6 +26,9 @@ extension CassetteDocument {
         if let recordedWith {
             check(CassetteRules.recordedWithProblem(recordedWith), .root.appending("recordedWith"))
         }
+        for key in metadata.keys.sorted() {
+            check(CassetteRules.metadataKeyProblem(key) ?? metadata[key]?.problem, .root.appending("metadata").appending(key))
+        }
         for (i, interaction) in interactions.enumerated() {
             let path = JSONPath([.key("interactions"), .index(i)])
             if let recordedAt = interaction.recordedAt, Timestamp.format(recordedAt) == nil {

@@ -103,6 +103,12 @@ import Testing
             file: "timing-duration-before-first-byte.json", path: "interactions[0].timing", line: 7, column: 17,
             says: "duration (1) cannot be less than firstByte (2)"),
         .init(
+            file: "metadata-reserved-key.json", path: "metadata.cassetteVersion", line: 3, column: 45,
+            says: "metadata key \"cassetteVersion\" is reserved: keys starting with \"cassette\" or \"$\" are Cassette's own; rename it"),
+        .init(
+            file: "metadata-not-object.json", path: "metadata", line: 3, column: 15,
+            says: "expected the cassette's metadata as an object like { \"apiVersion\": \"2026-10-01\" }, found an array"),
+        .init(
             file: "stream-at-goes-backwards.json", path: "interactions[0].response.stream.events[1].at", line: 9, column: 71,
             says: "this chunk arrives at 0.2 s, before the one above it (0.5 s)"),
         .init(
