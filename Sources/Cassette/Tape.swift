@@ -464,7 +464,7 @@ public final class Tape: Sendable {
             unused: usage.unused,
             unusedShown: report.unusedInteractions, recorded: report.recorded, saved: report.saved,
             misses: report.unmatched.map { "\($0.request.method) \($0.request.url)" }, fileSize: facts.size, fileModified: facts.modified,
-            maximumAge: options.staleness?.maximumAge)
+            maximumAge: options.staleness?.maximumAge, root: PackageRoots.root(above: options.openedBy?.file ?? file.path)?.path)
     }
 
     /// What the tape did so far, while it is still in use: requests replayed, recorded (not saved

@@ -4,7 +4,7 @@ import Foundation
 /// `cassette prune`: removes what the last whole-suite run proved unused (``PrunePlan``).
 enum PruneCommand {
     static let usage = """
-        USAGE: cassette prune [--ledger DIR] (--orphans | --unused-interactions)... [--apply] PATH...
+        USAGE: cassette prune [--ledger DIR]... [--tests FILE] (--orphans | --unused-interactions)... [--apply] PATH...
 
         Removes, from the cassette folders PATH, what the suite ledger's last run proves unused:
         --orphans, cassette files no test opened (in folders where the run opened others);
@@ -12,7 +12,9 @@ enum PruneCommand {
         Without --apply it prints the plan and changes nothing.
 
         Refused after a partial run: the last run must be the whole suite (swift test without
-        --filter or --skip, every test process ended; see 'cassette report'). A cassette the run
+        --filter or --skip, every test process ended; see 'cassette report'), or, for a suite split
+        over machines, the shards' last runs together (every --ledger, and --tests listing the
+        suite: every test must have run in some shard). A cassette the run
         did not open is never changed, nor one changed since the run. Each file is rewritten
         atomically, under its folder's lock, as tapes save.
 
@@ -29,7 +31,7 @@ enum PruneCommand {
     static func run(_ arguments: [String], output: ConsoleOutput, environment: [String: String]) -> Int32 {
         let list: ArgumentList
         switch ArgumentList.read(
-            arguments, command: "prune", usage: usage, options: ["--ledger": "ledger"],
+            arguments, command: "prune", usage: usage, options: ["--ledger": "ledger", "--tests": "tests"],
             flags: ["--orphans": "orphans", "--unused-interactions": "unused", "--apply": "apply"], output: output)
         {
         case .run(let parsed): list = parsed
@@ -39,12 +41,9 @@ enum PruneCommand {
         guard list.flags.contains("orphans") || list.flags.contains("unused") else {
             return output.usageError("'cassette prune' needs --orphans, --unused-interactions, or both", command: "prune")
         }
-        guard let ledger = LedgerOption.ledger(given: list.values["ledger"]?.last, environment: environment) else {
-            return output.usageError("no ledger: give --ledger DIR, or set CASSETTE_LEDGER", command: "prune")
-        }
         let plan: PrunePlan
         do {
-            let report = try SuiteReport.make(ledger: ledger, cassettes: LedgerOption.paths(list.operands))
+            let report = try LedgerOption.report(list, environment: environment).get()
             for warning in report.warnings { output.errorLine("warning: " + warning) }
             plan = try PrunePlan(report: report, orphans: list.flags.contains("orphans"), unusedInteractions: list.flags.contains("unused"))
         } catch {

@@ -4,7 +4,7 @@ import Foundation
 /// `cassette report PATH…`: what the last test run did with the cassettes (``SuiteReport``).
 enum ReportCommand {
     static let usage = """
-        USAGE: cassette report [--ledger DIR] [--stale-after DAYS] [--json] PATH...
+        USAGE: cassette report [--ledger DIR]... [--tests FILE] [--stale-after DAYS] [--json] PATH...
 
         Reads the suite ledger of the last test run (every tape writes what it did there as it is
         ejected) together with the cassette folders PATH (or files), and prints: the cassettes
@@ -28,7 +28,7 @@ enum ReportCommand {
     static func run(_ arguments: [String], output: ConsoleOutput, environment: [String: String]) -> Int32 {
         let list: ArgumentList
         switch ArgumentList.read(
-            arguments, command: "report", usage: usage, options: ["--ledger": "ledger", "--stale-after": "stale"],
+            arguments, command: "report", usage: usage, options: ["--ledger": "ledger", "--tests": "tests", "--stale-after": "stale"],
             flags: ["--json": "json"], output: output)
         {
         case .run(let parsed): list = parsed
@@ -42,13 +42,10 @@ enum ReportCommand {
             }
             maximumAge = number * 86_400
         }
-        guard let ledger = LedgerOption.ledger(given: list.values["ledger"]?.last, environment: environment) else {
-            return output.usageError("no ledger: give --ledger DIR, or set CASSETTE_LEDGER", command: "report")
-        }
         let report: SuiteReport
-        do {
-            report = try SuiteReport.make(ledger: ledger, cassettes: LedgerOption.paths(list.operands), maximumAge: maximumAge)
-        } catch {
+        switch LedgerOption.report(list, maximumAge: maximumAge, environment: environment) {
+        case .success(let made): report = made
+        case .failure(let error):
             output.errorLine("error: \(error)")
             return ExitCode.failure
         }
@@ -64,7 +61,8 @@ enum ReportCommand {
     static func text(_ report: SuiteReport, now: Date = Date()) -> [String] {
         func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) " + (number == 1 ? one : many) }
         var lines = [
-            "run \(report.run): " + (report.partial.map { "partial — \($0)" } ?? "the whole suite"),
+            "run \(report.run)" + (report.shards.isEmpty ? "" : " (shards \(report.shards.joined(separator: ", ")))") + ": "
+                + (report.partial.map { "partial — \($0)" } ?? "the whole suite"),
             "\(count(report.cassetteCount, "cassette", "cassettes")): \(report.replayed.count) replayed, \(report.recorded.count) recorded into, "
                 + "\(count(report.misses.count, "miss", "misses")), \(count(report.orphans.count, "orphan", "orphans")), "
                 + "\(count(report.unusedCount, "unused interaction", "unused interactions")), \(report.stale.count) stale",
@@ -105,6 +103,7 @@ enum ReportCommand {
     static func json(_ report: SuiteReport) -> String {
         let object: JSONValue = [
             "run": JSONValue(report.run),
+            "shards": JSONValue(report.shards),
             "partial": JSONValue(report.partial),
             "cassettes": JSONValue(report.cassetteCount),
             "replayed": JSONValue(report.replayed.map(\.path)),

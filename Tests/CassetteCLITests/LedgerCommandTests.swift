@@ -150,6 +150,55 @@ import Testing
         #expect(report.out.contains("orphans: not judged (the run was partial)\n"))
     }
 
+    /// A suite split in two shards, each with its own ledger: judged together with the suite's
+    /// test list, given as repeated --ledger or as a folder of shard ledgers.
+    @Test func shardsAreJudgedTogether() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (ledger, cassettes) = try Self.plant(in: scratch, filter: "FeedTests")
+        // The two processes of the run, as two shards' ledgers.
+        let shards = scratch.appendingPathComponent("shards")
+        for (index, pid) in [11, 12].enumerated() {
+            let run = shards.appendingPathComponent("\(index + 1)/swift-test-\(index + 1)")
+            try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
+            var lines = try String(contentsOf: ledger.appendingPathComponent("swift-test-1-2/\(pid).jsonl"), encoding: .utf8)
+            if pid == 12 {
+                lines = lines.replacingOccurrences(of: #""runnerArguments":[]"#, with: #""runnerArguments":["--filter","ProfileTests"]"#)
+            }
+            try Data(lines.utf8).write(to: run.appendingPathComponent("\(pid).jsonl"))
+        }
+        let list = scratch.appendingPathComponent("tests.txt")
+        try Data("App.FeedTests/loads()\nApp.ProfileTests/shows()\n".utf8).write(to: list)
+        let first = shards.appendingPathComponent("1").path
+        let second = shards.appendingPathComponent("2").path
+        let repeated = Captured.run(["report", "--ledger", first, "--ledger", second, "--tests", list.path, cassettes.path])
+        #expect(repeated.status == 0, "\(repeated.error)")
+        #expect(repeated.out.hasPrefix("run swift-test-1 + swift-test-2: the whole suite\n"), "\(repeated.out)")
+        #expect(repeated.out.contains("orphans (no test opened them):\n  \(cassettes.appendingPathComponent("Feed/old.json").path)\n"))
+        let folder = Captured.run(["report", "--ledger", shards.path, "--tests", list.path, cassettes.path])
+        #expect(folder.out == repeated.out)
+
+        let missing = Captured.run(["prune", "--ledger", first, "--tests", list.path, "--orphans", "--apply", cassettes.path])
+        #expect(missing.status == 1)
+        #expect(
+            missing.error
+                == "error: the ledger's last run (swift-test-1) did not cover the whole suite: no shard ran 1 of the suite's 2 tests: "
+                + "App.ProfileTests/shows(). Nothing was changed. Run the whole suite (swift test, without --filter or --skip), then prune.\n"
+        )
+        #expect(FileManager.default.fileExists(atPath: cassettes.appendingPathComponent("Feed/old.json").path))
+        let pruned = Captured.run(["prune", "--ledger", shards.path, "--tests", list.path, "--orphans", "--apply", cassettes.path])
+        #expect(pruned.status == 0, "\(pruned.error)")
+        #expect(!FileManager.default.fileExists(atPath: cassettes.appendingPathComponent("Feed/old.json").path))
+
+        try Data("Building for debugging...\n".utf8).write(to: list)
+        let wrongList = Captured.run(["report", "--ledger", shards.path, "--tests", list.path, cassettes.path])
+        #expect(wrongList.status == 1)
+        #expect(
+            wrongList.error
+                == "error: \(list.path):1: \"Building for debugging...\" is not a test as `swift test list` prints it (Module.Suite/test); "
+                + "make the file with: swift test list > tests.txt\n")
+    }
+
     @Test func wrongCommandLinesAndAnEmptyLedger() throws {
         let scratch = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }

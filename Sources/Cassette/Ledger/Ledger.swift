@@ -21,6 +21,9 @@ public struct Ledger: Sendable, Equatable {
 
     /// `CASSETTE_LEDGER`.
     public static let environmentVariable = "CASSETTE_LEDGER"
+    /// `CASSETTE_SHARD`: the name of the shard a test process runs in, when a suite is split over
+    /// several machines (`1`, `linux-2`); its ledger records say so.
+    public static let shardVariable = "CASSETTE_SHARD"
     /// How many runs the ledger keeps.
     static let keptRuns = 10
 
@@ -57,6 +60,15 @@ public struct Ledger: Sendable, Equatable {
         package var tapes: [LedgerRecord.Tape]
         /// How many test processes wrote to it.
         public var processes: Int
+        /// The shards that wrote it (`CASSETTE_SHARD`), sorted; empty when none said.
+        public var shards: [String] = []
+        /// Which tests each of its processes ran.
+        package var selections: [TestSelection] = []
+        /// Why it is partial because its processes ran only some tests (a filter): what a test
+        /// list judges when shards are taken together.
+        package var selected: [String] = []
+        /// Why it is partial otherwise (a process cut short, an unreadable file, a live run).
+        package var incomplete: [String] = []
 
         /// Whether the run covers the whole suite: only then may a cassette nobody opened be an orphan.
         public var isComplete: Bool { partial == nil }
@@ -66,6 +78,10 @@ public struct Ledger: Sendable, Equatable {
     public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         /// What went wrong, where, and what to do.
         public var description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// The run whose first process started last.
@@ -95,6 +111,8 @@ public struct Ledger: Sendable, Equatable {
         let files = ((try? FileManager.default.contentsOfDirectory(at: runFolder, includingPropertiesForKeys: nil)) ?? [])
             .filter { $0.pathExtension == "jsonl" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
         var partial: [String] = []
+        var selected: [String] = []
+        var shards = Set<String>()
         for file in files {
             let records: [LedgerRecord]
             do {
@@ -114,7 +132,9 @@ public struct Ledger: Sendable, Equatable {
                 switch record {
                 case .process(let process):
                     if run.started.map({ process.started < $0 }) ?? true { run.started = process.started }
-                    if let filter = process.filter { partial.append("process \(process.pid) ran only some tests (\(filter))") }
+                    if let filter = process.filter { selected.append("process \(process.pid) ran only some tests (\(filter))") }
+                    if let shard = process.shard { shards.insert(shard) }
+                    run.selections.append(TestSelection(arguments: process.arguments, runnerArguments: process.runnerArguments))
                 case .tape(let tape):
                     run.tapes.append(tape)
                 case .end:
@@ -131,7 +151,11 @@ public struct Ledger: Sendable, Equatable {
                 "\(live) of its tapes ran live (Tape.isLive or CASSETTE_LIVE), replaying and recording nothing, "
                     + "so it says nothing of what the cassettes are used for")
         }
-        run.partial = partial.isEmpty ? nil : partial.joined(separator: "; ")
+        run.selected = selected
+        run.incomplete = partial
+        run.shards = shards.sorted()
+        let reasons = selected + partial
+        run.partial = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
         return run
     }
 

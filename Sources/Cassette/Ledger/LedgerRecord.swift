@@ -28,13 +28,19 @@ package enum LedgerRecord: Sendable, Equatable {
         /// The argument that made the run partial (`--filter Feed`), or nil for a run of the
         /// whole suite.
         package var filter: String?
+        /// The shard of a suite split over several machines (`CASSETTE_SHARD`), or nil: every
+        /// record of the process's file was written by it.
+        package var shard: String?
 
-        package init(pid: Int32, started: Date, arguments: [String], runnerArguments: [String]?, filter: String?) {
+        package init(
+            pid: Int32, started: Date, arguments: [String], runnerArguments: [String]?, filter: String?, shard: String? = nil
+        ) {
             self.pid = pid
             self.started = started
             self.arguments = arguments
             self.runnerArguments = runnerArguments
             self.filter = filter
+            self.shard = shard
         }
     }
 
@@ -71,13 +77,18 @@ package enum LedgerRecord: Sendable, Equatable {
         package var fileModified: Date?
         /// The staleness policy's maximum age, in seconds, when the tape had one.
         package var maximumAge: Double?
+        /// The package the tape's test belongs to, absolute (its `Package.swift`'s folder): shards
+        /// run on other machines, in other folders, and their cassettes are matched by their place
+        /// in the package.
+        package var root: String?
 
         package init(
             cassette: String, beneath: [String] = [], test: String? = nil, testFile: String? = nil, mode: String, opened: Date,
             interactions: Int, replayed: [Int] = [], oldestReplayed: Date? = nil, unused: [Int] = [], unusedShown: [String] = [],
             recorded: Int = 0, saved: Bool = false, misses: [String] = [], fileSize: Int? = nil, fileModified: Date? = nil,
-            maximumAge: Double? = nil
+            maximumAge: Double? = nil, root: String? = nil
         ) {
+            self.root = root
             self.cassette = cassette
             self.beneath = beneath
             self.test = test
@@ -117,6 +128,7 @@ package enum LedgerRecord: Sendable, Equatable {
             line.member("arguments", strings: process.arguments)
             if let runner = process.runnerArguments { line.member("runnerArguments", strings: runner) }
             if let filter = process.filter { line.member("filter", string: filter) }
+            if let shard = process.shard { line.member("shard", string: shard) }
         case .tape(let tape):
             line.open("tape")
             line.member("cassette", string: tape.cassette)
@@ -136,6 +148,7 @@ package enum LedgerRecord: Sendable, Equatable {
             if let size = tape.fileSize { line.member("fileSize", number: size) }
             if let modified = tape.fileModified { line.member("fileModified", date: modified) }
             if let age = tape.maximumAge { line.member("maximumAge", double: age) }
+            if let root = tape.root { line.member("root", string: root) }
         case .end(let end):
             line.open("end")
             line.member("ended", date: end.ended)
@@ -274,7 +287,8 @@ private struct LedgerLineReader: JSONTreeReading {
         return LedgerRecord.Process(
             pid: processID, started: started, arguments: arguments,
             runnerArguments: optional("runnerArguments", in: node, at: path, Self.strings),
-            filter: optional("filter", in: node, at: path, Self.string))
+            filter: optional("filter", in: node, at: path, Self.string),
+            shard: optional("shard", in: node, at: path, Self.string))
     }
 
     private mutating func tape(_ node: JSONNode, at path: JSONPath) -> LedgerRecord.Tape? {
@@ -297,7 +311,8 @@ private struct LedgerLineReader: JSONTreeReading {
             unusedShown: unusedShown, recorded: recorded, saved: saved, misses: misses,
             fileSize: optional("fileSize", in: node, at: path, Self.integer),
             fileModified: optional("fileModified", in: node, at: path, Self.date),
-            maximumAge: optional("maximumAge", in: node, at: path, { $0.readSeconds($1, at: $2) }))
+            maximumAge: optional("maximumAge", in: node, at: path, { $0.readSeconds($1, at: $2) }),
+            root: optional("root", in: node, at: path, Self.string))
     }
 
     // MARK: Members

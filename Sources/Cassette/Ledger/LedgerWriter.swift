@@ -79,7 +79,7 @@ final class LedgerWriter: Sendable {
             .process(
                 LedgerRecord.Process(
                     pid: getpid(), started: ProcessStart.time, arguments: run.arguments, runnerArguments: run.runnerArguments,
-                    filter: run.filter)))
+                    filter: run.filter, shard: environment[Ledger.shardVariable].flatMap { $0.isEmpty ? nil : $0 })))
         return writer
     }
 

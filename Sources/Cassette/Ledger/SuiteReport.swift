@@ -65,8 +65,10 @@ public struct SuiteReport: Sendable, Equatable {
         public var test: String?
     }
 
-    /// The run the report is about.
+    /// The run the report is about (the runs of the shards, joined by ` + `).
     public var run: String
+    /// The shards whose runs it joins (`CASSETTE_SHARD`); empty for one run, or shards that did not say.
+    public var shards: [String] = []
     /// Why the run does not cover the whole suite (then ``orphans`` is empty), or nil.
     public var partial: String?
     /// Ledger files skipped, and why.
@@ -108,6 +110,30 @@ public struct SuiteReport: Sendable, Equatable {
         ledger: Ledger, cassettes: [URL], maximumAge: TimeInterval = defaultMaximumAge, now: Date = Date()
     ) throws -> SuiteReport {
         make(run: try ledger.lastRun(), cassettes: cassettes, maximumAge: maximumAge, now: now)
+    }
+
+    /// The report of a suite split over several machines: the union of the last run of each
+    /// shard's ledger (each shard uploads its ledger folder; one job reads them all).
+    ///
+    /// - Parameters:
+    ///   - ledgers: each shard's ledger (`CASSETTE_SHARD` names the shard in its records).
+    ///   - cassettes: the cassette folders (or files) to judge, here.
+    ///   - tests: the suite's tests (``Ledger/testList(_:file:)``, from `swift test list`): the union
+    ///     covers the whole suite — and orphans are judged, prune may proceed — when every one of
+    ///     them ran in some shard. Nil: shards that ran only some tests leave the union partial.
+    ///   - maximumAge: as ``make(ledger:cassettes:maximumAge:now:)``.
+    ///   - now: the time ages are counted to.
+    /// - Throws: ``Ledger/ReadError`` when a ledger holds no run, or the ledgers come from different packages.
+    public static func make(
+        ledgers: [Ledger], cassettes: [URL], tests: [String]?, maximumAge: TimeInterval = defaultMaximumAge, now: Date = Date()
+    ) throws -> SuiteReport {
+        var runs: [Ledger.Run] = []
+        for ledger in ledgers { runs.append(try ledger.lastRun()) }
+        let root = cassettes.first.flatMap { CassetteLocation.packageRoot(above: $0.appendingPathComponent("cassette.json").path) }
+        let run = try Ledger.Run.union(runs, tests: tests, root: root)
+        var report = make(run: run, cassettes: cassettes, maximumAge: maximumAge, now: now)
+        report.shards = run.shards
+        return report
     }
 
     static func make(run: Ledger.Run, cassettes roots: [URL], maximumAge: TimeInterval, now: Date) -> SuiteReport {

@@ -26,7 +26,7 @@ struct TestRun: Sendable, Equatable {
     /// The arguments of `swift test` (or of the test binary run directly) that select tests.
     static let selectingOptions: Set<String> = ["--filter", "--skip", "-s", "--specifier"]
     /// Options of the test binary whose next argument is a value, not a test to run.
-    private static let valueOptions: Set<String> = [
+    static let valueOptions: Set<String> = [
         "--testing-library", "--event-stream-output-path", "--event-stream-version", "--experimental-event-stream-version",
         "--xunit-output", "--configuration-path", "--attachments-path", "--repetitions", "--repeat-until", "--num-workers",
     ]

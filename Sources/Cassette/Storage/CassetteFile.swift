@@ -193,7 +193,7 @@ package enum CassetteFile {
 
     /// What the system said, in its own words ("Permission denied"), rather than Foundation's
     /// "The operation could not be completed (NSCocoaErrorDomain error 257)".
-    static func reason(_ error: Error) -> String {
+    package static func reason(_ error: Error) -> String {
         let error = error as NSError
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))
