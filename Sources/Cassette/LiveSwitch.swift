@@ -22,9 +22,9 @@ extension Tape {
 }
 
 /// Where the live switch is read: ``Tape/isLive`` in code, `CASSETTE_LIVE` in the environment.
-enum LiveSwitch {
+package enum LiveSwitch {
     /// The environment variable: `1` (or `true`, `yes`) turns every tape into a pass-through.
-    static let environmentVariable = "CASSETTE_LIVE"
+    package static let environmentVariable = "CASSETTE_LIVE"
     /// ``Tape/isLive``.
     static let inCode = Locked(false)
 

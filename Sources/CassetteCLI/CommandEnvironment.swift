@@ -15,6 +15,8 @@ struct CommandEnvironment {
                                 CASSETTE_RECORD_MODE is given, as for a tape: CI replays offline.
           CASSETTE_LATENCY      The latency when --latency is not given (serve, play).
           CASSETTE_FOLDER       Where a relative --cassette path is, when --folder is not given.
+          CASSETTE_LIVE         1: serve and record send every request live and keep nothing, as a
+                                tape does (a nightly run of UI tests against the real service).
         """
 
     /// The record mode: `given` (`--mode`); else `CASSETTE_RECORD_MODE`; else `none` when `CI`
@@ -40,9 +42,9 @@ struct CommandEnvironment {
         variables[CassetteLocation.folderVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// What the tape reads itself: the latency (the mode was resolved here, with the command
-    /// line first).
+    /// What the tape reads itself: the latency and the live switch (the mode was resolved here,
+    /// with the command line first).
     var forTape: [String: String] {
-        variables.filter { $0.key == Latency.environmentVariable }
+        variables.filter { $0.key == Latency.environmentVariable || $0.key == LiveSwitch.environmentVariable }
     }
 }

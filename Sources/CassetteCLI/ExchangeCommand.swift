@@ -10,8 +10,9 @@ import FoundationNetworking
 ///
 /// `record` appends (`newEpisodes`: an already recorded request is replayed, not recorded twice)
 /// unless `--mode`, `CASSETTE_RECORD_MODE` or `CI` says otherwise, in that order, as for a tape;
-/// `play` never touches the network (`none`, whatever the environment says: the command's name
-/// is its mode). `play` replays with the latency of `--latency`, else `CASSETTE_LATENCY`.
+/// `play` never touches the network (`none`, whatever the environment says, `CASSETTE_LIVE`
+/// included: the command's name is its mode) but for the requests the rules file ignores. `play`
+/// replays with the latency of `--latency`, else `CASSETTE_LATENCY`.
 struct ExchangeCommand {
     enum Kind: String {
         case record, play
@@ -241,7 +242,8 @@ struct ExchangeCommand {
             options.adviceReader = .command(kind.rawValue)
             tape = try Tape(
                 file: file, mode: kind == .play ? .none : try environment.mode(given: mode, fallback: kind.mode),
-                matching: MatchingOption.apply(matchIgnoring, to: rules.matching), options: options, environment: environment.forTape)
+                matching: MatchingOption.apply(matchIgnoring, to: rules.matching), options: options,
+                environment: kind == .play ? environment.forTape.filter { $0.key != LiveSwitch.environmentVariable } : environment.forTape)
         } catch {
             output.report(error)
             return ExitCode.failure

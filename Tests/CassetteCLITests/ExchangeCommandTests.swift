@@ -45,6 +45,28 @@ import Glibc
         #expect(included.out.hasPrefix("HTTP/1.1 200 OK\r\nContent-Length: 300\r\nContent-Type: application/octet-stream\r\n\r\n"))
     }
 
+    /// `CASSETTE_LIVE=1`: `record` sends the request live and keeps nothing; `play` stays offline.
+    @Test func theLiveSwitchReachesRecordButNotPlay() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let file = scratch.file("live.json")
+        try Data(
+            #"{ "version": 1, "interactions": [ { "request": { "method": "GET", "url": "\#(server.baseURL)/status/201" }, "response": { "status": 500, "body": "recorded" } } ] }"#
+                .utf8
+        ).write(to: file)
+        let before = try Data(contentsOf: file)
+        let live = Captured.run(["record", "--cassette", file.path, server.baseURL + "/status/201"], environment: ["CASSETTE_LIVE": "1"])
+        #expect(live.status == 0, "\(live.error)")
+        #expect(live.out == "status 201")
+        #expect(server.received.count == 1)
+        let played = Captured.run(["play", "--cassette", file.path, server.baseURL + "/status/201"], environment: ["CASSETTE_LIVE": "1"])
+        #expect(played.out == "recorded")
+        #expect(server.received.count == 1)
+        #expect(try Data(contentsOf: file) == before)
+    }
+
     /// The README's main command prints what the README shows.
     @Test func theReadmeMainCommandPrintsWhatTheReadmeShows() throws {
         let examples = Locations.packageRoot.appendingPathComponent("Cassettes/Examples/users-api.json").path

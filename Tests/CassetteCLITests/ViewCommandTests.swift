@@ -116,6 +116,20 @@ struct ViewCommandTests {
         #expect(dom.all(#"<span id="count">(.*?)</span>"#) == ["8 of 8"])
     }
 
+    /// A cassette's metadata is among its facts.
+    @Test func theMetadataIsShown() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var document = CassetteDocument(interactions: [Self.kinds()[0]])
+        document.metadata = ["apiVersion": "2026-10-01"]
+        let cassette = scratch.appendingPathComponent("tagged.json")
+        try JSONCassetteCodec.encode(document).write(to: cassette)
+        let html = scratch.appendingPathComponent("tagged.html")
+        #expect(Captured.run(["view", cassette.path, "-o", html.path]).status == 0)
+        let dom = try Self.dom(html)
+        #expect(dom.all(#"<div class="metadata">(.*?)</div>"#).map(DumpedDOM.text) == [#"metadata: {"apiVersion":"2026-10-01"}"#])
+    }
+
     @Test func eachKindOfInteractionHasItsDetail() throws {
         let scratch = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
