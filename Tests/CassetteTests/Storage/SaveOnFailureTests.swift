@@ -22,6 +22,9 @@ import FoundationNetworking
 
     struct Deliberate: Error {}
 
+    /// The warning these tests provoke stays in the report, out of `swift test`'s output.
+    static let quiet = Tape.Options().quiet
+
     @Test func aFailedTestsRecordingIsNotSaved() async throws {
         try await withScratchTape { scratch in
             let tape = try scratch.tape(mode: .once)
@@ -72,7 +75,7 @@ import FoundationNetworking
     @Test func withCassetteSavesOnlyWhenItsBodyReturns() async throws {
         try await withScratchTape { scratch in
             await #expect(throws: Deliberate.self) {
-                try await withCassette("failed", folder: scratch.url.path, mode: .once, environment: [:]) { tape in
+                try await withCassette("failed", folder: scratch.url.path, mode: .once, options: Self.quiet, environment: [:]) { tape in
                     _ = await Fetch.get(scratch.url("/status/500"), on: tape.session)
                     throw Deliberate()
                 }
@@ -83,7 +86,7 @@ import FoundationNetworking
             }
             #expect(FileManager.default.fileExists(atPath: scratch.file("passed.json").path))
             #expect(throws: Deliberate.self) {
-                try withCassette("failedSync", folder: scratch.url.path, mode: .once, environment: [:]) { tape in
+                try withCassette("failedSync", folder: scratch.url.path, mode: .once, options: Self.quiet, environment: [:]) { tape in
                     let done = DispatchSemaphore(value: 0)
                     tape.session.dataTask(with: URL(string: scratch.url("/status/500"))!) { _, _, _ in done.signal() }.resume()
                     done.wait()
@@ -112,7 +115,7 @@ import FoundationNetworking
                     }
                 }
             }
-            try await run(.cassette("failing", folder: scratch.url.path, mode: .once), status: 500, failing: true)
+            try await run(.cassette("failing", folder: scratch.url.path, mode: .once, options: Self.quiet), status: 500, failing: true)
             #expect(!FileManager.default.fileExists(atPath: scratch.file("failing.json").path))
             try await run(
                 .cassette("saving", folder: scratch.url.path, mode: .once, options: Tape.Options(savesWhenTestFails: true)), status: 500,
@@ -127,7 +130,7 @@ import FoundationNetworking
     @Test func theTraitDoesNotSaveWhenTheTestThrows() async throws {
         let test = try #require(Test.current)
         try await withScratchTape { scratch in
-            var trait = CassetteTrait.cassette("thrown", folder: scratch.url.path, mode: .once)
+            var trait = CassetteTrait.cassette("thrown", folder: scratch.url.path, mode: .once, options: Self.quiet)
             trait.environment = [:]
             await #expect(throws: Deliberate.self) {
                 try await trait.provideScope(for: test, testCase: nil) {
