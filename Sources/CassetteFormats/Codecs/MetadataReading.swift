@@ -28,7 +28,13 @@ extension JSONTreeReading {
                     at: JSONPath(memberPath.components + duplicate.path.components), offset: duplicate.offset)
                 valid = false
             }
-            metadata[member.key] = MetadataValue(json: member.value.value)
+            let value = MetadataValue(json: member.value.value)
+            if let problem = value.problem {
+                // A number beyond a double (1e400): what the writer could not write back.
+                report(problem, at: memberPath, offset: member.value.offset)
+                valid = false
+            }
+            metadata[member.key] = value
         }
         return valid ? metadata : nil
     }

@@ -72,7 +72,8 @@ public enum MetadataValue: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the value (a number that is not finite, which JSON cannot hold), or nil.
     var problem: String? {
         switch self {
-        case .number(let value) where !value.isFinite: return "a metadata number must be finite, found \(value)"
+        case .number(let value) where !value.isFinite:
+            return "a metadata number must be finite (a double holds up to about 1.8e308), found \(value)"
         case .array(let values): return values.lazy.compactMap(\.problem).first
         case .object(let members): return members.keys.sorted().lazy.compactMap { members[$0]?.problem }.first
         default: return nil
