@@ -79,7 +79,8 @@ public final class Tape: Sendable {
     public let options: Options
 
     /// What the test keeps with the cassette — the API version it was recorded against, the
-    /// account used, a ticket — read from the file when the tape opens (before the first request)
+    /// account used, a ticket — read from the file when the tape opens (before the first request;
+    /// not in mode `all`, which replaces the file and keeps its metadata unless the test sets it)
     /// and saved with what the tape records. Keys starting with `cassette` or `$` are reserved: a
     /// save with one fails and says so. A live tape (``isLive``) reads and saves none.
     ///

@@ -73,6 +73,15 @@ extension ArgumentList {
     }
 }
 
+extension ArgumentList {
+    /// A header field given as `Name: value` (`-H`, `--header`): the name as written before the
+    /// first colon, the value after it without surrounding spaces; nil without a colon.
+    static func headerField(_ text: String) -> (name: String, value: String)? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        return (String(text[..<colon]), text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+}
+
 /// What is wrong with a command line, said as "error: MESSAGE. Run 'cassette COMMAND --help'."
 struct UsageProblem: Error {
     var message: String

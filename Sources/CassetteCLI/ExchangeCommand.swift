@@ -154,10 +154,10 @@ struct ExchangeCommand {
                 self.method = method
             case "-H", "--header":
                 guard let header = value(for: argument) else { return usageError("\(argument) needs \"Name: value\"") }
-                guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
+                guard let field = ArgumentList.headerField(header), !field.name.isEmpty else {
                     return usageError("\"\(header)\" is not a header field; write it as \"Name: value\"")
                 }
-                headers.append((String(header[..<colon]), header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+                headers.append(field)
             case "-d", "--data":
                 guard let body = value(for: argument) else { return usageError("\(argument) needs a body") }
                 if body.hasPrefix("@") {

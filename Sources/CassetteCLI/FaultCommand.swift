@@ -240,11 +240,10 @@ enum FaultCommand {
                 }
             }
             for header in list.values["header"] ?? [] {
-                guard let colon = header.firstIndex(of: ":") else {
+                guard let field = ArgumentList.headerField(header) else {
                     throw UsageProblem(message: "--header takes 'NAME: VALUE', like 'Retry-After: 30', found '\(header)'")
                 }
-                let name = String(header[..<colon]).trimmingCharacters(in: .whitespaces)
-                let value = String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                let (name, value) = (field.name.trimmingCharacters(in: .whitespaces), field.value)
                 if let problem = CassetteRules.headerNameProblem(name) ?? CassetteRules.headerValueProblem(name: name, value: value) {
                     throw UsageProblem(message: "--header '\(header)': \(problem)")
                 }

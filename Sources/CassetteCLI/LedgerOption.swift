@@ -42,17 +42,10 @@ enum LedgerOption {
         var ledgers: [Ledger] = []
         for path in given {
             guard let ledger = ledger(given: path, environment: environment) else { continue }
-            let shards = isLedger(ledger.folder) ? [] : subfolders(of: ledger.folder).filter(isLedger)
-            ledgers += shards.isEmpty ? [ledger] : shards.map { Ledger(folder: $0) }
+            let shards = ledger.hasRuns ? [] : subfolders(of: ledger.folder).map { Ledger(folder: $0) }.filter(\.hasRuns)
+            ledgers += shards.isEmpty ? [ledger] : shards
         }
         return ledgers
-    }
-
-    /// Whether `folder` is a ledger: a run folder in it holds a process file.
-    private static func isLedger(_ folder: URL) -> Bool {
-        subfolders(of: folder).contains { run in
-            ((try? FileManager.default.contentsOfDirectory(atPath: run.path)) ?? []).contains { $0.hasSuffix(".jsonl") }
-        }
     }
 
     private static func subfolders(of folder: URL) -> [URL] {

@@ -159,6 +159,14 @@ public struct Ledger: Sendable, Equatable {
         return run
     }
 
+    /// Whether the folder is a ledger: a run folder in it holds a process file (rather than, say,
+    /// a folder of shards' ledgers).
+    package var hasRuns: Bool {
+        runFolders().contains { run in
+            ((try? FileManager.default.contentsOfDirectory(atPath: run.path)) ?? []).contains { $0.hasSuffix(".jsonl") }
+        }
+    }
+
     /// The run folders, newest last by modification time.
     private func runFolders() -> [URL] {
         let keys: [URLResourceKey] = [.isDirectoryKey, .contentModificationDateKey]

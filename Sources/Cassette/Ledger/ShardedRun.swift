@@ -68,7 +68,7 @@ extension Ledger {
     /// (`App.FeedTests/loads()`); blank lines are skipped.
     ///
     /// - Throws: ``ReadError`` naming the first line that is not a test, or an empty list.
-    public static func testList(_ text: String, file: String) throws(ReadError) -> [String] {
+    package static func testList(_ text: String, file: String) throws(ReadError) -> [String] {
         var tests: [String] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let test = line.trimmingCharacters(in: .whitespaces)

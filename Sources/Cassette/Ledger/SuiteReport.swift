@@ -118,7 +118,7 @@ public struct SuiteReport: Sendable, Equatable {
     /// - Parameters:
     ///   - ledgers: each shard's ledger (`CASSETTE_SHARD` names the shard in its records).
     ///   - cassettes: the cassette folders (or files) to judge, here.
-    ///   - tests: the suite's tests (``Ledger/testList(_:file:)``, from `swift test list`): the union
+    ///   - tests: the suite's tests, as `swift test list` prints them (`App.FeedTests/loads()`): the union
     ///     covers the whole suite — and orphans are judged, prune may proceed — when every one of
     ///     them ran in some shard. Nil: shards that ran only some tests leave the union partial.
     ///   - maximumAge: as ``make(ledger:cassettes:maximumAge:now:)``.
