@@ -2,7 +2,7 @@ import Foundation
 
 extension Latency {
     /// The environment variable that sets the latency of every tape whose code does not choose one.
-    public static let environmentVariable = "CASSETTE_LATENCY"
+    package static let environmentVariable = "CASSETTE_LATENCY"
 
     /// The latency a tape replays with: `requested` when the code chose one, else
     /// `CASSETTE_LATENCY`, else ``instant``. An interaction's own `"latency"` in the file still
@@ -14,7 +14,7 @@ extension Latency {
     ///
     /// - Throws: ``CassetteError/invalidLatency(_:source:)`` when `CASSETTE_LATENCY` is set to
     ///   something ``init(parsing:)`` does not read.
-    public static func resolve(requested: Latency?, environment: [String: String]) throws(CassetteError) -> Latency {
+    package static func resolve(requested: Latency?, environment: [String: String]) throws(CassetteError) -> Latency {
         if let requested { return requested }
         guard let text = environment[environmentVariable], !text.isEmpty else { return .instant }
         guard let latency = Latency(parsing: text) else { throw .invalidLatency(text, source: environmentVariable) }

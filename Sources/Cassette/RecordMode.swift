@@ -29,12 +29,12 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
     public var description: String { rawValue }
 
     /// The environment variable that overrides every other choice of mode.
-    public static let environmentVariable = "CASSETTE_RECORD_MODE"
+    package static let environmentVariable = "CASSETTE_RECORD_MODE"
 
     /// Parses a mode name as written in `CASSETTE_RECORD_MODE` (`once`, `newEpisodes`, `none`, `all`).
     ///
     /// - Throws: ``CassetteError/invalidRecordMode(_:source:)`` naming the valid modes.
-    public init(parsing text: String, source: String = RecordMode.environmentVariable) throws(CassetteError) {
+    package init(parsing text: String, source: String = RecordMode.environmentVariable) throws(CassetteError) {
         guard let mode = RecordMode(rawValue: text) else { throw .invalidRecordMode(text, source: source) }
         self = mode
     }
@@ -44,7 +44,7 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
     ///
     /// - Throws: ``CassetteError/invalidRecordMode(_:source:)`` when `CASSETTE_RECORD_MODE` holds
     ///   something else than a mode name.
-    public static func resolve(requested: RecordMode, environment: [String: String]) throws(CassetteError) -> RecordMode {
+    package static func resolve(requested: RecordMode, environment: [String: String]) throws(CassetteError) -> RecordMode {
         if let text = environment[environmentVariable], !text.isEmpty {
             return try RecordMode(parsing: text)
         }

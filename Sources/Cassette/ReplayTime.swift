@@ -25,9 +25,9 @@ import Foundation
 /// ```
 public struct ReplayTime: Sendable, Equatable {
     /// Whether replayed times move to now.
-    public let shifts: Bool
+    package let shifts: Bool
     /// The JSON paths whose values are times (`expires_at`, `token.expires_at`, `items[*].updated`).
-    public private(set) var jsonPaths: [String]
+    package private(set) var jsonPaths: [String]
 
     /// Every byte as recorded; the code under test reads ``Tape/now``. The default.
     public static let recorded = ReplayTime(shifts: false, jsonPaths: [])

@@ -40,7 +40,7 @@ import Foundation
 /// always go live (``IgnoredRequests``: hosts, this machine, ports).
 public struct TapeRules: Sendable {
     /// The name the commands look for in a cassette's folder.
-    public static let fileName = "cassette-rules.json"
+    package static let fileName = "cassette-rules.json"
 
     /// How requests match recordings.
     public var matching: RequestMatching

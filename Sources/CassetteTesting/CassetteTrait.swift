@@ -41,20 +41,20 @@ import Testing
 /// settings are not merged into it.
 public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// The cassette's name, or `nil` to derive it from the test.
-    public var name: String?
+    package var name: String?
     /// The folder holding the cassette (absolute, or relative to the test file), or `nil` for the
     /// default (see `Tape/init(named:folder:bundle:filePath:mode:matching:options:environment:)`).
-    public var folder: String?
+    package var folder: String?
     /// A bundle whose resources hold the cassette when the folder does not (device runs).
-    public var bundle: Bundle?
+    package var bundle: Bundle?
     /// The record mode, before `CASSETTE_RECORD_MODE` and `CI` apply.
-    public var mode: RecordMode
+    package var mode: RecordMode
     /// The matching rules.
-    public var matching: RequestMatching
+    package var matching: RequestMatching
     /// Further options.
-    public var options: Tape.Options
+    package var options: Tape.Options
     /// Whether `URLSession.shared` goes through the tape too.
-    public var sharedSession: Bool
+    package var sharedSession: Bool
 
     /// Tells this trait from an equal one given elsewhere (the suite's and a test's).
     private let identity = UUID()
@@ -127,7 +127,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// The cassette name the trait gives `test` when none is set: `Suite/test`, from the test's
     /// name components without the parentheses and labels of its function name
     /// (`UserTests/fetchesUser`). Nested suites make nested folders.
-    public static func derivedName(for test: Test) -> String {
+    package static func derivedName(for test: Test) -> String {
         var components = test.id.nameComponents
         if let last = components.popLast() {
             components.append(String(last.prefix { $0 != "(" }))

@@ -24,12 +24,12 @@ import Testing
 /// as issues of the test.
 public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     /// What happens to a request no stub answers, in a test without a cassette.
-    public var unmatched: StubSession.Unmatched
+    package var unmatched: StubSession.Unmatched
     /// Installs the test's stubs before it runs.
-    public var install: @Sendable (Stubs) -> Void
+    package var install: @Sendable (Stubs) -> Void
 
     /// A trait from its parts; `.stubs` and `.stubs(unmatched:_:)` read better.
-    public init(unmatched: StubSession.Unmatched, install: @escaping @Sendable (Stubs) -> Void) {
+    package init(unmatched: StubSession.Unmatched, install: @escaping @Sendable (Stubs) -> Void) {
         self.unmatched = unmatched
         self.install = install
     }

@@ -4,12 +4,12 @@ extension Interaction.TransportError {
     /// The `URLError` a caller receives when this error is replayed.
     ///
     /// On Linux `URLError.Code` is a closed enum: a raw value it does not declare becomes `.unknown`.
-    public var urlError: URLError {
+    package var urlError: URLError {
         URLError(URLError.Code(anyRawValue: code.rawValue))
     }
 
     /// The recorded form of a `URLError`.
-    public init(_ error: URLError) {
+    package init(_ error: URLError) {
         self.init(code: Code(rawValue: error.code.rawValue))
     }
 }

@@ -41,7 +41,7 @@ public struct IgnoredRequests: Sendable {
     public static let none = IgnoredRequests()
 
     /// Whether no request is ignored.
-    public var isEmpty: Bool { hosts.isEmpty && !localhost && ports.isEmpty && predicate == nil }
+    package var isEmpty: Bool { hosts.isEmpty && !localhost && ports.isEmpty && predicate == nil }
 
     /// The names of this machine that ``localhost`` covers.
     static let localhostNames: Set<String> = ["localhost", "127.0.0.1", "::1"]

@@ -29,7 +29,7 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
     public var requested: String?
 
     /// A difference from its parts (to compare with a report's in a test).
-    public init(field: Field, recorded: String?, requested: String?) {
+    package init(field: Field, recorded: String?, requested: String?) {
         self.field = field
         self.recorded = recorded
         self.requested = requested

@@ -10,25 +10,25 @@ import Foundation
 ///
 /// Inside, one folder per run (see ``SuiteReport`` for what a run is) holding one file per
 /// test process, `PID.jsonl`; the ten newest runs are kept.
-public struct Ledger: Sendable, Equatable {
+package struct Ledger: Sendable, Equatable {
     /// The ledger's folder.
-    public var folder: URL
+    package var folder: URL
 
     /// The ledger in `folder`.
-    public init(folder: URL) {
+    package init(folder: URL) {
         self.folder = folder
     }
 
     /// `CASSETTE_LEDGER`.
-    public static let environmentVariable = "CASSETTE_LEDGER"
+    package static let environmentVariable = "CASSETTE_LEDGER"
     /// `CASSETTE_SHARD`: the name of the shard a test process runs in, when a suite is split over
     /// several machines (`1`, `linux-2`); its ledger records say so.
-    public static let shardVariable = "CASSETTE_SHARD"
+    package static let shardVariable = "CASSETTE_SHARD"
     /// How many runs the ledger keeps.
     static let keptRuns = 10
 
     /// The default ledger of the package at `packageRoot`: `.build/cassette-ledger`.
-    public static func defaultFolder(packageRoot: URL) -> URL {
+    package static func defaultFolder(packageRoot: URL) -> URL {
         packageRoot.appendingPathComponent(".build/cassette-ledger", isDirectory: true)
     }
 
@@ -47,21 +47,21 @@ public struct Ledger: Sendable, Equatable {
     }
 
     /// A run as the ledger holds it.
-    public struct Run: Sendable {
+    package struct Run: Sendable {
         /// The run's folder name: `swift-test-PID-TICKS`, `process-…`, or `CASSETTE_RUN_ID`.
-        public var id: String
+        package var id: String
         /// When its first process started.
-        public var started: Date?
+        package var started: Date?
         /// Why the run does not cover the whole suite (a filter, a process cut short), or nil.
-        public var partial: String?
+        package var partial: String?
         /// Files that were skipped, and why (a process killed while writing leaves a line cut short).
-        public var warnings: [String]
+        package var warnings: [String]
         /// What each tape did.
         package var tapes: [LedgerRecord.Tape]
         /// How many test processes wrote to it.
-        public var processes: Int
+        package var processes: Int
         /// The shards that wrote it (`CASSETTE_SHARD`), sorted; empty when none said.
-        public var shards: [String] = []
+        package var shards: [String] = []
         /// Which tests each of its processes ran.
         package var selections: [TestSelection] = []
         /// Why it is partial because its processes ran only some tests (a filter): what a test
@@ -71,13 +71,13 @@ public struct Ledger: Sendable, Equatable {
         package var incomplete: [String] = []
 
         /// Whether the run covers the whole suite: only then may a cassette nobody opened be an orphan.
-        public var isComplete: Bool { partial == nil }
+        package var isComplete: Bool { partial == nil }
     }
 
     /// What went wrong reading a ledger.
-    public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         /// What went wrong, where, and what to do.
-        public var description: String
+        package var description: String
 
         package init(description: String) {
             self.description = description
@@ -87,7 +87,7 @@ public struct Ledger: Sendable, Equatable {
     /// The run whose first process started last.
     ///
     /// - Throws: ``ReadError`` when the folder holds no run.
-    public func lastRun() throws -> Run {
+    package func lastRun() throws -> Run {
         let runs = runFolders()
         guard !runs.isEmpty else {
             throw ReadError(

@@ -13,9 +13,9 @@ import Foundation
 /// print(plan.description)   // what would be removed
 /// try plan.apply()
 /// ```
-public struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
+package struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
     /// One change to one file.
-    public enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         /// Remove the cassette file.
         case removeCassette(URL)
         /// Remove these interactions (1-based numbers, and as shown) from the cassette.
@@ -23,20 +23,20 @@ public struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Why a plan cannot be made.
-    public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         /// Why, and what to do instead.
-        public var description: String
+        package var description: String
     }
 
     /// The changes, in file order.
-    public var steps: [Step]
+    package var steps: [Step]
     /// What was left alone, and why.
-    public var leftAlone: [String]
+    package var leftAlone: [String]
 
     /// The plan for `report`.
     ///
     /// - Throws: ``Refusal`` when the run did not cover the whole suite, or neither kind was asked.
-    public init(report: SuiteReport, orphans: Bool, unusedInteractions: Bool) throws(Refusal) {
+    package init(report: SuiteReport, orphans: Bool, unusedInteractions: Bool) throws(Refusal) {
         guard orphans || unusedInteractions else {
             throw Refusal(description: "nothing to prune: ask for --orphans, --unused-interactions, or both")
         }
@@ -67,7 +67,7 @@ public struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The plan as `cassette prune` prints it.
-    public var description: String {
+    package var description: String {
         var lines: [String] = []
         for step in steps {
             switch step {
@@ -87,7 +87,7 @@ public struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Returns: what went wrong, one line per file; empty when everything was done.
     @discardableResult
-    public func apply() -> [String] {
+    package func apply() -> [String] {
         var failures: [String] = []
         for step in steps {
             switch step {

@@ -22,79 +22,79 @@ import Darwin
 /// let report = try SuiteReport.make(ledger: Ledger(folder: ledgerURL), cassettes: [cassettesURL])
 /// #expect(report.orphans.isEmpty)
 /// ```
-public struct SuiteReport: Sendable, Equatable {
+package struct SuiteReport: Sendable, Equatable {
     /// A cassette with some of its interactions unused by every tape that opened it.
-    public struct Unused: Sendable, Equatable {
+    package struct Unused: Sendable, Equatable {
         /// The cassette file.
-        public var cassette: URL
+        package var cassette: URL
         /// Each as `#3 GET https://…`.
-        public var interactions: [String]
+        package var interactions: [String]
         /// Their numbers (1-based) in the file.
-        public var numbers: [Int]
+        package var numbers: [Int]
         /// Whether the file changed after the run (edited, re-recorded): then the numbers may
         /// no longer name those interactions, and ``PrunePlan`` leaves it alone.
-        public var changedSinceRun: Bool
+        package var changedSinceRun: Bool
     }
 
     /// A cassette whose replayed interactions are older than the limit.
-    public struct Stale: Sendable, Equatable {
+    package struct Stale: Sendable, Equatable {
         /// The cassette file.
-        public var cassette: URL
+        package var cassette: URL
         /// The oldest `recordedAt` among the interactions the run replayed.
-        public var oldestReplayed: Date
+        package var oldestReplayed: Date
         /// The limit it is over, in seconds: the tape's ``Staleness`` when it had one, else the report's.
-        public var maximumAge: TimeInterval
+        package var maximumAge: TimeInterval
         /// The tests that replayed it, to re-record with `CASSETTE_RECORD_MODE=all swift test --filter …`.
-        public var tests: [String]
+        package var tests: [String]
 
         /// The command that records it again, when the ledger knows its tests:
         /// `CASSETTE_RECORD_MODE=all swift test --filter 'App.FeedTests/loads'`.
-        public var refreshCommand: String? {
+        package var refreshCommand: String? {
             tests.isEmpty
                 ? nil : "CASSETTE_RECORD_MODE=all swift test --filter '\(tests.map(Staleness.filter(for:)).joined(separator: "|"))'"
         }
     }
 
     /// A request no recording answered.
-    public struct Miss: Sendable, Equatable {
+    package struct Miss: Sendable, Equatable {
         /// The cassette the tape had.
-        public var cassette: URL
+        package var cassette: URL
         /// The request, as `GET https://…`.
-        public var request: String
+        package var request: String
         /// The test that sent it, when the ledger knows.
-        public var test: String?
+        package var test: String?
     }
 
     /// The run the report is about (the runs of the shards, joined by ` + `).
-    public var run: String
+    package var run: String
     /// The shards whose runs it joins (`CASSETTE_SHARD`); empty for one run, or shards that did not say.
-    public var shards: [String] = []
+    package var shards: [String] = []
     /// Why the run does not cover the whole suite (then ``orphans`` is empty), or nil.
-    public var partial: String?
+    package var partial: String?
     /// Ledger files skipped, and why.
-    public var warnings: [String]
+    package var warnings: [String]
     /// Every cassette file found under the folders given.
-    public var cassetteCount: Int
+    package var cassetteCount: Int
     /// Cassettes a tape replayed from during the run.
-    public var replayed: [URL]
+    package var replayed: [URL]
     /// Cassettes a tape recorded into.
-    public var recorded: [URL]
+    package var recorded: [URL]
     /// Requests no recording answered.
-    public var misses: [Miss]
+    package var misses: [Miss]
     /// Cassette files no tape opened, in folders the run visited.
-    public var orphans: [URL]
+    package var orphans: [URL]
     /// Folders with cassettes of which the run opened none: not judged.
-    public var unvisitedFolders: [URL]
+    package var unvisitedFolders: [URL]
     /// Cassettes with interactions no test used.
-    public var unused: [Unused]
+    package var unused: [Unused]
     /// Cassettes whose replayed interactions are older than the limit.
-    public var stale: [Stale]
+    package var stale: [Stale]
 
     /// The number of unused interactions over all cassettes.
-    public var unusedCount: Int { unused.reduce(0) { $0 + $1.numbers.count } }
+    package var unusedCount: Int { unused.reduce(0) { $0 + $1.numbers.count } }
 
     /// The default limit of ``stale``: 90 days.
-    public static let defaultMaximumAge: TimeInterval = 90 * 86_400
+    package static let defaultMaximumAge: TimeInterval = 90 * 86_400
 
     /// The report of the ledger's last run over the cassettes under `cassettes` (files or
     /// folders, searched recursively for `.json`, `.http` and `.har` files).
@@ -106,7 +106,7 @@ public struct SuiteReport: Sendable, Equatable {
     ///     tape had no ``Staleness`` of its own.
     ///   - now: the time ages are counted to.
     /// - Throws: ``Ledger/ReadError`` when the ledger holds no run.
-    public static func make(
+    package static func make(
         ledger: Ledger, cassettes: [URL], maximumAge: TimeInterval = defaultMaximumAge, now: Date = Date()
     ) throws -> SuiteReport {
         make(run: try ledger.lastRun(), cassettes: cassettes, maximumAge: maximumAge, now: now)
@@ -124,7 +124,7 @@ public struct SuiteReport: Sendable, Equatable {
     ///   - maximumAge: as ``make(ledger:cassettes:maximumAge:now:)``.
     ///   - now: the time ages are counted to.
     /// - Throws: ``Ledger/ReadError`` when a ledger holds no run, or the ledgers come from different packages.
-    public static func make(
+    package static func make(
         ledgers: [Ledger], cassettes: [URL], tests: [String]?, maximumAge: TimeInterval = defaultMaximumAge, now: Date = Date()
     ) throws -> SuiteReport {
         var runs: [Ledger.Run] = []

@@ -44,7 +44,7 @@ import Foundation
 /// the cassette; a custom rule compares with each recorded request in turn.
 public struct RequestMatching: Sendable {
     /// How much of a URL's origin (scheme, host and port) must agree.
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         /// Scheme, host and port (a default port is the same as none).
         case exact
         /// Scheme and host; any port.
@@ -54,10 +54,10 @@ public struct RequestMatching: Sendable {
     }
 
     /// How much of the origin must agree. Default ``Origin/exact``.
-    public var origin: Origin = .exact
+    package var origin: Origin = .exact
     /// Whether `multipart/form-data` parts must come in the recorded order. Default `false`: parts
     /// with different names may come in any order (parts sharing a name keep theirs).
-    public var comparesMultipartPartOrder = false
+    package var comparesMultipartPartOrder = false
     /// Header names whose values must be equal (compared case-insensitively by name).
     public var headers: [String]
     /// Query parameter names left out of the comparison.
@@ -133,7 +133,7 @@ public struct RequestMatching: Sendable {
     }
 
     /// Whether `live` and `recorded` match under these rules.
-    public func matches(_ live: Interaction.Request, _ recorded: Interaction.Request) -> Bool {
+    package func matches(_ live: Interaction.Request, _ recorded: Interaction.Request) -> Bool {
         if let predicate { return predicate(live, recorded) }
         return RequestKey(live, rules: self) == RequestKey(recorded, rules: self)
     }

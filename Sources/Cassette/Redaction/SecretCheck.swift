@@ -38,7 +38,7 @@ public enum SecretCheck: Sendable, Equatable {
     }
 
     /// What to do about a finding: the sentence that ends each warning and error.
-    public static let advice =
+    package static let advice =
         "Add a redaction rule for each place (Redaction.default.redactingHeaders(…), .redactingQueryParameters(…), "
         + ".redactingJSONKeys(…)) or a placeholder (.replacing(secret, with: \"<NAME>\")), then record again; if a value is not "
         + "a secret, Tape.Options(secretCheck: .off) silences the check."

@@ -152,7 +152,7 @@ public final class TapeServer: @unchecked Sendable {
     /// address when listening on every interface), which a client on this machine can use.
     public let baseURL: URL
     /// The options it was started with.
-    public let options: Options
+    package let options: Options
 
     private let listener: Listener
     /// Signalled when the accept loop has ended and the listening socket is closed.

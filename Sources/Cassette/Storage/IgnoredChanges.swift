@@ -77,7 +77,7 @@ public struct IgnoredChanges: Sendable, Equatable {
 
     /// Whether `recorded` says nothing `stored` does not, apart from these ignored changes: then
     /// re-recording keeps `stored` as it is in the file.
-    public func isUnchanged(_ recorded: Interaction, comparedWith stored: Interaction) -> Bool {
+    package func isUnchanged(_ recorded: Interaction, comparedWith stored: Interaction) -> Bool {
         guard sameRequest(stored.request, recorded.request), stored.error == recorded.error, stored.latency == recorded.latency,
             closeEnough(stored.timing, recorded.timing)
         else { return false }

@@ -33,7 +33,7 @@ public struct StubCondition: Sendable, CustomStringConvertible {
     }
 
     /// Whether `request` satisfies the condition, and the pattern parameters it found.
-    public func matches(_ request: URLRequest) -> Bool {
+    package func matches(_ request: URLRequest) -> Bool {
         evaluate(StubRequest(request)) != nil
     }
 

@@ -24,7 +24,7 @@ import FoundationNetworking
 /// shorter than a wait turns the response into `URLError(.timedOut)`, as live.
 public struct StubResponse: Sendable {
     /// How long the body takes after the head.
-    public enum ResponseTime: Sendable, Equatable {
+    package enum ResponseTime: Sendable, Equatable {
         /// This many seconds, whatever the body's size.
         case seconds(TimeInterval)
         /// As long as the body's size takes at this speed (the presets of cassettes: `.edge`, `.threeG`…).
@@ -40,14 +40,14 @@ public struct StubResponse: Sendable {
     /// A transport error instead of a response.
     public var error: URLError.Code?
     /// Seconds before the head arrives.
-    public var requestTime: TimeInterval = 0
+    package var requestTime: TimeInterval = 0
     /// How long the body takes after the head.
-    public var responseTime: ResponseTime = .seconds(0)
+    package var responseTime: ResponseTime = .seconds(0)
     /// Sizes of the pieces the body is sent in, with ``chunkDelay`` between them; nil to spread it
     /// over ``responseTime``.
-    public var chunkSizes: [Int]?
+    package var chunkSizes: [Int]?
     /// Seconds between two pieces of ``chunkSizes``.
-    public var chunkDelay: TimeInterval = 0
+    package var chunkDelay: TimeInterval = 0
     /// Why a response could not be built (a file that cannot be read): the error's description.
     var failureDescription: String?
 

@@ -38,7 +38,7 @@ public final class StubSession: Sendable {
     /// A session whose requests go through the stubs (an ephemeral configuration).
     public var session: URLSession { routes.session }
     /// What happens to a request no stub answers.
-    public let unmatched: Unmatched
+    package let unmatched: Unmatched
 
     let router: Router
     private let routes: ProtocolClasses

@@ -184,7 +184,7 @@ public struct StubVerificationError: Error, Sendable, Equatable, CustomStringCon
     public var unexpected: [String]
 
     /// A verification error from its parts.
-    public init(unmet: [String], unexpected: [String]) {
+    package init(unmet: [String], unexpected: [String]) {
         self.unmet = unmet
         self.unexpected = unexpected
     }

@@ -23,18 +23,18 @@ import FoundationNetworking
 /// `HEAD` and `OPTIONS` are sent unless ``Options/allMethods``; redirects are not followed (a
 /// recording is one hop). A recorded request that holds a redaction placeholder is sent only when
 /// ``Options/secrets`` gives its value.
-public enum LiveCheck {
+package enum LiveCheck {
     /// How the check runs.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Send every method, not only `GET`, `HEAD` and `OPTIONS`. Default `false`.
-        public var allMethods: Bool
+        package var allMethods: Bool
         /// Compare values too, not only the structure. Default `false`.
-        public var values: Bool
+        package var values: Bool
         /// The value of each placeholder (`[REDACTED-1]`, `<API_TOKEN>`) in recorded requests, put
         /// back before sending. Never printed.
-        public var secrets: [String: String]
+        package var secrets: [String: String]
         /// Seconds to wait for each answer. Default 30.
-        public var timeout: TimeInterval
+        package var timeout: TimeInterval
 
         /// Options from their parts; see the properties.
         ///
@@ -43,7 +43,7 @@ public enum LiveCheck {
         ///   - values: See ``values``.
         ///   - secrets: See ``secrets``.
         ///   - timeout: See ``timeout``.
-        public init(allMethods: Bool = false, values: Bool = false, secrets: [String: String] = [:], timeout: TimeInterval = 30) {
+        package init(allMethods: Bool = false, values: Bool = false, secrets: [String: String] = [:], timeout: TimeInterval = 30) {
             self.allMethods = allMethods
             self.values = values
             self.secrets = secrets
@@ -52,9 +52,9 @@ public enum LiveCheck {
     }
 
     /// What became of one recorded interaction.
-    public struct Finding: Sendable, Equatable, CustomStringConvertible {
+    package struct Finding: Sendable, Equatable, CustomStringConvertible {
         /// What happened.
-        public enum Outcome: Sendable, Equatable {
+        package enum Outcome: Sendable, Equatable {
             /// The live answer is the recorded one, as far as the check compares.
             case unchanged
             /// What differs, one line each: `status: 200 → 503`, `body $.user.email: removed (…)`.
@@ -66,19 +66,19 @@ public enum LiveCheck {
         }
 
         /// The cassette.
-        public var cassette: URL
+        package var cassette: URL
         /// The interaction's place in it, from 0 (`interactions[N]`).
-        public var index: Int
+        package var index: Int
         /// `GET https://…`, as recorded (redacted).
-        public var request: String
+        package var request: String
         /// What became of it.
-        public var outcome: Outcome
+        package var outcome: Outcome
 
         /// Whether the live answer drifted.
-        public var drifted: Bool { if case .drifted = outcome { true } else { false } }
+        package var drifted: Bool { if case .drifted = outcome { true } else { false } }
 
         /// `interactions[0] GET https://…: drifted`, then one indented line per difference.
-        public var description: String {
+        package var description: String {
             let head = "interactions[\(index)] \(request)"
             switch outcome {
             case .unchanged: return head + ": unchanged"
@@ -90,12 +90,12 @@ public enum LiveCheck {
     }
 
     /// The methods sent without ``Options/allMethods``.
-    public static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
+    package static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
 
     /// Checks every interaction of `cassettes` against the live servers, one request at a time.
     ///
     /// - Throws: `CassetteFormatError` when a cassette cannot be read.
-    public static func run(_ cassettes: [URL], options: Options = Options()) async throws -> [Finding] {
+    package static func run(_ cassettes: [URL], options: Options = Options()) async throws -> [Finding] {
         // One path for both: the blocking check, on a thread of its own (never one of Swift
         // concurrency's, which a semaphore must not hold).
         try await withCheckedThrowingContinuation { continuation in
@@ -151,7 +151,7 @@ public enum LiveCheck {
     /// `.unchanged` (it would be sent) or `.skipped` with why.
     ///
     /// - Throws: `CassetteFormatError` when a cassette cannot be read.
-    public static func plan(_ cassettes: [URL], options: Options = Options()) throws -> [Finding] {
+    package static func plan(_ cassettes: [URL], options: Options = Options()) throws -> [Finding] {
         try interactions(of: cassettes).map { cassette, index, interaction in
             let outcome: Finding.Outcome
             switch request(for: interaction, options: options) {

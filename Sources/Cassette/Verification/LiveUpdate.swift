@@ -6,17 +6,17 @@ import FoundationNetworking
 
 extension LiveCheck {
     /// What ``update(_:options:)`` rewrote in one cassette.
-    public struct Update: Sendable, Equatable {
+    package struct Update: Sendable, Equatable {
         /// The cassette file.
-        public var cassette: URL
+        package var cassette: URL
         /// The interactions recorded again (0-based, as ``Finding/index``).
-        public var interactions: [Int]
+        package var interactions: [Int]
     }
 
     /// What went wrong recording a drifted interaction again.
-    public struct UpdateError: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct UpdateError: Error, Sendable, Equatable, CustomStringConvertible {
         /// What happened, to which cassette, and what to do.
-        public var description: String
+        package var description: String
     }
 
     /// Records again, from the live server, only the interactions `findings` say drifted, and
@@ -38,7 +38,7 @@ extension LiveCheck {
     /// - Throws: ``UpdateError`` when an interaction cannot be recorded again or its cassette
     ///   changed since the check; `CassetteFormatError` or ``CassetteError`` when a cassette cannot
     ///   be read or written. Cassettes before the one that failed are already updated.
-    public static func update(_ findings: [Finding], options: Options = Options()) throws -> [Update] {
+    package static func update(_ findings: [Finding], options: Options = Options()) throws -> [Update] {
         let drifted = Dictionary(grouping: findings.filter(\.drifted), by: \.cassette)
         var updates: [Update] = []
         for cassette in drifted.keys.sorted(by: { $0.path < $1.path }) {

@@ -24,7 +24,7 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
 
     /// The format of a file with this extension (without the dot, any case), or nil for an
     /// extension that names none.
-    public init?(fileExtension: String) {
+    package init?(fileExtension: String) {
         self.init(rawValue: fileExtension.lowercased())
     }
 
@@ -37,7 +37,7 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
     public var fileExtension: String { rawValue }
 
     /// The extensions that name a format: `json`, `http`, `har`.
-    public static var fileExtensions: [String] { allCases.map(\.fileExtension) }
+    package static var fileExtensions: [String] { allCases.map(\.fileExtension) }
 
     /// The format's name as messages write it: `JSON`, `HTTP messages`, `HAR`.
     public var description: String {

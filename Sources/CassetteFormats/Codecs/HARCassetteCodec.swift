@@ -28,14 +28,14 @@ import Foundation
 /// empty one), but a version other than 1.1 or 1.2 is an error; keys may not repeat; timings are
 /// milliseconds, zero or more, or -1 for "not applicable"; an entry with status 0 and no `_cassette.error` becomes a
 /// transport error (a browser's `_error` such as `net::ERR_CONNECTION_REFUSED` picks its code).
-public enum HARCassetteCodec {
+package enum HARCassetteCodec {
     /// The HAR version written.
-    public static let harVersion = "1.2"
+    package static let harVersion = "1.2"
 
     /// Decodes a HAR file into a cassette.
     ///
     /// - Throws: ``CassetteFormatError`` listing every problem, each with its JSON path, line and column.
-    public static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
+    package static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
         let root = try JSONCassetteCodec.parse(data, file: file)
         var reader = HARReader()
         var document = reader.readDocument(root)
@@ -53,7 +53,7 @@ public enum HARCassetteCodec {
     /// Encodes a cassette as a HAR 1.2 file: deterministic, two-space indentation, ending in a newline.
     ///
     /// - Throws: ``CassetteFormatError`` when a value could not be read back (see ``CassetteDocument/problems()``).
-    public static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
+    package static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
         Data(try encodedBytes(document))
     }
 

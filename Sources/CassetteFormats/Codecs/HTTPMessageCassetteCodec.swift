@@ -30,9 +30,9 @@ import Foundation
 ///
 /// Lossless: reading back what was written gives the same interactions, bytes of bodies,
 /// headers (spelling, order, repeats and spaces in values), timing, latency and errors.
-public enum HTTPMessageCassetteCodec {
+package enum HTTPMessageCassetteCodec {
     /// The format versions this codec reads (`# version: 1`; a file without the line is version 1).
-    public static let supportedVersions = [HTTPMessageSyntax.formatVersion]
+    package static let supportedVersions = [HTTPMessageSyntax.formatVersion]
 
     /// Decodes a cassette.
     ///
@@ -41,7 +41,7 @@ public enum HTTPMessageCassetteCodec {
     ///   - file: the file's name or path, used only in error messages.
     /// - Throws: ``CassetteFormatError`` listing every problem, each with its line and column and
     ///   the place in the cassette it belongs to (`interactions[2].response.headers`).
-    public static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
+    package static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
         var reader = HTTPMessageReader(data)
         let document = reader.readDocument()
         guard reader.problems.isEmpty else { throw CassetteFormatError(file: file, problems: reader.problems) }
@@ -63,7 +63,7 @@ public enum HTTPMessageCassetteCodec {
     /// CRLF line ends and an interim `100 Continue` are accepted.
     ///
     /// - Throws: ``CassetteFormatError`` with the line and column of each problem.
-    public static func decodeResponse(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> Interaction.Response {
+    package static func decodeResponse(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> Interaction.Response {
         var reader = HTTPMessageReader(data)
         let response = reader.readLoneResponse()
         guard reader.problems.isEmpty, let response else { throw CassetteFormatError(file: file, problems: reader.problems) }
@@ -75,7 +75,7 @@ public enum HTTPMessageCassetteCodec {
     ///
     /// - Throws: ``CassetteFormatError`` when a value could not be read back (see
     ///   ``CassetteDocument/problems()``).
-    public static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
+    package static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
         Data(try encodedBytes(document))
     }
 

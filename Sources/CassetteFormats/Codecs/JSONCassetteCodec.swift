@@ -13,12 +13,12 @@ import Foundation
 /// with its JSON path, line and column (``CassetteFormatError``). Writing is deterministic and
 /// meant for review: two-space indentation, a fixed key order, optional fields omitted, short
 /// objects on one line, multi-line text bodies as an array of lines, and a trailing newline.
-public enum JSONCassetteCodec {
+package enum JSONCassetteCodec {
     /// From how many bytes a string of a cassette is read from the file's bytes when needed.
     package static let longString = 64 * 1024
 
     /// The format versions this codec reads.
-    public static let supportedVersions = [CassetteDocument.formatVersion]
+    package static let supportedVersions = [CassetteDocument.formatVersion]
 
     /// Decodes a cassette.
     ///
@@ -27,7 +27,7 @@ public enum JSONCassetteCodec {
     ///   - file: the file's name or path, used only in error messages.
     /// - Throws: ``CassetteFormatError`` listing every problem found: one for a syntax error,
     ///   or every invalid value in a well-formed document.
-    public static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
+    package static func decode(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
         try decode(data, file: file, release: nil)
     }
 
@@ -105,7 +105,7 @@ public enum JSONCassetteCodec {
     ///
     /// - Throws: ``CassetteFormatError`` when a value could not be read back (a status of 0, a
     ///   relative URL, a negative duration…), so no file is ever written that this codec rejects.
-    public static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
+    package static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
         Data(try encodedBytes(document))
     }
 

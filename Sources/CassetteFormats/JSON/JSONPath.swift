@@ -12,7 +12,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     public var components: [Component]
 
     /// A path from its steps.
-    public init(_ components: [Component]) {
+    package init(_ components: [Component]) {
         self.components = components
     }
 
@@ -22,15 +22,15 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     }
 
     /// The root of the document.
-    public static let root = JSONPath([])
+    package static let root = JSONPath([])
 
     /// This path, one key further.
-    public func appending(_ key: String) -> JSONPath {
+    package func appending(_ key: String) -> JSONPath {
         JSONPath(components + [.key(key)])
     }
 
     /// This path, one array index further.
-    public func appending(_ index: Int) -> JSONPath {
+    package func appending(_ index: Int) -> JSONPath {
         JSONPath(components + [.index(index)])
     }
 

@@ -19,7 +19,7 @@ extension Interaction {
     /// Two bodies are equal when their bytes are equal, whatever their forms.
     public struct Body: Sendable, Hashable, CustomStringConvertible {
         /// How a body is written in a cassette file.
-        public enum Form: String, Sendable, Hashable, CaseIterable {
+        package enum Form: String, Sendable, Hashable, CaseIterable {
             /// UTF-8 text, as a JSON string (or an array of lines).
             case text
             /// Compact JSON, inlined as JSON.
@@ -33,7 +33,7 @@ extension Interaction {
         /// The exact bytes.
         public let data: Data
         /// How the bytes are written in a cassette file.
-        public let form: Form
+        package let form: Form
 
         /// No bytes.
         public static let empty = Body(unchecked: Data(), form: .text)
@@ -57,7 +57,7 @@ extension Interaction {
         /// The same bytes written as `form`, or nil when `form` cannot hold them exactly
         /// (`.text` needs valid UTF-8 without control characters, `.json` needs compact JSON,
         /// `.multipart` a multipart body in the canonical layout of ``Multipart/serialized()``).
-        public func written(as form: Form) -> Body? {
+        package func written(as form: Form) -> Body? {
             switch form {
             case .base64: break
             case .text: guard Self.isWritableAsText(data) else { return nil }

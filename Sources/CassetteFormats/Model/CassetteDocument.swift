@@ -9,7 +9,7 @@
 /// ```
 public struct CassetteDocument: Sendable, Equatable {
     /// The JSON format version this library writes.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// The JSON Schema a JSON cassette names for editors (its top-level `"$schema"` member),
     /// such as `"../.build/checkouts/Cassette/docs/cassette.schema.json"`; nil when it names none.

@@ -39,15 +39,15 @@ public struct DownloadSpeed: Sendable, Hashable, CustomStringConvertible {
     public static let wifi = DownloadSpeed(kilobytesPerSecond: 1500, name: "wifi")
 
     /// The presets, slowest first.
-    public static let presets: [DownloadSpeed] = [.gprs, .edge, .threeG, .threeGPlus, .wifi]
+    package static let presets: [DownloadSpeed] = [.gprs, .edge, .threeG, .threeGPlus, .wifi]
 
     /// The preset called `name` (`"edge"`, `"3g+"`…), or nil.
-    public static func preset(named name: String) -> DownloadSpeed? {
+    package static func preset(named name: String) -> DownloadSpeed? {
         presets.first { $0.name == name }
     }
 
     /// Seconds needed to transfer `byteCount` bytes.
-    public func seconds(for byteCount: Int) -> TimeInterval {
+    package func seconds(for byteCount: Int) -> TimeInterval {
         bytesPerSecond > 0 ? Double(byteCount) / bytesPerSecond : 0
     }
 

@@ -102,7 +102,7 @@ extension Interaction {
         /// ```swift
         /// headers.transformValues { name, value in name == "X-Trace" ? "-" : value }
         /// ```
-        public mutating func transformValues(_ transform: (_ name: String, _ value: String) throws -> String) rethrows {
+        package mutating func transformValues(_ transform: (_ name: String, _ value: String) throws -> String) rethrows {
             for i in fields.indices {
                 let name = fields[i].name
                 fields[i].values = try fields[i].values.map { try transform(name, $0) }
@@ -120,7 +120,7 @@ extension Interaction {
         }
 
         /// The field named `name` (any case), with the spelling it was first given; nil when absent.
-        public func field(named name: String) -> Field? {
+        package func field(named name: String) -> Field? {
             indexOfField(named: name).map { fields[$0] }
         }
 

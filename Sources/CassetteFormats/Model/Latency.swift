@@ -58,7 +58,7 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
 
     /// The timing a replay follows, for an interaction recorded with `recorded` (nil when it
     /// has none) whose replay delivers `bodySize` bytes of body.
-    public func timing(recorded: Interaction.Timing?, bodySize: Int) -> Interaction.Timing {
+    package func timing(recorded: Interaction.Timing?, bodySize: Int) -> Interaction.Timing {
         switch kind {
         case .instant:
             return Interaction.Timing(firstByte: 0, duration: 0)
@@ -79,7 +79,7 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
     /// the replay's (``timing(recorded:bodySize:)``): as recorded, scaled, all at once under
     /// `instant`, or spread over the replay's body time like the recording's for a fixed latency or
     /// a download speed.
-    public func arrival(of at: TimeInterval, recorded: Interaction.Timing, replayed: Interaction.Timing) -> TimeInterval {
+    package func arrival(of at: TimeInterval, recorded: Interaction.Timing, replayed: Interaction.Timing) -> TimeInterval {
         switch kind {
         case .instant: return 0
         case .recorded: return at
@@ -94,7 +94,7 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
 
     /// Why this latency cannot be used (a negative time or one longer than a day, a duration
     /// before the first byte, a scale above 1,000, a speed under one byte per second), or nil.
-    public var problem: String? {
+    package var problem: String? {
         switch kind {
         case .instant, .recorded:
             return nil
@@ -115,14 +115,14 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
     // MARK: Text form
 
     /// What ``init(parsing:)`` reads, for error messages.
-    public static let textForms =
+    package static let textForms =
         "instant, recorded, scaled:FACTOR, fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE] "
         + "where SPEED is bytes per second or one of \(DownloadSpeed.presets.compactMap(\.name).joined(separator: ", "))"
 
     /// Reads the text form used by `CASSETTE_LATENCY`: `instant`, `recorded`, `scaled:0.5`,
     /// `fixed:0.3,0.6`, `speed:edge` or `speed:16384,0.1`. Nil when `text` is none of these
     /// or describes an invalid latency (see ``problem``).
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         guard case .success(let latency) = Self.read(text) else { return nil }
         self = latency
     }

@@ -16,22 +16,22 @@ import Foundation
 /// every common client sends (CRLF line ends, `Content-Disposition` then `Content-Type` then the
 /// other fields, a CRLF after the closing delimiter). A body is stored as parts only when it is
 /// exactly that layout, so its bytes never change.
-public struct Multipart: Sendable, Hashable {
+package struct Multipart: Sendable, Hashable {
     /// One part: its header fields and its bytes.
-    public struct Part: Sendable, Hashable {
+    package struct Part: Sendable, Hashable {
         /// The form field's name, from `Content-Disposition: form-data; name="…"`.
-        public var name: String?
+        package var name: String?
         /// The file name, from `Content-Disposition`'s `filename="…"`.
-        public var filename: String?
+        package var filename: String?
         /// The part's `Content-Type`.
-        public var contentType: String?
+        package var contentType: String?
         /// Header fields other than a canonical `Content-Disposition` and `Content-Type`, in order.
-        public var otherHeaders: Interaction.Headers
+        package var otherHeaders: Interaction.Headers
         /// The part's bytes.
-        public var body: Data
+        package var body: Data
 
         /// A part from its parts.
-        public init(
+        package init(
             name: String?, filename: String? = nil, contentType: String? = nil, otherHeaders: Interaction.Headers = Interaction.Headers(),
             body: Data
         ) {
@@ -44,34 +44,34 @@ public struct Multipart: Sendable, Hashable {
     }
 
     /// Why a body is not multipart.
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// What is wrong, for a person.
-        public var description: String
+        package var description: String
 
         /// An error saying `description`.
-        public init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }
 
     /// The boundary, without the leading `--`.
-    public var boundary: String
+    package var boundary: String
     /// The parts, in order.
-    public var parts: [Part]
+    package var parts: [Part]
 
     /// A multipart body from its parts.
-    public init(boundary: String, parts: [Part]) {
+    package init(boundary: String, parts: [Part]) {
         self.boundary = boundary
         self.parts = parts
     }
 
     /// Whether `contentType` is `multipart/form-data` (any case, any parameters).
-    public static func isFormData(contentType: String?) -> Bool {
+    package static func isFormData(contentType: String?) -> Bool {
         contentType.map { Interaction.Body.mediaType(of: $0) == "multipart/form-data" } ?? false
     }
 
     /// The `boundary` parameter of a `Content-Type`, unquoted; nil when it has none.
-    public static func boundary(inContentType contentType: String) -> String? {
+    package static func boundary(inContentType contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else { continue }
@@ -83,7 +83,7 @@ public struct Multipart: Sendable, Hashable {
     }
 
     /// `contentType` without its boundary: what two multipart requests have in common.
-    public static func withoutBoundary(_ contentType: String) -> String {
+    package static func withoutBoundary(_ contentType: String) -> String {
         contentType.split(separator: ";", omittingEmptySubsequences: false)
             .filter { !$0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("boundary=") }
             .joined(separator: ";")
@@ -93,7 +93,7 @@ public struct Multipart: Sendable, Hashable {
     /// one the body opens with).
     ///
     /// - Throws: ``ParseError`` saying what is missing or where the body goes wrong.
-    public static func parse(_ data: Data, contentType: String?) throws(ParseError) -> Multipart {
+    package static func parse(_ data: Data, contentType: String?) throws(ParseError) -> Multipart {
         let bytes = [UInt8](data)
         let boundary: String
         if let declared = contentType.flatMap(Self.boundary(inContentType:)) {
@@ -148,7 +148,7 @@ public struct Multipart: Sendable, Hashable {
 
     /// The body in the canonical layout: each part as `--BOUNDARY`, its header fields, an empty
     /// line and its bytes, CRLF line ends; then `--BOUNDARY--` and a CRLF.
-    public func serialized() -> Data {
+    package func serialized() -> Data {
         var out = Data()
         let crlf = Data([0x0D, 0x0A])
         for part in parts {
@@ -164,7 +164,7 @@ public struct Multipart: Sendable, Hashable {
 
     /// `data` as parts, when it parses and is exactly in the canonical layout: the only case where
     /// writing it as parts gives back the same bytes.
-    public static func canonical(_ data: Data, contentType: String?) -> Multipart? {
+    package static func canonical(_ data: Data, contentType: String?) -> Multipart? {
         guard let parsed = try? parse(data, contentType: contentType), !parsed.parts.isEmpty,
             !parsed.boundary.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
         else { return nil }
@@ -239,7 +239,7 @@ extension Multipart.Part {
 
     /// Whether ``otherHeaders`` holds the part's `Content-Disposition` itself (a part not in the
     /// canonical layout), so that ``name``, ``filename`` and ``contentType`` are only read from it.
-    public var keepsHeadersAsWritten: Bool {
+    package var keepsHeadersAsWritten: Bool {
         otherHeaders.contains("Content-Disposition")
     }
 

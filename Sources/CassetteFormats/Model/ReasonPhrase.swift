@@ -1,8 +1,8 @@
 /// The standard reason phrase of an HTTP status code (RFC 9110 and the registered extensions),
 /// for status lines: `HTTP/1.1 404 Not Found`.
-public enum ReasonPhrase {
+package enum ReasonPhrase {
     /// The phrase for `status`, or `""` for a code without a registered one.
-    public static func of(_ status: Int) -> String {
+    package static func of(_ status: Int) -> String {
         phrases[status] ?? ""
     }
 

@@ -27,6 +27,6 @@ extension Interaction {
         }
 
         /// ``url`` parsed by Foundation, or nil when Foundation cannot parse it.
-        public var foundationURL: URL? { URL(string: url) }
+        package var foundationURL: URL? { URL(string: url) }
     }
 }

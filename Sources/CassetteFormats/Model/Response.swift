@@ -62,7 +62,7 @@ extension Interaction {
         /// a shorter one ends with `networkConnectionLost` after its last byte, which is what a
         /// live client sees when a server closes early. `afterBytes` and errors written in the
         /// cassette still win.
-        public var declaredBodyLength: Int? {
+        package var declaredBodyLength: Int? {
             guard status >= 200, status != 204, status != 304,
                 !headers.contains("Content-Encoding"),
                 let text = headers["Content-Length"], !text.isEmpty, text.utf8.count <= 18,

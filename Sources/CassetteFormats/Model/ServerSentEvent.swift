@@ -25,7 +25,7 @@ import Foundation
 /// ```
 public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     /// One field of an event, a line (or, for `data`, consecutive lines) of the stream.
-    public enum Field: Sendable, Equatable {
+    package enum Field: Sendable, Equatable {
         /// `event: NAME`, the event's type.
         case event(String)
         /// `data: TEXT`; a text with line breaks is one `data:` line per line.
@@ -38,7 +38,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
         case comment(String)
 
         /// The field's name in the stream and in a JSON cassette.
-        public var name: String {
+        package var name: String {
             switch self {
             case .event: return "event"
             case .data: return "data"
@@ -50,10 +50,10 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The fields, in the order they are written.
-    public var fields: [Field]
+    package var fields: [Field]
 
     /// An event from its fields, in the order they are written.
-    public init(fields: [Field]) {
+    package init(fields: [Field]) {
         self.fields = fields
     }
 
@@ -95,7 +95,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The event as it goes on the wire, blank line included.
-    public func serialized() -> Data {
+    package func serialized() -> Data {
         var out = Data()
         func line(_ name: String, _ value: String) {
             out.append(contentsOf: name.utf8)
@@ -126,7 +126,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     /// Why this event cannot be written as it is, or nil: no fields, a line break in a field that
     /// is one line (`event`, `id`, a comment), a carriage return in `data`, a negative `retry`, a
     /// name given twice (a JSON object has each key once; several `data:` lines are one `data`).
-    public var problem: String? { firstProblem?.message }
+    package var problem: String? { firstProblem?.message }
 
     /// ``problem`` with the field it is about (nil for the event as a whole).
     package var firstProblem: (field: String?, message: String)? {
@@ -167,7 +167,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
 
     /// `bytes` as one event in the layout ``serialized()`` writes, or nil when they are anything
     /// else: then only the bytes themselves say exactly what was sent.
-    public static func canonical(_ bytes: Data) -> ServerSentEvent? {
+    package static func canonical(_ bytes: Data) -> ServerSentEvent? {
         guard bytes.count >= 3, bytes.last == 0x0A, !bytes.contains(0x0D), UTF8Validation.isValid(bytes) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -204,7 +204,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
 
     /// The offsets just past each blank line of `bytes`, where an event of a stream ends: a
     /// client dispatches an event when it reads that blank line. Lines end in `\n`, `\r\n` or `\r`.
-    public static func eventEnds(in bytes: Data) -> [Int] {
+    package static func eventEnds(in bytes: Data) -> [Int] {
         var ends: [Int] = []
         var lineIsEmpty = true
         var index = bytes.startIndex

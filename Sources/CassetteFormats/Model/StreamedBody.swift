@@ -67,7 +67,7 @@ extension Interaction {
         /// `body` cut into chunks of the given sizes, each arriving at its time: how the `.http`
         /// and HAR formats (which keep the body whole and the chunks apart) and recording rebuild a
         /// stream. Nil when a size is not positive or the sizes do not add up to the body.
-        public init?(cutting body: Data, into pieces: [(at: TimeInterval, size: Int)]) {
+        package init?(cutting body: Data, into pieces: [(at: TimeInterval, size: Int)]) {
             var chunks: [Chunk] = []
             chunks.reserveCapacity(pieces.count)
             var start = body.startIndex
@@ -86,14 +86,14 @@ extension Interaction {
         }
 
         /// Whether a body with this `Content-Type` is a stream of server-sent events.
-        public static func isEventStream(contentType: String?) -> Bool {
+        package static func isEventStream(contentType: String?) -> Bool {
             contentType.map { Body.mediaType(of: $0) == "text/event-stream" } ?? false
         }
 
         /// The same bytes cut where each server-sent event ends (``ServerSentEvent/eventEnds(in:)``),
         /// so that each chunk is one event; an event arrives when its last byte did, which is when a
         /// client reads it. Bytes after the last event end form the last chunk.
-        public func splitAtEvents() -> StreamedBody {
+        package func splitAtEvents() -> StreamedBody {
             let whole = data
             var cuts = ServerSentEvent.eventEnds(in: whole)
             if cuts.last != whole.count { cuts.append(whole.count) }

@@ -48,7 +48,7 @@ extension Interaction {
             public var name: String? { Self.namesByRawValue[rawValue] }
 
             /// Every name this table knows, in the order `URLError.Code` declares them.
-            public static var allNames: [String] { table.map(\.name) }
+            package static var allNames: [String] { table.map(\.name) }
 
             /// The code's name and number, `timedOut (-1001)`, or the number alone for a code without a name.
             public var description: String { name.map { "\($0) (\(rawValue))" } ?? "\(rawValue)" }

@@ -21,7 +21,7 @@ public struct CassetteFormatError: Error, Sendable, Equatable, CustomStringConve
         public var message: String
 
         /// A problem from its parts.
-        public init(path: JSONPath?, line: Int? = nil, column: Int? = nil, message: String) {
+        package init(path: JSONPath?, line: Int? = nil, column: Int? = nil, message: String) {
             self.path = path
             self.line = line
             self.column = column
@@ -35,7 +35,7 @@ public struct CassetteFormatError: Error, Sendable, Equatable, CustomStringConve
 
         /// The problem as a diagnostic line: `FILE:LINE:COLUMN: error: …` or `FILE: error: …`
         /// (`warning` instead of `error` for one of ``CassetteDocument/warnings()``).
-        public func diagnostic(file: String, severity: String = "error") -> String {
+        package func diagnostic(file: String, severity: String = "error") -> String {
             if let line, let column {
                 return "\(file):\(line):\(column): \(severity): \(description)"
             }
@@ -49,7 +49,7 @@ public struct CassetteFormatError: Error, Sendable, Equatable, CustomStringConve
     public var problems: [Problem]
 
     /// An error from its parts.
-    public init(file: String?, problems: [Problem]) {
+    package init(file: String?, problems: [Problem]) {
         self.file = file
         self.problems = problems
     }

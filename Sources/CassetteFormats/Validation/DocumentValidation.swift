@@ -10,7 +10,7 @@ extension CassetteDocument {
     /// RFC 6455's rules or follows a response other than `101`.
     ///
     /// Empty when the document is valid. Codecs call this before writing.
-    public func problems() -> [CassetteFormatError.Problem] {
+    package func problems() -> [CassetteFormatError.Problem] {
         var problems: [CassetteFormatError.Problem] = []
         func check(_ problem: String?, _ path: JSONPath) {
             if let problem { problems.append(.init(path: path, message: problem)) }
@@ -83,7 +83,7 @@ extension CassetteDocument {
     /// whose `Content-Length` its body does not keep (a body edited by hand). A replay keeps that
     /// promise as the wire would (``Interaction/Response/declaredBodyLength``), so `cassette lint`
     /// warns about it; nothing here stops a cassette from being read or written.
-    public func warnings() -> [CassetteFormatError.Problem] {
+    package func warnings() -> [CassetteFormatError.Problem] {
         var warnings: [CassetteFormatError.Problem] = []
         for (i, interaction) in interactions.enumerated() {
             guard interaction.error == nil, let response = interaction.response, let declared = response.declaredBodyLength else {
@@ -108,7 +108,7 @@ extension CassetteDocument {
     /// ``warnings()`` with the line and column of each in `data`, the file this document was read
     /// from in `format`: where the header's value is written. A warning whose place cannot be
     /// found keeps its path alone.
-    public func warnings(locatedIn data: Data, format: CassetteFormat) -> [CassetteFormatError.Problem] {
+    package func warnings(locatedIn data: Data, format: CassetteFormat) -> [CassetteFormatError.Problem] {
         let warnings = warnings()
         guard !warnings.isEmpty else { return warnings }
         if format == .httpMessages {
