@@ -115,7 +115,7 @@ public final class Tape: Sendable {
     private let storedMetadata: Locked<(values: [String: MetadataValue], changed: Bool)>
     /// Whether what a failing test recorded is saved (``Options/savesWhenTestFails``, `CASSETTE_SAVE_ON_FAILURE`).
     private let savesWhenTestFails: Bool
-    /// Where ``eject()`` records what the tape did (``Ledger``), or nil when the ledger is off.
+    /// Where ``eject()`` records what the tape did (`Ledger`), or nil when the ledger is off.
     private let ledger: LedgerWriter?
     /// Whether a stale cassette fails the test, and what to add to the message; nil when the
     /// tape does not judge staleness when it is ejected.

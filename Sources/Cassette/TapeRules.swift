@@ -79,7 +79,7 @@ public struct TapeRules: Sendable {
         self = try RulesFileReader.rules(in: data, file: file.path)
     }
 
-    /// The rules file in `folder` (``fileName``), or nil when there is none.
+    /// The rules file in `folder` (`fileName`), or nil when there is none.
     ///
     /// - Throws: what ``init(contentsOf:)`` throws for a file that is there but wrong.
     public static func inFolder(_ folder: URL) throws -> TapeRules? {

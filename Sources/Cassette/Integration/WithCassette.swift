@@ -24,7 +24,7 @@ import Foundation
 /// - Parameters: as ``Tape/init(named:folder:bundle:filePath:mode:matching:options:environment:)``, plus
 ///   `sharedSession`: also route `URLSession.shared` through the tape (see
 ///   ``Tape/interceptSharedSession()``), and `function`: the test, as the suite ledger names it
-///   (``Ledger``); leave the default.
+///   (`Ledger`); leave the default.
 public func withCassette<Result>(
     _ name: String,
     folder: String? = nil,

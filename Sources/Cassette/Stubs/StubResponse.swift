@@ -18,8 +18,8 @@ import FoundationNetworking
 /// .chunks([part1, part2, part3], delay: 0.2)                        // three pieces, 0.2 s apart
 /// ```
 ///
-/// Timing works as in OHHTTPStubs: the head arrives after ``requestTime``; the body is spread over
-/// ``responseTime`` (a delegate sees it in pieces; completion handlers and `async` calls get it
+/// Timing works as in OHHTTPStubs: the head arrives after `requestTime`; the body is spread over
+/// `responseTime` (a delegate sees it in pieces; completion handlers and `async` calls get it
 /// whole at the end), or over the time its size takes at a `DownloadSpeed`. A request timeout
 /// shorter than a wait turns the response into `URLError(.timedOut)`, as live.
 public struct StubResponse: Sendable {
@@ -44,7 +44,7 @@ public struct StubResponse: Sendable {
     /// How long the body takes after the head.
     package var responseTime: ResponseTime = .seconds(0)
     /// Sizes of the pieces the body is sent in, with ``chunkDelay`` between them; nil to spread it
-    /// over ``responseTime``.
+    /// over `responseTime`.
     package var chunkSizes: [Int]?
     /// Seconds between two pieces of ``chunkSizes``.
     package var chunkDelay: TimeInterval = 0

@@ -3,11 +3,11 @@ import Foundation
 /// The file formats a cassette can be kept in, chosen by the file's extension wherever a cassette
 /// is opened, recorded, linted or converted.
 ///
-/// | extension | format | codec |
-/// | --- | --- | --- |
-/// | `.json` (and any other) | Cassette's JSON, the default | ``JSONCassetteCodec`` |
-/// | `.http` | raw HTTP messages | ``HTTPMessageCassetteCodec`` |
-/// | `.har` | HAR 1.2 | ``HARCassetteCodec`` |
+/// | extension | format |
+/// | --- | --- |
+/// | `.json` (and any other) | Cassette's JSON, the default |
+/// | `.http` | raw HTTP messages |
+/// | `.har` | HAR 1.2 |
 ///
 /// ```swift
 /// let format = CassetteFormat(path: "Cassettes/login.http")          // .httpMessages

@@ -3,14 +3,14 @@ import Foundation
 extension Interaction {
     /// A message body: its exact bytes, and the form a cassette file writes them in.
     ///
-    /// The bytes are the truth; the ``form`` only decides how they look in the file:
+    /// The bytes are the truth; the form only decides how they look in the file:
     ///
     /// | form | in the file | chosen for |
     /// | --- | --- | --- |
-    /// | ``Form/json`` | `{ "json": { "id": 42 } }` | compact JSON (`{"id":42}`) of a JSON media type, or of no media type when it is an object or array |
-    /// | ``Form/text`` | `{ "text": "hello" }` | other UTF-8 without control characters (tab, CR and LF allowed) |
-    /// | ``Form/multipart`` | `{ "multipart": { "boundary": "…", "parts": [ { "name": "title", "text": "Hi" } ] } }` | `multipart/form-data` in the layout clients send (see ``Multipart``) |
-    /// | ``Form/base64`` | `{ "base64": "iVBORw0K…" }` | everything else, and binary media types (`image/*`, `application/octet-stream`, …) |
+    /// | JSON | `{ "json": { "id": 42 } }` | compact JSON (`{"id":42}`) of a JSON media type, or of no media type when it is an object or array |
+    /// | text | `{ "text": "hello" }` | other UTF-8 without control characters (tab, CR and LF allowed) |
+    /// | multipart | `{ "multipart": { "boundary": "…", "parts": [ { "name": "title", "text": "Hi" } ] } }` | `multipart/form-data` in the layout clients send |
+    /// | base64 | `{ "base64": "iVBORw0K…" }` | everything else, and binary media types (`image/*`, `application/octet-stream`, …) |
     ///
     /// Inline JSON stands for its compact serialization, keys in the order written and numbers as
     /// written. So only a body that *is* compact JSON is written that way, and reading the file

@@ -15,8 +15,8 @@ public struct DownloadSpeed: Sendable, Hashable, CustomStringConvertible {
     /// The preset's name (`"edge"`), or nil for a speed given as a number.
     public var name: String?
 
-    /// A speed in bytes per second. It should be greater than zero: ``Latency/problem``
-    /// reports one that is not.
+    /// A speed in bytes per second. It should be greater than zero: reading or saving a cassette
+    /// whose latency uses another fails, saying why.
     public init(bytesPerSecond: Double) {
         self.bytesPerSecond = bytesPerSecond
         self.name = nil

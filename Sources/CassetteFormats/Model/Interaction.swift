@@ -11,7 +11,7 @@ import Foundation
 ///     timing: .init(firstByte: 0.084, duration: 0.112))
 /// ```
 ///
-/// A cassette file needs a response, an error, or both: ``CassetteDocument/problems()`` says
+/// A cassette file needs a response, an error, or both: `CassetteDocument/problems()` says
 /// when one is missing.
 public struct Interaction: Sendable, Equatable {
     /// When it was recorded, to the millisecond. Optional: hand-written interactions may omit it.

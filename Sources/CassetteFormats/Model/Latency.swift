@@ -114,21 +114,21 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
 
     // MARK: Text form
 
-    /// What ``init(parsing:)`` reads, for error messages.
+    /// What `init(parsing:)` reads, for error messages.
     package static let textForms =
         "instant, recorded, scaled:FACTOR, fixed:FIRSTBYTE,DURATION, or speed:SPEED[,FIRSTBYTE] "
         + "where SPEED is bytes per second or one of \(DownloadSpeed.presets.compactMap(\.name).joined(separator: ", "))"
 
     /// Reads the text form used by `CASSETTE_LATENCY`: `instant`, `recorded`, `scaled:0.5`,
     /// `fixed:0.3,0.6`, `speed:edge` or `speed:16384,0.1`. Nil when `text` is none of these
-    /// or describes an invalid latency (see ``problem``).
+    /// or describes an invalid latency (see `problem`).
     package init?(parsing text: String) {
         guard case .success(let latency) = Self.read(text) else { return nil }
         self = latency
     }
 
-    /// ``init(parsing:)`` with the reason a text is refused: a form it is not, or the
-    /// ``problem`` of the latency it describes. The codecs report this reason.
+    /// `init(parsing:)` with the reason a text is refused: a form it is not, or the
+    /// `problem` of the latency it describes. The codecs report this reason.
     package static func read(_ text: String) -> Result<Latency, LatencyTextError> {
         guard let latency = form(of: text) else {
             return .failure(LatencyTextError(message: "expected a latency (\(textForms)), found \(CassetteRules.quoted(text))"))
@@ -170,7 +170,7 @@ public struct Latency: Sendable, Equatable, CustomStringConvertible {
         return latency
     }
 
-    /// The text form ``init(parsing:)`` reads back.
+    /// The text form `init(parsing:)` reads back.
     public var description: String {
         let format = JSONCassetteCodec.formatSeconds
         switch kind {

@@ -6,7 +6,7 @@ extension Interaction {
         /// The method, as sent (`GET`, `POST`, …). Methods are case-sensitive in HTTP.
         public var method: String
         /// The absolute URL exactly as written in the cassette. Kept as text so that a hand-written
-        /// URL (unicode, percent escapes) reads back byte for byte; ``foundationURL`` parses it.
+        /// URL (unicode, percent escapes) reads back byte for byte; `foundationURL` parses it.
         public var url: String
         /// The header fields the caller set.
         public var headers: Headers

@@ -13,7 +13,7 @@ import Foundation
 /// ] }
 /// ```
 ///
-/// An event stands for exactly the bytes ``serialized()`` gives: one line per field,
+/// An event stands for exactly the bytes `serialized()` gives: one line per field,
 /// `name: value` (`name:` alone for an empty value), a `data` holding line breaks written as one
 /// `data:` line per line, lines ended by `\n`, and a blank line after the last. A chunk of a stream
 /// that is not exactly one event in that layout (`data:x` without the space, `\r\n` line ends, a
@@ -128,7 +128,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     /// name given twice (a JSON object has each key once; several `data:` lines are one `data`).
     package var problem: String? { firstProblem?.message }
 
-    /// ``problem`` with the field it is about (nil for the event as a whole).
+    /// `problem` with the field it is about (nil for the event as a whole).
     package var firstProblem: (field: String?, message: String)? {
         guard !fields.isEmpty else {
             return (nil, "an event needs at least one field (\"data\", \"event\", \"id\", \"retry\" or \"comment\")")
@@ -165,7 +165,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
 
     // MARK: Reading
 
-    /// `bytes` as one event in the layout ``serialized()`` writes, or nil when they are anything
+    /// `bytes` as one event in the layout `serialized()` writes, or nil when they are anything
     /// else: then only the bytes themselves say exactly what was sent.
     package static func canonical(_ bytes: Data) -> ServerSentEvent? {
         guard bytes.count >= 3, bytes.last == 0x0A, !bytes.contains(0x0D), UTF8Validation.isValid(bytes) else { return nil }

@@ -52,7 +52,7 @@ extension Interaction {
             }
 
             /// The chunk as one server-sent event, when its bytes are exactly one event in the
-            /// layout ``ServerSentEvent/serialized()`` writes.
+            /// layout ``init(at:event:)`` writes.
             public var event: ServerSentEvent? { ServerSentEvent.canonical(data) }
         }
 
