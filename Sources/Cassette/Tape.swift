@@ -161,13 +161,23 @@ public final class Tape: Sendable {
         options: Options = Options(),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
+        try self.init(
+            TapeSettings(
+                name: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
+                environment: environment))
+    }
+
+    /// Opens the tape `settings` describe: where every public way of opening one by name arrives.
+    package convenience init(_ settings: TapeSettings) throws {
+        let environment = settings.environment
         let (file, inBundle) = try CassetteLocation.file(
-            named: name, folder: folder, bundle: bundle, filePath: filePath, environment: environment)
+            named: settings.name, folder: settings.folder, bundle: settings.bundle, filePath: settings.filePath,
+            environment: environment)
         if inBundle, !LiveSwitch.isOn(environment: environment) {
-            let resolved = try RecordMode.resolve(requested: mode, environment: environment)
+            let resolved = try RecordMode.resolve(requested: settings.mode, environment: environment)
             if resolved == .all || resolved == .newEpisodes { throw CassetteError.readOnlyCassette(file: file.path, mode: resolved) }
         }
-        try self.init(file: file, mode: mode, matching: matching, options: options, environment: environment)
+        try self.init(file: file, mode: settings.mode, matching: settings.matching, options: settings.options, environment: environment)
     }
 
     /// Opens the cassette at `file`, in the format its extension names (`.json`, `.http`, `.har`;

@@ -42,26 +42,12 @@ import Testing
 public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// The cassette's name, or `nil` to derive it from the test.
     package var name: String?
-    /// The folder holding the cassette (absolute, or relative to the test file), or `nil` for the
-    /// default (see `Tape/init(named:folder:bundle:filePath:mode:matching:options:environment:)`).
-    package var folder: String?
-    /// A bundle whose resources hold the cassette when the folder does not (device runs).
-    package var bundle: Bundle?
-    /// The record mode, before `CASSETTE_RECORD_MODE` and `CI` apply.
-    package var mode: RecordMode
-    /// The matching rules.
-    package var matching: RequestMatching
-    /// Further options.
-    package var options: Tape.Options
-    /// Whether `URLSession.shared` goes through the tape too.
-    package var sharedSession: Bool
+    /// Everything else the tape is opened with; its name and file path are the test's, set when
+    /// the test runs. Cassette's own tests set its `environment` (to record under `CI`, say).
+    package var settings: TapeSettings
 
     /// Tells this trait from an equal one given elsewhere (the suite's and a test's).
     private let identity = UUID()
-
-    /// Where the tape reads `CASSETTE_RECORD_MODE`, `CI` and the rest; nil: the process's
-    /// environment. Cassette's own tests set it to record under `CI`.
-    var environment: [String: String]?
 
     /// Applies to every test of a suite.
     public var isRecursive: Bool { true }
@@ -78,21 +64,19 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
-        var cassetteName = name ?? Self.derivedName(for: test)
+        var settings = settings
+        settings.name = name ?? Self.derivedName(for: test)
         if name == nil, let testCase, testCase.isParameterized {
             // One cassette per case: `Suite/test/ARGUMENTS`.
-            cassetteName = try ArgumentCassetteName.name(base: cassetteName, test: test, testCase: testCase)
+            settings.name = try ArgumentCassetteName.name(base: settings.name, test: test, testCase: testCase)
         }
-        var options = options
-        options.adviceReader = .trait
+        settings.filePath = test.sourceLocation.filePath
+        settings.options.adviceReader = .trait
         // As `swift test --filter` takes it: `Module.Suite/test()`.
-        options.openedBy = (
+        settings.options.openedBy = (
             test: test.id.moduleName + "." + test.id.nameComponents.joined(separator: "/"), file: test.sourceLocation.filePath
         )
-        let tape = try Tape(
-            named: cassetteName, folder: folder, bundle: bundle, filePath: test.sourceLocation.filePath,
-            mode: mode, matching: matching, options: options,
-            environment: environment ?? ProcessInfo.processInfo.environment)
+        let tape = try Tape(settings)
         let location = test.sourceLocation
         // Whether the test recorded a failing issue: then what it recorded is saved only if the
         // options say so (a thrown error is seen by `play` itself).
@@ -108,7 +92,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             #endif
         }
         try await tape.play(
-            sharedSession: sharedSession,
+            sharedSession: settings.sharedSession,
             outlet: { verification, _ in
                 for failure in verification.failures {
                     Issue.record(Comment(rawValue: failure.description), sourceLocation: location)
@@ -138,9 +122,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == CassetteTrait {
     /// A cassette named after the suite and the test, in the package's `Cassettes/` folder.
-    public static var cassette: CassetteTrait {
-        CassetteTrait(name: nil, folder: nil, bundle: nil, mode: .once, matching: .default, options: Tape.Options(), sharedSession: false)
-    }
+    public static var cassette: CassetteTrait { cassette() }
 
     /// A cassette with the given name (or the derived one), folder, bundle, mode, matching rules
     /// and options.
@@ -161,7 +143,10 @@ extension Trait where Self == CassetteTrait {
         // earliest moment to register for URLSession.shared (see Tape.prepareSharedSession()).
         if sharedSession { Tape.prepareSharedSession() }
         return CassetteTrait(
-            name: name, folder: folder, bundle: bundle, mode: mode, matching: matching, options: options, sharedSession: sharedSession)
+            name: name,
+            settings: TapeSettings(
+                name: name ?? "", folder: folder, bundle: bundle, filePath: "", mode: mode, matching: matching, options: options,
+                sharedSession: sharedSession))
     }
 }
 #endif

@@ -38,12 +38,12 @@ public func withCassette<Result>(
     function: String = #function,
     _ body: (Tape) async throws -> Result
 ) async throws -> Result {
-    var options = options
-    if options.openedBy == nil { options.openedBy = (test: function, file: filePath) }
-    let tape = try Tape(
-        named: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
-        environment: environment)
-    return try await tape.play(sharedSession: sharedSession, outlet: Tape.throwingOutlet) { try await body(tape) }
+    let settings = TapeSettings(
+        name: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
+        sharedSession: sharedSession, environment: environment
+    ).opened(by: function, in: filePath)
+    let tape = try Tape(settings)
+    return try await tape.play(sharedSession: settings.sharedSession, outlet: Tape.throwingOutlet) { try await body(tape) }
 }
 
 /// The synchronous form of ``withCassette(_:folder:bundle:filePath:mode:matching:options:sharedSession:environment:function:_:)-swift.func``,
@@ -60,11 +60,11 @@ public func withCassette<Result>(
     function: String = #function,
     _ body: (Tape) throws -> Result
 ) throws -> Result {
-    var options = options
-    if options.openedBy == nil { options.openedBy = (test: function, file: filePath) }
     let tape = try Tape(
-        named: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
-        environment: environment)
+        TapeSettings(
+            name: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
+            environment: environment
+        ).opened(by: function, in: filePath))
     let result: Result
     do {
         result = try Tape.$current.withValue(tape) { try body(tape) }

@@ -88,7 +88,7 @@ import FoundationNetworking
 
             let test = try #require(Test.current)
             var trait = CassetteTrait.cassette("live", folder: scratch.url.path, mode: .none)
-            trait.environment = ["CASSETTE_LIVE": "1"]
+            trait.settings.environment = ["CASSETTE_LIVE": "1"]
             let traitStatus = Locked<Int?>(nil)
             try await trait.provideScope(for: test, testCase: nil) {
                 let tape = try #require(Tape.current)
@@ -178,7 +178,7 @@ import FoundationNetworking
 
             let test = try #require(Test.current)
             var trait = CassetteTrait.cassette("ignoring", folder: scratch.url.path, mode: .none, options: options)
-            trait.environment = [:]
+            trait.settings.environment = [:]
             let traitStatuses = Locked<[Int?]>([])
             try await trait.provideScope(for: test, testCase: nil) {
                 let tape = try #require(Tape.current)

@@ -24,7 +24,7 @@ import FoundationNetworking
             .appendingPathComponent("ParameterizedCassetteTests/eachArgumentRecordsAndReplaysItsOwnCassette/\(language).json")
 
         var recording = CassetteTrait.cassette(folder: Self.folder, mode: .once)
-        recording.environment = [:]  // records under CI too
+        recording.settings.environment = [:]  // records under CI too
         try await recording.provideScope(for: test, testCase: testCase) {
             let tape = try #require(Tape.current)
             #expect(tape.file.standardizedFileURL.path == expected.standardizedFileURL.path)

@@ -99,7 +99,7 @@ import FoundationNetworking
             let url = "https://api.example.com/feed"
             try Self.writeFeed(to: scratch.file("traited.json"), url: url)
             var trait = CassetteTrait.cassette("traited", folder: scratch.url.path, mode: .none, options: Self.declineServerErrors)
-            trait.environment = [:]
+            trait.settings.environment = [:]
             let status = Locked<Int?>(nil)
             try await trait.provideScope(for: test, testCase: nil) {
                 let tape = try #require(Tape.current)

@@ -105,7 +105,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             func run(_ given: CassetteTrait, status: Int, failing: Bool) async throws {
                 var configured = given
-                configured.environment = [:]
+                configured.settings.environment = [:]
                 let trait = configured
                 try await IssueHandlingTrait.filterIssues { _ in false }.provideScope(for: test, testCase: nil) {
                     try await trait.provideScope(for: test, testCase: nil) {
@@ -131,7 +131,7 @@ import FoundationNetworking
         let test = try #require(Test.current)
         try await withScratchTape { scratch in
             var trait = CassetteTrait.cassette("thrown", folder: scratch.url.path, mode: .once, options: Self.quiet)
-            trait.environment = [:]
+            trait.settings.environment = [:]
             await #expect(throws: Deliberate.self) {
                 try await trait.provideScope(for: test, testCase: nil) {
                     let tape = try #require(Tape.current)

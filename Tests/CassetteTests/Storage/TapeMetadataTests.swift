@@ -61,7 +61,7 @@ import Testing
             }
             #expect(read == "API-123")
             var trait = CassetteTrait.cassette("tagged", folder: scratch.url.path, mode: .none)
-            trait.environment = [:]
+            trait.settings.environment = [:]
             let seen = Locked<MetadataValue?>(nil)
             try await trait.provideScope(for: test, testCase: nil) {
                 seen.withLock { $0 = Tape.current?.metadata["ticket"] }

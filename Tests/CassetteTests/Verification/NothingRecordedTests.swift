@@ -125,7 +125,7 @@ import FoundationNetworking
         let test = try #require(Test.current)
         try await withScratchTape { scratch in
             var trait = CassetteTrait.cassette("traited", folder: scratch.url.path, mode: .once)
-            trait.environment = [:]  // records under CI too
+            trait.settings.environment = [:]  // records under CI too
             try await withKnownIssue {
                 try await trait.provideScope(for: test, testCase: nil) {}
             } matching: { issue in
