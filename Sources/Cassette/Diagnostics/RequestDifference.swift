@@ -103,7 +103,7 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
         _ live: Interaction.Request, _ recorded: Interaction.Request, rules: RequestMatching
     ) -> [RequestDifference] {
         guard live.body.data != recorded.body.data else { return [] }
-        let kinds = (RequestKey.bodyKind(of: recorded), RequestKey.bodyKind(of: live))
+        let kinds = (BodyContent(of: recorded), BodyContent(of: live))
         switch kinds {
         case (.json(let was), .json(let now)):
             let ignored = rules.ignoredJSONPaths.map(JSONPathPattern.init)
@@ -164,7 +164,7 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
 
     /// Why a body that says it is multipart is compared byte for byte, or nil when it is not such a body.
     static func multipartNote(_ request: Interaction.Request, as role: String) -> String? {
-        guard case .notMultipart(_, let error) = RequestKey.bodyKind(of: request) else { return nil }
+        guard case .notMultipart(_, let error) = BodyContent(of: request) else { return nil }
         return
             "the \(role) body says multipart/form-data but is not valid multipart (\(error.description)), so it is compared byte for byte."
     }

@@ -28,7 +28,7 @@ struct RequestKey: Hashable, Sendable {
         method = request.method.utf8.allSatisfy { !(0x61...0x7A).contains($0) } ? request.method : request.method.uppercased()
         url = CanonicalURL.text(request.url, ignoringQuery: rules.ignoredQueryParameters, origin: rules.origin)
         headers = rules.headers.map { Self.comparedValue(of: $0, in: request.headers) ?? "" }
-        body = Self.bodyKey(Self.bodyKind(of: request), rules: rules)
+        body = Self.bodyKey(BodyContent(of: request), rules: rules)
     }
 
     /// The value of header `name` as matching compares it: repeated values joined; a multipart
@@ -39,7 +39,7 @@ struct RequestKey: Hashable, Sendable {
         return name.lowercased() == "content-type" && Multipart.isFormData(contentType: value) ? Multipart.withoutBoundary(value) : value
     }
 
-    private static func bodyKey(_ kind: BodyKind, rules: RequestMatching) -> BodyKey {
+    private static func bodyKey(_ kind: BodyContent, rules: RequestMatching) -> BodyKey {
         switch kind {
         case .form(let fields):
             return .canonical(fields.stableSorted().map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
@@ -60,51 +60,8 @@ struct RequestKey: Hashable, Sendable {
             ordered.map { part in
                 PartKey(
                     name: part.name, filename: part.filename, contentType: part.contentType.map(Interaction.Body.mediaType(of:)),
-                    body: bodyKey(bodyKind(of: part.body, contentType: part.contentType), rules: rules))
+                    body: bodyKey(BodyContent(part.body, contentType: part.contentType), rules: rules))
             })
-    }
-
-    /// How a body is compared.
-    enum BodyKind {
-        /// An `application/x-www-form-urlencoded` body, by its fields.
-        case form([FormFields.Field])
-        /// A JSON body (a JSON media type, or none and an object or array), by meaning.
-        case json(JSONValue)
-        /// A `multipart/form-data` body, by its parts (see ``RequestMatching``).
-        case multipart(Multipart)
-        /// Anything else, byte for byte.
-        case bytes(Data)
-        /// A body whose `Content-Type` says multipart but which does not parse as multipart:
-        /// compared byte for byte, and the report says why.
-        case notMultipart(Data, Multipart.ParseError)
-    }
-
-    static func bodyKind(of request: Interaction.Request) -> BodyKind {
-        bodyKind(of: request.body.data, contentType: request.headers["Content-Type"])
-    }
-
-    static func bodyKind(of data: Data, contentType declared: String?) -> BodyKind {
-        // Most requests have neither a body nor a Content-Type: nothing to read.
-        if data.isEmpty, declared == nil { return .bytes(data) }
-        let contentType = declared?.lowercased() ?? ""
-        if contentType.contains("application/x-www-form-urlencoded"), UTF8Validation.isValid(data) {
-            return .form(FormFields.parse(String(decoding: data, as: UTF8.self)))
-        }
-        if contentType.contains("multipart"), Multipart.isFormData(contentType: contentType) {
-            do {
-                // The boundary is case-sensitive: parsed from the field as written.
-                return .multipart(try Multipart.parse(data, contentType: declared))
-            } catch {
-                return .notMultipart(data, error)
-            }
-        }
-        let looksLikeJSON =
-            contentType.contains("json")
-            || (contentType.isEmpty && data.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true)
-        if looksLikeJSON, !data.isEmpty, let node = try? JSONParser.parse(data) {
-            return .json(node.value)
-        }
-        return .bytes(data)
     }
 }
 

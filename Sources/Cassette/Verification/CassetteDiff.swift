@@ -120,10 +120,10 @@ package struct CassetteDiff: Sendable {
         let oldBody = old.response?.body.data ?? Data()
         let newBody = new.response?.body.data ?? Data()
         guard oldBody != newBody else { return changes }
-        if let a = try? JSONParser.parse(oldBody), let b = try? JSONParser.parse(newBody) {
+        if let a = old.response.flatMap({ BodyContent(of: $0).json }), let b = new.response.flatMap({ BodyContent(of: $0).json }) {
             let ignored = ignoring.jsonPaths.map(JSONPathPattern.init)
-            let x = ignored.isEmpty ? a.value : CanonicalJSON.value(a.value, removing: ignored)
-            let y = ignored.isEmpty ? b.value : CanonicalJSON.value(b.value, removing: ignored)
+            let x = ignored.isEmpty ? a : CanonicalJSON.value(a, removing: ignored)
+            let y = ignored.isEmpty ? b : CanonicalJSON.value(b, removing: ignored)
             for change in JSONDiff.changes(from: x, to: y) {
                 switch change.kind {
                 case .added(let value): changes.append(Change(field: "body \(change.shownPath)", old: nil, new: value))

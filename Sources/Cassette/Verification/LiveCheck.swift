@@ -257,8 +257,8 @@ package enum LiveCheck {
         for name in newCookies.subtracting(oldCookies).sorted() { changes.append("cookie \(name): now set") }
         for name in oldCookies.subtracting(newCookies).sorted() { changes.append("cookie \(name): no longer set") }
         let (a, b) = (before.body.data, live.body.data)
-        if let x = try? JSONParser.parse(a), let y = try? JSONParser.parse(b) {
-            for change in JSONDiff.changes(from: x.value, to: y.value, values: values) {
+        if let x = BodyContent(of: before).json, let y = BodyContent(of: live).json {
+            for change in JSONDiff.changes(from: x, to: y, values: values) {
                 if case .value(let old, _) = change.kind, isRedacted(old) { continue }
                 changes.append("body \(change.description)")
             }

@@ -221,15 +221,16 @@ package struct CassetteViewPage {
         .array(headers.map { JSONNode(.array([JSONNode(.string($0.name)), JSONNode(.string($0.value))])) })
     }
 
-    /// A body as the page shows it, by what it is.
+    /// A body as the page shows it, by what it is (``BodyContent``, as matching reads it).
     private func body(_ data: Data, _ contentType: String?) -> JSONValue {
         let type = (contentType ?? "").lowercased()
         let truncated = data.count > Self.bodyLimit
         var members: [(String, JSONValue?)] = [("size", Self.number(data.count)), ("truncated", .bool(truncated))]
         let head = data.prefix(Self.bodyLimit)
+        let content = data.isEmpty ? nil : BodyContent(data, contentType: contentType)
         if data.isEmpty {
             members.append(("kind", .string("empty")))
-        } else if type.hasPrefix("multipart/"), let multipart = try? Multipart.parse(data, contentType: contentType) {
+        } else if case .multipart(let multipart) = content {
             members.append(("kind", .string("multipart")))
             members.append(
                 (
@@ -250,15 +251,12 @@ package struct CassetteViewPage {
             members.append(("type", .string(String(type.prefix { $0 != ";" }))))
             members.append(("base64", .string(data.base64EncodedString())))
         } else if UTF8Validation.isValid(head) || (truncated && UTF8Validation.isValid(head.dropLast(3))) {
+            // The page parses a "json" body's text, so one cut short is shown as text.
             let kind: String
-            if type.contains("x-www-form-urlencoded") {
-                kind = "form"
-            } else if !truncated, type.contains("json") || data.first.map({ $0 == 0x7B || $0 == 0x5B }) == true,
-                (try? JSONParser.parse(data)) != nil
-            {
-                kind = "json"
-            } else {
-                kind = "text"
+            switch content {
+            case .json where !truncated: kind = "json"
+            case .form: kind = "form"
+            default: kind = type.contains("x-www-form-urlencoded") ? "form" : "text"
             }
             members.append(("kind", .string(kind)))
             members.append(("text", .string(String(decoding: head, as: UTF8.self))))

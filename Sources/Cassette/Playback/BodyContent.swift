@@ -1,0 +1,68 @@
+import Foundation
+
+/// A body read by what it is: form fields, a JSON value, multipart parts, or bytes — the one
+/// reading of a body by its `Content-Type` that matching (``RequestMatching``), the miss report,
+/// `cassette diff`, `cassette check --live` and `cassette view` share, so that a body is JSON (or
+/// a form) to every one of them alike.
+///
+/// A JSON body has a JSON media type (`application/json`, `…+json`), or no `Content-Type` and an
+/// object or array; a JSON media type on bytes that do not parse is bytes.
+enum BodyContent {
+    /// An `application/x-www-form-urlencoded` body, by its fields.
+    case form([FormFields.Field])
+    /// A JSON body, by meaning.
+    case json(JSONValue)
+    /// A `multipart/form-data` body, by its parts (see ``RequestMatching``).
+    case multipart(Multipart)
+    /// Anything else, byte for byte.
+    case bytes(Data)
+    /// A body whose `Content-Type` says multipart but which does not parse as multipart:
+    /// compared byte for byte, and the miss report says why.
+    case notMultipart(Data, Multipart.ParseError)
+
+    /// The request's body, by its `Content-Type`.
+    init(of request: Interaction.Request) {
+        self.init(request.body.data, contentType: request.headers["Content-Type"])
+    }
+
+    /// The response's body (a stream's chunks together), by its `Content-Type`.
+    init(of response: Interaction.Response) {
+        self.init(response.body.data, contentType: response.headers["Content-Type"])
+    }
+
+    init(_ data: Data, contentType declared: String?) {
+        // Most requests have neither a body nor a Content-Type: nothing to read.
+        if data.isEmpty, declared == nil {
+            self = .bytes(data)
+            return
+        }
+        let contentType = declared?.lowercased() ?? ""
+        if contentType.contains("application/x-www-form-urlencoded"), UTF8Validation.isValid(data) {
+            self = .form(FormFields.parse(String(decoding: data, as: UTF8.self)))
+            return
+        }
+        if contentType.contains("multipart"), Multipart.isFormData(contentType: contentType) {
+            do {
+                // The boundary is case-sensitive: parsed from the field as written.
+                self = .multipart(try Multipart.parse(data, contentType: declared))
+            } catch {
+                self = .notMultipart(data, error)
+            }
+            return
+        }
+        let looksLikeJSON =
+            contentType.contains("json")
+            || (contentType.isEmpty && data.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true)
+        if looksLikeJSON, !data.isEmpty, let node = try? JSONParser.parse(data) {
+            self = .json(node.value)
+            return
+        }
+        self = .bytes(data)
+    }
+
+    /// The JSON value, when the body is JSON.
+    var json: JSONValue? {
+        if case .json(let value) = self { return value }
+        return nil
+    }
+}
