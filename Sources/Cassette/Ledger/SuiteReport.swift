@@ -9,7 +9,7 @@ import Darwin
 /// What a test run did with the cassettes of some folders, from the ledger (``Ledger``): which
 /// were replayed, recorded or missed; **orphans**, cassette files no tape opened; interactions
 /// no request used; **stale** cassettes, by the age of the interactions the tests actually
-/// replayed. `cassette report` prints it.
+/// replayed. What `cassette report` prints (the command is its interface; `--json` for scripts).
 ///
 /// Orphans are judged only when the run covered the whole suite (``Ledger/Run/isComplete``),
 /// and only in folders where the run opened at least one cassette: a suite that did not run at
@@ -20,7 +20,7 @@ import Darwin
 ///
 /// ```swift
 /// let report = try SuiteReport.make(ledger: Ledger(folder: ledgerURL), cassettes: [cassettesURL])
-/// #expect(report.orphans.isEmpty)
+/// for orphan in report.orphans { print(orphan.path) }
 /// ```
 package struct SuiteReport: Sendable, Equatable {
     /// A cassette with some of its interactions unused by every tape that opened it.

@@ -4,16 +4,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Drift: each recorded request sent again to the live server, and what its live answer changed
-/// (`cassette check --live`). For a scheduled test target that fails when the API moved away from
-/// its cassettes:
-///
-/// ```swift
-/// @Test func cassettesMatchTheLiveAPI() async throws {
-///     let findings = try await LiveCheck.run([URL(fileURLWithPath: "Cassettes/Users.json")])
-///     #expect(findings.filter(\.drifted).isEmpty, "\(findings.filter(\.drifted))")
-/// }
-/// ```
+/// Drift: each recorded request sent again to the live server, and what its live answer changed:
+/// what `cassette check --live` runs (the command is its interface; `--json` gives the findings).
+/// A JSON body is one by its `Content-Type` (`BodyContent`).
 ///
 /// Compared: the status; the header fields that change what a client does (`Content-Type`,
 /// `Location`, `Cache-Control`, `Content-Encoding`, and the names `Set-Cookie` sets); the body — JSON
