@@ -149,7 +149,8 @@ import Testing
         #expect(TestSelection(arguments: ["--testing-library", "swift-testing"], runnerArguments: nil).filters == [])
     }
 
-    /// 10,000 cassettes and 10 shard ledgers report in under 5 s.
+    /// 10,000 cassettes and 10 shard ledgers report in under 5 s (times the timing scale: a
+    /// sanitizer's run took 5.7 s). Speed itself is the benchmark's (`report_10k`).
     @Test func tenThousandCassettesAndTenShardsReportQuickly() throws {
         try withScratchTape { scratch in
             let cassettes = scratch.url.appendingPathComponent("Cassettes")
@@ -187,7 +188,7 @@ import Testing
             #expect(report.cassetteCount == 10_000)
             #expect(report.partial == nil)
             #expect(report.orphans == [])
-            #expect(seconds < 5, "took \(seconds) s")
+            #expect(seconds < 5 * TimingIsolation.scale, "took \(seconds) s")
         }
     }
 }
