@@ -46,7 +46,7 @@ import FoundationNetworking
             #expect(loadA.status == 200)
             #expect(try Self.object(loadA)["loaded"] as? String == folder.resolvingSymlinksInPath().appendingPathComponent("A.json").path)
             let live = await Fetch.get(base + "/echo?scenario=A", on: client)
-            #expect(live.status == 200 && live.text.contains(#""query":"scenario=A""#))
+            #expect(live.status == 200 && live.text.contains(#""query":"scenario=A""#), "\(live): \(live.text)")
 
             // Scenario B: A is saved as it is loaded.
             let loadB = await Self.admin(server, "POST", "load", #"{"cassette": "B.json"}"#)
