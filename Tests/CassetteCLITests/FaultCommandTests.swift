@@ -265,7 +265,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let (_, events) = try await Self.faultedCassette(in: scratch)
             let tape = try scratch.tape(mode: .none)
-            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            let session = Fetch.session(of: tape, style: style)
             let base = scratch.server.baseURL
 
             let cut = await Fetch.get(base + "/echo/cut", on: session, style: style)

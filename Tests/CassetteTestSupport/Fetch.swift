@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -94,6 +95,12 @@ public enum Fetch {
     public static func get(_ url: String, on session: URLSession, style: FetchStyle = .async) async -> Fetched {
         guard let parsed = URL(string: url) else { return Fetched(response: nil, body: nil, error: URLError(.badURL)) }
         return await run(URLRequest(url: parsed), on: session, style: style)
+    }
+
+    /// The session a test uses with `tape` for `style`: the tape's own, or, for `.delegate`, one
+    /// with a ``CollectingDelegate`` and a configuration the tape prepared.
+    public static func session(of tape: Tape, style: FetchStyle) -> URLSession {
+        style == .delegate ? delegateSession(configuredBy: tape.configure) : tape.session
     }
 
     /// A session with a ``CollectingDelegate``, after `configure` prepared its configuration.

@@ -26,10 +26,6 @@ import FoundationNetworking
         ).write(to: file)
     }
 
-    static func session(of tape: Tape, _ style: FetchStyle) -> URLSession {
-        style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
-    }
-
     /// What the loopback server answers `path` with, through a session Cassette has nothing to do with.
     static func live(_ path: String, on server: LoopbackServer, style: FetchStyle) async -> Fetched {
         let session = style == .delegate ? Fetch.delegateSession { _ in } : URLSession(configuration: .ephemeral)
@@ -47,7 +43,7 @@ import FoundationNetworking
             let direct = await Self.live("/status/201", on: scratch.server, style: style)
             #expect(direct.status == 201)
             let tape = try Tape(file: scratch.file, mode: .none, options: Tape.Options().quiet, environment: ["CASSETTE_LIVE": "1"])
-            let fetched = await Fetch.get(scratch.url("/status/201"), on: Self.session(of: tape, style), style: style)
+            let fetched = await Fetch.get(scratch.url("/status/201"), on: Fetch.session(of: tape, style: style), style: style)
             #expect(fetched.sameOutcome(as: direct), "live \(direct), through the live tape \(fetched)")
             #expect(fetched.text == "status 201")
             let report = try tape.eject()
@@ -113,7 +109,7 @@ import FoundationNetworking
             let options = Tape.Options(ignoredRequests: IgnoredRequests(localhost: true)).quiet
             let tape = try Tape(file: scratch.file, options: options, environment: ["CI": "true"])
             #expect(tape.mode == .none)
-            let session = Self.session(of: tape, style)
+            let session = Fetch.session(of: tape, style: style)
             let feed = await Fetch.get("https://api.example.com/feed", on: session, style: style)
             #expect(feed.status == 200)
             #expect(feed.text == "feed")
@@ -140,7 +136,7 @@ import FoundationNetworking
             let ignoring = Tape.Options(ignoredRequests: IgnoredRequests(where: { $0.url?.path.hasPrefix("/status/") == true }))
             let direct = await Self.live("/status/201", on: scratch.server, style: style)
             let recording = try scratch.tape(mode: .once, options: ignoring)
-            let recordingSession = Self.session(of: recording, style)
+            let recordingSession = Fetch.session(of: recording, style: style)
             #expect(await Fetch.get(scratch.url("/echo/kept"), on: recordingSession, style: style).status == 200)
             let whileRecording = await Fetch.get(scratch.url("/status/201"), on: recordingSession, style: style)
             let recorded = try recording.eject()
@@ -148,7 +144,7 @@ import FoundationNetworking
             #expect(try CassetteFile.read(scratch.file).interactions.map(\.request.url) == [scratch.url("/echo/kept")])
 
             let replaying = try scratch.tape(mode: .none, options: ignoring)
-            let replaySession = Self.session(of: replaying, style)
+            let replaySession = Fetch.session(of: replaying, style: style)
             let received = scratch.server.received.count
             #expect(await Fetch.get(scratch.url("/echo/kept"), on: replaySession, style: style).status == 200)
             let whileReplaying = await Fetch.get(scratch.url("/status/201"), on: replaySession, style: style)

@@ -77,7 +77,7 @@ import FoundationNetworking
                 let tape = try Tape(
                     file: try Self.slowCassette(in: scratch, firstByte: 2, duration: 2), mode: .none,
                     options: .init(latency: .recorded), environment: [:])
-                let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+                let session = Fetch.session(of: tape, style: style)
                 var request = URLRequest(url: try #require(URL(string: Self.url)))
                 request.timeoutInterval = 0.5
                 let start = Date()

@@ -244,7 +244,7 @@ import FoundationNetworking
         let tape = try Tape(
             file: PackagePaths.examples.appendingPathComponent("chat-stream-cut.json"), mode: .none,
             options: .init(latency: .recorded), environment: [:])
-        let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+        let session = Fetch.session(of: tape, style: style)
         let fetched = await Fetch.run(try Self.chatRequest(), on: session, style: style)
         #expect(fetched.errorCode == .networkConnectionLost)
         if style == .delegate {

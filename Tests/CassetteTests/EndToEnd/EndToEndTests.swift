@@ -94,7 +94,7 @@ import FoundationNetworking
             let server = scratch.server
             let plain = style == .delegate ? Fetch.delegateSession { _ in } : URLSession(configuration: .ephemeral)
             let tape = try Tape(file: scratch.file("transparent.json"), mode: .once, environment: [:])
-            let recording = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            let recording = Fetch.session(of: tape, style: style)
             let withoutCookies = { Self.requests(server.baseURL).filter { $0.url?.path != "/headers" } }
             for (direct, through) in zip(withoutCookies(), withoutCookies()) {
                 let expected = await Fetch.run(direct, on: plain, style: style)

@@ -40,7 +40,7 @@ import FoundationNetworking
                 ] {
                     let tape = try Tape(
                         file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: latency), environment: [:])
-                    let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+                    let session = Fetch.session(of: tape, style: style)
                     let started = Date()
                     let fetched = await Fetch.run(Self.request("https://a.example/", timeout: 0.3), on: session, style: style)
                     let seconds = Date().timeIntervalSince(started)
@@ -132,7 +132,7 @@ import FoundationNetworking
                         error: .init(code: .init(name: "timedOut")!, afterBytes: 2)),
                 ], in: scratch)
             let tape = try Tape(file: file, mode: .none, environment: [:])
-            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            let session = Fetch.session(of: tape, style: style)
             func fetch(_ path: String, method: String = "GET") async -> Fetched {
                 await Fetch.run(Self.request("https://a.example" + path, method: method), on: session, style: style)
             }

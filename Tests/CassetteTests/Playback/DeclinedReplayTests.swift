@@ -32,7 +32,7 @@ import FoundationNetworking
             let url = "https://api.example.com/feed"
             try Self.writeFeed(to: scratch.file, url: url)
             let tape = try scratch.tape(mode: .none, options: Self.declineServerErrors)
-            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            let session = Fetch.session(of: tape, style: style)
             let fetched = await Fetch.get(url, on: session, style: style)
             #expect(fetched.status == 200)
             #expect(fetched.text == "fine")

@@ -15,14 +15,10 @@ import FoundationNetworking
         try Tape(file: PackagePaths.examples.appendingPathComponent("faults.json"), mode: .none, environment: [:])
     }
 
-    static func session(of tape: Tape, _ style: FetchStyle) -> URLSession {
-        style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
-    }
-
     @Test(arguments: FetchStyle.allCases)
     func errorsByNameAndByNumber(style: FetchStyle) async throws {
         let tape = try Self.tape()
-        let session = Self.session(of: tape, style)
+        let session = Fetch.session(of: tape, style: style)
         let feed = await Fetch.get("https://api.example.com/feed", on: session, style: style)
         #expect(feed.errorCode == .timedOut)
         #expect(feed.status == nil)
@@ -43,7 +39,7 @@ import FoundationNetworking
                 """.utf8
             ).write(to: file)
             let numbers = try Tape(file: file, mode: .none, environment: [:])
-            let numbersSession = Self.session(of: numbers, style)
+            let numbersSession = Fetch.session(of: numbers, style: style)
             #expect(await Fetch.get("https://api.example.com/a", on: numbersSession, style: style).errorCode == .notConnectedToInternet)
             // On Linux URLError.Code is a closed enum: a number it does not declare arrives as .unknown.
             #if canImport(FoundationNetworking)
@@ -58,7 +54,7 @@ import FoundationNetworking
     @Test(arguments: FetchStyle.allCases)
     func aConnectionLostAfterTenBytes(style: FetchStyle) async throws {
         let tape = try Self.tape()
-        let fetched = await Fetch.get("https://api.example.com/download", on: Self.session(of: tape, style), style: style)
+        let fetched = await Fetch.get("https://api.example.com/download", on: Fetch.session(of: tape, style: style), style: style)
         #expect(fetched.errorCode == .networkConnectionLost)
         if style == .delegate {
             // A delegate sees what a dropped download delivers: the head, then exactly 10 bytes.
@@ -76,7 +72,7 @@ import FoundationNetworking
     @Test(arguments: FetchStyle.allCases)
     func anEditedStatusAndBody(style: FetchStyle) async throws {
         let tape = try Self.tape()
-        let fetched = await Fetch.get("https://api.example.com/orders", on: Self.session(of: tape, style), style: style)
+        let fetched = await Fetch.get("https://api.example.com/orders", on: Fetch.session(of: tape, style: style), style: style)
         #expect(fetched.status == 503)
         #expect(fetched.headers["Retry-After"] == "30")
         #expect(fetched.text == #"{"error":"maintenance"}"#)
@@ -91,7 +87,7 @@ import FoundationNetworking
             var request = URLRequest(url: try #require(URL(string: "https://api.example.com/search?q=swift")))
             request.timeoutInterval = 0.3
             let start = Date()
-            let fetched = await Fetch.run(request, on: Self.session(of: tape, style), style: style)
+            let fetched = await Fetch.run(request, on: Fetch.session(of: tape, style: style), style: style)
             let seconds = Date().timeIntervalSince(start)
             #expect(fetched.errorCode == .timedOut)
             #expect(seconds >= 0.25 && seconds <= 1.5 * TimingIsolation.scale, "took \(seconds) s")

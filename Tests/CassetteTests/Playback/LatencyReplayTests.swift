@@ -52,7 +52,7 @@ import FoundationNetworking
     {
         try await withScratchTape { scratch in
             let tape = try Tape(file: try cassette(in: scratch), mode: .none, options: .init(latency: latency), environment: environment)
-            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            let session = Fetch.session(of: tape, style: style)
             let start = Date()
             let fetched = await Fetch.get(url, on: session, style: style)
             let seconds = Date().timeIntervalSince(start)

@@ -57,7 +57,7 @@ import FoundationNetworking
             #expect(entries.contains { $0.body.count == 2048 })
 
             let tape = try Tape(file: file, mode: .none, environment: [:])
-            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            let session = Fetch.session(of: tape, style: style)
             for entry in entries {
                 let replayed = await Fetch.run(entry.request, on: session, style: style)
                 let what = "\(entry.request.httpMethod ?? "") \(entry.request.url?.absoluteString ?? "")"

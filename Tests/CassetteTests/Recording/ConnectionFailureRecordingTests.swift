@@ -38,7 +38,7 @@ import FoundationNetworking
         // A new cassette in mode once, one request answered and one refused: the answered one is saved.
         let file = scratch.file("mixed.json")
         let tape = try Tape(file: file, mode: .once, options: Tape.Options().quiet, environment: [:])
-        let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+        let session = Fetch.session(of: tape, style: style)
         let answered = await Fetch.get(server.baseURL + "/status/200", on: session, style: style)
         let refused = await Fetch.get(closed.baseURL + "/users", on: session, style: style)
         let report = try tape.eject()

@@ -15,7 +15,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let server = scratch.server
             let tape = try Tape(file: scratch.file("bodies.json"), mode: .once, environment: [:])
-            let session = style == .delegate ? Fetch.delegateSession(configuredBy: tape.configure) : tape.session
+            let session = Fetch.session(of: tape, style: style)
             let stream = InputStream(data: Data("sent once".utf8))
             stream.open()
             var buffer = [UInt8](repeating: 0, count: 64)
