@@ -227,7 +227,10 @@ package struct CassetteViewPage {
         let truncated = data.count > Self.bodyLimit
         var members: [(String, JSONValue?)] = [("size", Self.number(data.count)), ("truncated", .bool(truncated))]
         let head = data.prefix(Self.bodyLimit)
-        let content = data.isEmpty ? nil : BodyContent(data, contentType: contentType)
+        // A body cut short is never shown as JSON (the page parses what it is told is JSON), so a
+        // large one is read only for its multipart parts.
+        let reads = !data.isEmpty && (!truncated || Multipart.isFormData(contentType: contentType))
+        let content = reads ? BodyContent(data, contentType: contentType) : nil
         if data.isEmpty {
             members.append(("kind", .string("empty")))
         } else if case .multipart(let multipart) = content {
@@ -251,10 +254,9 @@ package struct CassetteViewPage {
             members.append(("type", .string(String(type.prefix { $0 != ";" }))))
             members.append(("base64", .string(data.base64EncodedString())))
         } else if UTF8Validation.isValid(head) || (truncated && UTF8Validation.isValid(head.dropLast(3))) {
-            // The page parses a "json" body's text, so one cut short is shown as text.
             let kind: String
             switch content {
-            case .json where !truncated: kind = "json"
+            case .json: kind = "json"
             case .form: kind = "form"
             default: kind = type.contains("x-www-form-urlencoded") ? "form" : "text"
             }
