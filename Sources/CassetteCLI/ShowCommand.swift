@@ -15,7 +15,9 @@ enum ShowCommand {
           METHOD, URL
           STATUS  the response status, the transport error, or both ("200, then networkConnectionLost")
           BODY    the size of the response body in bytes
-          TIMING  first byte / total, in milliseconds, as recorded ("-" when not recorded)
+          TIMING  first byte / total, in milliseconds, as recorded ("-" when not recorded); a latency
+                  written in the cassette, which replaces it on replay, first:
+                  "latency fixed:2,2.5 (recorded 5 / 10 ms)"
 
         EXIT STATUS: 0 every cassette was shown, 1 one cannot be read (the reason on standard error;
         the others are still shown), 2 the command line was wrong.
@@ -64,7 +66,7 @@ enum ShowCommand {
             rows.append([
                 String(index), interaction.request.method, interaction.request.url, outcome(of: interaction),
                 interaction.response.map { String($0.body.data.count) } ?? "-",
-                interaction.timing.map { "\(milliseconds($0.firstByte)) / \(milliseconds($0.duration)) ms" } ?? "-",
+                timing(of: interaction),
             ])
         }
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -73,6 +75,13 @@ enum ShowCommand {
                 column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }
+    }
+
+    /// The recorded timing, after the latency that replaces it on replay when the cassette sets one.
+    private static func timing(of interaction: Interaction) -> String {
+        let recorded = interaction.timing.map { "\(milliseconds($0.firstByte)) / \(milliseconds($0.duration)) ms" }
+        guard let latency = interaction.latency else { return recorded ?? "-" }
+        return "latency \(latency)" + (recorded.map { " (recorded \($0))" } ?? "")
     }
 
     private static func outcome(of interaction: Interaction) -> String {

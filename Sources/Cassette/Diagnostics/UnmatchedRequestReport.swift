@@ -86,7 +86,9 @@ struct UnmatchedRequestReport {
 
         let ranked = closest()
         if usedUp > 0 {
-            let numbers = ranked.filter { $0.differences.isEmpty }.map { "#\($0.number)" }.joined(separator: ", ")
+            // Only those that answered: a recording `beforeReplay` declined matches too, and has its own note.
+            let numbers = ranked.filter { $0.differences.isEmpty && recorded[$0.number - 1].used }.map { "#\($0.number)" }
+                .joined(separator: ", ")
             lines.append(
                 usedUp == 1
                     ? "It matches recorded interaction \(numbers), which already answered an earlier request: each recorded interaction answers once."

@@ -76,62 +76,38 @@ public struct IgnoredChanges: Sendable, Equatable {
     // MARK: Comparing
 
     /// Whether `recorded` says nothing `stored` does not, apart from these ignored changes: then
-    /// re-recording keeps `stored` as it is in the file.
+    /// re-recording keeps `stored` as it is in the file. Every member is compared
+    /// (``InteractionComparison``): a WebSocket conversation, a stream's chunks, a latency.
     package func isUnchanged(_ recorded: Interaction, comparedWith stored: Interaction) -> Bool {
-        guard sameRequest(stored.request, recorded.request), stored.error == recorded.error, stored.latency == recorded.latency,
-            closeEnough(stored.timing, recorded.timing)
-        else { return false }
-        switch (stored.response, recorded.response) {
-        case (nil, nil):
+        stored == recorded || InteractionComparison.differences(from: stored, to: recorded).allSatisfy(ignores)
+    }
+
+    /// Whether two requests are the same request: everything equal but ignored header fields.
+    func sameRequest(_ a: Interaction.Request, _ b: Interaction.Request) -> Bool {
+        a == b || InteractionComparison.requestDifferences(a, b).allSatisfy(ignores)
+    }
+
+    /// Whether re-recording ignores `difference`: `recordedAt`; a volatile header field's value;
+    /// a time (timing, a chunk's or a message's) within the tolerance; a value at an ignored
+    /// place of a JSON response body.
+    package func ignores(_ difference: InteractionDifference) -> Bool {
+        switch difference.place {
+        case .recordedAt:
             return true
-        case (let a?, let b?):
-            return a.status == b.status && a.url == b.url && withoutVolatile(a.headers) == withoutVolatile(b.headers)
-                && sameBody(a.body, b.body, contentType: a.headers["Content-Type"]) && sameStream(a.stream, b.stream)
+        case .request(.header(let name)), .responseHeader(let name):
+            return isVolatile(name)
+        case .firstByte, .duration, .streamChunkTime, .message(_, .at):
+            return difference.seconds.map { closeEnough($0.old, $0.new) } ?? false
+        case .responseBody(let path?):
+            return jsonPaths.contains { JSONPathPattern($0).contains(path) }
         default:
             return false
         }
     }
 
-    /// Whether two requests are the same request: everything equal but ignored header fields.
-    func sameRequest(_ a: Interaction.Request, _ b: Interaction.Request) -> Bool {
-        a.method == b.method && a.url == b.url && a.body == b.body && withoutVolatile(a.headers) == withoutVolatile(b.headers)
-    }
-
     func isVolatile(_ name: String) -> Bool {
         let name = name.lowercased()
         return headers.contains { $0.lowercased() == name } || headerNameEndings.contains { name.hasSuffix($0.lowercased()) }
-    }
-
-    private func withoutVolatile(_ fields: Interaction.Headers) -> [Interaction.Headers.Field] {
-        fields.fields.filter { !isVolatile($0.name) }
-    }
-
-    private func sameBody(_ a: Interaction.Body, _ b: Interaction.Body, contentType: String?) -> Bool {
-        if a == b { return true }
-        guard !jsonPaths.isEmpty, let x = try? JSONParser.parse(a.data), let y = try? JSONParser.parse(b.data) else { return false }
-        let paths = jsonPaths.map(JSONPathPattern.init)
-        return JSONWriter.compact(CanonicalJSON.value(x.value, removing: paths))
-            == JSONWriter.compact(CanonicalJSON.value(y.value, removing: paths))
-    }
-
-    /// Streams are the same when they arrived in the same chunks at about the same times (the
-    /// tolerance of timings).
-    private func sameStream(_ a: Interaction.StreamedBody?, _ b: Interaction.StreamedBody?) -> Bool {
-        switch (a, b) {
-        case (nil, nil): return true
-        case (let a?, let b?):
-            return a.chunks.count == b.chunks.count
-                && zip(a.chunks, b.chunks).allSatisfy { $0.data == $1.data && closeEnough($0.at, $1.at) }
-        default: return false
-        }
-    }
-
-    func closeEnough(_ a: Interaction.Timing?, _ b: Interaction.Timing?) -> Bool {
-        switch (a, b) {
-        case (nil, nil): return true
-        case (let a?, let b?): return closeEnough(a.firstByte, b.firstByte) && closeEnough(a.duration, b.duration)
-        default: return false
-        }
     }
 
     private func closeEnough(_ a: TimeInterval, _ b: TimeInterval) -> Bool {

@@ -78,3 +78,19 @@ extension JSONPathPattern {
         }
     }
 }
+
+extension JSONPathPattern {
+    /// Whether `path` is at this pattern or inside what it names: `items[*].fetchedAt` contains
+    /// `items[2].fetchedAt` and `items[2].fetchedAt.zone`, not `items[2]`.
+    func contains(_ path: JSONPath) -> Bool {
+        guard steps.count <= path.components.count else { return false }
+        return zip(steps, path.components).allSatisfy { step, component in
+            switch (step, component) {
+            case (.key(let a), .key(let b)): return a == b
+            case (.index(let a), .index(let b)): return a == b
+            case (.anyIndex, .index): return true
+            default: return false
+            }
+        }
+    }
+}

@@ -7,12 +7,15 @@ import Foundation
 /// so on, so a reordered file is not a change. A request only the new one has is *added*, one
 /// only the old one has *removed*. A pair is *changed* when its outcome differs beyond what
 /// re-recording ignores (``IgnoredChanges``: dates, ages, request ids, timing within its
-/// tolerance): the status, the error, the URL a redirect ended at, header fields, the body — a
-/// JSON body path by path (``JSONDiff``), any other by its size and a hash.
+/// tolerance), member by member (``InteractionComparison``): the request, the status, the URL a
+/// redirect ended at, header fields, the body — a JSON body path by path, any other by its size
+/// and a hash — the error, the timing, a latency written by hand, a stream's chunks, a WebSocket
+/// conversation message by message.
 package struct CassetteDiff: Sendable {
     /// One difference of a changed pair, as `field: old → new`.
     package struct Change: Sendable, Equatable, CustomStringConvertible {
-        /// `status`, `error`, `url`, `header X-Name`, `body`, `body $.path`, `timing`.
+        /// The place, as ``InteractionDifference/name`` spells it: `response.status`, `error`,
+        /// `response.headers.X-Name`, `response.body.$.path`, `latency`, `webSocket.messages[1]`.
         package var field: String
         /// The old value as shown (nil: absent).
         package var old: String?
@@ -93,67 +96,11 @@ package struct CassetteDiff: Sendable {
 
     private static func shown(_ request: Interaction.Request) -> String { "\(request.method) \(request.url)" }
 
-    /// What differs between two recordings of one request.
+    /// What differs between two recordings of one request: every difference
+    /// (``InteractionComparison``) that re-recording would not ignore.
     static func changes(from old: Interaction, to new: Interaction, ignoring: IgnoredChanges) -> [Change] {
-        var changes: [Change] = []
-        func note(_ field: String, _ a: String?, _ b: String?) {
-            if a != b { changes.append(Change(field: field, old: a, new: b)) }
+        InteractionComparison.differences(from: old, to: new).filter { !ignoring.ignores($0) }.map {
+            Change(field: $0.name, old: $0.old, new: $0.new)
         }
-        note("status", old.response.map { String($0.status) }, new.response.map { String($0.status) })
-        note("error", old.error.map(describe), new.error.map(describe))
-        note("url", old.response?.url, new.response?.url)
-        if !ignoring.closeEnough(old.timing, new.timing) {
-            note("timing", old.timing.map(describe), new.timing.map(describe))
-        }
-        let oldHeaders = old.response?.headers ?? Interaction.Headers()
-        let newHeaders = new.response?.headers ?? Interaction.Headers()
-        var names: [String] = []
-        for field in oldHeaders.fields + newHeaders.fields
-        where !ignoring.isVolatile(field.name) && !names.contains(where: { $0.caseInsensitiveCompare(field.name) == .orderedSame }) {
-            names.append(field.name)
-        }
-        for name in names {
-            let a = oldHeaders.values(for: name)
-            let b = newHeaders.values(for: name)
-            note("header \(name)", a.isEmpty ? nil : a.joined(separator: ", "), b.isEmpty ? nil : b.joined(separator: ", "))
-        }
-        let oldBody = old.response?.body.data ?? Data()
-        let newBody = new.response?.body.data ?? Data()
-        guard oldBody != newBody else { return changes }
-        if let a = old.response.flatMap({ BodyContent(of: $0).json }), let b = new.response.flatMap({ BodyContent(of: $0).json }) {
-            let ignored = ignoring.jsonPaths.map(JSONPathPattern.init)
-            let x = ignored.isEmpty ? a : CanonicalJSON.value(a, removing: ignored)
-            let y = ignored.isEmpty ? b : CanonicalJSON.value(b, removing: ignored)
-            for change in JSONDiff.changes(from: x, to: y) {
-                switch change.kind {
-                case .added(let value): changes.append(Change(field: "body \(change.shownPath)", old: nil, new: value))
-                case .removed(let value): changes.append(Change(field: "body \(change.shownPath)", old: value, new: nil))
-                case .value(let a, let b), .type(let a, let b): changes.append(Change(field: "body \(change.shownPath)", old: a, new: b))
-                }
-            }
-        } else {
-            note("body", describe(oldBody), describe(newBody))
-        }
-        return changes
-    }
-
-    private static func describe(_ error: Interaction.TransportError) -> String {
-        let name = error.code.name ?? "code \(error.code.rawValue)"
-        return error.afterBytes.map { "\(name) after \($0) bytes" } ?? name
-    }
-
-    private static func describe(_ timing: Interaction.Timing) -> String {
-        "\(Int((timing.firstByte * 1000).rounded())) / \(Int((timing.duration * 1000).rounded())) ms"
-    }
-
-    /// A body as a change shows it: its size and a hash of its bytes (FNV-1a, 64 bits).
-    static func describe(_ body: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "\(body.count) bytes, fnv1a \(String(repeating: "0", count: 16 - hex.count) + hex)"
     }
 }

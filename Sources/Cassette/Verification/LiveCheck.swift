@@ -225,22 +225,27 @@ package enum LiveCheck {
     /// The header fields whose change changes what a client does.
     static let comparedFields = ["Content-Type", "Location", "Cache-Control", "Content-Encoding"]
 
-    /// What differs between `recorded` and the `live` response, as the check compares.
+    /// What differs between `recorded` and the `live` response, as the check compares: of every
+    /// difference (``InteractionComparison``, bodies by structure unless `values`), the status,
+    /// ``comparedFields``, the cookies set by name, and the body; never a redacted value.
     static func drift(from recorded: Interaction, to live: Interaction.Response, values: Bool) -> [String] {
         guard let before = recorded.response else {
             return ["error: \(recorded.error.map { $0.code.name ?? "an error" } ?? "no response") recorded, \(live.status) live"]
         }
+        var answered = recorded
+        answered.response = live
+        func isRedacted(_ text: String?) -> Bool { text?.contains("[REDACTED") ?? false }
         var changes: [String] = []
-        if before.status != live.status { changes.append("status: \(before.status) → \(live.status)") }
-        func isRedacted(_ text: String) -> Bool { text.contains("[REDACTED") }
-        for name in comparedFields {
-            let a = before.headers.values(for: name).joined(separator: ", ")
-            let b = live.headers.values(for: name).joined(separator: ", ")
-            guard a != b, !isRedacted(a) else { continue }
-            switch (a.isEmpty, b.isEmpty) {
-            case (true, false): changes.append("header \(name): added (\(b))")
-            case (false, true): changes.append("header \(name): removed (was \(a))")
-            default: changes.append("header \(name): \(a) → \(b)")
+        for difference in InteractionComparison.differences(from: recorded, to: answered, depth: values ? .values : .structure) {
+            switch difference.place {
+            case .status:
+                changes.append(difference.description)
+            case .responseHeader(let name) where comparedFields.contains { $0.caseInsensitiveCompare(name) == .orderedSame }:
+                if !isRedacted(difference.old) { changes.append(difference.description) }
+            case .responseBody:
+                if !(isRedacted(difference.old) && difference.new != nil) { changes.append(difference.description) }
+            default:
+                break
             }
         }
         func cookieNames(_ headers: Interaction.Headers) -> Set<String> {
@@ -249,15 +254,6 @@ package enum LiveCheck {
         let (oldCookies, newCookies) = (cookieNames(before.headers), cookieNames(live.headers))
         for name in newCookies.subtracting(oldCookies).sorted() { changes.append("cookie \(name): now set") }
         for name in oldCookies.subtracting(newCookies).sorted() { changes.append("cookie \(name): no longer set") }
-        let (a, b) = (before.body.data, live.body.data)
-        if let x = BodyContent(of: before).json, let y = BodyContent(of: live).json {
-            for change in JSONDiff.changes(from: x, to: y, values: values) {
-                if case .value(let old, _) = change.kind, isRedacted(old) { continue }
-                changes.append("body \(change.description)")
-            }
-        } else if values ? a != b : a.count != b.count {
-            changes.append("body: \(a.count) bytes → \(b.count) bytes")
-        }
         return changes
     }
 

@@ -18,10 +18,7 @@ package enum JSONDiff {
         package var kind: Kind
 
         /// The path as changes show it: `$.user.email`, `$[0].id`, `$` for the whole document.
-        package var shownPath: String {
-            let text = path.description
-            return text.hasPrefix("$") ? text : text.hasPrefix("[") ? "$" + text : "$." + text
-        }
+        package var shownPath: String { JSONDiff.shownPath(path) }
 
         /// `$.user.email: removed (was "ada@example.com")`.
         package var description: String {
@@ -32,6 +29,12 @@ package enum JSONDiff {
             case .type(let old, let new): return "\(shownPath): was \(old), is \(new)"
             }
         }
+    }
+
+    /// A path as changes show it: `$.user.email`, `$[0].id`, `$` for the whole document.
+    package static func shownPath(_ path: JSONPath) -> String {
+        let text = path.description
+        return text.hasPrefix("$") ? text : text.hasPrefix("[") ? "$" + text : "$." + text
     }
 
     /// The differences from `old` to `new`, in document order; at most `limit` of them.

@@ -34,11 +34,14 @@ import Testing
 
         // cassette diff: JSON path by path, anything else by size and hash.
         let changes = CassetteDiff.changes(from: old, to: new, ignoring: .default)
-        #expect(changes.map(\.field) == [isJSON ? "body $.a" : "body"])
+        #expect(changes.map(\.field) == [isJSON ? "response.body.$.a" : "response.body"])
 
         // cassette check --live: the same.
         let drift = LiveCheck.drift(from: old, to: try #require(new.response), values: true)
-        #expect(drift == [isJSON ? "body $.a: 1 → 2" : "body: 7 bytes → 7 bytes"])
+        #expect(
+            drift == [
+                isJSON ? "response.body.$.a: 1 → 2" : "response.body: 7 bytes, fnv1a 9c3e82dd6fcae8b1 → 7 bytes, fnv1a 9c3b82dd6fc8b2da"
+            ])
 
         // cassette view: the page's data says how it shows the body.
         let page = CassetteViewPage(sources: [

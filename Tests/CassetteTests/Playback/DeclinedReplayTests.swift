@@ -63,6 +63,37 @@ import FoundationNetworking
         }
     }
 
+    /// A miss after a declined replay names the declined recording as declined and the one that
+    /// answered as answered: #1 (a 200, declined each time) never answered anything.
+    @Test func aMissNamesDeclinedAndAnsweredApart() async throws {
+        try await withScratchTape { scratch in
+            let url = "https://api.example.com/foo"
+            try Data(
+                """
+                { "version": 1, "interactions": [
+                  { "request": { "method": "GET", "url": "\(url)" }, "response": { "status": 200, "body": "fine" } },
+                  { "request": { "method": "GET", "url": "\(url)" }, "response": { "status": 500, "body": "broken" } }
+                ] }
+                """.utf8
+            ).write(to: scratch.file)
+            let declineSuccesses = Tape.Options(beforeReplay: { $0.response?.status == 200 ? nil : $0 })
+            let tape = try scratch.tape(mode: .none, options: declineSuccesses)
+            let first = await Fetch.get(url, on: tape.session)
+            #expect(first.status == 500)
+            let second = await Fetch.get(url, on: tape.session)
+            #expect(second.errorCode == RequestFailure.unmatchedCode)
+            let report = try tape.eject()
+            #expect(report.declined == [1, 1])
+            let lines = (report.unmatched.first?.description ?? "").split(separator: "\n").map(String.init)
+            #expect(
+                lines.contains(
+                    "It matches recorded interaction #2, which already answered an earlier request: each recorded interaction answers once."),
+                "\(lines)")
+            #expect(lines.contains("Note: recorded interaction #1 matches, but beforeReplay declined it (returned nil)"), "\(lines)")
+            #expect(!lines.contains { $0.contains("#1, #2") }, "\(lines)")
+        }
+    }
+
     /// A tape that records records the request again: the mode decides.
     @Test func aRecordingTapeRecordsItAgain() async throws {
         try await withScratchTape { scratch in
