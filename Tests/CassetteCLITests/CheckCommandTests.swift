@@ -42,10 +42,10 @@ import Testing
                 drifted.out.contains(
                     """
                       interactions[0] GET \(server.baseURL)/profile: drifted
-                          header Cache-Control: max-age=60 → no-store
-                          body $.id: was a number 42, is a string "42"
-                          body $.tags[0].since: added (2020)
-                          body $.email: removed (was "ada@example.com")
+                          response.headers.Cache-Control: max-age=60 → no-store
+                          response.body.$.id: a number 42 → a string "42"
+                          response.body.$.tags[0].since: added (2020)
+                          response.body.$.email: removed (was "ada@example.com")
 
                     """), "\(drifted.out)")
 
@@ -56,8 +56,8 @@ import Testing
             #expect(findings.first?["outcome"] as? String == "drifted")
             #expect(
                 findings.first?["changes"] as? [String] == [
-                    "status: 200 → 503", "header Content-Type: application/json → text/plain; charset=utf-8",
-                    "header Cache-Control: removed (was max-age=60)", "body: 70 bytes → 4 bytes",
+                    "response.status: 200 → 503", "response.headers.Cache-Control: removed (was max-age=60)",
+                    "response.headers.Content-Type: application/json → text/plain; charset=utf-8", "response.body: 70 bytes → 4 bytes",
                 ])
             #expect(findings.last?["outcome"] as? String == "skipped")
 
@@ -157,7 +157,7 @@ import Testing
                 Issue.record("not drifted: \(findings[0])")
                 return
             }
-            #expect(changes.first == "status: 200 → 503")
+            #expect(changes.first == "response.status: 200 → 503")
             #expect(
                 findings[1].outcome == .skipped("POST is not sent without --all-methods (LiveCheck.Options.allMethods)"))
         }

@@ -24,7 +24,9 @@ import Testing
     }
 
     /// A re-recording where the server changed one field and wrote the others in another order,
-    /// with new dates and slightly different timing, in another interaction order: one change.
+    /// with new dates and slightly different timing, in another interaction order: one change at
+    /// its JSON path; and a body whose JSON is the same but written with spaces is a change of the
+    /// bytes the client gets (re-recording writes it), said as such.
     @Test func oneChangedFieldAmongReorderedKeysIsTheOneChange() throws {
         let scratch = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -44,9 +46,11 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.out == """
+                changed  interactions[0] → [1]  GET https://api.example.com/feed
+                    response.body: 17 bytes → 22 bytes, the same JSON written otherwise
                 changed  interactions[1] → [0]  GET https://api.example.com/users/42
-                    body $.plan: "free" → "pro"
-                1 changed, 0 added, 0 removed, 1 unchanged
+                    response.body.$.plan: "free" → "pro"
+                2 changed, 0 added, 0 removed, 0 unchanged
 
                 """)
         #expect(result.error == "")
@@ -85,11 +89,11 @@ import Testing
         #expect(
             text.out == """
                 changed  interactions[0]  GET https://api.example.com/user
-                    status: 200 → 503
-                    header Cache-Control: max-age=60 → no-store
-                    body $.id: a number 42 → a string "42"
-                    body $.user.email: removed (was "a@example.com")
-                    body $.retry: added (true)
+                    response.status: 200 → 503
+                    response.headers.Cache-Control: max-age=60 → no-store
+                    response.body.$.id: a number 42 → a string "42"
+                    response.body.$.user.email: removed (was "a@example.com")
+                    response.body.$.retry: added (true)
                 added    interactions[1]  GET https://api.example.com/new
                 removed  interactions[1]  GET https://api.example.com/gone
                 1 changed, 1 added, 1 removed, 0 unchanged
@@ -102,7 +106,10 @@ import Testing
         #expect((object["removed"] as? [[String: Any]])?.first?["index"] as? Int == 1)
         let changes = try #require(((object["changed"] as? [[String: Any]])?.first)?["changes"] as? [[String: Any]])
         #expect(
-            changes.map { $0["field"] as? String } == ["status", "header Cache-Control", "body $.id", "body $.user.email", "body $.retry"])
+            changes.map { $0["field"] as? String } == [
+                "response.status", "response.headers.Cache-Control", "response.body.$.id", "response.body.$.user.email",
+                "response.body.$.retry",
+            ])
         #expect(changes[3]["new"] is NSNull && changes[3]["old"] as? String == #""a@example.com""#)
         #expect(json.out.contains("https://api.example.com/new"), "slashes are not escaped")
     }
@@ -147,7 +154,7 @@ import Testing
         try Self.write([Self.interaction("/feed", json: #"{"count":2}"#)], to: file)
         let result = Captured.run(["diff", "--git", "HEAD", file.path])
         #expect(result.status == 1)
-        #expect(result.out.contains("    body $.count: 1 → 2\n"))
+        #expect(result.out.contains("    response.body.$.count: 1 → 2\n"))
         let missing = Captured.run(["diff", "--git", "no-such-revision", file.path])
         #expect(missing.status == 3 && missing.error.contains("no-such-revision:\(file.path)"), "\(missing.error)")
     }

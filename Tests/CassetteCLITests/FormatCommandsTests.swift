@@ -19,7 +19,7 @@ import Testing
                 1  GET     https://api.example.com/profile         notConnectedToInternet                          -     -
                 2  GET     https://api.example.com/download        200, then networkConnectionLost after 10 bytes  26    -
                 3  GET     https://api.example.com/orders          503                                             23    -
-                4  GET     https://api.example.com/search?q=swift  200                                             14    -
+                4  GET     https://api.example.com/search?q=swift  200                                             14    latency fixed:2,2
                 5 interactions in \(file) (JSON)
 
                 """)

@@ -50,7 +50,8 @@ package enum LiveCheck {
         package enum Outcome: Sendable, Equatable {
             /// The live answer is the recorded one, as far as the check compares.
             case unchanged
-            /// What differs, one line each: `status: 200 → 503`, `body $.user.email: removed (…)`.
+            /// What differs, one line each (``InteractionDifference``): `response.status: 200 → 503`,
+            /// `response.body.$.user.email: removed (…)`.
             case drifted([String])
             /// Not sent, and why.
             case skipped(String)
