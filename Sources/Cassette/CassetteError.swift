@@ -77,7 +77,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
             if [TapeRules.fileName, (TapeRules.fileName as NSString).deletingPathExtension].contains((name as NSString).lastPathComponent) {
                 return "\"\(name)\" is not a cassette name: \(TapeRules.fileName) is the folder's rules file (TapeRules), not a cassette"
             }
-            return "\"\(name)\" is not a cassette name: use a relative path like \"Users/fetch\", without \"..\""
+            return "\"\(name)\" is not a cassette name: use a relative path inside the cassette folder like \"Users/fetch\", "
+                + "without \"..\" or a hidden step (a name starting with \".\"), and without a symbolic link that leads out of the folder"
         case .sharedSessionNotInterceptable:
             return "URLSession.shared was created before Cassette registered its URLProtocol, so its requests cannot be "
                 + "recorded or replayed in this process (FoundationNetworking copies the protocol list once, when .shared is "

@@ -8,7 +8,7 @@ enum CassetteFiles {
     }
 
     /// `path` itself when it is a file; every cassette below it, sorted, when it is a folder
-    /// (``CassetteFolderScan``: never the rules file, nothing hidden); an error when it does not
+    /// (``CassetteStore``: never the rules file, nothing hidden); an error when it does not
     /// exist or a folder holds no cassettes. A dangling link with a cassette's name and a
     /// sub-folder that cannot be listed are returned too, so reading them reports why.
     static func find(at path: String) -> Result<[String], NotFound> {
@@ -16,8 +16,8 @@ enum CassetteFiles {
     }
 
     /// What ``find(at:)`` finds, with the rules files beside the cassettes.
-    static func scan(_ path: String) -> Result<CassetteFolderScan.Found, NotFound> {
-        guard let found = CassetteFolderScan.scan(path) else {
+    static func scan(_ path: String) -> Result<CassetteStore.Found, NotFound> {
+        guard let found = CassetteStore.scan(path) else {
             return .failure(NotFound(message: "no such file or folder"))
         }
         guard !found.all.isEmpty || !found.rules.isEmpty else {

@@ -92,7 +92,7 @@ enum CassetteTool {
         case "convert":
             return ConvertCommand.run(rest, output: output)
         case "fault":
-            return FaultCommand.run(rest, output: output)
+            return FaultCommand.run(rest, output: output, environment: environment)
         case "diff":
             return DiffCommand.run(rest, output: output)
         case "check":

@@ -34,9 +34,13 @@ enum FaultCommand {
                                  chooses. With a request timeout shorter than them, a timeout.
 
         OPTIONS:
-          --as-copy NAME         Leave FILE as it is and write the result as a new cassette NAME beside
-                                 it (NAME.EXT with FILE's extension when NAME has none): a scenario
-                                 cassette for one test. An existing file is not replaced.
+          --as-copy NAME         Leave FILE as it is and write the result as a new cassette NAME, named
+                                 as a test names it ('Users/timeout' is Tape(named: "Users/timeout")):
+                                 in the cassette folder that holds FILE (CASSETTE_FOLDER, else
+                                 Cassettes/ at the package root), else beside FILE; with FILE's
+                                 extension when NAME has none. A scenario cassette for one test. An
+                                 existing file is not replaced; a name with '..', a hidden step or
+                                 none is refused.
           --dry-run              Print the interaction before ('-') and after ('+'); write nothing.
 
         OUTPUT: 'FILE: interaction N (METHOD URL): WHAT'.
@@ -45,7 +49,7 @@ enum FaultCommand {
         the fault (why on standard error; nothing is written), 2 the command line was wrong.
         """
 
-    static func run(_ arguments: [String], output: ConsoleOutput) -> Int32 {
+    static func run(_ arguments: [String], output: ConsoleOutput, environment: CommandEnvironment) -> Int32 {
         let list: ArgumentList
         switch ArgumentList.read(
             arguments, command: "fault", usage: usage,
@@ -66,6 +70,13 @@ enum FaultCommand {
         case .failure(let problem): return output.usageError(problem.message, command: "fault")
         }
         let file = list.operands[0]
+        var copy: String?
+        if let name = list.values["as-copy"]?.last {
+            switch copyFile(named: name, of: file, environment: environment) {
+            case .success(let path): copy = path
+            case .failure(let error): return output.usageError("--as-copy: \(error)", command: "fault")
+            }
+        }
         let format = CassetteFormat(path: file)
         let document: CassetteDocument
         switch CassetteFiles.read(file) {
@@ -90,7 +101,11 @@ enum FaultCommand {
             output.errorLine("\(file): error: \(label) cannot take this fault: \(problem.message)")
             return ExitCode.failure
         }
-        let destination = list.values["as-copy"]?.last.map { copyPath(named: $0, beside: file) } ?? file
+        let destination = copy ?? file
+        if copy != nil, URL(fileURLWithPath: destination).standardizedFileURL == URL(fileURLWithPath: file).standardizedFileURL {
+            output.errorLine("\(destination): error: is the cassette being changed; give --as-copy another name")
+            return ExitCode.failure
+        }
         if destination != file, FileManager.default.fileExists(atPath: destination) {
             output.errorLine("\(destination): error: already exists; choose another name for the copy, or delete it first")
             return ExitCode.failure
@@ -285,10 +300,27 @@ enum FaultCommand {
         }
     }
 
-    /// Where `--as-copy NAME` writes: beside `file`, with `file`'s extension when NAME has none.
-    private static func copyPath(named name: String, beside file: String) -> String {
-        let folder = (file as NSString).deletingLastPathComponent
-        let named = (name as NSString).pathExtension.isEmpty ? name + "." + (file as NSString).pathExtension : name
-        return name.hasPrefix("/") ? named : (folder as NSString).appendingPathComponent(named)
+    /// The file `--as-copy NAME` writes: cassette NAME as a tape names it (``CassetteStore``), in
+    /// the cassette folder that holds FILE — `CASSETTE_FOLDER`, else `Cassettes/` at the package
+    /// root — or in FILE's own folder when FILE is in neither; FILE's extension when NAME has none.
+    /// Spelled from FILE's folder as given, so the output names it as the command line did.
+    static func copyFile(named name: String, of file: String, environment: CommandEnvironment) -> Result<String, CassetteError> {
+        let absolute = URL(fileURLWithPath: file).standardizedFileURL
+        let own = absolute.deletingLastPathComponent()
+        let cassettes =
+            environment.folder.map { URL(fileURLWithPath: $0).standardizedFileURL }
+            ?? CassetteLocation.packageRoot(above: absolute.path)?.appendingPathComponent("Cassettes")
+        let folder = cassettes.flatMap { absolute.path.hasPrefix($0.path + "/") ? $0 : nil } ?? own
+        let store = CassetteStore(folder: folder, newExtension: absolute.pathExtension)
+        do {
+            let copy = try store.file(named: name).file.path
+            let directory = (file as NSString).deletingLastPathComponent
+            // Relative to FILE's folder when inside it; else as the store has it.
+            guard copy.hasPrefix(own.path + "/") else { return .success(copy) }
+            let relative = String(copy.dropFirst(own.path.count + 1))
+            return .success(directory.isEmpty ? relative : directory + "/" + relative)
+        } catch {
+            return .failure(error)
+        }
     }
 }

@@ -63,7 +63,7 @@ enum LintCommand {
         var warnings = 0
         var fixed = 0
         for path in paths {
-            let found: CassetteFolderScan.Found
+            let found: CassetteStore.Found
             switch CassetteFiles.scan(path) {
             case .success(let scanned):
                 found = scanned

@@ -128,17 +128,50 @@ import FoundationNetworking
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original)
         let text = String(decoding: try Data(contentsOf: copy), as: UTF8.self)
         #expect(text == String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"afterBytes\": 10", with: "\"afterBytes\": 4"))
-        // A copy into another folder, as the README's first example makes one: the folder is created.
-        let tests = folder.appendingPathComponent("UserTests")
+        // A copy into another folder of the package's cassettes, as the README's first example makes
+        // one (named as the test names it): the folder is created.
+        try Data().write(to: folder.appendingPathComponent("Package.swift"))
+        let tests = folder.appendingPathComponent("Cassettes/UserTests")
         try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
         let (inTests, _) = try Self.copyOfFaults(in: tests)
-        let elsewhere = Captured.run(["fault", inTests, "--interaction", "0", "--error", "timedOut", "--as-copy", "../Users/timeout"])
+        let elsewhere = Captured.run(["fault", inTests, "--interaction", "0", "--error", "timedOut", "--as-copy", "Users/timeout"])
         #expect(elsewhere.status == 0, "\(elsewhere.error)")
-        #expect(try CassetteFile.read(folder.appendingPathComponent("Users/timeout.json")).interactions.count == 5)
+        #expect(try CassetteFile.read(folder.appendingPathComponent("Cassettes/Users/timeout.json")).interactions.count == 5)
         // An existing file is not replaced.
         let again = Captured.run(["fault", file, "--interaction", "2", "--cut-after-bytes", "4", "--as-copy", "download-cut-early"])
         #expect(again.status == 1)
         #expect(again.error == "\(copy.path): error: already exists; choose another name for the copy, or delete it first\n")
+    }
+
+    /// `--as-copy NAME` names the copy as a test names a cassette (`CassetteStore`): every name of
+    /// the table the tape, `withCassette`, the trait and the folder server resolve
+    /// (`CassetteStoreTests`) is the same file here — written when new, refused when it exists —
+    /// or the same refusal.
+    @Test(arguments: CassetteNames.table.indices)
+    func asACopyNamesTheCopyAsATapeDoes(_ index: Int) throws {
+        let row = CassetteNames.table[index]
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data().write(to: scratch.appendingPathComponent("Package.swift"))
+        let folder = try CassetteNames.folder(in: scratch)
+        let source = folder.appendingPathComponent("plain.json").path
+        let result = Captured.run(["fault", source, "--interaction", "0", "--status", "503", "--as-copy", row.name])
+        guard let file = row.file else {
+            #expect(result.status == 2, "\(row.name): \(result.error)")
+            #expect(result.error.contains("\(CassetteError.invalidCassetteName(row.name))"), "\(row.name): \(result.error)")
+            return
+        }
+        let path = folder.appendingPathComponent(file).path
+        if path == source {
+            #expect(result.status == 1, "\(row.name): \(result.error)")
+            #expect(result.error == "\(path): error: is the cassette being changed; give --as-copy another name\n")
+        } else if CassetteNames.exists(file) {
+            #expect(result.status == 1, "\(row.name): \(result.error)")
+            #expect(result.error == "\(path): error: already exists; choose another name for the copy, or delete it first\n")
+        } else {
+            #expect(result.status == 0, "\(row.name): \(result.error)")
+            #expect(try CassetteFile.read(URL(fileURLWithPath: path)).interactions.first?.response?.status == 503)
+        }
     }
 
     /// An `.http` cassette has no byte-exact splice: it is written whole, in its canonical form.

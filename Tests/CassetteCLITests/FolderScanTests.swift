@@ -4,7 +4,7 @@ import Testing
 
 @testable import CassetteCLI
 
-/// Every command that takes a folder sees the same cassettes in it (``CassetteFolderScan``): the
+/// Every command that takes a folder sees the same cassettes in it (``CassetteStore``): the
 /// three extensions, nothing hidden, and never the folder's rules file, which `lint` checks as
 /// rules and the other commands leave to what reads rules.
 @Suite struct FolderScanTests {
@@ -92,7 +92,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("Sub/up").path, withDestinationPath: folder.path)
         let commands = try CassetteFiles.find(at: folder.path).get()
         #expect(commands == [folder.path + "/Sub/faults.JSON", folder.path + "/users-api.json"])
-        let report = CassetteFolderScan.find(under: [folder]).map(\.path)
+        let report = CassetteStore.find(under: [folder]).map(\.path)
         #expect(report == commands.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
     }
 
@@ -103,7 +103,7 @@ import Testing
             atPath: folder.appendingPathComponent("gone.json").path, withDestinationPath: folder.appendingPathComponent("nowhere.json").path
         )
         #expect(try CassetteFiles.find(at: folder.path).get() == [folder.path + "/gone.json", folder.path + "/users-api.json"])
-        #expect(CassetteFolderScan.find(under: [folder]).map(\.lastPathComponent) == ["users-api.json"])
+        #expect(CassetteStore.find(under: [folder]).map(\.lastPathComponent) == ["users-api.json"])
         let result = Captured.run(["lint", folder.path])
         #expect(result.out.hasPrefix("\(folder.path)/gone.json: error: cannot read the file: "))
         #expect(result.status == 1)

@@ -137,7 +137,7 @@ package struct SuiteReport: Sendable, Equatable {
     }
 
     static func make(run: Ledger.Run, cassettes roots: [URL], maximumAge: TimeInterval, now: Date) -> SuiteReport {
-        let files = CassetteFolderScan.find(under: roots)
+        let files = CassetteStore.find(under: roots)
         let known = Set(files.map(\.path))
         var byCassette: [String: [LedgerRecord.Tape]] = [:]
         var opened = Set<String>()

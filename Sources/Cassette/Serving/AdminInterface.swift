@@ -40,7 +40,7 @@ extension TapeServer {
 
     /// How a folder server opens the cassettes it loads.
     struct Shelf: Sendable {
-        var cassettes: CassetteShelf
+        var cassettes: CassetteStore
         var mode: RecordMode
         var matching: RequestMatching
         var options: Tape.Options
@@ -77,7 +77,7 @@ extension TapeServer {
         environment: [String: String] = ProcessInfo.processInfo.environment, options: Options = Options()
     ) throws {
         let shelf = Shelf(
-            cassettes: CassetteShelf(folder: URL(fileURLWithPath: folder)), mode: mode, matching: matching, options: tapeOptions,
+            cassettes: CassetteStore(folder: URL(fileURLWithPath: folder)), mode: mode, matching: matching, options: tapeOptions,
             environment: environment)
         try self.init(first: nil, shelf: shelf, options: options)
     }
@@ -111,9 +111,9 @@ extension TapeServer {
                 "this server serves one tape; start it on a folder of cassettes (TapeServer(folder:), cassette serve --folder) to load others"
             )
         }
-        let file = try shelf.cassettes.file(named: name)
+        let file = try shelf.cassettes.file(named: name).file
         var tapeOptions = shelf.options
-        tapeOptions.underlyingCassettes = try beneath.map { try shelf.cassettes.file(named: $0) }
+        tapeOptions.underlyingCassettes = try beneath.map { try shelf.cassettes.file(named: $0).file }
         let tape = try Tape(file: file, mode: shelf.mode, matching: shelf.matching, options: tapeOptions, environment: shelf.environment)
         let next: ServerStage
         do {

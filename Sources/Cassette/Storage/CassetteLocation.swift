@@ -9,32 +9,21 @@ import Foundation
 /// 4. without a `Package.swift` above the test file (an Xcode project), `Cassettes/` beside the
 ///    test file, as swift-snapshot-testing keeps `__Snapshots__`.
 ///
-/// When the file is not there and a `bundle` is given (a test bundle's resources, for runs on a
-/// device where the source tree is out of reach), the cassette is looked up in the bundle: under
-/// `Cassettes/` first, then at the bundle's root, by the same relative name.
-///
-/// A name ending in `.json`, `.http` or `.har` keeps its extension, and the cassette is kept in
-/// that format; any other name gets `.json`.
+/// Which file a name is inside that folder (an extension, or the first of `.json`, `.http`, `.har`
+/// that exists, else `.json`; a test bundle's resources when the folder does not have it) is the
+/// store's answer (``CassetteStore``), the same the folder server and the commands give.
 package enum CassetteLocation {
     /// The variable that moves every test's cassette folder.
     package static let folderVariable = "CASSETTE_FOLDER"
 
-    /// The file for cassette `name`, and whether it was found in `bundle` (read-only).
+    /// The file for cassette `name`, and whether it was found in `bundle` (read-only): the
+    /// folder by the rules above, the file in it by ``CassetteStore/file(named:)``.
     static func file(
         named name: String, folder: String?, bundle: Bundle?, filePath: String,
         environment: [String: String]
     ) throws(CassetteError) -> (file: URL, inBundle: Bool) {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-        if name.isEmpty || name.hasPrefix("/") || parts.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." }) {
-            throw .invalidCassetteName(name)
-        }
-        let hasExtension = CassetteFormat(fileExtension: (name as NSString).pathExtension) != nil
-        let relative = hasExtension ? name : name + ".json"
-        let file = self.folder(given: folder, filePath: filePath, environment: environment).appendingPathComponent(relative)
-        if let bundle, !FileManager.default.fileExists(atPath: file.path), let found = resource(relative, in: bundle) {
-            return (found, true)
-        }
-        return (file, false)
+        try CassetteStore(folder: self.folder(given: folder, filePath: filePath, environment: environment), bundle: bundle)
+            .file(named: name)
     }
 
     /// The folder cassettes are kept in, by the rules above.
@@ -51,7 +40,7 @@ package enum CassetteLocation {
     }
 
     /// The nearest folder above `filePath` that holds a `Package.swift`, or nil.
-    static func packageRoot(above filePath: String) -> URL? {
+    package static func packageRoot(above filePath: String) -> URL? {
         var folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         while true {
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
@@ -68,19 +57,5 @@ package enum CassetteLocation {
         return expanded.hasPrefix("/")
             ? URL(fileURLWithPath: expanded, isDirectory: true)
             : base.appendingPathComponent(expanded, isDirectory: true).standardizedFileURL
-    }
-
-    /// `relative` (`Users/fetch.json`) among `bundle`'s resources.
-    private static func resource(_ relative: String, in bundle: Bundle) -> URL? {
-        let name = (relative as NSString).lastPathComponent
-        let subfolder = (relative as NSString).deletingLastPathComponent
-        let base = (name as NSString).deletingPathExtension
-        let ext = (name as NSString).pathExtension
-        for directory in [subfolder.isEmpty ? "Cassettes" : "Cassettes/" + subfolder, subfolder] {
-            if let url = bundle.url(forResource: base, withExtension: ext, subdirectory: directory.isEmpty ? nil : directory) {
-                return url
-            }
-        }
-        return nil
     }
 }

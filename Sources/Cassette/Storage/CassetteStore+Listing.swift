@@ -1,7 +1,8 @@
 import Foundation
 
 /// What in a folder is a cassette: the one answer every command that takes a folder (`lint`,
-/// `redact`, `check-secrets`, `report`, `prune`), the folder server and the suite report give.
+/// `redact`, `check-secrets`, `report`, `prune`), the folder server and the suite report give,
+/// beside the store's answer to which file a name is (``CassetteStore/file(named:)``).
 ///
 /// A cassette is a file named `*.json`, `*.http` or `*.har` (any case) that is not hidden (a name
 /// starting with `.`), not inside a hidden folder, and not the folder's rules file
@@ -12,7 +13,7 @@ import Foundation
 /// dangling link) and a sub-folder that cannot be listed are returned as ``Found/unreadable``, so
 /// a command that reads them says why. The suite report leaves them out: there is no cassette to
 /// judge.
-package enum CassetteFolderScan {
+extension CassetteStore {
     /// What a scan found, each list sorted by path.
     package struct Found: Equatable, Sendable {
         /// The cassette files, spelled from the root as given (`Cassettes/Users/fetch.json`).
@@ -30,6 +31,9 @@ package enum CassetteFolderScan {
     package static func isCassetteName(_ name: String) -> Bool {
         !name.hasPrefix(".") && name != TapeRules.fileName && CassetteFormat(fileExtension: (name as NSString).pathExtension) != nil
     }
+
+    /// What is in this store's folder (``scan(_:)``).
+    package func list() -> Found? { Self.scan(folder.path) }
 
     /// What is under `root`: a file is itself (whatever its name: it was named on purpose; a rules
     /// file named is a rules file), a folder is searched. Nil when `root` does not exist.

@@ -1,0 +1,95 @@
+import Foundation
+
+/// A folder of cassettes: the one answer to "which file is cassette `x`" and "what in this folder
+/// is a cassette" (``scan(_:)``), for tapes, `withCassette`, the `.cassette` trait, the folder
+/// server (``TapeServer/load(_:beneath:)``) and every command.
+///
+/// A name is a relative path inside the folder — `feed`, `UI/feed`, `UI/feed.har`:
+///
+/// - with `.json`, `.http` or `.har` (any case) it is that file;
+/// - without, it is the file with `.json`, `.http` or `.har` that exists, in that order, else a new
+///   file with the store's ``newExtension`` (`.json` unless told);
+/// - refused (``CassetteError/invalidCassetteName(_:)``): an empty name, an absolute path, `..`,
+///   `.`, an empty step, a backslash, a hidden step (a name starting with `.`, which listings skip,
+///   so `lint`, `report` and `prune` would never see it), the folder's rules file
+///   (``TapeRules/fileName``), and a symbolic link that leads out of the folder.
+///
+/// When the file is not in the folder and a `bundle` is given (a test bundle's resources, on a
+/// device where the source tree is out of reach), it is looked up there, under `Cassettes/` first,
+/// then at the bundle's root, by the same name and extensions: such a file is read-only.
+package struct CassetteStore: Sendable {
+    /// The folder, as given (standardized).
+    package let folder: URL
+    /// Where a name is looked up when the folder does not have it.
+    let bundle: Bundle?
+    /// The extension a new cassette gets when its name has none.
+    let newExtension: String
+
+    package init(folder: URL, bundle: Bundle? = nil, newExtension: String = "json") {
+        self.folder = folder.standardizedFileURL
+        self.bundle = bundle
+        self.newExtension = newExtension
+    }
+
+    /// The extensions a cassette's name may end in, in the order a name without one tries them.
+    package static let extensions = ["json", "http", "har"]
+
+    /// The file cassette `name` is, and whether it was found in the bundle (read-only).
+    ///
+    /// - Throws: ``CassetteError/invalidCassetteName(_:)`` for a name refused above.
+    package func file(named name: String) throws(CassetteError) -> (file: URL, inBundle: Bool) {
+        let steps = name.split(separator: "/", omittingEmptySubsequences: false)
+        if name.isEmpty || name.hasPrefix("/") || name.contains("\\")
+            || steps.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." || $0.hasPrefix(".") })
+        {
+            throw .invalidCassetteName(name)
+        }
+        let candidates: [String] =
+            CassetteFormat(fileExtension: (name as NSString).pathExtension) != nil
+            ? [name] : Self.extensions.map { name + "." + $0 } + [name + "." + newExtension]
+        guard !candidates.contains(where: { ($0 as NSString).lastPathComponent == TapeRules.fileName }) else {
+            throw .invalidCassetteName(name)
+        }
+        // The last candidate is the new file's name (for a name with an extension, the only one).
+        let files = candidates.map { folder.appendingPathComponent($0) }
+        if let existing = files.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            try checkInside(existing, name: name)
+            return (existing, false)
+        }
+        if let bundle {
+            for candidate in candidates.count == 1 ? candidates : candidates.dropLast() {
+                if let found = Self.resource(candidate, in: bundle) { return (found, true) }
+            }
+        }
+        let new = files[files.count - 1]
+        try checkInside(new, name: name)
+        return (new, false)
+    }
+
+    /// Refuses a file whose real place (every link on the way followed) is outside the folder's.
+    private func checkInside(_ file: URL, name: String) throws(CassetteError) {
+        let root = folder.resolvingSymlinksInPath().path
+        var existing = file
+        var rest: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing = existing.deletingLastPathComponent()
+        }
+        let real = rest.reduce(existing.resolvingSymlinksInPath()) { $0.appendingPathComponent($1) }.path
+        guard real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { throw .invalidCassetteName(name) }
+    }
+
+    /// `relative` (`Users/fetch.json`) among `bundle`'s resources: under `Cassettes/`, then at the root.
+    private static func resource(_ relative: String, in bundle: Bundle) -> URL? {
+        let name = (relative as NSString).lastPathComponent
+        let subfolder = (relative as NSString).deletingLastPathComponent
+        let base = (name as NSString).deletingPathExtension
+        let ext = (name as NSString).pathExtension
+        for directory in [subfolder.isEmpty ? "Cassettes" : "Cassettes/" + subfolder, subfolder] {
+            if let url = bundle.url(forResource: base, withExtension: ext, subdirectory: directory.isEmpty ? nil : directory) {
+                return url
+            }
+        }
+        return nil
+    }
+}
