@@ -65,7 +65,9 @@ import Testing
         Change(member: "WebSocketMessage.data", interaction: 4, place: "webSocket.messages[0]") {
             $0.webSocket?.messages[0].data = Data(#"{"hello":2}"#.utf8)
         },
-        Change(member: "WebSocketMessage.code", interaction: 4, place: "webSocket.messages[4].code") { $0.webSocket?.messages[4].code = 1011 },
+        Change(member: "WebSocketMessage.code", interaction: 4, place: "webSocket.messages[4].code") {
+            $0.webSocket?.messages[4].code = 1011
+        },
     ]
 
     /// Members that hold other members, each of which is in the table. (A body, the header fields

@@ -87,7 +87,8 @@ import FoundationNetworking
             let lines = (report.unmatched.first?.description ?? "").split(separator: "\n").map(String.init)
             #expect(
                 lines.contains(
-                    "It matches recorded interaction #2, which already answered an earlier request: each recorded interaction answers once."),
+                    "It matches recorded interaction #2, which already answered an earlier request: each recorded interaction answers once."
+                ),
                 "\(lines)")
             #expect(lines.contains("Note: recorded interaction #1 matches, but beforeReplay declined it (returned nil)"), "\(lines)")
             #expect(!lines.contains { $0.contains("#1, #2") }, "\(lines)")

@@ -182,7 +182,8 @@ import FoundationNetworking
             #expect(escape.status == 400)
             #expect(
                 try Self.object(escape)["error"] as? String
-                    == #""../../etc/passwd" is not a cassette name: use a relative path inside the cassette folder like "Users/fetch", without ".." or a hidden step (a name starting with "."), and without a symbolic link that leads out of the folder"#)
+                    == #""../../etc/passwd" is not a cassette name: use a relative path inside the cassette folder like "Users/fetch", without ".." or a hidden step (a name starting with "."), and without a symbolic link that leads out of the folder"#
+            )
             let missing = await Self.admin(server, "POST", "load", #"{"cassette": "nothing"}"#)
             #expect(missing.status == 409)
             #expect(
