@@ -32,7 +32,7 @@ final class ExecutorAccess: Sendable {
 
     /// `request` as reports and errors show it: redacted as the tape stores requests.
     func shown(_ request: Interaction.Request) -> Interaction.Request {
-        redactor.forMatching(request)
+        redactor.shown(request)
     }
 
     /// A warning for the tape's report (and standard error, unless the tape's options say not

@@ -131,7 +131,7 @@ final class Router: Sendable {
         if newRequest { noteRequest() }
         if setup.recordsNewRequests { return .decided(.record(request.withReadableBody())) }
         // Without a value that stands where a recording holds a placeholder (a secret the tape does not know).
-        var shown = shownOnMiss().map { redactor.forMatching($0) } ?? redacted
+        var shown = shownOnMiss().map { redactor.shown($0) } ?? redacted
         let hidden = playback.placeholderValues(in: request)
         if !hidden.isEmpty { shown = SecretScrubber(secrets: hidden, with: Redaction.replacement).applied(to: shown) }
         return .decided(.refuse(refusal(of: shown, usedUp: usedUp, declined: declined)))

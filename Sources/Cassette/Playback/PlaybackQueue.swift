@@ -105,7 +105,7 @@ final class PlaybackQueue: Sendable {
         self.layerEnds = layerEnds
         self.rules = rules
         self.allowsRepeats = allowsRepeats
-        let requests = interactions.map { redactor.forMatching($0.request, remembering: false) }
+        let requests = interactions.map { redactor.shown($0.request) }
         self.redactor = redactor
         var patterned: [(index: Int, key: RequestKey)] = []
         var index: [RequestKey: [Int]]?
@@ -134,7 +134,7 @@ final class PlaybackQueue: Sendable {
     /// Takes the first unused interaction that matches `request`.
     ///
     /// - Parameters:
-    ///   - request: the live request redacted as recordings are (``Redactor/forMatching(_:remembering:)``).
+    ///   - request: the live request redacted as recordings are (``Redactor/forMatching(_:)``).
     ///   - live: the live request before redaction, for the recordings that hold placeholders:
     ///     when no exact match is left, the first unused one whose placeholders stand for what
     ///     `live` has there answers, and the placeholders it bound stay bound (``PlaceholderBindings``).

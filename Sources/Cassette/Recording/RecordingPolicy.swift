@@ -37,7 +37,7 @@ struct RecordingPolicy: Sendable {
         guard let file else { return .nothing }
         if cancelled, outcome.error?.code == .cancelled { return .nothing }
         if !savesConnectionFailures, outcome.response == nil, let code = outcome.error?.code, Self.connectionFailureCodes.contains(code) {
-            return .unsavedConnectionFailure(warning: Self.unsavedConnectionFailure(redactor.forMatching(request), code: code, file: file))
+            return .unsavedConnectionFailure(warning: Self.unsavedConnectionFailure(redactor.shown(request), code: code, file: file))
         }
         let timing = Self.timing(firstByte: outcome.firstByte, duration: outcome.duration)
         var response = outcome.response.map { Interaction.Response($0, body: outcome.body, requestURL: request.url) }
