@@ -169,67 +169,45 @@ public final class Tape: Sendable {
 
     /// Opens the tape `settings` describe: where every public way of opening one by name arrives.
     package convenience init(_ settings: TapeSettings) throws {
-        let environment = settings.environment
         let (file, inBundle) = try CassetteLocation.file(
             named: settings.name, folder: settings.folder, bundle: settings.bundle, filePath: settings.filePath,
-            environment: environment)
-        if inBundle, !LiveSwitch.isOn(environment: environment) {
-            let resolved = try RecordMode.resolve(requested: settings.mode, environment: environment)
-            if resolved == .all || resolved == .newEpisodes { throw CassetteError.readOnlyCassette(file: file.path, mode: resolved) }
-        }
-        try self.init(file: file, mode: settings.mode, matching: settings.matching, options: settings.options, environment: environment)
+            environment: settings.environment)
+        try self.init(
+            file: file, mode: settings.mode, matching: settings.matching, options: settings.options, environment: settings.environment,
+            inBundle: inBundle)
     }
 
     /// Opens the cassette at `file`, in the format its extension names (`.json`, `.http`, `.har`;
     /// JSON for any other).
     ///
     /// - Throws: as ``init(named:folder:bundle:filePath:mode:matching:options:environment:)``.
-    public init(
+    public convenience init(
         file: URL,
         mode: RecordMode = .once,
         matching: RequestMatching = .default,
         options: Options = Options(),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
+        try self.init(file: file, mode: mode, matching: matching, options: options, environment: environment, inBundle: false)
+    }
+
+    /// Opens the cassette at `file` by its plan (``TapePlan``): what the settings, the environment
+    /// and the disk say opening it means.
+    private init(
+        file: URL, mode: RecordMode, matching: RequestMatching, options: Options, environment: [String: String], inBundle: Bool
+    ) throws {
         #if os(watchOS)
         throw CassetteError.unsupportedPlatform("watchOS")
         #endif
-        var mode = try RecordMode.resolve(requested: mode, environment: environment)
+        let plan = try TapePlan(
+            file: file, requested: mode, options: options, environment: environment, inBundle: inBundle, now: options.clock())
         let latency = try Latency.resolve(requested: options.latency, environment: environment)
         let redactor = try Redactor(options.redaction, beforeRecord: options.beforeRecord, beforeReplay: options.beforeReplay)
-        // A live tape (Tape.isLive, CASSETTE_LIVE) neither reads nor writes its cassette.
-        let live = LiveSwitch.isOn(environment: environment)
-        let exists = FileManager.default.fileExists(atPath: file.path)
-        if !exists, mode == .none, !live { throw CassetteError.cassetteNotFound(file: file.path, mode: mode) }
-        // Mode all replaces the file, which is therefore not read (nor judged): its metadata is kept when saving.
-        let stored = exists && mode != .all && !live ? try CassetteFile.read(file) : nil
-        var existing = stored?.interactions ?? []
-        // Re-recording is decided now, before any request; a warning or a failure when the tape is
-        // ejected, by the interactions replayed.
-        var staleJudgment: (fails: Bool, note: String)?
-        if let staleness = options.staleness, !live {
-            switch staleness.action {
-            case .warn, .fail:
-                staleJudgment = (staleness.action == .fail, "")
-            case .reRecord where mode == .none || RecordMode.isCI(environment):
-                staleJudgment = (staleness.onCI == .fail, " (On CI — record mode none, or CI set — a stale cassette is never re-recorded.)")
-            case .reRecord:
-                if staleness.isStale(existing, at: options.clock()) {
-                    mode = .all
-                    existing = []
-                }
-            }
-        }
-        let ownCount = existing.count
-        var layerEnds: [Int] = []
-        if mode != .all, !live, !options.underlyingCassettes.isEmpty {
-            layerEnds.append(ownCount)
-            for underlying in options.underlyingCassettes {
-                existing += try CassetteFile.read(underlying).interactions
-                layerEnds.append(existing.count)
-            }
-        }
-        self.staleJudgment = staleJudgment
+        let mode = plan.mode
+        let live = plan.live
+        let exists = plan.fileExisted
+        let stored = plan.stored
+        self.staleJudgment = plan.staleJudgment
         self.options = options
         self.file = file
         self.mode = mode
@@ -250,8 +228,8 @@ public final class Tape: Sendable {
         router = Router(
             setup: Router.Setup(
                 file: file, mode: mode,
-                recordsNewRequests: !live && (mode == .newEpisodes || mode == .all || (mode == .once && !exists)),
-                replays: !live && mode != .all,
+                recordsNewRequests: plan.recordsNewRequests,
+                replays: plan.replays,
                 live: live,
                 ignored: options.ignoredRequests,
                 latency: latency,
@@ -264,12 +242,13 @@ public final class Tape: Sendable {
             ),
             redactor: redactor,
             playback: PlaybackQueue(
-                existing, rules: matching, allowsRepeats: options.allowsRepeatedReplays, redactor: redactor, layerEnds: layerEnds),
+                plan.replayed, rules: matching, allowsRepeats: options.allowsRepeatedReplays, redactor: redactor,
+                layerEnds: plan.layerEnds),
             stubs: stubs
         )
         routes = ProtocolClasses(router: router)
         // New recordings join the cassette: their placeholders are numbered after its own.
-        if router.setup.recordsNewRequests, ownCount > 0 { redactor.continueNumbering(after: Array(existing.prefix(ownCount))) }
+        if plan.recordsNewRequests, plan.ownCount > 0 { redactor.continueNumbering(after: Array(plan.replayed.prefix(plan.ownCount))) }
     }
 
     /// Routes the sessions made from `configuration` through this tape: puts the tape's protocol

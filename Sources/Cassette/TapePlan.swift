@@ -1,0 +1,99 @@
+import Foundation
+
+/// What opening a tape means, worked out before it opens: the record mode in force, whether it is
+/// a pass-through, what it replays (its own interactions, then those of the cassettes beneath),
+/// whether it records, and how staleness is judged — from the settings, the environment and what
+/// is on disk. A value: ``Tape`` opens from one, and `TapePlanTests` checks every row of the
+/// README's record-mode table and the `CI`, `CASSETTE_RECORD_MODE`, `CASSETTE_LIVE` and staleness
+/// cases against a disk in memory.
+struct TapePlan {
+    /// What the plan reads of the disk: whether a file exists, and a cassette.
+    struct Disk: Sendable {
+        var exists: @Sendable (URL) -> Bool
+        var read: @Sendable (URL) throws -> CassetteDocument
+
+        /// The file system.
+        static let files = Disk(exists: { FileManager.default.fileExists(atPath: $0.path) }, read: { try CassetteFile.read($0) })
+    }
+
+    /// The mode in force: the requested one, or the environment's, or `all` for a stale cassette
+    /// that re-records.
+    var mode: RecordMode
+    /// A pass-through (`CASSETTE_LIVE`): nothing read, replayed, recorded or written.
+    var live: Bool
+    /// Whether the cassette's file existed when the tape opened.
+    var fileExisted: Bool
+    /// The cassette as read, when it was read (not in mode `all`, nor live).
+    var stored: CassetteDocument?
+    /// What replays, in order: the cassette's own interactions, then each underlying cassette's.
+    var replayed: [Interaction]
+    /// Where each cassette's interactions end in ``replayed`` when there are underlying ones (else empty).
+    var layerEnds: [Int]
+    /// How many of ``replayed`` are the cassette's own.
+    var ownCount: Int
+    /// Whether the replayed interactions are judged for staleness when the tape is ejected: whether
+    /// a stale one fails, and what to add to the message.
+    var staleJudgment: (fails: Bool, note: String)?
+
+    /// Whether requests no recording answers are recorded.
+    var recordsNewRequests: Bool {
+        !live && (mode == .newEpisodes || mode == .all || (mode == .once && !fileExisted))
+    }
+
+    /// Whether recordings answer requests.
+    var replays: Bool { !live && mode != .all }
+
+    /// The plan for the cassette at `file`.
+    ///
+    /// - Parameters:
+    ///   - requested: The mode the test asked for (the environment's `CASSETTE_RECORD_MODE` and `CI` win).
+    ///   - inBundle: Whether `file` is a test bundle's resource, which can only replay.
+    ///   - now: The tape's clock, for staleness.
+    /// - Throws: ``CassetteError`` for a wrong mode in the environment, a missing cassette in mode
+    ///   `none`, a bundle's cassette in a mode that records; what reading a cassette throws.
+    init(
+        file: URL, requested: RecordMode, options: Tape.Options, environment: [String: String], inBundle: Bool = false,
+        now: Date, disk: Disk = .files
+    ) throws {
+        var mode = try RecordMode.resolve(requested: requested, environment: environment)
+        let live = LiveSwitch.isOn(environment: environment)
+        if inBundle, !live, mode == .all || mode == .newEpisodes { throw CassetteError.readOnlyCassette(file: file.path, mode: mode) }
+        let exists = disk.exists(file)
+        if !exists, mode == .none, !live { throw CassetteError.cassetteNotFound(file: file.path, mode: mode) }
+        // Mode all replaces the file, which is therefore not read (nor judged): its metadata is kept when saving.
+        let stored = exists && mode != .all && !live ? try disk.read(file) : nil
+        var replayed = stored?.interactions ?? []
+        // Re-recording is decided now, before any request; a warning or a failure when the tape is
+        // ejected, by the interactions replayed.
+        var staleJudgment: (fails: Bool, note: String)?
+        if let staleness = options.staleness, !live {
+            switch staleness.action {
+            case .warn, .fail:
+                staleJudgment = (staleness.action == .fail, "")
+            case .reRecord where mode == .none || RecordMode.isCI(environment):
+                staleJudgment = (staleness.onCI == .fail, " (On CI — record mode none, or CI set — a stale cassette is never re-recorded.)")
+            case .reRecord:
+                if staleness.isStale(replayed, at: now) {
+                    mode = .all
+                    replayed = []
+                }
+            }
+        }
+        ownCount = replayed.count
+        var layerEnds: [Int] = []
+        if mode != .all, !live, !options.underlyingCassettes.isEmpty {
+            layerEnds.append(ownCount)
+            for underlying in options.underlyingCassettes {
+                replayed += try disk.read(underlying).interactions
+                layerEnds.append(replayed.count)
+            }
+        }
+        self.mode = mode
+        self.live = live
+        self.fileExisted = exists
+        self.stored = stored
+        self.replayed = replayed
+        self.layerEnds = layerEnds
+        self.staleJudgment = staleJudgment
+    }
+}
