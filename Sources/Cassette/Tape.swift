@@ -53,7 +53,7 @@ public final class Tape: Sendable {
     /// When the cassette was recorded: the `recordedAt` of its first interaction that says so
     /// (each interaction's own is `Interaction.recordedAt`); nil for a cassette that does not
     /// exist yet or was written without times.
-    public var recordedAt: Date? { router.playback.firstRecordedAt }
+    public var recordedAt: Date? { router.firstRecordedAt }
 
     /// The time for the code under test: the recording's clock while replaying, the real time
     /// while recording.
@@ -343,7 +343,7 @@ public final class Tape: Sendable {
         routes.detach()
         // Nothing asks the recordings any more once the report is made: a tape still referenced
         // after this (by a caller, by a server thread that has not returned yet) keeps no bodies.
-        defer { router.playback.release() }
+        defer { router.releaseRecordings() }
 
         let (report, recordedBytes) = try settle(
             router.conclusion(), announcesWarnings: announcesWarnings, discarding: testFailed && !savesWhenTestFails)
@@ -417,7 +417,7 @@ public final class Tape: Sendable {
         }
         // The test most likely sent its requests through another session: said at once, since the
         // empty cassette just saved would replay nothing on CI.
-        let nothingRecorded = router.setup.recordsNewRequests && log.requests == 0 && options.expectsRequests && !discarding
+        let nothingRecorded = router.recordsNewRequests && log.requests == 0 && options.expectsRequests && !discarding
         if nothingRecorded {
             let finding = VerificationFinding.nothingRecorded(cassette: file, saved: saved)
             warnings.append(finding.description)
@@ -438,19 +438,19 @@ public final class Tape: Sendable {
     private var stale: Report.Stale? {
         guard let staleness = options.staleness, let judgment = staleJudgment else { return nil }
         let message = staleness.finding(
-            replayedAt: router.playback.usage().replayedAt, of: file, test: options.openedBy?.test, at: options.clock())
+            replayedAt: router.usage().replayedAt, of: file, test: options.openedBy?.test, at: options.clock())
         return message.map { Report.Stale(message: $0 + judgment.note, fails: judgment.fails) }
     }
 
     /// What the ledger keeps of the tape's use, made as it is ejected (before the recordings are let go).
     private func ledgerRecord(of report: Report) -> LedgerRecord.Tape {
-        let usage = router.playback.usage()
+        let usage = router.usage()
         let facts = FileFacts(file)
         return LedgerRecord.Tape(
             cassette: file.standardizedFileURL.path, beneath: options.underlyingCassettes.map(\.standardizedFileURL.path),
             test: options.openedBy?.test, testFile: options.openedBy?.file, mode: isLive ? LedgerRecord.liveMode : mode.rawValue,
             opened: openedAt,
-            interactions: router.playback.ownCount, replayed: usage.replayed, oldestReplayed: usage.replayedAt.compactMap { $0 }.min(),
+            interactions: router.ownCount, replayed: usage.replayed, oldestReplayed: usage.replayedAt.compactMap { $0 }.min(),
             unused: usage.unused,
             unusedShown: report.unusedInteractions, recorded: report.recorded, saved: report.saved,
             misses: report.unmatched.map { "\($0.request.method) \($0.request.url)" }, fileSize: facts.size, fileModified: facts.modified,

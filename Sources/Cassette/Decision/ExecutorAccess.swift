@@ -1,11 +1,13 @@
 import Foundation
 
 /// What an executor may touch of a tape besides the ``Decision`` the ``Router`` hands it: record
-/// what the network answers (the ``Recorder``), note a recording's connection failure, show a
-/// request as the tape shows it (redacted), read the tape's clock, its URL-cache setting and
-/// whether it records. The session executor and the wire executor reach the tape only through
-/// this, never through the router's fields, so what an executor can change is written here. A
-/// class: an executor holds it with one reference, on every request.
+/// what the network answers (the ``Recorder``), count a request that ends before a decision, note
+/// a recording's connection failure or a WebSocket message that missed, show a request as the
+/// tape shows it (redacted, the ledger of secrets unchanged), read the tape's clock, its URL-cache
+/// setting, whether it records and whether the session's configuration is read before deciding.
+/// The session executor and the wire executor reach the tape only through this and the router's
+/// decisions: the router's state is private to it, so what an executor can change is written
+/// here. A class: an executor holds it with one reference, on every request.
 final class ExecutorAccess: Sendable {
     /// Keeps what the network answers, by the tape's recording policy.
     let recorder: Recorder
@@ -19,15 +21,45 @@ final class ExecutorAccess: Sendable {
     private let announcesWarnings: Bool
     private let redactor: Redactor
     private let log: Locked<Router.Log>
+    /// What decides whether the configuration is read first.
+    private let goesLiveOrIgnores: Bool
+    private let rules: RequestMatching
+    private let stubs: Stubs
 
-    init(recorder: Recorder, setup: Router.Setup, redactor: Redactor, log: Locked<Router.Log>) {
+    init(
+        recorder: Recorder, setup: Router.Setup, redactor: Redactor, log: Locked<Router.Log>, rules: RequestMatching, stubs: Stubs
+    ) {
         self.recorder = recorder
         clock = setup.clock
         urlCache = setup.urlCache
         recordsNewRequests = setup.recordsNewRequests
         announcesWarnings = setup.announcesWarnings
+        goesLiveOrIgnores = setup.live || !setup.ignored.isEmpty
         self.redactor = redactor
         self.log = log
+        self.rules = rules
+        self.stubs = stubs
+    }
+
+    /// Counts a request that reached the tape (``Tape/Report/requests``). The router counts what
+    /// it decides; an executor calls this for a request that ends before that (a body that cannot
+    /// be read, a download task on Linux, a cancel).
+    func noteRequest() {
+        log.withLock { $0.requests += 1 }
+    }
+
+    /// Whether the session's configuration may decide who answers, so it is read before deciding:
+    /// its `httpAdditionalHeaders` reach stubs, header matching, recordings and what goes live.
+    /// Otherwise it is read only when a replay waits (timeouts) or fails (the report shows every field).
+    var readsConfigurationFirst: Bool {
+        recordsNewRequests || goesLiveOrIgnores || !rules.headers.isEmpty || rules.predicate != nil || !stubs.isEmpty
+            || !Stubs.global.isEmpty
+    }
+
+    /// Logs a WebSocket client message that did not match its recording (``ConversationReplay/miss(at:_:)``):
+    /// the tape's report lists it with the unmatched requests.
+    func noteConversationMiss(_ miss: UnmatchedRequest) {
+        log.withLock { $0.unmatched.append(miss) }
     }
 
     /// `request` as reports and errors show it: redacted as the tape stores requests.

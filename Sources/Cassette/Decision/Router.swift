@@ -9,15 +9,18 @@ import FoundationNetworking
 /// or nobody (a clear error). It decides and keeps count; it does not act: the session executor
 /// (``SessionExecutor``) and the wire executor (``TapeServer``) carry out its ``Decision``.
 /// docs/Architecture.md, "The flow".
+///
+/// Its state is its own (`private`): an executor reaches the tape through what it decides and
+/// through ``access`` (``ExecutorAccess``), the tape through the few questions below.
 final class Router: Sendable {
-    let setup: Setup
-    let redactor: Redactor
-    let playback: PlaybackQueue
+    private let setup: Setup
+    private let redactor: Redactor
+    private let playback: PlaybackQueue
     /// Asked first, before `Stubs.global` and the cassette.
-    let stubs: Stubs
+    private let stubs: Stubs
     /// Keeps what the network answers, by the recording policy.
-    let recorder: Recorder
-    let log: Locked<Log>
+    private let recorder: Recorder
+    private let log: Locked<Log>
     /// How a found recording is made ready to answer.
     private let preparation: ReplayPreparation
     /// What the executors may touch of the tape (``ExecutorAccess``).
@@ -33,7 +36,7 @@ final class Router: Sendable {
         let log = Locked(Log())
         self.recorder = recorder
         self.log = log
-        access = ExecutorAccess(recorder: recorder, setup: setup, redactor: redactor, log: log)
+        access = ExecutorAccess(recorder: recorder, setup: setup, redactor: redactor, log: log, rules: playback.rules, stubs: stubs)
         preparation = ReplayPreparation(
             playback: playback, redactor: redactor, latency: setup.latency, time: setup.time, cassette: setup.file,
             mode: setup.file == nil ? nil : setup.mode, clock: setup.clock)
@@ -80,13 +83,13 @@ final class Router: Sendable {
         if !stubs.isEmpty || !Stubs.global.isEmpty {
             let urlRequest = sent()
             if let (_, response) = stubs.answer(urlRequest, captured: request) ?? Stubs.global.answer(urlRequest, captured: request) {
-                if newRequest { noteRequest() }
+                if newRequest { access.noteRequest() }
                 return .decided(.stub(response.answer(to: redactor.forMatching(request))))
             }
         }
         // A live run, or a request the tape ignores: live, never matched, recorded or missed.
         if setup.live || (!setup.ignored.isEmpty && setup.ignored.ignores(url: request.url, sent: sent)) {
-            if newRequest { noteRequest() }
+            if newRequest { access.noteRequest() }
             return .decided(.passThrough(request.withReadableBody()))
         }
         // Compared, and shown in errors, as it would be stored: never with its secrets.
@@ -99,7 +102,7 @@ final class Router: Sendable {
             case .found(let index, let interaction, _, let repeated) where interaction.webSocket != nil && !conversing:
                 // Not answered: the conversation stays for an executor that can hold it.
                 if !repeated { playback.putBack(index) }
-                if newRequest { noteRequest() }
+                if newRequest { access.noteRequest() }
                 return .decided(.refuse(RequestFailure(.webSocketConversation(cassette: setup.file), request: redacted)))
             case .found(let index, let interaction, let redactedValues, let repeated) where interaction.webSocket != nil:
                 guard let conversation = preparation.conversation(interaction, number: index + 1, redacted: redacted) else {
@@ -128,7 +131,7 @@ final class Router: Sendable {
             }
             break
         }
-        if newRequest { noteRequest() }
+        if newRequest { access.noteRequest() }
         if setup.recordsNewRequests { return .decided(.record(request.withReadableBody())) }
         // Without a value that stands where a recording holds a placeholder (a secret the tape does not know).
         var shown = shownOnMiss().map { redactor.shown($0) } ?? redacted
@@ -143,21 +146,6 @@ final class Router: Sendable {
         if !repeated { playback.putBack(index) }
         declined.append(index)
         log.withLock { $0.declined.append(index + 1) }
-    }
-
-    /// Counts a request that reached the tape (``Tape/Report/requests``). ``decide(_:sent:shownOnMiss:newRequest:)``
-    /// counts what it decides; an executor calls this for a request that ends before a decision
-    /// (a body that cannot be read, a download task on Linux, a cancel).
-    func noteRequest() {
-        log.withLock { $0.requests += 1 }
-    }
-
-    /// Whether the session's configuration may decide who answers, so it is read before deciding:
-    /// its `httpAdditionalHeaders` reach stubs, header matching, recordings and what goes live. Otherwise it is
-    /// read only when a replay waits (timeouts) or fails (the report shows every field).
-    var readsConfigurationFirst: Bool {
-        setup.recordsNewRequests || setup.live || !setup.ignored.isEmpty || !playback.rules.headers.isEmpty
-            || playback.rules.predicate != nil || !stubs.isEmpty || !Stubs.global.isEmpty
     }
 
     /// Counts a replay of the interaction at `index`, notes a match that relied on redacted values,
@@ -176,12 +164,6 @@ final class Router: Sendable {
             // The clock is read at the first replay only.
             if $0.clockAnchor == nil, let recordedAt { $0.clockAnchor = (recordedAt, setup.clock()) }
         }
-    }
-
-    /// Logs a WebSocket client message that did not match its recording (``ConversationReplay/miss(at:_:)``):
-    /// the tape's report lists it with the unmatched requests.
-    func noteConversationMiss(_ miss: UnmatchedRequest) {
-        log.withLock { $0.unmatched.append(miss) }
     }
 
     /// The recording's clock: when the first replayed interaction was recorded, plus the time
@@ -218,5 +200,57 @@ final class Router: Sendable {
     /// Stops recording: cancels live requests still running.
     func shutDown() {
         recorder.shutDown()
+    }
+}
+
+// MARK: What the tape asks
+
+extension Router {
+    /// Whether requests no recording answers are recorded.
+    var recordsNewRequests: Bool { setup.recordsNewRequests }
+
+    /// When the cassette's first interaction was recorded (``Tape/recordedAt``).
+    var firstRecordedAt: Date? { playback.firstRecordedAt }
+
+    /// How many interactions are the cassette's own (not of the cassettes beneath).
+    var ownCount: Int { playback.ownCount }
+
+    /// Which of the cassette's interactions answered, and when they were recorded.
+    func usage() -> (replayed: [Int], unused: [Int], replayedAt: [Date?]) { playback.usage() }
+
+    /// Lets go of the recordings once the tape is ejected.
+    func releaseRecordings() { playback.release() }
+
+    /// What the requests came to, when the tape is ejected.
+    struct Conclusion {
+        /// The new recordings, in the order their requests started; a secret found in one is
+        /// removed from all of them, also from those recorded before it was found.
+        var recorded: [Interaction]
+        var log: Log
+        /// The cassette's interactions that answered nothing: `#3 GET https://…`.
+        var unused: [String]
+    }
+
+    /// What the requests came to (``Tape/eject()`` asks once, after the sessions are detached):
+    /// the recorder hands its recordings over and keeps none.
+    func conclusion() -> Conclusion {
+        Conclusion(recorded: redactor.removingKnownSecrets(from: recorder.takeInteractions()), log: log.current, unused: unused)
+    }
+
+    /// What the requests came to so far, while they go on: nothing is handed over.
+    func progress() -> (recorded: Int, log: Log, unused: [String]) {
+        (recorder.interactions.count, log.current, unused)
+    }
+
+    /// The cassette's interactions that answered nothing yet: `#3 GET https://…`.
+    private var unused: [String] {
+        playback.recordings.prefix(playback.ownCount).enumerated().filter { !$0.element.used }.map { index, recording in
+            "#\(index + 1) \(recording.request.method) \(recording.request.url)"
+        }
+    }
+
+    /// The origins (`scheme://host:port`) of the cassette's recordings.
+    var recordedOrigins: Set<String> {
+        Set(playback.recordings.compactMap { OriginMove.origin(of: $0.request.url) })
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 extension Router {
     /// What happened to the requests so far.
     struct Log: Sendable {
-        /// Requests that reached the tape's sessions or server (``Router/noteRequest()``).
+        /// Requests that reached the tape's sessions or server (``ExecutorAccess/noteRequest()``).
         var requests = 0
         var replayed = 0
         var unmatched: [UnmatchedRequest] = []

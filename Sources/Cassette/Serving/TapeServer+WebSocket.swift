@@ -31,7 +31,7 @@ extension TapeServer {
         guard connection.write(Array(head.utf8)) else { return false }
         let channel = WebSocketChannel(connection, role: .server, maximumMessageSize: options.limits.bodyBytes)
         let player = ConversationPlayer(replay: replay, channel: channel, waitLimit: options.limits.idleTimeout) { miss in
-            router.noteConversationMiss(miss)
+            router.access.noteConversationMiss(miss)
             self.options.onUnmatched?(miss)
         }
         player.run()

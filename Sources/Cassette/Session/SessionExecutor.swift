@@ -14,7 +14,7 @@ struct SessionExecutor {
 
     /// Answers `exchange`. Runs inside `startLoading`: never blocks.
     ///
-    /// Every request is counted (``Router/noteRequest()``): by the router when it decides, here
+    /// Every request is counted (``ExecutorAccess/noteRequest()``): by the router when it decides, here
     /// when it ends before that (a download on Linux, an answer from the URL cache, a body that
     /// cannot be read, a cancel while the body was read).
     func start(_ exchange: Exchange) {
@@ -22,7 +22,7 @@ struct SessionExecutor {
         let task = channel.task
         #if canImport(FoundationNetworking)
         if task is URLSessionDownloadTask {
-            router.noteRequest()
+            router.access.noteRequest()
             let shown = router.access.shown(Interaction.Request.capturing(exchange.request.value).request)
             channel.finish(error: RequestFailure(.downloadOnLinux, request: shown).urlError)
             return
@@ -30,13 +30,13 @@ struct SessionExecutor {
         #endif
         // The request as the session sends it costs a cookie-storage lookup; an instant replay by
         // method, URL and body needs none of it, and the replay benchmark would pay for it.
-        let readsConfiguration = router.readsConfigurationFirst
+        let readsConfiguration = router.access.readsConfigurationFirst
         var urlRequest = readsConfiguration ? Self.asSent(exchange.request.value, by: exchange.configuration) : exchange.request.value
         if readsConfiguration { armResourceDeadline(of: exchange) }
         if router.access.urlCache.caches, let cache = exchange.configuration?.urlCache, task is URLSessionDataTask,
             !(task is URLSessionUploadTask)
         {
-            guard let sent = consult(cache, for: urlRequest, of: exchange) else { return router.noteRequest() }
+            guard let sent = consult(cache, for: urlRequest, of: exchange) else { return router.access.noteRequest() }
             urlRequest = sent
         }
         // Most requests carry their body (or none) in the request: routed at once, with no
@@ -49,7 +49,7 @@ struct SessionExecutor {
             for: urlRequest, task: task,
             later: { [self] found in
                 channel.later {
-                    guard !exchange.isStopped else { return router.noteRequest() }
+                    guard !exchange.isStopped else { return router.access.noteRequest() }
                     self.begin(found, request: sendable.value, of: exchange)
                 }
             })
@@ -90,7 +90,7 @@ struct SessionExecutor {
     private func begin(_ found: Result<RequestBody, URLError>, request urlRequest: URLRequest, of exchange: Exchange) {
         switch found {
         case .failure(let error):
-            router.noteRequest()
+            router.access.noteRequest()
             exchange.channel.finish(error: error)
         case .success(let body):
             var request = urlRequest
@@ -113,7 +113,7 @@ struct SessionExecutor {
         let decision = router.decide(
             request, sent: { urlRequest },
             shownOnMiss: {
-                router.readsConfigurationFirst
+                router.access.readsConfigurationFirst
                     ? nil : Interaction.Request.capturing(Self.asSent(urlRequest, by: exchange.configuration)).request
             }, newRequest: hop.number == 0)
         switch decision {

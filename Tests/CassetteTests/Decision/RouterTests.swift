@@ -56,9 +56,9 @@ import FoundationNetworking
         #expect(answer.timing == Interaction.Timing(firstByte: 0.5, duration: 0.5))
         #expect(answer.isDelayed)
         #expect(answer.source == .stub)
-        #expect(router.log.current.replayed == 0)
+        #expect(router.progress().log.replayed == 0)
         // The recording is still there for the next request the stub does not answer.
-        #expect(router.playback.recordings.map(\.used) == [false])
+        #expect(router.progress().unused == ["#1 GET https://api.example.com/users/42"])
     }
 
     @Test func aRecordingAnswersOnceAtTheTapesLatencyAndIsCounted() throws {
@@ -77,7 +77,7 @@ import FoundationNetworking
                 DeliveryPlan.Event(at: 0.1, step: .head), DeliveryPlan.Event(at: 0.3, step: .body(0..<9)),
                 DeliveryPlan.Event(at: 0.3, step: .finish),
             ])
-        #expect(router.log.current.replayed == 1)
+        #expect(router.progress().log.replayed == 1)
 
         // Used up: in mode none the second request is refused, and the report says why.
         guard case .refuse(let failure) = Self.decide(router, "https://api.example.com/users/42"),
@@ -94,7 +94,7 @@ import FoundationNetworking
                 "Cassette: no recorded interaction matches GET https://api.example.com/users/42 in cassette "
                     + "/cassettes/api.json (record mode none)."))
         #expect(failure.urlError.localizedDescription == miss.description)
-        #expect(router.log.current.unmatched == [miss])
+        #expect(router.progress().log.unmatched == [miss])
     }
 
     @Test func aRequestWithoutARecordingIsRecordedWhereTheModeRecords() throws {
@@ -105,7 +105,7 @@ import FoundationNetworking
         }
         #expect(request.method == "POST")
         #expect(request.url == "https://api.example.com/users")
-        #expect(router.log.current.unmatched.isEmpty)
+        #expect(router.progress().log.unmatched.isEmpty)
     }
 
     @Test func aStubSessionRefusesWhatNoStubAnswersAndListsIt() throws {
@@ -177,13 +177,13 @@ import FoundationNetworking
     @Test func anEjectedTapeLetsGoOfItsRecordings() throws {
         let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: [:])
         let recordedAt = try #require(tape.recordedAt)
-        let count = tape.router.playback.recordings.count
+        let count = tape.router.progress().unused.count
         #expect(count > 0)
         let report = try tape.eject()
         #expect(report.unusedInteractions.count == count)
-        #expect(tape.router.playback.recordings.isEmpty)
+        #expect(tape.router.progress().unused.isEmpty)
         #expect(tape.recordedAt == recordedAt)
-        guard case .noMatch = tape.router.playback.take(Interaction.Request(url: "https://api.example.com/users/42")) else {
+        guard case .refuse = Self.decide(tape.router, "https://api.example.com/users/42") else {
             Issue.record("an ejected tape's queue still answered")
             return
         }
@@ -205,8 +205,8 @@ import FoundationNetworking
         #expect(
             failure.message.hasPrefix(
                 "Cassette: the recording in /cassettes/api.json that matches GET https://api.example.com/live is a WebSocket conversation"))
-        #expect(router.log.current.replayed == 0)
-        #expect(router.log.current.unmatched.isEmpty)
+        #expect(router.progress().log.replayed == 0)
+        #expect(router.progress().log.unmatched.isEmpty)
         // The refusal took nothing: the recording is still unused, and an upgrade gets it.
         #expect(router.progress().unused == ["#1 GET https://api.example.com/live"])
         guard case .converse(let replay) = Self.decideUpgrade(router, "https://api.example.com/live") else {
@@ -233,7 +233,7 @@ import FoundationNetworking
             return
         }
         #expect(router.progress().unused.isEmpty)
-        #expect(router.log.current.replayed == 1)
+        #expect(router.progress().log.replayed == 1)
     }
 
     /// Asked by the wire executor for an upgrade, the same recording is a conversation to replay:
@@ -251,7 +251,7 @@ import FoundationNetworking
         #expect(replay.number == 1)
         #expect(replay.script.steps == [.expect(index: 0), .send(index: 1, delay: 0.4)])
         #expect(replay.cassette?.path == "/cassettes/api.json")
-        #expect(router.log.current.replayed == 1)
+        #expect(router.progress().log.replayed == 1)
         let miss = replay.miss(at: 0, "it never came (waited 60 s)")
         #expect(
             miss.description.hasPrefix(

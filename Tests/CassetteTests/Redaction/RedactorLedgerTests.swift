@@ -26,7 +26,8 @@ import FoundationNetworking
     @Test func showingARequestDoesNotRenumberSecrets() throws {
         let quiet = try Redactor(Self.redaction)
         let expected = [Self.bravo, Self.alpha].compactMap(quiet.forRecording)
-        #expect(expected.map(\.request.url) == ["https://api.example.com/b?token=[REDACTED-1]", "https://api.example.com/a?token=[REDACTED-2]"])
+        #expect(
+            expected.map(\.request.url) == ["https://api.example.com/b?token=[REDACTED-1]", "https://api.example.com/a?token=[REDACTED-2]"])
         #expect(expected.map { $0.response?.body.text } == ["token [REDACTED-1]", "token [REDACTED-2]"])
 
         let shown = try Redactor(Self.redaction)
