@@ -132,9 +132,12 @@ public final class Tape: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - name: A relative path; `"Users/fetch"` is `Cassettes/Users/fetch.json`. End it in
-    ///     `.http` or `.har` to keep the cassette as HTTP messages or HAR (`CassetteFormat`):
-    ///     `"Users/fetch.http"` is `Cassettes/Users/fetch.http`.
+    ///   - name: A relative path; `"Users/fetch"` is `Cassettes/Users/fetch.json` (or the
+    ///     `.http` or `.har` file of that name when only it exists). End it in `.http` or `.har` to
+    ///     keep the cassette as HTTP messages or HAR (`CassetteFormat`): `"Users/fetch.http"` is
+    ///     `Cassettes/Users/fetch.http`. A name with `..` or a hidden step (`.x`) is refused; so is
+    ///     one whose symbolic links lead out of the folder. The folder server and the `cassette`
+    ///     tool read names the same way.
     ///   - folder: The folder holding cassettes: absolute, or relative to the folder of the test
     ///     file. `nil`: `CASSETTE_FOLDER` from `environment` (absolute, or relative to the package
     ///     root), else `Cassettes/` in the package whose `Package.swift` is above `filePath`, else

@@ -28,8 +28,8 @@ import Darwin
 /// router decides each request as it decides a session's (the same `Decision`); the server
 /// carries it out on the wire: a stub's or a recording's answer on its own schedule (the head at
 /// the first byte, the body spread over the recorded time), a miss with its report, and a request
-/// to record through a `URLSession` routed through the tape, whose answer goes to the wire as it
-/// arrives.
+/// to record through the tape's one way of recording (`LiveRecording`, as a session's is), whose
+/// answer goes to the wire as it arrives.
 ///
 /// **Where requests go.** A request for `/path?query` is the request for `upstream` + that path.
 /// Without an `upstream`, the cassette's own origin is used when all its interactions share one;
@@ -374,8 +374,8 @@ public final class TapeServer: @unchecked Sendable {
 
     /// Answers one request; false when the connection must close. The tape's router decides;
     /// a stub's or a recording's answer goes straight to the wire on its plan, a refusal is
-    /// answered here, and a request to record crosses the tape's session (which records it) and
-    /// goes to the wire as it arrives.
+    /// answered here, and a request to record is sent and kept through `LiveRecording` (decided once,
+    /// by this router) and goes to the wire as it arrives.
     private func answer(_ wire: WireRequest, on connection: ServerConnection) -> Bool {
         if let admin = options.admin, wire.target.hasPrefix(admin.prefix) {
             return answerAdmin(wire, command: String(wire.target.dropFirst(admin.prefix.count)), on: connection)
@@ -561,7 +561,8 @@ public final class TapeServer: @unchecked Sendable {
         URL(string: wire.target.hasPrefix("/") ? origin + wire.target : wire.target)
     }
 
-    /// The request to send through the tape's session for `wire`.
+    /// The request `wire` stands for, as a session would send it: what stubs' conditions read, and
+    /// what `LiveRecording` sends upstream.
     private static func urlRequest(for wire: WireRequest, url: URL) -> URLRequest {
         var request = URLRequest(url: url)
         request.httpMethod = wire.method
@@ -591,7 +592,7 @@ public final class TapeServer: @unchecked Sendable {
     }
 
     /// Fields that belong to one connection, not to the request (RFC 9110 §7.6.1), and those the
-    /// session sets itself.
+    /// forwarding session sets itself.
     private static let hopByHop: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "expect", "host", "content-length",
         "proxy-authorization",
