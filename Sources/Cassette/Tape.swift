@@ -206,19 +206,15 @@ public final class Tape: Sendable {
             file: file, requested: mode, options: options, environment: environment, inBundle: inBundle, now: options.clock())
         let latency = try Latency.resolve(requested: options.latency, environment: environment)
         let redactor = try Redactor(options.redaction, beforeRecord: options.beforeRecord, beforeReplay: options.beforeReplay)
-        let mode = plan.mode
-        let live = plan.live
-        let exists = plan.fileExisted
-        let stored = plan.stored
         self.staleJudgment = plan.staleJudgment
         self.options = options
         self.file = file
-        self.mode = mode
+        self.mode = plan.mode
         self.matching = matching
         self.latency = latency
-        self.fileExisted = exists
-        storedMetadata = Locked((stored?.metadata ?? [:], changed: false))
-        isLive = live
+        self.fileExisted = plan.fileExisted
+        storedMetadata = Locked((plan.stored?.metadata ?? [:], changed: false))
+        isLive = plan.live
         savesWhenTestFails = SavePolicy.savesWhenTestFails(option: options.savesWhenTestFails, environment: environment)
         openedAt = options.clock()
         ledger = Ledger.folder(for: file, testFile: options.openedBy?.file, environment: environment).flatMap {
@@ -230,10 +226,10 @@ public final class Tape: Sendable {
             && SaveAnnouncement.isWanted(environment: environment, standardErrorIsTerminal: SaveAnnouncement.standardErrorIsTerminal)
         router = Router(
             setup: Router.Setup(
-                file: file, mode: mode,
+                file: file, mode: plan.mode,
                 recordsNewRequests: plan.recordsNewRequests,
                 replays: plan.replays,
-                live: live,
+                live: plan.live,
                 ignored: options.ignoredRequests,
                 latency: latency,
                 savesConnectionFailures: options.savesConnectionFailures,

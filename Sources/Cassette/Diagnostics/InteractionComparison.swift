@@ -66,12 +66,7 @@ package enum InteractionComparison {
     package static func requestDifferences(_ old: Interaction.Request, _ new: Interaction.Request) -> [InteractionDifference] {
         guard old != new else { return [] }
         var rules = RequestMatching.default.comparingMultipartPartOrder()
-        var names: [String] = []
-        for field in old.headers.fields + new.headers.fields
-        where !names.contains(where: { $0.caseInsensitiveCompare(field.name) == .orderedSame }) {
-            names.append(field.name)
-        }
-        rules.headers = names
+        rules.headers = fieldNames(old.headers, new.headers)
         let differences = RequestDifference.between(new, old, rules: rules)
         var found = differences.map { InteractionDifference(.request($0.field), old: $0.recorded, new: $0.requested) }
         func covered(_ part: (RequestDifference.Field) -> Bool) -> Bool { differences.contains { part($0.field) } }
@@ -88,6 +83,15 @@ package enum InteractionComparison {
             found.append(InteractionDifference(.request(.body), old: shown(old.body.data), new: shown(new.body.data)))
         }
         return found
+    }
+
+    /// The names of both messages' header fields, each once (any case), in first-appearance order.
+    private static func fieldNames(_ a: Interaction.Headers, _ b: Interaction.Headers) -> [String] {
+        var names: [String] = []
+        for field in a.fields + b.fields where !names.contains(where: { $0.caseInsensitiveCompare(field.name) == .orderedSame }) {
+            names.append(field.name)
+        }
+        return names
     }
 
     private static func isURLPart(_ field: RequestDifference.Field) -> Bool {
@@ -118,12 +122,7 @@ package enum InteractionComparison {
         note(.status, old.status, new.status, shown: String.init, into: &found)
         note(.responseURL, old.url, new.url, shown: { $0 }, into: &found)
         let before = found.count
-        var names: [String] = []
-        for field in old.headers.fields + new.headers.fields
-        where !names.contains(where: { $0.caseInsensitiveCompare(field.name) == .orderedSame }) {
-            names.append(field.name)
-        }
-        for name in names {
+        for name in fieldNames(old.headers, new.headers) {
             let a = old.headers.values(for: name)
             let b = new.headers.values(for: name)
             note(
