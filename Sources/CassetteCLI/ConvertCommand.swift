@@ -38,7 +38,7 @@ enum ConvertCommand {
             document = read
         }
         do {
-            try CassetteFile.write(document, to: URL(fileURLWithPath: destination))
+            try CassetteFile.replace(URL(fileURLWithPath: destination), with: document)
         } catch {
             output.errorLine("error: \(error)")
             return ExitCode.failure

@@ -77,30 +77,6 @@ enum FaultCommand {
             case .failure(let error): return output.usageError("--as-copy: \(error)", command: "fault")
             }
         }
-        let format = CassetteFormat(path: file)
-        let document: CassetteDocument
-        switch CassetteFiles.read(file) {
-        case .success(let read): document = read
-        case .failure(let error):
-            output.errorLine(error.description)
-            return ExitCode.failure
-        }
-        let index: Int
-        switch choice.index(in: document) {
-        case .success(let found): index = found
-        case .failure(let problem):
-            output.errorLine("\(file): error: \(problem.message)")
-            return ExitCode.failure
-        }
-        let original = document.interactions[index]
-        let label = "interaction \(index) (\(original.request.method) \(original.request.url))"
-        let changed: Interaction
-        switch edit.applied(to: original) {
-        case .success(let result): changed = result
-        case .failure(let problem):
-            output.errorLine("\(file): error: \(label) cannot take this fault: \(problem.message)")
-            return ExitCode.failure
-        }
         let destination = copy ?? file
         if copy != nil, URL(fileURLWithPath: destination).standardizedFileURL == URL(fileURLWithPath: file).standardizedFileURL {
             output.errorLine("\(destination): error: is the cassette being changed; give --as-copy another name")
@@ -110,36 +86,94 @@ enum FaultCommand {
             output.errorLine("\(destination): error: already exists; choose another name for the copy, or delete it first")
             return ExitCode.failure
         }
-        let replacement: InteractionReplacement
+        let place = destination == file ? file : "\(file) → \(destination)"
+        // In place, the file is read, changed and written under its folder's lock, as every
+        // writer does: a change another command made meanwhile is kept.
+        var prepared: Result<Prepared, Stop>?
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: file))
-            replacement = try InteractionReplacement.make(
+            if copy == nil, !list.flags.contains("dry-run") {
+                try CassetteFile.update(URL(fileURLWithPath: file)) { (current: Data?) throws(CassetteError) -> Data? in
+                    let result = prepare(current, of: file, choice: choice, edit: edit, into: destination)
+                    prepared = result
+                    return try? result.get().replacement.data
+                }
+            } else {
+                let result = prepare(
+                    FileManager.default.contents(atPath: file), of: file, choice: choice, edit: edit, into: destination)
+                prepared = result
+                if let copy, !list.flags.contains("dry-run"), case .success(let ready) = result {
+                    try CassetteFile.create(URL(fileURLWithPath: copy), with: ready.replacement.data)
+                }
+            }
+        } catch {
+            output.errorLine("\(destination): error: cannot write the cassette: \(error); nothing was changed")
+            return ExitCode.failure
+        }
+        switch prepared {
+        case .failure(let stop)?:
+            output.errorLine(stop.message)
+            return ExitCode.failure
+        case .success(let ready)?:
+            if list.flags.contains("dry-run") {
+                output.line("\(place): \(ready.label) would become: \(edit.summary) (dry run: nothing written)")
+                for line in ready.replacement.before.split(separator: "\n", omittingEmptySubsequences: false) { output.line("- " + line) }
+                for line in ready.replacement.after.split(separator: "\n", omittingEmptySubsequences: false) { output.line("+ " + line) }
+            } else {
+                output.line("\(place): \(ready.label): \(edit.summary)")
+            }
+            return ExitCode.success
+        case nil:
+            output.errorLine("\(file): error: cannot read the file: no such file")
+            return ExitCode.failure
+        }
+    }
+
+    /// An interaction chosen and faulted, and the file's bytes with it.
+    struct Prepared {
+        var replacement: InteractionReplacement
+        /// `interaction 3 (GET https://…)`.
+        var label: String
+    }
+
+    /// Why the fault cannot be made: the line standard error gets.
+    struct Stop: Error {
+        var message: String
+    }
+
+    /// The fault made to the chosen interaction of `data` (FILE's bytes as they are now), written
+    /// in `destination`'s format; or why not.
+    private static func prepare(
+        _ data: Data?, of file: String, choice: Choice, edit: FaultEdit, into destination: String
+    ) -> Result<Prepared, Stop> {
+        guard let data else { return .failure(Stop(message: "\(file): error: cannot read the file: no such file")) }
+        let format = CassetteFormat(path: file)
+        let document: CassetteDocument
+        do {
+            document = try format.decode(data, file: file)
+        } catch {
+            return .failure(Stop(message: error.description))
+        }
+        let index: Int
+        switch choice.index(in: document) {
+        case .success(let found): index = found
+        case .failure(let problem): return .failure(Stop(message: "\(file): error: \(problem.message)"))
+        }
+        let original = document.interactions[index]
+        let label = "interaction \(index) (\(original.request.method) \(original.request.url))"
+        let changed: Interaction
+        switch edit.applied(to: original) {
+        case .success(let result): changed = result
+        case .failure(let problem): return .failure(Stop(message: "\(file): error: \(label) cannot take this fault: \(problem.message)"))
+        }
+        do {
+            let replacement = try InteractionReplacement.make(
                 data: data, format: format, document: document, index: index, with: changed,
                 in: CassetteFormat(path: destination), file: file)
-        } catch let error as CassetteFormatError {
-            output.errorLine("\(file): error: \(label) cannot take this fault: \(error.problems.map(\.message).joined(separator: "; "))")
-            return ExitCode.failure
+            return .success(Prepared(replacement: replacement, label: label))
         } catch {
-            output.errorLine("\(file): error: cannot read the file: \(error.localizedDescription)")
-            return ExitCode.failure
+            return .failure(
+                Stop(message: "\(file): error: \(label) cannot take this fault: \(error.problems.map(\.message).joined(separator: "; "))"))
         }
-        let place = destination == file ? file : "\(file) → \(destination)"
-        if list.flags.contains("dry-run") {
-            output.line("\(place): \(label) would become: \(edit.summary) (dry run: nothing written)")
-            for line in replacement.before.split(separator: "\n", omittingEmptySubsequences: false) { output.line("- " + line) }
-            for line in replacement.after.split(separator: "\n", omittingEmptySubsequences: false) { output.line("+ " + line) }
-            return ExitCode.success
-        }
-        do {
-            let url = URL(fileURLWithPath: destination)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try replacement.data.write(to: url, options: .atomic)
-        } catch {
-            output.errorLine("\(destination): error: cannot write the cassette: \(error.localizedDescription); nothing was changed")
-            return ExitCode.failure
-        }
-        output.line("\(place): \(label): \(edit.summary)")
-        return ExitCode.success
     }
 
     /// Which interaction the command line names.

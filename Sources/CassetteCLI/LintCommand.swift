@@ -108,32 +108,36 @@ enum LintCommand {
     }
 
     /// Applies ``LintFixes`` to `file`: the errors first, then the warnings of the file those fixes
-    /// let be read. Each fix is printed; the file is rewritten atomically, only when something
-    /// changes. Returns how many fixes were made.
+    /// let be read. Each fix is printed; the file is rewritten only when something changes, as
+    /// every writer rewrites one (``CassetteFile/update(_:_:)``: under its folder's lock, read
+    /// again there, through a link, keeping its mode). Returns how many fixes were made.
     private static func fix(_ file: String, output: ConsoleOutput) -> Int {
-        let url = URL(fileURLWithPath: file)
         let format = CassetteFormat(path: file)
-        var made = 0
-        for _ in 0..<2 {
-            guard let data = try? Data(contentsOf: url) else { break }
-            let problems: [CassetteFormatError.Problem]
-            switch CassetteFiles.read(file) {
-            case .failure(let error): problems = error.problems
-            case .success(let document): problems = document.warnings(locatedIn: data, format: format)
+        var made: [String] = []
+        do {
+            try CassetteFile.update(URL(fileURLWithPath: file)) { (current: Data?) throws(CassetteError) -> Data? in
+                guard var data = current else { return nil }
+                for _ in 0..<2 {
+                    let problems: [CassetteFormatError.Problem]
+                    do throws(CassetteFormatError) {
+                        problems = try format.decode(data, file: file).warnings(locatedIn: data, format: format)
+                    } catch {
+                        problems = error.problems
+                    }
+                    let fixer = LintFixes(data: data, format: format)
+                    let found = fixer.fixes(for: problems)
+                    guard !found.isEmpty else { break }
+                    data = fixer.applying(found)
+                    made += found.map { "\(file):\($0.line):\($0.column): fixed: \($0.summary)" }
+                }
+                return made.isEmpty ? nil : data
             }
-            let fixer = LintFixes(data: data, format: format)
-            let found = fixer.fixes(for: problems)
-            guard !found.isEmpty else { break }
-            do {
-                try fixer.applying(found).write(to: url, options: .atomic)
-            } catch {
-                output.line("\(file): error: cannot write the fixes: \(error.localizedDescription)")
-                break
-            }
-            for fix in found { output.line("\(file):\(fix.line):\(fix.column): fixed: \(fix.summary)") }
-            made += found.count
+        } catch {
+            output.line("\(file): error: cannot write the fixes: \(error)")
+            return 0
         }
-        return made
+        for line in made { output.line(line) }
+        return made.count
     }
 
     private static func count(_ n: Int, _ noun: String) -> String {

@@ -45,7 +45,9 @@ enum PruneCommand {
         do {
             let report = try LedgerOption.report(list, environment: environment).get()
             for warning in report.warnings { output.errorLine("warning: " + warning) }
-            plan = try PrunePlan(report: report, orphans: list.flags.contains("orphans"), unusedInteractions: list.flags.contains("unused"))
+            plan = try PrunePlan(
+                report: report, orphans: list.flags.contains("orphans"), unusedInteractions: list.flags.contains("unused"),
+                inside: list.operands.map { URL(fileURLWithPath: $0) })
         } catch {
             output.errorLine("error: \(error)")
             return ExitCode.failure

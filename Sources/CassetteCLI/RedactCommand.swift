@@ -62,34 +62,31 @@ enum RedactCommand {
         return failed ? ExitCode.failure : ExitCode.success
     }
 
-    /// Redacts one file; false when it could not be read or written.
+    /// Redacts one file; false when it could not be read or written. The file is read again and
+    /// written under its folder's lock, as every writer does, so a change made meanwhile is kept.
     private static func redact(_ file: String, with redaction: Redaction, output: ConsoleOutput) -> Bool {
-        let document: CassetteDocument
-        switch CassetteFiles.read(file) {
-        case .success(let read): document = read
-        case .failure(let error):
+        if case .failure(let error) = CassetteFiles.read(file) {
             output.errorLine(error.description)
             return false
         }
-        var redacted = document
+        var changed = 0
+        var total = 0
         do {
-            redacted.interactions = try redaction.redacting(document.interactions)
+            try CassetteFile.rewrite(URL(fileURLWithPath: file)) { (document: inout CassetteDocument) throws(CassetteError) in
+                let before = document.interactions
+                document.interactions = try redaction.redacting(before)
+                changed = zip(before, document.interactions).filter { $0 != $1 }.count
+                total = before.count
+            }
         } catch {
             output.errorLine("error: \(error)")
             return false
         }
-        let changed = zip(document.interactions, redacted.interactions).filter { $0 != $1 }.count
         guard changed > 0 else {
             output.line("\(file): nothing to redact")
             return true
         }
-        do {
-            try CassetteFile.write(redacted, to: URL(fileURLWithPath: file))
-        } catch {
-            output.errorLine("error: \(error)")
-            return false
-        }
-        output.line("\(file): redacted \(changed) of \(document.interactions.count) interactions")
+        output.line("\(file): redacted \(changed) of \(total) interactions")
         return true
     }
 }

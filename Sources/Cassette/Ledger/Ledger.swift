@@ -128,9 +128,11 @@ package struct Ledger: Sendable, Equatable {
             }
             run.processes += 1
             var ended = false
+            var described = false
             for record in records {
                 switch record {
                 case .process(let process):
+                    described = true
                     if run.started.map({ process.started < $0 }) ?? true { run.started = process.started }
                     if let filter = process.filter { selected.append("process \(process.pid) ran only some tests (\(filter))") }
                     if let shard = process.shard { shards.insert(shard) }
@@ -142,6 +144,8 @@ package struct Ledger: Sendable, Equatable {
                 }
             }
             if !ended { partial.append("process file \(file.lastPathComponent) has no end (the process was killed, or is still running)") }
+            // Without its process record nothing says which tests the process ran: not a whole suite.
+            if !described { partial.append("process file \(file.lastPathComponent) has no process record (which tests it ran is unknown)") }
         }
         if files.isEmpty { partial.append("no process wrote to it") }
         // A live run says nothing of what the cassettes are used for.

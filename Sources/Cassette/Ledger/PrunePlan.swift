@@ -35,8 +35,11 @@ package struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
 
     /// The plan for `report`.
     ///
+    /// - Parameter inside: the folders the command was given. A file whose real place (every
+    ///   symbolic link on the way followed) is outside all of them is left alone, with why: prune
+    ///   never deletes or rewrites through a link that leads out of them. Empty: no such check.
     /// - Throws: ``Refusal`` when the run did not cover the whole suite, or neither kind was asked.
-    package init(report: SuiteReport, orphans: Bool, unusedInteractions: Bool) throws(Refusal) {
+    package init(report: SuiteReport, orphans: Bool, unusedInteractions: Bool, inside folders: [URL] = []) throws(Refusal) {
         guard orphans || unusedInteractions else {
             throw Refusal(description: "nothing to prune: ask for --orphans, --unused-interactions, or both")
         }
@@ -55,6 +58,18 @@ package struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
                 } else {
                     steps.append(.removeInteractions(unused.cassette, numbers: unused.numbers, shown: unused.interactions))
                 }
+            }
+        }
+        if !folders.isEmpty {
+            let roots = folders.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
+            steps.removeAll { step in
+                let file = Self.file(of: step)
+                let real = file.resolvingSymlinksInPath().path
+                guard !roots.contains(where: { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else { return false }
+                leftAlone.append(
+                    "\(file.path): its real place, \(real), is outside the folders given (\(roots.joined(separator: ", "))); "
+                        + "prune never deletes or rewrites through a link that leads out of them")
+                return true
             }
         }
         steps.sort { Self.file(of: $0).path < Self.file(of: $1).path }
@@ -92,10 +107,10 @@ package struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
         for step in steps {
             switch step {
             case .removeCassette(let file):
-                do {
-                    try FileManager.default.removeItem(at: file)
+                do throws(CassetteError) {
+                    try CassetteFile.remove(file)
                 } catch {
-                    failures.append("\(file.path): not removed (\(CassetteFile.reason(error)))")
+                    failures.append("\(file.path): not removed (\(error))")
                 }
             case .removeInteractions(let file, let numbers, _):
                 do throws(CassetteError) {

@@ -148,7 +148,9 @@ package struct SuiteReport: Sendable, Equatable {
             guard known.contains(path) else { continue }
             byCassette[path, default: []].append(tape)
         }
-        let visited = Set(opened.map { ($0 as NSString).deletingLastPathComponent })
+        // Folders a tape opened an existing cassette in: a ledger line naming a file that is not
+        // there (deleted since, or written by hand) makes no folder's cassettes orphans.
+        let visited = Set(opened.filter(known.contains).map { ($0 as NSString).deletingLastPathComponent })
         var report = SuiteReport(
             run: run.id, partial: run.partial, warnings: run.warnings, cassetteCount: files.count, replayed: [], recorded: [],
             misses: [], orphans: [], unvisitedFolders: [], unused: [], stale: [])

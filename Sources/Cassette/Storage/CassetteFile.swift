@@ -66,15 +66,8 @@ package enum CassetteFile {
         _ recorded: [Interaction], replacing: Bool, ignoring volatile: IgnoredChanges = .default, schema: String? = nil,
         metadata: [String: MetadataValue]? = nil, to file: URL
     ) throws(CassetteError) -> Bool {
-        let folder = file.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .saveFailed(
-                file: file.path, reason: "cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
-        }
-        return try FolderLock.holding(folder, for: file) { () throws(CassetteError) -> Bool in
-            removeLeftovers(of: file)
+        return try FolderLock.holding(lockedFolder(of: file), for: file) { () throws(CassetteError) -> Bool in
+            AtomicFile.removeLeftovers(of: file)
             var interactions = recorded
             var schema = schema
             var kept = metadata ?? [:]
@@ -113,82 +106,104 @@ package enum CassetteFile {
     }
 
     /// Changes the cassette at `file` in place, safely: under its folder's lock (as saves take
-    /// turns), the file is read as it is now, `change` edits it, and it is written back
-    /// atomically. When `change` throws, or the file cannot be read, nothing is written.
+    /// turns), the file is read as it is now, `change` edits it, and it is written back as
+    /// ``AtomicFile`` writes — unless `change` left it as it was. When `change` throws, or the
+    /// file cannot be read, nothing is written.
     package static func rewrite(
         _ file: URL, _ change: (inout CassetteDocument) throws(CassetteError) -> Void
     ) throws(CassetteError) {
-        try FolderLock.holding(file.deletingLastPathComponent(), for: file) { () throws(CassetteError) in
+        try FolderLock.holding(lockedFolder(of: file), for: file) { () throws(CassetteError) in
+            AtomicFile.removeLeftovers(of: file)
             var document: CassetteDocument
             do {
                 document = try read(file)
             } catch {
                 throw CassetteError.saveFailed(file: file.path, reason: "it cannot be read (\(error))")
             }
+            let before = document
             try change(&document)
+            if document != before { try write(document, to: file) }
+        }
+    }
+
+    /// Removes the cassette `file` under the lock of its folder, as every writer changes one
+    /// (`prune`): never while another command or a tape is writing it.
+    package static func remove(_ file: URL) throws(CassetteError) {
+        try FolderLock.holding(lockedFolder(of: file), for: file) { () throws(CassetteError) in
+            if unlink(file.path) != 0 {
+                throw CassetteError.saveFailed(file: file.path, reason: "cannot remove it: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Creates `file` holding `data`, failing when something is there already — also when another
+    /// process creates it at the same moment (``AtomicFile``, exclusive): `fault --as-copy`.
+    package static func create(_ file: URL, with data: Data) throws(CassetteError) {
+        try AtomicFile.write(data, to: file, exclusive: true)
+    }
+
+    /// Writes `document` to `file` under the lock of its folder, replacing what is there (as
+    /// ``write(_:to:exclusive:)`` does): for a command that writes a whole cassette (`convert`).
+    package static func replace(_ file: URL, with document: CassetteDocument) throws(CassetteError) {
+        try FolderLock.holding(lockedFolder(of: file), for: file) { () throws(CassetteError) in
+            AtomicFile.removeLeftovers(of: file)
             try write(document, to: file)
         }
     }
 
-    /// Writes `document` to `file` atomically: into a temporary file in the same folder, then
-    /// renamed over `file`. On any failure the temporary file is removed and `file` is untouched.
-    package static func write(_ document: CassetteDocument, to file: URL) throws(CassetteError) {
-        let folder = file.deletingLastPathComponent()
+    /// Writes `document` to `file` atomically, through a link, keeping the file's mode
+    /// (``AtomicFile``): encoded a few megabytes at a time as it is written, so a cassette of
+    /// hundreds of megabytes is never held whole in memory; a document that cannot be written is
+    /// refused before its first byte, and `file` is untouched.
+    ///
+    /// - Parameter exclusive: fail when `file` exists, instead of replacing it.
+    package static func write(_ document: CassetteDocument, to file: URL, exclusive: Bool = false) throws(CassetteError) {
+        try AtomicFile.write(to: file, exclusive: exclusive) { (write) throws(CassetteError) in
+            do throws(CassetteFormatError) {
+                try CassetteFormat(path: file.path).encode(document, inPiecesOf: 4 << 20, to: write)
+            } catch {
+                throw .saveFailed(file: file.path, reason: "the recording cannot be written as a valid cassette: \(error.description)")
+            }
+        }
+    }
+
+    /// Changes the bytes of the file at `file` in place, safely: under its folder's lock (as saves
+    /// and every command that writes take turns), `change` gets the file's bytes as they are now
+    /// (nil when there is no file) and returns what to write, or nil to leave it; it is written
+    /// as ``AtomicFile`` writes. What `change` throws is thrown, and nothing is written.
+    ///
+    /// - Returns: whether the file was written.
+    @discardableResult
+    package static func update(_ file: URL, _ change: (Data?) throws(CassetteError) -> Data?) throws(CassetteError) -> Bool {
+        try FolderLock.holding(lockedFolder(of: file), for: file) { () throws(CassetteError) -> Bool in
+            AtomicFile.removeLeftovers(of: file)
+            let current: Data?
+            if FileManager.default.fileExists(atPath: file.path) {
+                do {
+                    current = try Data(contentsOf: file)
+                } catch {
+                    throw CassetteError.saveFailed(file: file.path, reason: "it cannot be read (\(reason(error)))")
+                }
+            } else {
+                current = nil
+            }
+            guard let changed = try change(current) else { return false }
+            try AtomicFile.write(changed, to: file)
+            return true
+        }
+    }
+
+    /// The folder whose lock a write of `file` takes: the real file's (links followed), created
+    /// when missing so that it can be locked.
+    static func lockedFolder(of file: URL) throws(CassetteError) -> URL {
+        let folder = file.resolvingSymlinksInPath().deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw .saveFailed(
                 file: file.path, reason: "cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
         }
-        let temporary = folder.appendingPathComponent(temporaryPrefix(of: file) + UUID().uuidString + ".tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o666)
-        guard descriptor >= 0 else {
-            throw .saveFailed(file: file.path, reason: "cannot write \(temporary.path): \(String(cString: strerror(errno)))")
-        }
-        // Written a few megabytes at a time as it is encoded, so a cassette of hundreds of megabytes
-        // is never held whole in memory; a document that cannot be written is refused before its
-        // first byte, and its (empty) temporary file removed.
-        var failure: String?
-        var invalid: CassetteFormatError?
-        do {
-            try CassetteFormat(path: file.path).encode(document, inPiecesOf: 4 << 20) { piece in
-                guard failure == nil else { return }
-                failure = writeAll(piece, to: descriptor)
-            }
-        } catch {
-            invalid = error
-        }
-        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if let invalid {
-            try? FileManager.default.removeItem(at: temporary)
-            throw .saveFailed(file: file.path, reason: "the recording cannot be written as a valid cassette: \(invalid.description)")
-        }
-        if let failure {
-            try? FileManager.default.removeItem(at: temporary)
-            throw .saveFailed(file: file.path, reason: "cannot write \(temporary.path): \(failure)")
-        }
-        if rename(temporary.path, file.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw .saveFailed(file: file.path, reason: "cannot rename the temporary file over it: \(reason)")
-        }
-    }
-
-    /// Writes all of `bytes` to `descriptor`; what went wrong, or nil.
-    private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> String? {
-        bytes.withUnsafeBytes { raw -> String? in
-            var offset = 0
-            while offset < raw.count {
-                guard let base = raw.baseAddress else { return nil }
-                let written = Foundation.write(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                offset += written
-            }
-            return nil
-        }
+        return folder
     }
 
     /// What the system said, in its own words ("Permission denied"), rather than Foundation's
@@ -207,21 +222,5 @@ package enum CassetteFile {
             }
         }
         return error.localizedDescription
-    }
-
-    /// Temporary files of `file` are `.NAME.UUID.tmp` next to it.
-    private static func temporaryPrefix(of file: URL) -> String {
-        ".\(file.lastPathComponent)."
-    }
-
-    /// Removes the temporary files of `file` that a process killed while saving left behind. Only
-    /// under the folder lock, where no other save of this cassette is writing one.
-    private static func removeLeftovers(of file: URL) {
-        let folder = file.deletingLastPathComponent()
-        let prefix = temporaryPrefix(of: file)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
-        }
     }
 }
