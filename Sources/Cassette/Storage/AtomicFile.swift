@@ -17,8 +17,8 @@ import Darwin
 /// - **Through links**: a symbolic link is followed and its target replaced; the link stays.
 /// - **Keeping the mode**: a replaced file keeps its permissions (a `0600` cassette stays `0600`);
 ///   a new one is created `0644` (less what the umask takes away).
-/// - **Never over what the user may not write**: a file without write permission for this user is
-///   refused, with why, not replaced.
+/// - **Never over what the user may not write**: a file without write permission for this user, or
+///   read-only for everyone (`0444`, which root could still write), is refused with why, not replaced.
 /// - **Exclusive when asked**: a new file that must not replace one (`fault --as-copy`) is linked
 ///   into place only if nothing is there, so of two such writes at once exactly one succeeds.
 ///
@@ -33,7 +33,9 @@ enum AtomicFile {
         let real = file.resolvingSymlinksInPath()
         var status = stat()
         guard stat(real.path, &status) == 0 else { return (real, nil) }
-        if access(real.path, W_OK) != 0 {
+        // Read-only for everyone (0444) is refused for root too, who may write anything: the mode
+        // says the file is not to change.
+        if access(real.path, W_OK) != 0 || status.st_mode & 0o222 == 0 {
             throw .saveFailed(
                 file: file.path,
                 reason: "you may not write it (mode \(String(status.st_mode & 0o777, radix: 8))): it is left as it is; "
@@ -95,7 +97,8 @@ enum AtomicFile {
             if linked != 0 {
                 throw .saveFailed(
                     file: file.path,
-                    reason: error == EEXIST ? "it already exists; choose another name, or delete it first" : String(cString: strerror(error)))
+                    reason: error == EEXIST
+                        ? "it already exists; choose another name, or delete it first" : String(cString: strerror(error)))
             }
             return
         }

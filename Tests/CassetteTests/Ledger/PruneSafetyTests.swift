@@ -1,0 +1,99 @@
+import CassetteTestSupport
+import Foundation
+import Testing
+
+@testable import Cassette
+
+/// `cassette prune` touches nothing outside the folders it was given, and judges nothing from a
+/// ledger that cannot say the whole suite ran or that names a file that is not there.
+@Suite struct PruneSafetyTests {
+    static let cassette = Data(
+        #"{ "version": 1, "interactions": [ { "request": { "method": "GET", "url": "https://api.example.com/a" }, "response": { "status": 200 } } ] }"#
+            .utf8)
+
+    /// Writes one process's ledger file into `ledger/run-a`: its process record (unless `described`
+    /// is false), a tape record for each of `opened`, and its end.
+    static func writeLedger(_ ledger: URL, opened: [URL], described: Bool = true) throws {
+        let run = ledger.appendingPathComponent("run-a")
+        try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
+        let now = Date()
+        var records: [LedgerRecord] = []
+        if described {
+            records.append(
+                .process(.init(pid: 1, started: now, arguments: ["CassettePackageTests.xctest"], runnerArguments: nil, filter: nil)))
+        }
+        for file in opened {
+            records.append(.tape(.init(cassette: file.standardizedFileURL.path, mode: "none", opened: now, interactions: 1, replayed: [1])))
+        }
+        records.append(.end(.init(ended: now)))
+        var data = Data()
+        for record in records {
+            data += record.line
+            if data.last != 0x0A { data.append(0x0A) }
+        }
+        try data.write(to: run.appendingPathComponent("1.jsonl"))
+    }
+
+    /// `Cassettes/Shared` is a link to a folder elsewhere: an orphan there is reported, and prune
+    /// leaves it alone, saying why — it deleted `…/outside/precious.json`.
+    @Test func anOrphanBehindALinkOutOfTheFolderIsLeftAlone() throws {
+        try withScratchTape { scratch in
+            let outside = scratch.url.appendingPathComponent("outside")
+            let cassettes = scratch.url.appendingPathComponent("Cassettes")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: cassettes, withIntermediateDirectories: true)
+            try Self.cassette.write(to: outside.appendingPathComponent("opened.json"))
+            try Self.cassette.write(to: outside.appendingPathComponent("precious.json"))
+            try FileManager.default.createSymbolicLink(at: cassettes.appendingPathComponent("Shared"), withDestinationURL: outside)
+            let ledger = scratch.url.appendingPathComponent("ledger")
+            try Self.writeLedger(ledger, opened: [cassettes.appendingPathComponent("Shared/opened.json")])
+
+            let report = try SuiteReport.make(ledger: Ledger(folder: ledger), cassettes: [cassettes])
+            #expect(report.partial == nil)
+            let precious = cassettes.appendingPathComponent("Shared/precious.json").standardizedFileURL
+            #expect(report.orphans == [precious])
+            let plan = try PrunePlan(report: report, orphans: true, unusedInteractions: true, inside: [cassettes])
+            #expect(plan.steps == [])
+            #expect(
+                plan.leftAlone == [
+                    "\(precious.path): its real place, \(outside.appendingPathComponent("precious.json").resolvingSymlinksInPath().path), "
+                        + "is outside the folders given (\(cassettes.resolvingSymlinksInPath().path)); "
+                        + "prune never deletes or rewrites through a link that leads out of them"
+                ])
+            #expect(plan.apply() == [])
+            #expect(FileManager.default.fileExists(atPath: outside.appendingPathComponent("precious.json").path))
+        }
+    }
+
+    /// A ledger with tape and end records but no process record cannot say which tests ran: partial,
+    /// and prune refuses.
+    @Test func aLedgerWithoutAProcessRecordIsPartial() throws {
+        try withScratchTape { scratch in
+            let cassettes = scratch.url.appendingPathComponent("Cassettes")
+            try FileManager.default.createDirectory(at: cassettes, withIntermediateDirectories: true)
+            try Self.cassette.write(to: cassettes.appendingPathComponent("used.json"))
+            try Self.cassette.write(to: cassettes.appendingPathComponent("other.json"))
+            let ledger = scratch.url.appendingPathComponent("ledger")
+            try Self.writeLedger(ledger, opened: [cassettes.appendingPathComponent("used.json")], described: false)
+            let report = try SuiteReport.make(ledger: Ledger(folder: ledger), cassettes: [cassettes])
+            #expect(report.partial == "process file 1.jsonl has no process record (which tests it ran is unknown)")
+            #expect(report.orphans == [])
+            #expect(throws: PrunePlan.Refusal.self) { try PrunePlan(report: report, orphans: true, unusedInteractions: false) }
+        }
+    }
+
+    /// A tape record naming a file that is not there makes no cassette of its folder an orphan.
+    @Test func aMissingFileInTheLedgerOrphansNothing() throws {
+        try withScratchTape { scratch in
+            let cassettes = scratch.url.appendingPathComponent("Cassettes")
+            try FileManager.default.createDirectory(at: cassettes.appendingPathComponent("Other"), withIntermediateDirectories: true)
+            try Self.cassette.write(to: cassettes.appendingPathComponent("Other/kept.json"))
+            let ledger = scratch.url.appendingPathComponent("ledger")
+            try Self.writeLedger(ledger, opened: [cassettes.appendingPathComponent("Other/gone.json")])
+            let report = try SuiteReport.make(ledger: Ledger(folder: ledger), cassettes: [cassettes])
+            #expect(report.partial == nil)
+            #expect(report.orphans == [])
+            #expect(report.unvisitedFolders.map(\.lastPathComponent) == ["Other"])
+        }
+    }
+}
