@@ -152,3 +152,55 @@ import Darwin
         }
     }
 }
+
+extension FileSafetyTests {
+    /// Three interactions: #0 with a `Content-Length` an edit left wrong (for `lint --fix`), #1 with
+    /// a bearer token (for `redact`), #2 a plain 200 (for `fault`).
+    static let mixed = """
+        { "version": 1, "interactions": [
+          { "request": { "method": "GET", "url": "https://api.example.com/a" },
+            "response": { "status": 200, "headers": { "Content-Length": "9" }, "body": "hello" } },
+          { "request": { "method": "GET", "url": "https://api.example.com/b", "headers": { "Authorization": "Bearer secret-token-1234567" } },
+            "response": { "status": 200, "body": "b" } },
+          { "request": { "method": "GET", "url": "https://api.example.com/c" }, "response": { "status": 200, "body": "c" } }
+        ] }
+
+        """
+
+    /// `fault` at once with `lint --fix`, and with `redact`, on one cassette: every change lands.
+    @Test func differentWritersAtOnceAllLand() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("mixed.json")
+        for round in 1...3 {
+            for other in [["lint", "--fix", file.path], ["redact", file.path]] {
+                try Data(Self.mixed.utf8).write(to: file)
+                let results = try Self.atOnce([["fault", file.path, "--interaction", "2", "--status", "503"], other])
+                #expect(results.map(\.status) == [0, 0], "round \(round), \(other[0]): \(results.map(\.output))")
+                let interactions = try CassetteFile.read(file).interactions
+                #expect(interactions[2].response?.status == 503, "round \(round), \(other[0]): the fault was lost")
+                if other[0] == "lint" {
+                    #expect(interactions[0].response?.headers["Content-Length"] == "5", "round \(round): the fix was lost")
+                } else {
+                    #expect(
+                        interactions[1].request.headers["Authorization"] == "Bearer [REDACTED-1]",
+                        "round \(round): the redaction was lost: \(interactions[1].request.headers)")
+                }
+            }
+        }
+    }
+
+    /// A temporary file a writer killed mid-write left beside the cassette is gone after the next write.
+    @Test func aKilledWritersTemporaryFileIsSweptByTheNextWrite() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("faults.json")
+        try Data(contentsOf: PackagePaths.examples.appendingPathComponent("faults.json")).write(to: file)
+        let leftover = folder.appendingPathComponent(".faults.json.6F9619FF-8B86-D011-B42D-00C04FC964FF.tmp")
+        try Data(repeating: 0x41, count: 1 << 20).write(to: leftover)
+        let result = Captured.run(["fault", file.path, "--interaction", "3", "--status", "502"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["faults.json"])
+    }
+}
