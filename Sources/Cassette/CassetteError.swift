@@ -46,6 +46,9 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// The platform cannot route a session's requests through Cassette (watchOS, where
     /// `URLProtocol` serves no custom protocol): the platform's name.
     case unsupportedPlatform(String)
+    /// An environment variable Cassette reads holds a value it does not take (`CASSETTE_LIVE=2`):
+    /// its name, the value, and the values it takes.
+    case invalidEnvironmentValue(name: String, value: String, accepted: String)
 
     /// What happened, and what to do about it.
     public var description: String {
@@ -53,6 +56,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
         case .invalidRecordMode(let text, let source):
             let valid = RecordMode.allCases.map(\.rawValue).joined(separator: ", ")
             return "\(source): unknown record mode \"\(text)\"; expected one of \(valid)"
+        case .invalidEnvironmentValue(let name, let value, let accepted):
+            return "\(name)=\(value) is not a value Cassette takes: use \(accepted) (or leave it unset)"
         case .invalidLatency(let text, let source):
             return "\(source): cannot read the latency \"\(text)\"; expected \(Latency.textForms)"
         case .invalidRedactionPattern(let pattern, let reason):

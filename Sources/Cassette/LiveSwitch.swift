@@ -23,7 +23,8 @@ extension Tape {
 
 /// Where the live switch is read: ``Tape/isLive`` in code, `CASSETTE_LIVE` in the environment.
 package enum LiveSwitch {
-    /// The environment variable: `1` (or `true`, `yes`) turns every tape into a pass-through.
+    /// The environment variable: `1` (or `true`, `yes`, `on`) turns every tape into a pass-through
+    /// (``EnvironmentSwitch``: any value but on or off is an error).
     package static let environmentVariable = "CASSETTE_LIVE"
     /// ``Tape/isLive``.
     static let inCode = Locked(false)
@@ -31,7 +32,6 @@ package enum LiveSwitch {
     /// Whether a tape opened with `environment` is a pass-through.
     static func isOn(environment: [String: String]) -> Bool {
         if inCode.current { return true }
-        guard let value = environment[environmentVariable]?.lowercased() else { return false }
-        return ["1", "true", "yes"].contains(value)
+        return EnvironmentSwitch.isOn(environmentVariable, in: environment) ?? false
     }
 }

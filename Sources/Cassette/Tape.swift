@@ -220,7 +220,8 @@ public final class Tape: Sendable {
         ledger = Ledger.folder(for: file, testFile: options.openedBy?.file, environment: environment).flatMap {
             LedgerWriter.shared(in: $0, environment: environment)
         }
-        writesMissPage = options.writesMissReportPage || environment[MissReportPage.environmentVariable] == "1"
+        writesMissPage =
+            options.writesMissReportPage || EnvironmentSwitch.isOn(MissReportPage.environmentVariable, in: environment) == true
         announcesSaves =
             options.announcesWarnings
             && SaveAnnouncement.isWanted(environment: environment, standardErrorIsTerminal: SaveAnnouncement.standardErrorIsTerminal)

@@ -49,12 +49,13 @@ struct TapePlan {
     ///   - requested: The mode the test asked for (the environment's `CASSETTE_RECORD_MODE` and `CI` win).
     ///   - inBundle: Whether `file` is a test bundle's resource, which can only replay.
     ///   - now: The tape's clock, for staleness.
-    /// - Throws: ``CassetteError`` for a wrong mode in the environment, a missing cassette in mode
+    /// - Throws: ``CassetteError`` for a wrong mode or switch in the environment, a missing cassette in mode
     ///   `none`, a bundle's cassette in a mode that records; what reading a cassette throws.
     init(
         file: URL, requested: RecordMode, options: Tape.Options, environment: [String: String], inBundle: Bool = false,
         now: Date, disk: Disk = .files
     ) throws {
+        try EnvironmentSwitch.check(environment)
         var mode = try RecordMode.resolve(requested: requested, environment: environment)
         let live = LiveSwitch.isOn(environment: environment)
         if inBundle, !live, mode == .all || mode == .newEpisodes { throw CassetteError.readOnlyCassette(file: file.path, mode: mode) }

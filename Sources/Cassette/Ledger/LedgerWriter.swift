@@ -99,7 +99,7 @@ final class LedgerWriter: Sendable {
     private let queue = DispatchQueue(label: "Cassette.ledger")
 
     /// Whether the process prints the summary at exit, which counts its tapes.
-    private let keepsTapes = ProcessInfo.processInfo.environment[RunSummary.variable] == "1"
+    private let keepsTapes = EnvironmentSwitch.isOn(RunSummary.variable, in: ProcessInfo.processInfo.environment) == true
 
     private func write(_ record: LedgerRecord) {
         let line = record.line

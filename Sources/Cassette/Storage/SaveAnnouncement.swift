@@ -12,11 +12,7 @@ import Foundation
 enum SaveAnnouncement {
     /// Whether a tape opened with `environment` prints the line.
     static func isWanted(environment: [String: String], standardErrorIsTerminal: Bool) -> Bool {
-        switch environment[RunSummary.variable] {
-        case "1": return true
-        case "0": return false
-        default: return standardErrorIsTerminal
-        }
+        EnvironmentSwitch.isOn(RunSummary.variable, in: environment) ?? standardErrorIsTerminal
     }
 
     /// Whether this process's standard error is a terminal: asked once, not by every tape.

@@ -23,7 +23,7 @@ enum SavePolicy {
 
     /// Whether what a failing test recorded is saved: by the option, or `CASSETTE_SAVE_ON_FAILURE=1`.
     static func savesWhenTestFails(option: Bool, environment: [String: String]) -> Bool {
-        option || ["1", "true", "yes"].contains(environment[saveOnFailureVariable]?.lowercased() ?? "")
+        option || EnvironmentSwitch.isOn(saveOnFailureVariable, in: environment) == true
     }
 
     /// - Parameters:

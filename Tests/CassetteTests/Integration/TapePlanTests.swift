@@ -104,6 +104,25 @@ import Testing
         }
     }
 
+    /// Every on/off switch takes 1/true/yes/on and 0/false/no/off, any case; any other value is an
+    /// error that names what it takes (`CASSETTE_LIVE=on` was silently not live).
+    @Test func switchesAreExact() throws {
+        #expect(try Self.plan(.none, present: false, environment: ["CASSETTE_LIVE": "on"]).0.live)
+        #expect(try Self.plan(.none, present: false, environment: ["CASSETTE_LIVE": "YES"]).0.live)
+        #expect(try !Self.plan(.once, present: true, environment: ["CASSETTE_LIVE": "off"]).0.live)
+        #expect(try !Self.plan(.once, present: true, environment: ["CASSETTE_LIVE": ""]).0.live)
+        for (name, value) in [
+            ("CASSETTE_LIVE", "2"), ("CASSETTE_SUMMARY", "maybe"), ("CASSETTE_SAVE_ON_FAILURE", "y"), ("CASSETTE_REPORT_HTML", "html"),
+        ] {
+            let expected = CassetteError.invalidEnvironmentValue(
+                name: name, value: value, accepted: "1, true, yes or on; 0, false, no or off")
+            #expect(throws: expected) { try Self.plan(.once, present: true, environment: [name: value]) }
+        }
+        #expect(
+            "\(CassetteError.invalidEnvironmentValue(name: "CASSETTE_LIVE", value: "2", accepted: EnvironmentSwitch.accepted))"
+                == "CASSETTE_LIVE=2 is not a value Cassette takes: use 1, true, yes or on; 0, false, no or off (or leave it unset)")
+    }
+
     @Test func aStaleCassetteReRecordsExceptOnCI() throws {
         let old = [Self.interaction("/users/42", recordedAt: Self.now - 40 * 24 * 3600)]
         let monthly = Tape.Options(staleness: .reRecord(after: 30 * 24 * 3600, onCI: .fail))
