@@ -14,6 +14,10 @@ public enum MetadataValue: Sendable, Hashable, CustomStringConvertible {
     case integer(Int)
     /// Any other number; finite.
     case number(Double)
+    /// A number kept exactly as it was written where a ``number(_:)`` would write it otherwise
+    /// (`1.10`, `12345678901234567890123`, `1E3`): a cassette's metadata reads back, and converts
+    /// to another format, as written. Made by reading; in code, the text must be a JSON number.
+    case numberLiteral(String)
     case string(String)
     case array([MetadataValue])
     /// An object; written with its keys sorted.
@@ -42,6 +46,7 @@ public enum MetadataValue: Sendable, Hashable, CustomStringConvertible {
         case .integer(let value): return .number(String(value))
         // Swift's shortest form that reads back the same ("3.0", "1e-05"): a number stays a number.
         case .number(let value): return .number(value.description)
+        case .numberLiteral(let text): return .number(text)
         case .string(let text): return .string(text)
         case .array(let values): return .array(values.map { JSONNode($0.json) })
         case .object(let members):
@@ -55,8 +60,11 @@ public enum MetadataValue: Sendable, Hashable, CustomStringConvertible {
         case .null: self = .null
         case .bool(let value): self = .bool(value)
         case .number(let text):
-            if let whole = Int(text) {
+            if let whole = Int(text), String(whole) == text {
                 self = .integer(whole)
+            } else if let value = Double(text), value.isFinite, value.description != text {
+                // Written otherwise than a double would write it: kept as written.
+                self = .numberLiteral(text)
             } else {
                 self = .number(Double(text) ?? .nan)
             }
@@ -69,11 +77,19 @@ public enum MetadataValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether `text` is one JSON number, and nothing else.
+    private static func isJSONNumber(_ text: String) -> Bool {
+        guard let node = try? JSONParser.parse(Data(text.utf8)), case .number = node.value else { return false }
+        return true
+    }
+
     /// What is wrong with the value (a number that is not finite, which JSON cannot hold), or nil.
     var problem: String? {
         switch self {
         case .number(let value) where !value.isFinite:
             return "a metadata number must be finite (a double holds up to about 1.8e308), found \(value)"
+        case .numberLiteral(let text) where !Self.isJSONNumber(text):
+            return "a metadata number literal must be a JSON number (like 1.10 or 12345678901234567890123), found \"\(text)\""
         case .array(let values): return values.lazy.compactMap(\.problem).first
         case .object(let members): return members.keys.sorted().lazy.compactMap { members[$0]?.problem }.first
         default: return nil
