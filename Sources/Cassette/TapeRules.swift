@@ -223,10 +223,23 @@ private struct RulesFileReader: JSONTreeReading {
             case "jsonKeys": redaction.jsonKeys += values
             case "jsonPaths": redaction.jsonPaths += values
             case "formFields": redaction.formFields += values
-            default: redaction.bodyPatterns += values
+            default:
+                redaction.bodyPatterns += values
+                checkPatterns(members[name], at: place.appending(name))
             }
         }
         return redaction
+    }
+
+    /// Reports each body pattern that is not a regular expression, at its line and column: the
+    /// file is refused when it is read (by `cassette lint` as by a tape and `cassette serve`),
+    /// never at the first request.
+    private mutating func checkPatterns(_ node: JSONNode?, at place: JSONPath) {
+        guard case .array(let elements)? = node?.value else { return }
+        for (index, element) in elements.enumerated() {
+            guard let pattern = element.value.stringValue, let why = RedactionRules.problem(ofPattern: pattern) else { continue }
+            report("\"\(pattern)\" is not a regular expression (\(why))", at: place.appending(index), offset: element.offset)
+        }
     }
 
     private mutating func strings(_ node: JSONNode, at place: JSONPath) -> [String]? {

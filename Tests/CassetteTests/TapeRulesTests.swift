@@ -114,5 +114,10 @@ import FoundationNetworking
             try Self.mistake(#"{"latency": "recorded",}"#)
                 == "FILE:1:24: error: expected a key in double quotes, found '}' (JSON does not allow a comma before '}')")
         #expect(try Self.mistake("[]") == "FILE:1:1: error: $: expected an object, found an array")
+        // A body pattern that is not a regular expression is refused when the file is read (by
+        // lint, a tape and serve alike), at its place — it was refused only at the first request.
+        #expect(
+            try Self.mistake("{\n  \"redaction\": {\"bodyPatterns\": [\"ok[0-9]+\", \"(unclosed\"]}\n}")
+                .hasPrefix(#"FILE:2:46: error: redaction.bodyPatterns[1]: "(unclosed" is not a regular expression ("#))
     }
 }

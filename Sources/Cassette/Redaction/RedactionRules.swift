@@ -40,6 +40,16 @@ struct RedactionRules: Sendable {
         self.init(redaction, patterns: patterns)
     }
 
+    /// Why `pattern` is not a regular expression, or nil when it is one.
+    static func problem(ofPattern pattern: String) -> String? {
+        do {
+            _ = try NSRegularExpression(pattern: pattern)
+            return nil
+        } catch {
+            return (error as NSError).localizedDescription
+        }
+    }
+
     /// Rules that change nothing.
     static let none = RedactionRules(.none, patterns: [])
 
