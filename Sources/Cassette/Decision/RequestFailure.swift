@@ -51,6 +51,8 @@ struct RequestFailure: Error, Sendable {
         case webSocketOverTLS
         /// The replay server could not open the WebSocket it was to record upstream.
         case webSocketUpstreamUnreachable(why: String)
+        /// A body pattern of the redaction rules ran past its budget on this request's body.
+        case redactionTooSlow(pattern: String, budget: TimeInterval)
     }
 
     var reason: Reason
@@ -86,6 +88,7 @@ struct RequestFailure: Error, Sendable {
         case .webSocketConversation: return .unsupportedURL
         case .webSocketOverTLS: return .secureConnectionFailed
         case .webSocketUpstreamUnreachable: return .cannotConnectToHost
+        case .redactionTooSlow: return .cannotDecodeRawData
         }
     }
 
@@ -148,6 +151,10 @@ struct RequestFailure: Error, Sendable {
                 + "staging one: --upstream http://HOST:PORT), then replay the cassette as usual."
         case .webSocketUpstreamUnreachable(let why):
             return "Cassette could not record the WebSocket at \(url ?? ""): \(why). Nothing was recorded."
+        case .redactionTooSlow(let pattern, let budget):
+            return "Cassette: \(request) was not answered: the redaction body pattern \"\(pattern)\" ran longer than its budget of "
+                + "\(JSONCassetteCodec.formatSeconds((budget * 100).rounded() / 100)) s on the request's body and was stopped (it backtracks without end on "
+                + "this input). Make the pattern linear — no nested or overlapping repetition like (a|aa)+ — and anchor what it can."
         case .notInCache:
             return "Cassette: \(request) is not in the session's URL cache, and its cache policy (returnCacheDataDontLoad) does not "
                 + "allow loading it, so nothing was sent or replayed, as live. Make the request once with a policy that loads, or use "

@@ -84,7 +84,7 @@ final class Router: Sendable {
             let urlRequest = sent()
             if let (_, response) = stubs.answer(urlRequest, captured: request) ?? Stubs.global.answer(urlRequest, captured: request) {
                 if newRequest { access.noteRequest() }
-                return .decided(.stub(response.answer(to: redactor.forMatching(request))))
+                return .decided(.stub(response.answer(to: redactor.forMatching(request).request)))
             }
         }
         // A live run, or a request the tape ignores: live, never matched, recorded or missed.
@@ -93,7 +93,13 @@ final class Router: Sendable {
             return .decided(.passThrough(request.withReadableBody()))
         }
         // Compared, and shown in errors, as it would be stored: never with its secrets.
-        let redacted = redactor.forMatching(request)
+        let (redacted, slowPattern) = redactor.forMatching(request)
+        if let slowPattern {
+            // A rule that backtracks without end was stopped: refused with why, the thread freed.
+            if newRequest { access.noteRequest() }
+            let budget = RedactionRules.patternBudget(length: String(decoding: request.body.data, as: UTF8.self).utf16.count)
+            return .decided(.refuse(RequestFailure(.redactionTooSlow(pattern: slowPattern, budget: budget), request: redacted)))
+        }
         var usedUp = 0
         // Recordings `beforeReplay` declined for this request: as if absent, so the next one that matches is taken.
         var declined: [Int] = []

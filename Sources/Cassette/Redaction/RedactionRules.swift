@@ -40,6 +40,32 @@ struct RedactionRules: Sendable {
         self.init(redaction, patterns: patterns)
     }
 
+    /// How long one body pattern may run on a body of `length` UTF-16 units: a quarter of a
+    /// second, and a second more for each 20 million (a linear pattern reads far faster). A
+    /// pattern that backtracks without end (`(a|aa)+$` on 60 `a`s) is stopped there instead of
+    /// holding its thread.
+    static func patternBudget(length: Int) -> TimeInterval {
+        0.25 + Double(length) / 20_000_000
+    }
+
+    /// The matches of `pattern` in `text`, or nil when matching ran past its budget
+    /// (``patternBudget(length:)``) and was stopped (`reportProgress` calls back while a match
+    /// runs, also on Linux).
+    static func matches(of pattern: NSRegularExpression, in text: String) -> [NSTextCheckingResult]? {
+        let budget = patternBudget(length: text.utf16.count)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(budget * 1e9)
+        var found: [NSTextCheckingResult] = []
+        var stopped = false
+        pattern.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)) { match, _, stop in
+            if let match { found.append(match) }
+            if DispatchTime.now().uptimeNanoseconds > deadline {
+                stopped = true
+                stop.pointee = true
+            }
+        }
+        return stopped ? nil : found
+    }
+
     /// Why `pattern` is not a regular expression, or nil when it is one.
     static func problem(ofPattern pattern: String) -> String? {
         do {
@@ -301,7 +327,12 @@ struct RedactionRules: Sendable {
             var text = String(decoding: data, as: UTF8.self)
             for compiled in patterns {
                 let pattern = compiled.expression
-                let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
+                guard let matches = Self.matches(of: pattern, in: text) else {
+                    // Stopped at its budget: what is left of the body cannot be known to hold no
+                    // secret, so none of it is kept; the caller is told (a request is refused).
+                    secrets.slowPattern = pattern.pattern
+                    return Interaction.Body(Data(Redaction.replacement.utf8), contentType: contentType)
+                }
                 for match in matches.reversed() {
                     let group = match.numberOfRanges > 1 && match.range(at: 1).location != NSNotFound ? 1 : 0
                     guard let range = Range(match.range(at: group), in: text), !range.isEmpty else { continue }

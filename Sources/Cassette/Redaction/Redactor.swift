@@ -137,7 +137,10 @@ final class Redactor: Sendable {
     /// the rules, then every secret they found in it and every secret the tape found before
     /// removed wherever it appears. What the rules find joins the tape's ledger (a secret matched
     /// now gets its number before the recording that echoes it).
-    func forMatching(_ request: Interaction.Request) -> Interaction.Request {
+    ///
+    /// - Returns: the request as compared, and the body pattern that ran past its budget on it,
+    ///   if one did (the body is then redacted whole; the router refuses the request).
+    func forMatching(_ request: Interaction.Request) -> (request: Interaction.Request, slowPattern: String?) {
         redacted(request, remembering: true)
     }
 
@@ -145,10 +148,10 @@ final class Redactor: Sendable {
     /// which are already redacted: redacted as ``forMatching(_:)`` redacts it, and the ledger
     /// left as it was.
     func shown(_ request: Interaction.Request) -> Interaction.Request {
-        redacted(request, remembering: false)
+        redacted(request, remembering: false).request
     }
 
-    private func redacted(_ request: Interaction.Request, remembering: Bool) -> Interaction.Request {
+    private func redacted(_ request: Interaction.Request, remembering: Bool) -> (request: Interaction.Request, slowPattern: String?) {
         var request = request
         if !placing.isEmpty { scrub(&request, with: placing) }
         var secrets = FoundSecrets()
@@ -160,7 +163,7 @@ final class Redactor: Sendable {
         }
         // Every request passes here: only a tape that found secrets pays for scrubbing with them.
         if let earlier = ledger.knownSecrets { scrub(&request, with: earlier) }
-        return request
+        return (request, secrets.slowPattern)
     }
 
     /// Adds what the rules found to the ledger: the secrets long enough to search for that the

@@ -524,10 +524,17 @@ public final class TapeServer: @unchecked Sendable {
     /// miss report (and ``Options/onUnmatched`` hears of it); any other refusal looks on the wire
     /// as its error would.
     private func refuse(_ failure: RequestFailure, of wire: WireRequest, on connection: ServerConnection) -> Bool {
-        if case .webSocketConversation = failure.reason {
+        switch failure.reason {
+        case .webSocketConversation:
             // Said in words rather than a reset: a plain request for a recording only an upgrade can have.
             writeClosing(status: 501, text: failure.message, to: connection)
             return false
+        case .redactionTooSlow:
+            // The tape's own rule failed this request: said in words, the connection's thread free.
+            writeClosing(status: 500, text: failure.message, to: connection)
+            return false
+        default:
+            break
         }
         guard case .unmatched(let miss) = failure.reason else { return fail(before: true, failure.urlError, on: connection) }
         options.onUnmatched?(miss)

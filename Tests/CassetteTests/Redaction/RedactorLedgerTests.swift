@@ -41,7 +41,7 @@ import FoundationNetworking
     /// the recording that echoes it.
     @Test func matchingARequestRemembersItsSecret() throws {
         let redactor = try Redactor(Self.redaction)
-        #expect(redactor.forMatching(Self.alpha.request).url == "https://api.example.com/a?token=[REDACTED]")
+        #expect(redactor.forMatching(Self.alpha.request).request.url == "https://api.example.com/a?token=[REDACTED]")
         #expect(redactor.ledger.current.placeholders == ["alpha-secret-1": "[REDACTED-1]"])
     }
 
