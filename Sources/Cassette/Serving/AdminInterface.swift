@@ -117,7 +117,7 @@ extension TapeServer {
         let tape = try Tape(file: file, mode: shelf.mode, matching: shelf.matching, options: tapeOptions, environment: shelf.environment)
         let next: ServerStage
         do {
-            next = try ServerStage(tape: tape, upstream: options.upstream, ownOrigin: ownOrigin)
+            next = try ServerStage(tape: tape, upstream: options.upstream, ownOrigin: ownOrigin, own: own)
         } catch {
             _ = try? tape.eject()
             throw error

@@ -15,8 +15,13 @@ final class ServerStage: Sendable {
     private let recordings = Locked((next: 0, cancels: [Int: @Sendable () -> Void](), stopped: false))
 
     /// - Throws: ``CassetteError/serverFailed(_:)`` when the tape would record with nowhere to
-    ///   record from.
-    init(tape: Tape, upstream: URL?, ownOrigin: String) throws {
+    ///   record from, or the upstream is the server itself (by any name: ``OwnAddress``).
+    init(tape: Tape, upstream: URL?, ownOrigin: String, own: OwnAddress) throws {
+        if let upstream, own.isReached(by: upstream) {
+            throw CassetteError.serverFailed(
+                "the upstream \(upstream.absoluteString) is this server itself (listening on \(ownOrigin)): every request would "
+                    + "go round to it forever; give the address of the real server, or another port for this one")
+        }
         if let upstream {
             // A ws:// or wss:// upstream is the same origin as http:// or https://: HTTP requests go
             // there, and WebSocket upgrades too (the relay speaks WebSocket over it).

@@ -164,6 +164,8 @@ public final class TapeServer: @unchecked Sendable {
     let shelf: Shelf?
     /// `http://HOST:PORT`, as written: a request that would go here would loop.
     let ownOrigin: String
+    /// Where the server listens, to know a URL that leads back to it by any name (``OwnAddress``).
+    let own: OwnAddress
     private let state = Locked(State())
     private let finished = NSCondition()
 
@@ -195,8 +197,10 @@ public final class TapeServer: @unchecked Sendable {
         }
         self.baseURL = baseURL
         ownOrigin = base
+        let own = OwnAddress(listening: address, port: port)
+        self.own = own
         do {
-            stage = Locked(try tape.map { try ServerStage(tape: $0, upstream: options.upstream, ownOrigin: base) })
+            stage = Locked(try tape.map { try ServerStage(tape: $0, upstream: options.upstream, ownOrigin: base, own: own) })
         } catch {
             listener.close()
             throw error
@@ -389,7 +393,7 @@ public final class TapeServer: @unchecked Sendable {
             writeRefusal(WireRequest.Refusal(status: 400, reason: "\(wire.target) does not make a URL"), to: connection)
             return false
         }
-        if OriginMove.origin(of: url.absoluteString) == ownOrigin {
+        if OriginMove.origin(of: url.absoluteString) == ownOrigin || (!wire.target.hasPrefix("/") && own.isReached(by: url)) {
             writeRefusal(
                 WireRequest.Refusal(status: 502, reason: "this request would go to this server itself: start it with an upstream"),
                 to: connection)
