@@ -43,23 +43,25 @@ import Testing
         try await withScratchTape { scratch in
             let folder = try CassetteNames.folder(in: scratch.url)
             let path = folder.path
+            // No request is sent: the tapes say nothing of the empty cassettes they save.
+            let quiet = Tape.Options(expectsRequests: false).quiet
             let byTape = await Self.outcome(in: folder) {
-                let tape = try Tape(named: row.name, folder: path, mode: .once, environment: [:])
+                let tape = try Tape(named: row.name, folder: path, mode: .once, options: quiet, environment: [:])
                 defer { _ = try? tape.eject() }
                 return tape.file
             }
             let byWithCassette = await Self.outcome(in: folder) {
-                try await withCassette(row.name, folder: path, mode: .once, environment: [:]) { tape in tape.file }
+                try withCassette(row.name, folder: path, mode: .once, options: quiet, environment: [:]) { tape in tape.file }
             }
             let byTrait = await Self.outcome(in: folder) {
-                var trait = CassetteTrait.cassette(row.name, folder: path, mode: .once)
+                var trait = CassetteTrait.cassette(row.name, folder: path, mode: .once, options: quiet)
                 trait.settings.environment = [:]
                 let seen = Locked<URL?>(nil)
                 try await trait.provideScope(for: test, testCase: nil) { seen.withLock { $0 = Tape.current?.file } }
                 return try #require(seen.withLock { $0 })
             }
             let byServer = await Self.outcome(in: folder) {
-                let server = try TapeServer(folder: path, mode: .once, environment: [:])
+                let server = try TapeServer(folder: path, mode: .once, tapeOptions: quiet, environment: [:])
                 defer { server.stop() }
                 try server.load(row.name)
                 return try #require(server.tape?.file)
