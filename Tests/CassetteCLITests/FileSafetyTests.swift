@@ -83,15 +83,18 @@ import Darwin
         #expect(Self.mode(target) == 0o444)
     }
 
-    /// A new cassette is created `0644` at most (the umask may take more away), never `0666`.
+    /// A new cassette is created `0644` at most, never `0666` — even under a umask that takes
+    /// nothing away (the tool runs in a child process with `umask 0`).
     @Test func aNewCassetteIsCreated0644AtMost() throws {
         let folder = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("new.http").path
-        let result = Captured.run(["convert", PackagePaths.examples.appendingPathComponent("faults.json").path, out])
-        #expect(result.status == 0, "\(result.error)")
-        let mode = Self.mode(out)
-        #expect(mode & ~0o644 == 0 && mode & 0o600 == 0o600, "mode \(String(mode, radix: 8))")
+        let source = PackagePaths.examples.appendingPathComponent("faults.json").path
+        let tool = ChildProcess.url(of: "cassette").path
+        let result = try ChildProcess.run(
+            executable: URL(fileURLWithPath: "/bin/sh"), ["-c", "umask 0 && exec \"$0\" convert \"$1\" \"$2\"", tool, source, out])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(Self.mode(out) == 0o644, "mode \(String(Self.mode(out), radix: 8))")
     }
 
     /// Runs the `cassette` tool with each argument list at once, in child processes; their exit statuses.
