@@ -102,23 +102,17 @@ enum DiffCommand {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         return .failure(problem(shown, "cannot run git on this platform: compare two files instead"))
         #else
-        let git = Process()
-        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        git.currentDirectoryURL = url.deletingLastPathComponent()
-        git.arguments = ["git", "show", "\(revision):./\(url.lastPathComponent)"]
-        let out = Pipe()
-        let errors = Pipe()
-        git.standardOutput = out
-        git.standardError = errors
+        let git: (status: Int32, output: Data, errors: Data)
         do {
-            try git.run()
+            git = try SpawnedProcess.run(
+                executable: "/usr/bin/env", ["git", "show", "\(revision):./\(url.lastPathComponent)"],
+                directory: url.deletingLastPathComponent().path)
         } catch {
-            return .failure(problem(shown, "cannot run git: \(error.localizedDescription)"))
+            return .failure(problem(shown, "cannot run git: \(error)"))
         }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        git.waitUntilExit()
-        guard git.terminationStatus == 0 else {
+        let data = git.output
+        guard git.status == 0 else {
+            let message = String(decoding: git.errors, as: UTF8.self)
             return .failure(problem(shown, "git show failed: \(message.trimmingCharacters(in: .whitespacesAndNewlines))"))
         }
         return Result { () throws(CassetteFormatError) in try CassetteFormat(path: file).decode(data, file: shown) }

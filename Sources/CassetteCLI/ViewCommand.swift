@@ -88,23 +88,23 @@ enum ViewCommand {
             output.errorLine("note: no \(name) on PATH to open the page; \(instead)")
             return
         }
-        let process = Process()
-        process.executableURL = opener
-        process.arguments = [file]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let process: SpawnedProcess
         do {
-            try process.run()
+            process = try SpawnedProcess(executable: opener.path, [file], discardingOutput: true)
         } catch {
-            output.errorLine("note: \(name) could not be started (\(error.localizedDescription)); \(instead)")
+            output.errorLine("note: \(name) could not be started (\(error)); \(instead)")
             return
         }
         // An opener that hands the page to a browser exits at once; one still running after a few
         // seconds is the browser itself, left to run.
         let deadline = Date().addingTimeInterval(5)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if !process.isRunning, process.terminationStatus != 0 {
-            output.errorLine("note: \(name) could not open the page (exit status \(process.terminationStatus)); \(instead)")
+        var status = process.exitStatusIfEnded()
+        while status == nil, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            status = process.exitStatusIfEnded()
+        }
+        if let status, status != 0 {
+            output.errorLine("note: \(name) could not open the page (exit status \(status)); \(instead)")
         }
         #endif
     }

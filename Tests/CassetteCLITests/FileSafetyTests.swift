@@ -99,20 +99,11 @@ import Darwin
 
     /// Runs the `cassette` tool with each argument list at once, in child processes; their exit statuses.
     static func atOnce(_ runs: [[String]]) throws -> [(status: Int32, output: String)] {
-        let processes = runs.map { arguments -> (Process, Pipe) in
-            let process = Process()
-            process.executableURL = ChildProcess.url(of: "cassette")
-            process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            return (process, pipe)
-        }
-        for (process, _) in processes { try process.run() }
-        return processes.map { process, pipe in
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let tool = ChildProcess.url(of: "cassette").path
+        let started = try runs.map { try SpawnedProcess(executable: tool, $0, mergingErrors: true) }
+        return started.map { process in
+            let (status, output, _) = process.finish()
+            return (status, String(decoding: output, as: UTF8.self))
         }
     }
 

@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// The test suites' helper executables (`SharedSessionCheck`, `CassetteSaveCheck`,
@@ -23,19 +24,12 @@ public enum ChildProcess {
     public static func run(
         executable: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil
     ) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let folder { process.currentDirectoryURL = folder }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        // Started with posix_spawn (SpawnedProcess), not Foundation.Process: the toolchain's
+        // Process.run() over-reads memory, which AddressSanitizer reports.
+        let result = try SpawnedProcess.run(
+            executable: executable.path, arguments,
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            directory: folder?.path, mergingErrors: true)
+        return (result.status, String(decoding: result.output, as: UTF8.self))
     }
 }
