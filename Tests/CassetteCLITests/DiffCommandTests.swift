@@ -136,14 +136,9 @@ import Testing
         let scratch = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         func git(_ arguments: String...) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["git", "-C", scratch.path, "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "git \(arguments)")
+            let result = try SpawnedProcess.run(
+                executable: "/usr/bin/env", ["git", "-C", scratch.path, "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments)
+            #expect(result.status == 0, "git \(arguments): \(String(decoding: result.errors, as: UTF8.self))")
         }
         let file = scratch.appendingPathComponent("feed.json")
         try Self.write([Self.interaction("/feed", json: #"{"count":1}"#)], to: file)

@@ -51,27 +51,21 @@ import Testing
     static func runSuite(
         _ processes: [[Planned]], ledger: URL, run: String, arguments: [String] = [], environment: [String: String] = [:]
     ) throws -> [(status: Int32, output: String)] {
-        var running: [(Process, Pipe)] = []
+        var running: [SpawnedProcess] = []
         for tapes in processes {
-            let process = Process()
-            process.executableURL = ChildProcess.url(of: "CassetteLedgerCheck")
-            process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(
-                [
-                    "CASSETTE_LEDGER": ledger.path, "CASSETTE_RUN_ID": run,
-                    "LEDGER_CHECK_TAPES": String(decoding: try JSONEncoder().encode(tapes), as: UTF8.self),
-                ].merging(environment) { $1 }
-            ) { $1 }
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            running.append((process, pipe))
+            let process = try SpawnedProcess(
+                executable: ChildProcess.url(of: "CassetteLedgerCheck").path, arguments,
+                environment: ProcessInfo.processInfo.environment.merging(
+                    [
+                        "CASSETTE_LEDGER": ledger.path, "CASSETTE_RUN_ID": run,
+                        "LEDGER_CHECK_TAPES": String(decoding: try JSONEncoder().encode(tapes), as: UTF8.self),
+                    ].merging(environment) { $1 }
+                ) { $1 }, mergingErrors: true)
+            running.append(process)
         }
-        return running.map { process, pipe in
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, output)
+        return running.map { process in
+            let (status, output, _) = process.finish()
+            return (status, String(decoding: output, as: UTF8.self))
         }
     }
 

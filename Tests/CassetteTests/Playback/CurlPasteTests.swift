@@ -1,4 +1,4 @@
-import Cassette
+@testable import Cassette
 import CassetteTestSupport
 import Foundation
 import Testing
@@ -39,17 +39,10 @@ import FoundationNetworking
 
     /// Runs curl and returns what it printed; fails clearly when curl is not installed.
     static func curl(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let result = try SpawnedProcess.run(executable: "/usr/bin/env", ["curl"] + arguments)
         try #require(
-            process.terminationStatus == 0,
-            "curl \(arguments.joined(separator: " ")) exited \(process.terminationStatus); is curl installed? (apt-get install curl)")
-        return output
+            result.status == 0,
+            "curl \(arguments.joined(separator: " ")) exited \(result.status); is curl installed? (apt-get install curl)")
+        return result.output
     }
 }

@@ -1,4 +1,4 @@
-import Cassette
+@testable import Cassette
 import CassetteTestSupport
 import Foundation
 import Testing
@@ -51,18 +51,12 @@ import FoundationNetworking
     }
 
     static func curl(_ arguments: [String]) -> (status: Int32, out: Data, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "--no-progress-meter"] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        do { try process.run() } catch { return (-1, Data(), "\(error)") }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, data, text)
+        do {
+            let result = try SpawnedProcess.run(executable: "/usr/bin/env", ["curl", "-s", "--no-progress-meter"] + arguments)
+            return (result.status, result.output, String(decoding: result.errors, as: UTF8.self))
+        } catch {
+            return (-1, Data(), "\(error)")
+        }
     }
 
     // MARK: Replaying on the wire
