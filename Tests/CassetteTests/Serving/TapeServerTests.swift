@@ -1,7 +1,8 @@
-@testable import Cassette
 import CassetteTestSupport
 import Foundation
 import Testing
+
+@testable import Cassette
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
