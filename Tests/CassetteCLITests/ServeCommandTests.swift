@@ -13,37 +13,29 @@ import Glibc
 @Suite(.timingIsolated) struct ServeCommandTests {
     /// A running `cassette serve`.
     final class Served: @unchecked Sendable {
-        let process = Process()
+        let process: SpawnedProcess
         let base: String
         /// The first line it printed, without its line end.
         let firstLine: String
-        private let errors = Pipe()
 
         /// Starts `cassette serve` with `arguments`, and with `environment` instead of the test
         /// run's `CI` and `CASSETTE_` variables.
         init(_ arguments: [String], environment: [String: String] = [:]) throws {
-            process.executableURL = ChildProcess.url(of: "cassette")
-            process.arguments = ["serve"] + arguments
-            process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "CI" && !$0.key.hasPrefix("CASSETTE_") }
-                .merging(environment) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
+            process = try SpawnedProcess(
+                executable: ChildProcess.url(of: "cassette").path, ["serve"] + arguments,
+                environment: ProcessInfo.processInfo.environment.filter { $0.key != "CI" && !$0.key.hasPrefix("CASSETTE_") }
+                    .merging(environment) { $1 })
             // The first line says where it listens.
             var line = Data()
             while !line.contains(0x0A) {
-                let byte = output.fileHandleForReading.readData(ofLength: 1)
+                let byte = process.outputHandle.readData(ofLength: 1)
                 if byte.isEmpty { break }
                 line += byte
             }
             let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard text.hasPrefix("listening on http://") else {
-                process.waitUntilExit()
-                throw ServeError(
-                    text:
-                        "cassette serve printed \(text.debugDescription): \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
-                )
+                let ended = process.finish()
+                throw ServeError(text: "cassette serve printed \(text.debugDescription): \(String(decoding: ended.errors, as: UTF8.self))")
             }
             base = String(text.dropFirst("listening on ".count).prefix { $0 != " " })
             firstLine = text
@@ -51,10 +43,9 @@ import Glibc
 
         /// Sends `signal`, waits for the exit; the status and what went to standard error.
         func stop(_ signal: Int32 = SIGTERM) -> (status: Int32, errors: String) {
-            kill(process.processIdentifier, signal)
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
+            process.send(signal)
+            let ended = process.finish()
+            return (ended.status, String(decoding: ended.errors, as: UTF8.self))
         }
     }
 
@@ -64,15 +55,12 @@ import Glibc
     }
 
     static func curl(_ arguments: [String]) -> (status: Int32, out: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        do { try process.run() } catch { return (-1, "\(error)") }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        do {
+            let result = try SpawnedProcess.run(executable: "/usr/bin/env", ["curl", "-s"] + arguments)
+            return (result.status, String(decoding: result.output, as: UTF8.self))
+        } catch {
+            return (-1, "\(error)")
+        }
     }
 
     static let examples = PackagePaths.examples
@@ -86,25 +74,21 @@ import Glibc
         #expect(user.out.contains("Set-Cookie: session=[REDACTED]\r\nSet-Cookie: theme=dark; Path=/\r\n"), "\(user.out)")
 
         // Python's http.client, a client nobody here wrote.
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let port = served.base.split(separator: ":").last.map(String.init) ?? ""
-        python.arguments = [
-            "python3", "-c",
-            """
-            import http.client, json
-            c = http.client.HTTPConnection("127.0.0.1", \(port))
-            c.request("POST", "/users", body=json.dumps({"name": "Grace Hopper", "languages": ["COBOL", "FLOW-MATIC"]}),
-                      headers={"Content-Type": "application/json"})
-            r = c.getresponse()
-            print(r.status, r.getheader("Location"), json.loads(r.read())["id"])
-            """,
-        ]
-        let out = Pipe()
-        python.standardOutput = out
-        try python.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
+        let python = try SpawnedProcess.run(
+            executable: "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import http.client, json
+                c = http.client.HTTPConnection("127.0.0.1", \(port))
+                c.request("POST", "/users", body=json.dumps({"name": "Grace Hopper", "languages": ["COBOL", "FLOW-MATIC"]}),
+                          headers={"Content-Type": "application/json"})
+                r = c.getresponse()
+                print(r.status, r.getheader("Location"), json.loads(r.read())["id"])
+                """,
+            ])
+        let printed = String(decoding: python.output, as: UTF8.self)
         #expect(printed == "201 https://api.example.com/users/43 43\n")
 
         let (status, errors) = served.stop()
@@ -120,37 +104,33 @@ import Glibc
             "--latency", "recorded",
         ])
         let port = served.base.split(separator: ":").last.map(String.init) ?? ""
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = [
-            "python3", "-c",
-            """
-            import http.client, json, time
-            c = http.client.HTTPConnection("127.0.0.1", \(port))
-            body = json.dumps({"model": "gpt-4o-mini", "stream": True, "messages": [{"role": "user", "content": "Say hello"}]})
-            start = time.monotonic()
-            c.request("POST", "/v1/chat/completions", body=body, headers={"Content-Type": "application/json"})
-            r = c.getresponse()
-            events, data = [], []
-            while True:
-                line = r.readline()
-                if not line:
-                    break
-                line = line.rstrip(b"\\n")
-                if line.startswith(b"data: "):
-                    data.append(line[6:].decode())
-                elif line == b"" and data:
-                    events.append([time.monotonic() - start, "\\n".join(data)])
-                    data = []
-            print(json.dumps({"status": r.status, "type": r.getheader("Content-Type"), "framing": r.getheader("Transfer-Encoding"),
-                              "events": events}))
-            """,
-        ]
-        let out = Pipe()
-        python.standardOutput = out
-        try python.run()
-        let printed = out.fileHandleForReading.readDataToEndOfFile()
-        python.waitUntilExit()
+        let python = try SpawnedProcess.run(
+            executable: "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import http.client, json, time
+                c = http.client.HTTPConnection("127.0.0.1", \(port))
+                body = json.dumps({"model": "gpt-4o-mini", "stream": True, "messages": [{"role": "user", "content": "Say hello"}]})
+                start = time.monotonic()
+                c.request("POST", "/v1/chat/completions", body=body, headers={"Content-Type": "application/json"})
+                r = c.getresponse()
+                events, data = [], []
+                while True:
+                    line = r.readline()
+                    if not line:
+                        break
+                    line = line.rstrip(b"\\n")
+                    if line.startswith(b"data: "):
+                        data.append(line[6:].decode())
+                    elif line == b"" and data:
+                        events.append([time.monotonic() - start, "\\n".join(data)])
+                        data = []
+                print(json.dumps({"status": r.status, "type": r.getheader("Content-Type"), "framing": r.getheader("Transfer-Encoding"),
+                                  "events": events}))
+                """,
+            ])
+        let printed = python.output
         let result = try #require(
             try JSONSerialization.jsonObject(with: printed) as? [String: Any], "\(String(decoding: printed, as: UTF8.self))")
         #expect(result["status"] as? Int == 200)

@@ -103,6 +103,18 @@ package final class SpawnedProcess: @unchecked Sendable {
         #endif
     }
 
+    /// The child's standard output, to read as it arrives (``finish()`` reads what is left).
+    package var outputHandle: FileHandle { outputPipe.fileHandleForReading }
+
+    /// Sends `signal` to the child (`SIGTERM`, `SIGINT`, `SIGKILL`).
+    package func send(_ signal: Int32) {
+        #if os(Linux)
+        kill(pid, signal)
+        #else
+        kill(process.processIdentifier, signal)
+        #endif
+    }
+
     /// Reads the child's output and error to their ends, waits for it, and returns its exit
     /// status (128 + the signal for a child a signal ended) with what it wrote.
     package func finish() -> (status: Int32, output: Data, errors: Data) {
