@@ -1,7 +1,8 @@
-import Cassette
 import CassetteTestSupport
 import Foundation
 import Testing
+
+@testable import Cassette
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -16,20 +17,17 @@ import Glibc
     /// The child executable, built next to the test bundle (`Tests/CassetteSaveCheck`).
     static var child: URL { ChildProcess.url(of: "CassetteSaveCheck") }
 
-    static func launch(_ arguments: [String], output: Pipe? = nil) throws -> Process {
-        let process = Process()
-        process.executableURL = child
-        process.arguments = arguments
-        process.standardOutput = output ?? FileHandle.nullDevice
-        try process.run()
-        return process
+    /// Starts the child (through `SpawnedProcess`: these tests start hundreds of children, and
+    /// `Foundation.Process.run()` over-reads memory on this toolchain).
+    static func launch(_ arguments: [String]) throws -> SpawnedProcess {
+        try SpawnedProcess(executable: child.path, arguments)
     }
 
-    /// Reads `pipe` until a line equal to `line` arrives; false when the pipe closes first.
-    static func wait(for line: String, in pipe: Pipe) -> Bool {
+    /// Reads the child's output until a line equal to `line` arrives; false when it closes first.
+    static func wait(for line: String, in process: SpawnedProcess) -> Bool {
         var text = ""
         while true {
-            let data = pipe.fileHandleForReading.availableData
+            let data = process.outputHandle.availableData
             if data.isEmpty { return false }
             text += String(decoding: data, as: UTF8.self)
             if text.split(separator: "\n").contains(Substring(line)) { return true }
@@ -60,23 +58,21 @@ import Glibc
                 var problems: [String] = []
                 var interrupted = 0
                 // A first save, so that there is always an old cassette.
-                let first = try Self.launch(["loop", file.path, "1"])
-                first.waitUntilExit()
+                _ = try Self.launch(["loop", file.path, "1"]).finish()
                 // 100 rounds, and more (up to 400) until a kill has landed mid-write: a mode-all save
                 // spends most of its time reading and encoding, so only a few kills in a hundred do.
                 var round = -1
                 while true {
                     round += 1
                     if round >= 400 || (round >= 100 && interrupted > 0) { break }
-                    let output = Pipe()
-                    let process = try Self.launch(["loop", file.path], output: output)
-                    guard Self.wait(for: "saving \(Int.random(in: 1...2))", in: output) else {
+                    let process = try Self.launch(["loop", file.path])
+                    guard Self.wait(for: "saving \(Int.random(in: 1...2))", in: process) else {
                         problems.append("round \(round): the child stopped before saving")
                         continue
                     }
                     usleep(UInt32.random(in: 0...40_000))
-                    kill(process.processIdentifier, SIGKILL)
-                    process.waitUntilExit()
+                    process.send(SIGKILL)
+                    _ = process.finish()
 
                     let names = (try? FileManager.default.contentsOfDirectory(atPath: scratch.url.path)) ?? []
                     if names.contains(where: { $0.hasPrefix(".kill.json.") && $0.hasSuffix(".tmp") }) { interrupted += 1 }
@@ -94,9 +90,8 @@ import Glibc
                     }
                 }
                 // A save that runs to the end removes what killed saves left behind.
-                let clean = try Self.launch(["loop", file.path, "1"])
-                clean.waitUntilExit()
-                if clean.terminationStatus != 0 { problems.append("the last save exited \(clean.terminationStatus)") }
+                let clean = try Self.launch(["loop", file.path, "1"]).finish().status
+                if clean != 0 { problems.append("the last save exited \(clean)") }
                 let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: scratch.url.path)) ?? []).filter {
                     $0 != "kill.json"
                 }
@@ -122,8 +117,7 @@ import Glibc
             let tags = ["p1", "p2", "p3", "p4"]
             let statuses = try await Self.offThePool { () throws -> [Int32] in
                 let processes = try tags.map { try Self.launch(["append", file.path, $0, "5"]) }
-                for process in processes { process.waitUntilExit() }
-                return processes.map(\.terminationStatus)
+                return processes.map { $0.finish().status }
             }
             #expect(statuses == [0, 0, 0, 0])
             let interactions = try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions
