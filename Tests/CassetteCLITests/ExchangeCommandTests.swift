@@ -196,23 +196,17 @@ import Glibc
     /// does not die with the signal's default action.
     @Test func aSignalDuringPlayStopsItAndSaysSo() throws {
         let examples = Locations.packageRoot.appendingPathComponent("Cassettes/Examples/users-api.json").path
-        let process = Process()
-        process.executableURL = ChildProcess.url(of: "cassette")
-        process.arguments = [
-            "play", "--cassette", examples, "--latency", "fixed:60,60", "https://api.example.com/users/42?fields=name,email",
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
+        let process = try SpawnedProcess(
+            executable: ChildProcess.url(of: "cassette").path,
+            ["play", "--cassette", examples, "--latency", "fixed:60,60", "https://api.example.com/users/42?fields=name,email"])
         Thread.sleep(forTimeInterval: 0.5)  // the replay is waiting out its 60 s first byte
         let start = Date()
-        kill(process.processIdentifier, SIGINT)
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        process.send(SIGINT)
+        let ended = process.finish()
+        let text = String(decoding: ended.errors, as: UTF8.self)
         #expect(Date().timeIntervalSince(start) < 30)
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 1)
+        // 1, its own exit status: not 130, the status of a process the signal ended.
+        #expect(ended.status == 1)
         #expect(text == "error: stopped by SIGINT before the answer was complete; nothing was printed\n")
     }
 
