@@ -253,7 +253,7 @@ struct ViewCommandTests {
         let detail = try #require(dom.all(#"(<section id="detail".*?</section>)"#).first)
         #expect(
             DumpedDOM(detail).all(#"<p class="finding change">(.*?)</p>"#).map(DumpedDOM.text) == [
-                "changed: status: 200 → 503", #"changed: body $.id: a number 42 → a string "42""#,
+                "changed: response.status: 200 → 503", #"changed: response.body.$.id: a number 42 → a string "42""#,
             ])
         let sides = DumpedDOM(detail).all(#"<div class="side (old|new)">"#)
         #expect(sides == ["old", "new"])

@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// Debian's `chromium`, headless, as a test tool: loads a page from `file://`, runs its scripts and
@@ -24,18 +25,12 @@ public enum HeadlessBrowser {
 
     private static func run(_ arguments: [String], width: Int, height: Int) throws -> Data {
         guard let path else { throw ServerError("no headless browser: install Debian's chromium (.ci/run does)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments =
+        let result = try SpawnedProcess.run(
+            executable: path,
             ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--window-size=\(width),\(height)"]
-            + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ServerError("chromium exited with \(process.terminationStatus)") }
+                + arguments)
+        guard result.status == 0 else { throw ServerError("chromium exited with \(result.status)") }
+        let data = result.output
         return data
     }
 }

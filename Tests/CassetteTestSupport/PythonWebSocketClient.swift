@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// A WebSocket client nobody here wrote: Python's `websockets` (from PyPI; CI installs it in its
@@ -42,14 +43,7 @@ package enum PythonWebSocketClient {
     package static let python: String? = {
         let candidates = [ProcessInfo.processInfo.environment["CASSETTE_PYTHON"], "/usr/bin/python3"].compactMap { $0 }
         return candidates.first { path in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = ["-c", "import websockets"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
-            process.waitUntilExit()
-            return process.terminationStatus == 0
+            (try? SpawnedProcess.run(executable: path, ["-c", "import websockets"]))?.status == 0
         }
     }()
 
@@ -84,20 +78,11 @@ package enum PythonWebSocketClient {
     /// Holds the conversation with the WebSocket at `url` (`ws://…`).
     package static func converse(_ url: String) throws -> Conversation {
         guard let python else { throw Failure(description: "no Python with websockets (set CASSETTE_PYTHON)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script, url]
-        let out = Pipe()
-        let errors = Pipe()
-        process.standardOutput = out
-        process.standardError = errors
-        try process.run()
-        let printed = out.fileHandleForReading.readDataToEndOfFile()
-        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let result = try SpawnedProcess.run(executable: python, ["-c", script, url])
+        let printed = result.output
+        guard result.status == 0 else {
             throw Failure(
-                description: "python exited \(process.terminationStatus): \(String(decoding: printed + complaint, as: UTF8.self))")
+                description: "python exited \(result.status): \(String(decoding: printed + result.errors, as: UTF8.self))")
         }
         return try JSONDecoder().decode(Conversation.self, from: printed)
     }

@@ -278,9 +278,10 @@ import FoundationNetworking
         let drifted = try await LiveCheck.run([file])
         #expect(drifted.map(\.drifted) == [true, false, false, true])
         guard case .drifted(let getChanges) = drifted[0].outcome, case .drifted(let jsonChanges) = drifted[3].outcome else { return }
-        #expect(getChanges == ["status: 201 → 200"])
-        #expect(jsonChanges.contains(#"body $.slideshow.author: added ("Yours Truly")"#), "\(jsonChanges)")
-        #expect(jsonChanges.contains(#"body $.slideshow.title: was a number 7, is a string "Sample Slide Show""#), "\(jsonChanges)")
+        #expect(getChanges == ["response.status: 201 → 200"])
+        #expect(jsonChanges.contains(#"response.body.$.slideshow.author: added ("Yours Truly")"#), "\(jsonChanges)")
+        #expect(
+            jsonChanges.contains(#"response.body.$.slideshow.title: a number 7 → a string "Sample Slide Show""#), "\(jsonChanges)")
 
         let updates = try LiveCheck.update(drifted)
         #expect(updates.map(\.cassette) == [file] && updates.map(\.interactions) == [[0, 3]])
