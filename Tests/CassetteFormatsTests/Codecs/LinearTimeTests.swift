@@ -18,6 +18,17 @@ import Testing
         try (0..<3).map { _ in try seconds(work) }.min() ?? 0
     }
 
+    /// How much longer `large` takes than `small`, measured up to three times and the lowest kept:
+    /// a load spike from the tests running beside it (it measured 12 once in a full parallel run)
+    /// is not taken for growth faster than linear, which measures about 16 every time.
+    static func ratio(_ large: () throws -> Void, to small: () throws -> Void, under bound: Double) rethrows -> Double {
+        var lowest = Double.infinity
+        for _ in 0..<3 where lowest >= bound {
+            lowest = min(lowest, try best(large) / max(1e-6, try best(small)))
+        }
+        return lowest
+    }
+
     @Test(arguments: CassetteFormat.allCases)
     func thousandsOfHeaderFieldsReadInLinearTime(_ format: CassetteFormat) throws {
         func data(_ count: Int) throws -> Data {
@@ -32,7 +43,7 @@ import Testing
         let large = try data(10_000)
         let decoded = try format.decode(large)
         #expect(decoded.interactions.first?.response?.headers.count == 10_000)
-        let ratio = try Self.best { _ = try format.decode(large) } / max(1e-6, try Self.best { _ = try format.decode(small) })
+        let ratio = try Self.ratio({ _ = try format.decode(large) }, to: { _ = try format.decode(small) }, under: 10)
         #expect(ratio < 10, "10,000 fields took \(ratio)x as long as 2,500")
     }
 
@@ -55,7 +66,7 @@ import Testing
         let found = problems(large)
         #expect(found.count == 4_000)
         #expect(found.last?.line == 1 && found.last?.column == 1 + 29 + 3_999 * 80 + 76, "\(String(describing: found.last))")
-        let ratio = Self.best { _ = problems(large) } / max(1e-6, Self.best { _ = problems(small) })
+        let ratio = Self.ratio({ _ = problems(large) }, to: { _ = problems(small) }, under: 10)
         #expect(ratio < 10, "4,000 errors took \(ratio)x as long as 1,000")
     }
 }
