@@ -26,3 +26,28 @@ func fuzzRoundTrip(_ message: WebSocketFrameReader.Message, readBy role: WebSock
     reader.append(frame.encoded(mask: role == .server ? [1, 2, 3, 4] : nil))
     guard (try? reader.next()) == message else { preconditionFailure("a WebSocket message did not read back the same: \(message)") }
 }
+
+/// Compiles `pattern` as a rules file's body pattern and matches it over `text`: refused with a
+/// reason, or matched (every match inside the text) or stopped, within its budget and a second of
+/// slack (sanitized, on a busy machine), or the target traps.
+func fuzzBodyPattern(_ pattern: String, on text: String) {
+    let compiled: BodyPattern
+    do throws(BodyPattern.Problem) {
+        compiled = try BodyPattern(pattern)
+    } catch {
+        if error.reason.isEmpty { preconditionFailure("a refused pattern carries no reason: \(pattern)") }
+        return
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
+    let matches = compiled.matches(in: text)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let allowed = BodyPattern.budget(length: text.utf16.count) + 1
+    if seconds > allowed {
+        FileHandle.standardError.write(Data("pattern \(pattern) ran \(seconds) s, past \(allowed) s\n".utf8))
+        preconditionFailure("a body pattern ran past its budget")
+    }
+    let whole = NSRange(text.startIndex..., in: text)
+    for match in matches ?? [] where NSMaxRange(match.range) > NSMaxRange(whole) {
+        preconditionFailure("a match lies outside the text")
+    }
+}

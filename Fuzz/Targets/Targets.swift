@@ -49,6 +49,14 @@ let targets: [String: (Data) -> Void] = [
             if !WebSocketCloseCode.isSendable(error.code) { preconditionFailure("close code \(error.code) may not be sent") }
         }
     },
+    // A rules file's body pattern, then a newline, then a body: a pattern compiles or is refused
+    // with a reason, and matching never runs far past its budget (a pattern that backtracks without
+    // end is stopped), so no rules file can hang a server thread.
+    "body_patterns": { data in
+        let input = String(decoding: data, as: UTF8.self)
+        guard let newline = input.firstIndex(of: "\n") else { return }
+        fuzzBodyPattern(String(input[..<newline]), on: String(input[input.index(after: newline)...]))
+    },
     // The first byte picks the format (0 JSON, 1 HTTP messages, 2 HAR), the rest is decoded as it.
     "round_trip": { data in
         guard let first = data.first else { return }

@@ -237,8 +237,12 @@ private struct RulesFileReader: JSONTreeReading {
     private mutating func checkPatterns(_ node: JSONNode?, at place: JSONPath) {
         guard case .array(let elements)? = node?.value else { return }
         for (index, element) in elements.enumerated() {
-            guard let pattern = element.value.stringValue, let why = RedactionRules.problem(ofPattern: pattern) else { continue }
-            report("\"\(pattern)\" is not a regular expression (\(why))", at: place.appending(index), offset: element.offset)
+            guard let pattern = element.value.stringValue else { continue }
+            do throws(BodyPattern.Problem) {
+                _ = try BodyPattern(pattern)
+            } catch {
+                report("\"\(pattern)\" is not a regular expression (\(error.reason))", at: place.appending(index), offset: element.offset)
+            }
         }
     }
 

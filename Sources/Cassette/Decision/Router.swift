@@ -97,7 +97,7 @@ final class Router: Sendable {
         if let slowPattern {
             // A rule that backtracks without end was stopped: refused with why, the thread freed.
             if newRequest { access.noteRequest() }
-            let budget = RedactionRules.patternBudget(length: String(decoding: request.body.data, as: UTF8.self).utf16.count)
+            let budget = BodyPattern.budget(length: String(decoding: request.body.data, as: UTF8.self).utf16.count)
             return .decided(.refuse(RequestFailure(.redactionTooSlow(pattern: slowPattern, budget: budget), request: redacted)))
         }
         var usedUp = 0

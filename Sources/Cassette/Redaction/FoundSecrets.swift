@@ -6,7 +6,7 @@ struct FoundSecrets {
     /// The ones found as JSON numbers: they stay numbers, never placeholders.
     private(set) var numbers: Set<String> = []
 
-    /// A body pattern stopped at its budget (``RedactionRules/patternBudget(length:)``): its body was
+    /// A body pattern stopped at its budget (``BodyPattern/budget(length:)``): its body was
     /// redacted whole, and a request whose matching stopped is refused.
     var slowPattern: String?
 

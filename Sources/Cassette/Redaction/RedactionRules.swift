@@ -15,71 +15,29 @@ struct RedactionRules: Sendable {
     private let formNames: Set<String>
     private let jsonKeys: Set<String>
     private let jsonPaths: [JSONPathPattern]
-    /// `NSRegularExpression` is immutable and documented as safe to share between threads.
-    private let patterns: [UncheckedPattern]
+    private let patterns: [BodyPattern]
     /// Texts the rules leave alone: `[REDACTED]`, and the placeholders, which stand for secrets
     /// already taken out.
     private let keptTexts: Set<String>
 
-    /// A compiled body pattern.
-    struct UncheckedPattern: @unchecked Sendable {
-        let expression: NSRegularExpression
-    }
-
     /// - Throws: ``CassetteError/invalidRedactionPattern(_:reason:)`` for a body pattern that is not
     ///   a regular expression.
     init(_ redaction: Redaction) throws(CassetteError) {
-        var patterns: [UncheckedPattern] = []
+        var patterns: [BodyPattern] = []
         for pattern in redaction.bodyPatterns {
-            do {
-                patterns.append(UncheckedPattern(expression: try NSRegularExpression(pattern: pattern)))
+            do throws(BodyPattern.Problem) {
+                patterns.append(try BodyPattern(pattern))
             } catch {
-                throw .invalidRedactionPattern(pattern, reason: (error as NSError).localizedDescription)
+                throw .invalidRedactionPattern(pattern, reason: error.reason)
             }
         }
         self.init(redaction, patterns: patterns)
     }
 
-    /// How long one body pattern may run on a body of `length` UTF-16 units: a quarter of a
-    /// second, and a second more for each 20 million (a linear pattern reads far faster). A
-    /// pattern that backtracks without end (`(a|aa)+$` on 60 `a`s) is stopped there instead of
-    /// holding its thread.
-    static func patternBudget(length: Int) -> TimeInterval {
-        0.25 + Double(length) / 20_000_000
-    }
-
-    /// The matches of `pattern` in `text`, or nil when matching ran past its budget
-    /// (``patternBudget(length:)``) and was stopped (`reportProgress` calls back while a match
-    /// runs, also on Linux).
-    static func matches(of pattern: NSRegularExpression, in text: String) -> [NSTextCheckingResult]? {
-        let budget = patternBudget(length: text.utf16.count)
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(budget * 1e9)
-        var found: [NSTextCheckingResult] = []
-        var stopped = false
-        pattern.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)) { match, _, stop in
-            if let match { found.append(match) }
-            if DispatchTime.now().uptimeNanoseconds > deadline {
-                stopped = true
-                stop.pointee = true
-            }
-        }
-        return stopped ? nil : found
-    }
-
-    /// Why `pattern` is not a regular expression, or nil when it is one.
-    static func problem(ofPattern pattern: String) -> String? {
-        do {
-            _ = try NSRegularExpression(pattern: pattern)
-            return nil
-        } catch {
-            return (error as NSError).localizedDescription
-        }
-    }
-
     /// Rules that change nothing.
     static let none = RedactionRules(.none, patterns: [])
 
-    private init(_ redaction: Redaction, patterns: [UncheckedPattern]) {
+    private init(_ redaction: Redaction, patterns: [BodyPattern]) {
         self.redaction = redaction
         headerNames = Set(redaction.headers.map { $0.lowercased() })
         queryNames = Set(redaction.queryParameters.map(Redaction.comparable))
@@ -325,9 +283,8 @@ struct RedactionRules: Sendable {
         }
         if !patterns.isEmpty, UTF8Validation.isValid(data) {
             var text = String(decoding: data, as: UTF8.self)
-            for compiled in patterns {
-                let pattern = compiled.expression
-                guard let matches = Self.matches(of: pattern, in: text) else {
+            for pattern in patterns {
+                guard let matches = pattern.matches(in: text) else {
                     // Stopped at its budget: what is left of the body cannot be known to hold no
                     // secret, so none of it is kept; the caller is told (a request is refused).
                     secrets.slowPattern = pattern.pattern

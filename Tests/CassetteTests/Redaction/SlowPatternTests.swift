@@ -52,4 +52,31 @@ import FoundationNetworking
             #expect(scratch.server.received.isEmpty)
         }
     }
+
+    /// The fuzz target's regression inputs (`Fuzz/Regressions/body_patterns`: a pattern, a newline,
+    /// a body): each pattern is refused with a reason, or matched or stopped within its budget and
+    /// the target's second of slack.
+    @Test func theFuzzTargetsRegressionInputsStopWithinTheirBudget() throws {
+        let folder = PackagePaths.root.appendingPathComponent("Fuzz/Regressions/body_patterns")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names.count >= 3)
+        var stopped = 0
+        var refused = 0
+        for name in names {
+            let input = String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
+            let newline = try #require(input.firstIndex(of: "\n"), "\(name)")
+            let text = String(input[input.index(after: newline)...])
+            do throws(BodyPattern.Problem) {
+                let pattern = try BodyPattern(String(input[..<newline]))
+                let start = Date()
+                if pattern.matches(in: text) == nil { stopped += 1 }
+                let allowed = BodyPattern.budget(length: text.utf16.count) + TimingIsolation.scale
+                #expect(Date().timeIntervalSince(start) < allowed, "\(name)")
+            } catch {
+                #expect(!error.reason.isEmpty, "\(name)")
+                refused += 1
+            }
+        }
+        #expect(stopped >= 2 && refused >= 1, "stopped \(stopped), refused \(refused)")
+    }
 }
