@@ -119,7 +119,8 @@ extension TapeServer {
         do {
             next = try ServerStage(tape: tape, upstream: options.upstream, ownOrigin: ownOrigin, own: own)
         } catch {
-            _ = try? tape.eject()
+            // Never used: a new name is not left behind as an empty cassette.
+            tape.discard()
             throw error
         }
         let previous = stage.withLock { stage -> ServerStage? in

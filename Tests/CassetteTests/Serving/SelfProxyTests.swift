@@ -48,6 +48,9 @@ import Testing
             defer { server.stop() }
             #expect(throws: CassetteError.self) { try server.load("feed") }
             #expect(server.tape == nil)
+            // The tape opened for "feed" is discarded, not ejected: no empty cassette is left.
+            let feed = scratch.url.appendingPathComponent("feed.json").path
+            #expect(!FileManager.default.fileExists(atPath: feed), "an empty cassette was saved at \(feed)")
         }
     }
 
