@@ -20,17 +20,15 @@ enum MemoryBenchmarks {
 
     /// Runs the child and returns (peak growth in bytes) / `size`.
     static func ratio(child arguments: [String], size: Int) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        process.arguments = ["--child"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let line = output.split(separator: "\n").first(where: { $0.hasPrefix("PEAK ") }),
+        let child = try SpawnedProcess.run(
+            executable: URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path, ["--child"] + arguments)
+        let output = String(decoding: child.output, as: UTF8.self)
+        guard child.status == 0, let line = output.split(separator: "\n").first(where: { $0.hasPrefix("PEAK ") }),
             let growth = Double(line.dropFirst(5))
-        else { throw Requests.Failed(description: "the memory child failed (\(process.terminationStatus)): \(output)") }
+        else {
+            throw Requests.Failed(
+                description: "the memory child failed (\(child.status)): \(output)\(String(decoding: child.errors, as: UTF8.self))")
+        }
         return growth / Double(size)
     }
 

@@ -38,15 +38,9 @@ enum ViewBenchmark {
         let source = CassetteViewPage.Source(
             file: "bench.json", format: "JSON", document: CassetteDocument(interactions: interactions()), warnings: [])
         try Data(CassetteViewPage(sources: [source]).html().utf8).write(to: page)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: browser)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.absoluteString]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let chromium = try SpawnedProcess.run(
+            executable: browser, ["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.absoluteString])
+        let dom = String(decoding: chromium.output, as: UTF8.self)
         let rendered = dom.range(of: #"data-render-ms="[0-9.]+""#, options: .regularExpression).map {
             dom[$0].dropFirst("data-render-ms=\"".count).dropLast()
         }
