@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "Cassette", targets: ["Cassette"]),
         // The Swift Testing traits (`.cassette`, `.stubs`); re-exports Cassette.
         .library(name: "CassetteTesting", targets: ["CassetteTesting"]),
+        // The server for clients outside the process: `tape.serve()`, a folder server.
+        .library(name: "CassetteServer", targets: ["CassetteServer"]),
         // The cassette as data and its codecs, for tools.
         .library(name: "CassetteFormats", targets: ["CassetteFormats"]),
         .executable(name: "cassette", targets: ["CassetteCLI"]),
@@ -30,10 +32,13 @@ let package = Package(
         // The runtime: URLProtocol, routing, recording, playback. Re-exports CassetteFormats. Its
         // privacy manifest goes with it into an app that links it (Apple's required-reason APIs).
         .target(name: "Cassette", dependencies: ["CassetteFormats"], resources: [.copy("PrivacyInfo.xcprivacy")]),
+        // The server: an HTTP/1.1 and WebSocket server answering from a tape for clients outside
+        // the process (`tape.serve()`, `cassette serve`), with its sockets and wire protocols.
+        .target(name: "CassetteServer", dependencies: ["Cassette"]),
         // The test-framework integration: Swift Testing traits. Re-exports Cassette.
         .target(name: "CassetteTesting", dependencies: ["Cassette"]),
         // The `cassette` command-line tool.
-        .executableTarget(name: "CassetteCLI", dependencies: ["Cassette"]),
+        .executableTarget(name: "CassetteCLI", dependencies: ["Cassette", "CassetteServer"]),
         // `swift package cassette …`: the tool for the commands that only read.
         .plugin(
             name: "CassetteCommand",
@@ -52,9 +57,10 @@ let package = Package(
                 ]),
             dependencies: ["CassetteCLI"]),
         // The benchmarks: `swift run -c release CassetteBench` (ratios against the platform floor).
-        .executableTarget(name: "CassetteBench", dependencies: ["Cassette", "CassetteTestSupport"], path: "Benchmarks"),
+        .executableTarget(name: "CassetteBench", dependencies: ["Cassette", "CassetteServer", "CassetteTestSupport"], path: "Benchmarks"),
         // Test-only support: an in-process loopback HTTP server, so tests record without network.
-        .target(name: "CassetteTestSupport", dependencies: ["Cassette", "CHeapUsage"], path: "Tests/CassetteTestSupport"),
+        .target(
+            name: "CassetteTestSupport", dependencies: ["Cassette", "CassetteServer", "CHeapUsage"], path: "Tests/CassetteTestSupport"),
         // Test-only: the heap in use (mallinfo2, which the Glibc module does not export), for the memory tests.
         .target(name: "CHeapUsage", path: "Tests/CHeapUsage"),
         // A child process for the URLSession.shared tests, which each need a fresh process.
@@ -71,7 +77,8 @@ let package = Package(
         .testTarget(
             name: "CassetteTests",
             dependencies: [
-                "Cassette", "CassetteTesting", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck", "CassetteMemoryCheck",
+                "Cassette", "CassetteServer", "CassetteTesting", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck",
+                "CassetteMemoryCheck",
                 "CassetteLedgerCheck",
             ], exclude: ["Fixtures"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"], exclude: ["Fixtures"]),

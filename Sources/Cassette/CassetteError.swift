@@ -41,7 +41,7 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// The `.cassette` trait without a name on a parameterized test, where an argument of a case
     /// cannot name a cassette: its description is not stable (see the trait).
     case cassetteNameNotDerivable(test: String, argument: String, reason: String)
-    /// A ``TapeServer`` could not start: the reason says why and what to do.
+    /// A `TapeServer` could not start: the reason says why and what to do.
     case serverFailed(String)
     /// The platform cannot route a session's requests through Cassette (watchOS, where
     /// `URLProtocol` serves no custom protocol): the platform's name.

@@ -61,7 +61,7 @@ extension Tape {
     /// Lets go of a tape that was never used (a server could not be set up for it): its session,
     /// servers and routes end as at ``eject()``, and nothing is saved, reported or kept in a ledger;
     /// a new cassette is not created empty.
-    func discard() {
+    package func discard() {
         guard (try? takeDown()) != nil else { return }
         router.releaseRecordings()
     }
@@ -182,4 +182,11 @@ extension Tape {
             misses: report.unmatched.map { "\($0.request.method) \($0.request.url)" }, fileSize: facts.size, fileModified: facts.modified,
             maximumAge: options.staleness?.maximumAge, root: PackageRoots.root(above: options.openedBy?.file ?? file.path)?.path)
     }
+}
+
+/// Something that lives as long as a tape and is stopped when it is ejected: a server answering
+/// from it (`TapeServer`, in `CassetteServer`). See ``Tape/adopt(_:)``.
+package protocol EndsWithTape: AnyObject, Sendable {
+    /// Stops it; called once, as the tape is ejected.
+    func stop()
 }

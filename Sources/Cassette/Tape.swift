@@ -100,7 +100,7 @@ public final class Tape: Sendable {
     /// ```
     public let stubs = Stubs()
 
-    let router: Router
+    package let router: Router
     let routes: ProtocolClasses
     /// When the tape was opened, by its clock.
     let openedAt: Date
@@ -121,7 +121,7 @@ public final class Tape: Sendable {
     /// tape does not judge staleness when it is ejected.
     let staleJudgment: (fails: Bool, note: String)?
     let state = Locked((ejected: false, holdsSharedSession: false))
-    let servers = Locked<[TapeServer]>([])
+    let servers = Locked<[any EndsWithTape]>([])
 
     /// Opens the cassette `name`, in the package's `Cassettes/` folder unless told otherwise.
     ///
@@ -305,28 +305,18 @@ public final class Tape: Sendable {
         return report
     }
 
-    /// Starts an HTTP server that answers from this tape, for clients outside this process's
-    /// `URLSession`s (see ``TapeServer``); ``eject()`` stops it.
+    /// Keeps `server` (a `TapeServer`, which `CassetteServer` adds) to stop it at ``eject()``.
     ///
-    /// ```swift
-    /// @Test(.cassette(matching: .default.ignoringHost())) func appShowsTheFeed() async throws {
-    ///     let server = try #require(Tape.current).serve()
-    ///     let app = XCUIApplication()
-    ///     app.launchEnvironment["API_BASE_URL"] = server.baseURL.absoluteString
-    ///     app.launch()
-    /// }
-    /// ```
-    ///
-    /// - Throws: ``CassetteError/serverFailed(_:)``, ``CassetteError/alreadyEjected(file:)``.
-    public func serve(_ options: TapeServer.Options = TapeServer.Options()) throws -> TapeServer {
-        if state.withLock({ $0.ejected }) { throw CassetteError.alreadyEjected(file: file.path) }
-        return try TapeServer(tape: self, options: options)
+    /// - Throws: ``CassetteError/alreadyEjected(file:)``: the server is not kept, and the caller stops it.
+    package func adopt(_ server: any EndsWithTape) throws {
+        try state.withLock { state in
+            if state.ejected { throw CassetteError.alreadyEjected(file: file.path) }
+            servers.withLock { $0.append(server) }
+        }
     }
 
-    /// Keeps `server` to stop it at ``eject()``.
-    func adopt(_ server: TapeServer) {
-        servers.withLock { $0.append(server) }
-    }
+    /// Whether ``eject()`` was called.
+    package var isEjected: Bool { state.withLock { $0.ejected } }
 
     /// Also routes `URLSession.shared` through this tape until it is ejected.
     ///

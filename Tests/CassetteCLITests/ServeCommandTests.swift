@@ -1,5 +1,6 @@
 import Cassette
 import CassetteFormats
+import CassetteServer
 import CassetteTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import Cassette
+import CassetteServer
 import Foundation
 
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ package enum LoopbackWebSocket {
     /// Whether `request` asks for the server's WebSocket.
     static func isUpgrade(_ request: LoopbackServer.Received) -> Bool {
         (request.target.hasPrefix(path) || request.target == echoPath)
-            && WebSocketHandshake.asksForWebSocket { request.headers[$0.lowercased()] }
+            && WebSocketUpgrade.isAsked { request.headers[$0.lowercased()] }
     }
 
     /// Answers the upgrade `request` on `connection` (bytes already read past its head in

@@ -1,4 +1,5 @@
 import Cassette
+import CassetteServer
 import Foundation
 
 #if canImport(Glibc)

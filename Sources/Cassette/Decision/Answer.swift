@@ -4,9 +4,9 @@ import Foundation
 /// the head (status and header fields), the body the caller gets, how the exchange ends, and when.
 ///
 /// Pure data. The session executor (``SessionExecutor``) plays it through a ``ClientChannel``;
-/// the wire executor (``TapeServer``) writes it to a socket. Both make their schedule from
+/// the wire executor (`TapeServer`) writes it to a socket. Both make their schedule from
 /// ``plan(inPieces:timeout:)``, so a replay keeps the same timing, cut and end on either.
-struct Answer: Sendable {
+package struct Answer: Sendable {
     /// Who answers: what a timeout's message says waited too long.
     enum Source: Sendable, Equatable {
         case stub
@@ -33,9 +33,9 @@ struct Answer: Sendable {
     /// The request as errors show it: redacted.
     var request: Interaction.Request
     /// The head (its body is ``body``); nil for an error alone.
-    var response: Interaction.Response?
+    package var response: Interaction.Response?
     /// The bytes the caller gets: all of them, or those before a recorded error cut the body.
-    var body: Data
+    package var body: Data
     /// The error that ends the exchange, if any.
     var endCode: URLError.Code?
     /// Why it ends with ``endCode`` when Cassette (not the recording) says so.
@@ -53,7 +53,7 @@ struct Answer: Sendable {
 
     /// How the answer reaches the caller. `inPieces`: whether every piece of the body reaches it
     /// (a delegate, or a client on the wire); otherwise the body arrives in one piece.
-    func plan(inPieces: Bool, timeout: TimeInterval?) -> DeliveryPlan {
+    package func plan(inPieces: Bool, timeout: TimeInterval?) -> DeliveryPlan {
         let spread = inPieces && timing.duration > timing.firstByte
         switch shape {
         case .chunks(let sizes, let delay) where response != nil:
@@ -72,7 +72,7 @@ struct Answer: Sendable {
     /// The error a `.fail(code)` step of the plan ends with: a timeout the plan cut in (`timeout`,
     /// not a recorded or stubbed one) says what waited too long; Cassette's own reason when it has
     /// one; otherwise the recorded or stubbed error.
-    func error(_ code: URLError.Code, timeout: TimeInterval?) -> URLError {
+    package func error(_ code: URLError.Code, timeout: TimeInterval?) -> URLError {
         if code == .timedOut, code != endCode, let timeout {
             let what: String
             switch source {

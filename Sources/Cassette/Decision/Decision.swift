@@ -2,9 +2,9 @@ import Foundation
 
 /// What the ``Router`` decided for one request: who answers it. A value, so that every executor
 /// carries out the same decision — the session executor (``SessionExecutor``) through a
-/// ``ClientChannel``, the wire executor (``TapeServer``) on a socket — and so that the decision
+/// ``ClientChannel``, the wire executor (`TapeServer`) on a socket — and so that the decision
 /// is tested without either (`RouterTests`).
-enum Decision: Sendable {
+package enum Decision: Sendable {
     /// A stub answers.
     case stub(Answer)
     /// The cassette answers with a recording, prepared for this request.
@@ -27,11 +27,11 @@ enum Decision: Sendable {
     }
 }
 
-/// What the ``Router`` decided for a WebSocket upgrade that the wire executor (``TapeServer``)
+/// What the ``Router`` decided for a WebSocket upgrade that the wire executor (`TapeServer`)
 /// asks about: a recorded conversation answers it, or it is decided as any request is. Only the
 /// wire executor can hold a conversation, so only it is given this; the session executor gets a
 /// ``Decision``, where a recorded conversation is a refusal that says why.
-enum UpgradeDecision: Sendable {
+package enum UpgradeDecision: Sendable {
     /// A recorded WebSocket conversation answers the upgrade.
     case converse(ConversationReplay)
     /// No conversation: a stub, a replayed answer (an upgrade recorded as refused), recording

@@ -8,7 +8,7 @@ import Foundation
 /// The session executor and the wire executor reach the tape only through this and the router's
 /// decisions: the router's state is private to it, so what an executor can change is written
 /// here. A class: an executor holds it with one reference, on every request.
-final class ExecutorAccess: Sendable {
+package final class ExecutorAccess: Sendable {
     /// Keeps what the network answers, by the tape's recording policy.
     let recorder: Recorder
     /// The tape's clock (a test may set it).
@@ -16,7 +16,7 @@ final class ExecutorAccess: Sendable {
     /// How the tape's sessions use a URL cache.
     let urlCache: URLCacheUse
     /// Whether requests no recording answers are recorded.
-    let recordsNewRequests: Bool
+    package let recordsNewRequests: Bool
     /// Whether a connection failure is also said on standard error at once.
     private let announcesWarnings: Bool
     private let redactor: Redactor
@@ -58,7 +58,7 @@ final class ExecutorAccess: Sendable {
 
     /// Logs a WebSocket client message that did not match its recording (``ConversationReplay/miss(at:_:)``):
     /// the tape's report lists it with the unmatched requests.
-    func noteConversationMiss(_ miss: UnmatchedRequest) {
+    package func noteConversationMiss(_ miss: UnmatchedRequest) {
         log.withLock { $0.unmatched.append(miss) }
     }
 

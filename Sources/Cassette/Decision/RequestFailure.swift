@@ -7,13 +7,13 @@ import FoundationNetworking
 /// Every way a request can fail inside Cassette — not an error a server or a recording gave, but
 /// Cassette's own refusal — with its `URLError` code and its message, built here and nowhere else.
 ///
-/// The session executor fails the task with ``urlError``; the wire executor (``TapeServer``)
+/// The session executor fails the task with ``urlError``; the wire executor (`TapeServer`)
 /// answers each case with a status of its own (an unmatched request gets the miss report), by
 /// case, never by the message's text. Messages say what happened, to which request, and what to
 /// do next; they name the request as the cassette holds it (redacted), so printing one never shows
 /// a secret.
-struct RequestFailure: Error, Sendable {
-    enum Reason: Sendable {
+package struct RequestFailure: Error, Sendable {
+    package enum Reason: Sendable {
         /// No recorded interaction matches, and the mode may not record.
         case unmatched(UnmatchedRequest)
         /// A ``StubSession`` without pass-through: no stub answers.
@@ -55,13 +55,13 @@ struct RequestFailure: Error, Sendable {
         case redactionTooSlow(pattern: String, budget: TimeInterval)
     }
 
-    var reason: Reason
+    package var reason: Reason
     /// The request's method and URL, as errors show them (redacted); nil when the failure comes
     /// before the request could be redacted (no route, a body that cannot be read).
     var method: String?
     var url: String?
 
-    init(_ reason: Reason, method: String? = nil, url: String? = nil) {
+    package init(_ reason: Reason, method: String? = nil, url: String? = nil) {
         self.reason = reason
         self.method = method
         self.url = url
@@ -96,7 +96,7 @@ struct RequestFailure: Error, Sendable {
     static let unmatchedCode = URLError.Code.resourceUnavailable
 
     /// What the caller reads in `localizedDescription`.
-    var message: String {
+    package var message: String {
         let request = "\(method ?? "GET") \(url ?? "")"
         switch reason {
         case .unmatched(let miss):
@@ -163,7 +163,7 @@ struct RequestFailure: Error, Sendable {
     }
 
     /// The error the task fails with.
-    var urlError: URLError {
+    package var urlError: URLError {
         guard let url else { return URLError(code, userInfo: [NSLocalizedDescriptionKey: message]) }
         return Self.urlError(code, url: url, message)
     }

@@ -7,12 +7,12 @@ import FoundationNetworking
 /// Decides, for each request of a tape's or stub session's sessions and of its replay server,
 /// who answers: a stub, the cassette's recording, the live network (recording what comes back),
 /// or nobody (a clear error). It decides and keeps count; it does not act: the session executor
-/// (``SessionExecutor``) and the wire executor (``TapeServer``) carry out its ``Decision``.
+/// (``SessionExecutor``) and the wire executor (`TapeServer`) carry out its ``Decision``.
 /// docs/Architecture.md, "The flow".
 ///
 /// Its state is its own (`private`): an executor reaches the tape through what it decides and
 /// through ``access`` (``ExecutorAccess``), the tape through the few questions below.
-final class Router: Sendable {
+package final class Router: Sendable {
     private let setup: Setup
     private let redactor: Redactor
     private let playback: PlaybackQueue
@@ -24,7 +24,7 @@ final class Router: Sendable {
     /// How a found recording is made ready to answer.
     private let preparation: ReplayPreparation
     /// What the executors may touch of the tape (``ExecutorAccess``).
-    let access: ExecutorAccess
+    package let access: ExecutorAccess
 
     init(setup: Setup, redactor: Redactor, playback: PlaybackQueue, stubs: Stubs) {
         self.setup = setup
@@ -56,7 +56,7 @@ final class Router: Sendable {
     ///
     /// A recording that is a WebSocket conversation is refused here, and stays for an upgrade
     /// (``decideUpgrade(_:sent:)``).
-    func decide(
+    package func decide(
         _ request: Interaction.Request, sent: () -> URLRequest, shownOnMiss: () -> Interaction.Request? = { nil },
         newRequest: Bool = true
     ) -> Decision {
@@ -69,7 +69,7 @@ final class Router: Sendable {
 
     /// Decides who answers a WebSocket upgrade the wire executor received: a recorded conversation,
     /// or whatever ``decide(_:sent:shownOnMiss:)`` would decide.
-    func decideUpgrade(_ request: Interaction.Request, sent: () -> URLRequest) -> UpgradeDecision {
+    package func decideUpgrade(_ request: Interaction.Request, sent: () -> URLRequest) -> UpgradeDecision {
         decide(request, sent: sent, shownOnMiss: { nil }, conversing: true, newRequest: true)
     }
 
@@ -256,7 +256,7 @@ extension Router {
     }
 
     /// The origins (`scheme://host:port`) of the cassette's recordings.
-    var recordedOrigins: Set<String> {
+    package var recordedOrigins: Set<String> {
         Set(playback.recordings.compactMap { OriginMove.origin(of: $0.request.url) })
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// an error — cut short by the request's timeout, as a live request would be.
 ///
 /// Pure arithmetic, so every rule here is tested without a session.
-struct DeliveryPlan: Equatable {
-    enum Step: Equatable {
+package struct DeliveryPlan: Equatable {
+    package enum Step: Equatable {
         /// The response head.
         case head
         /// These bytes of the body.
@@ -17,13 +17,13 @@ struct DeliveryPlan: Equatable {
         case fail(URLError.Code)
     }
 
-    struct Event: Equatable {
-        var at: TimeInterval
-        var step: Step
+    package struct Event: Equatable {
+        package var at: TimeInterval
+        package var step: Step
     }
 
     /// In time order; the last one is `finish` or `fail`.
-    var events: [Event]
+    package var events: [Event]
 
     /// How often a body delivered in pieces gets one: 20 pieces a second.
     static let pieceInterval: TimeInterval = 0.05

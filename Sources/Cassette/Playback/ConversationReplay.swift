@@ -4,10 +4,10 @@ import Foundation
 /// recorded, the script of the messages (``WebSocketScript``, timed by the tape's latency), and
 /// what a miss report needs to name it. The router decides it (``Decision/converse(_:)``); the
 /// wire executor (``ConversationPlayer``) runs it.
-struct ConversationReplay: Sendable {
+package struct ConversationReplay: Sendable {
     /// The recorded `101` response.
-    var response: Interaction.Response
-    var script: WebSocketScript
+    package var response: Interaction.Response
+    package var script: WebSocketScript
     /// The interaction's number in the cassette, from 1.
     var number: Int
     /// The upgrade request, redacted, as a miss report shows it.
@@ -15,7 +15,7 @@ struct ConversationReplay: Sendable {
     var cassette: URL?
     var mode: RecordMode?
     /// JSON paths left out when a client message is compared with the recorded one.
-    var ignoredJSONPaths: [String]
+    package var ignoredJSONPaths: [String]
     /// The tape's redactor, when the conversation holds placeholders (or the tape's redaction
     /// gives values back on replay): it learns what they stand for from the live client's
     /// messages and gives the values back in the server's. Nil: messages replay as recorded.
@@ -25,7 +25,7 @@ struct ConversationReplay: Sendable {
     /// `received`, which matched it (``WebSocketScript/difference(_:from:ignoringJSONPaths:)``):
     /// `{"login": "[REDACTED-1]"}` answered live with `{"login": "ada"}` binds `[REDACTED-1]` to `ada`
     /// for the rest of the tape.
-    func learn(from received: WebSocketFrameReader.Message, recordedAt index: Int) {
+    package func learn(from received: ConversationMessage, recordedAt index: Int) {
         guard let placeholders, case .text(let text) = received, let recorded = script.messages[index].text,
             PlaceholderPattern.containsPlaceholder(recorded),
             let match = PlaceholderPattern.learn(
@@ -36,13 +36,13 @@ struct ConversationReplay: Sendable {
 
     /// The server message at `index` as it is sent now: with the values the tape knows back in
     /// place of their placeholders.
-    func outgoing(_ index: Int) -> Interaction.WebSocketMessage {
+    package func outgoing(_ index: Int) -> Interaction.WebSocketMessage {
         placeholders.map { $0.forPlayback(script.messages[index], index: index) } ?? script.messages[index]
     }
 
     /// The miss report for a client message that differs from the recorded message at `index`
     /// (`difference` says how), or that never came (`difference` says what happened instead).
-    func miss(at index: Int, _ difference: String) -> UnmatchedRequest {
+    package func miss(at index: Int, _ difference: String) -> UnmatchedRequest {
         let clientMessages = script.messages.indices.filter { script.messages[$0].from == .client && script.messages[$0].kind != .ping }
         let ordinal = (clientMessages.firstIndex(of: index) ?? 0) + 1
         let place = "webSocket.messages[\(index)] of interaction #\(number)"

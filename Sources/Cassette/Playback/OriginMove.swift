@@ -4,7 +4,7 @@ import Foundation
 /// ``RequestMatching/ignoringHost()``) points where the live request went: a `Location` or a
 /// response URL on the recorded origin is moved to the live one, so a redirect is followed to the
 /// server under test and the caller sees its URLs, as it would live.
-enum OriginMove {
+package enum OriginMove {
     /// `interaction` for a request to `liveURL`, when `rule` lets origins differ.
     static func replayed(_ interaction: Interaction, for liveURL: String, rule: RequestMatching.Origin) -> Interaction {
         guard rule != .exact, var response = interaction.response,
@@ -27,7 +27,7 @@ enum OriginMove {
     }
 
     /// `https://host:port` as written at the start of `url`.
-    static func origin(of url: String) -> String? {
+    package static func origin(of url: String) -> String? {
         guard let scheme = url.range(of: "://") else { return nil }
         let end = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
         return String(url[..<end])

@@ -14,8 +14,8 @@ import Foundation
 /// and the server's recorded pong is not sent (the live ping gets its pong). A server's recorded
 /// ping is sent. A conversation whose last server message is not a close ends by dropping the
 /// connection once every step is done.
-struct WebSocketScript: Sendable, Equatable {
-    enum Step: Sendable, Equatable {
+package struct WebSocketScript: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         /// Send the message at `index`, `delay` seconds after the step's anchor: the `101`, or the
         /// arrival of the last client message waited for.
         case send(index: Int, delay: TimeInterval)
@@ -24,11 +24,11 @@ struct WebSocketScript: Sendable, Equatable {
         case expect(index: Int)
     }
 
-    let messages: [Interaction.WebSocketMessage]
-    let steps: [Step]
+    package let messages: [Interaction.WebSocketMessage]
+    package let steps: [Step]
 
     /// Whether the server closes (its recorded close is among the steps) rather than drops.
-    var serverCloses: Bool {
+    package var serverCloses: Bool {
         steps.contains { step in
             if case .send(let index, _) = step { messages[index].kind == .close } else { false }
         }
@@ -57,8 +57,8 @@ struct WebSocketScript: Sendable, Equatable {
     /// How `received` differs from the recorded client message `expected`, or nil when it matches:
     /// the kind; text exactly, or JSON by meaning (members in any order, numbers by value) without
     /// `ignoredJSONPaths`, a value recorded redacted matching any; binary by bytes; a close by its code.
-    static func difference(
-        _ received: WebSocketFrameReader.Message, from expected: Interaction.WebSocketMessage, ignoringJSONPaths: [String] = []
+    package static func difference(
+        _ received: ConversationMessage, from expected: Interaction.WebSocketMessage, ignoringJSONPaths: [String] = []
     ) -> String? {
         switch (received, expected.kind) {
         case (.text(let text), .text):
@@ -93,7 +93,7 @@ struct WebSocketScript: Sendable, Equatable {
         }
     }
 
-    private static func kind(of message: WebSocketFrameReader.Message) -> String {
+    private static func kind(of message: ConversationMessage) -> String {
         switch message {
         case .text(let text): "a text message (\(JSONDiff.shown(.string(text))))"
         case .binary(let data): "a binary message (\(data.count) bytes)"

@@ -11,14 +11,14 @@ import FoundationNetworking
 /// caller's redirect policy decides and every hop is recorded), decodes `gzip`/`deflate` like the
 /// caller's session would, and neither stores cookies nor caches: the caller's session already
 /// put its cookies into the request, and recording must see every response.
-final class LiveForwarder: Sendable {
+package final class LiveForwarder: Sendable {
     /// What came back for one request.
-    struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         var response: HTTPURLResponse?
         var body: Data
         /// When each piece of the body arrived: the body's length after it, and seconds from the start.
         var arrivals: [StreamCapture.Arrival] = []
-        var error: URLError?
+        package var error: URLError?
         /// Seconds from the start of the request to the response head, and to the end.
         var firstByte: TimeInterval?
         var duration: TimeInterval
@@ -28,13 +28,13 @@ final class LiveForwarder: Sendable {
     }
 
     /// A request on its way; cancel it when the caller cancels.
-    final class Forwarding: Sendable {
+    package final class Forwarding: Sendable {
         private let task: UncheckedSendable<URLSessionDataTask>
         init(_ task: URLSessionDataTask) { self.task = UncheckedSendable(task) }
 
         /// Cancels the live request. Hops off the calling queue: cancelling a task of another
         /// session from `stopLoading` deadlocks FoundationNetworking.
-        func cancel() {
+        package func cancel() {
             let task = self.task
             DispatchQueue.global().async { task.value.cancel() }
         }
@@ -80,13 +80,22 @@ final class LiveForwarder: Sendable {
     }
 
     /// What the live request reports as it goes, besides its end.
-    struct Progress: Sendable {
+    package struct Progress: Sendable {
         /// The response head, when it arrives.
         var head: @Sendable (HTTPURLResponse) -> Void = { _ in }
         /// Each piece of the body, as it arrives.
         var data: @Sendable (Data) -> Void = { _ in }
         /// Body bytes sent: this piece, the total so far, the total expected (0 when unknown).
         var sent: @Sendable (Int64, Int64, Int64) -> Void = { _, _, _ in }
+
+        package init(
+            head: @escaping @Sendable (HTTPURLResponse) -> Void = { _ in }, data: @escaping @Sendable (Data) -> Void = { _ in },
+            sent: @escaping @Sendable (Int64, Int64, Int64) -> Void = { _, _, _ in }
+        ) {
+            self.head = head
+            self.data = data
+            self.sent = sent
+        }
     }
 
     /// Starts `request` with `body`, through the same kind of task the caller used, so that it

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// noted in the tape's report), and handed to the executor as it arrives and when it ends. The
 /// server's WebSocket relay, which talks to the upstream itself, keeps what it recorded through
 /// the same place.
-struct LiveRecording: Sendable {
+package struct LiveRecording: Sendable {
     private let request: Interaction.Request
     private let access: ExecutorAccess
     /// Where the recording goes; nil when nothing is kept (``Decision/passThrough(_:)``).
@@ -27,7 +27,7 @@ struct LiveRecording: Sendable {
     ///   - task: the caller's task, when a URLSession's (it orders the recording among its
     ///     session's; nil on the wire).
     ///   - known: the session that runs `task`, when Cassette made it (``Exchange/knownSession``).
-    init(
+    package init(
         _ request: Interaction.Request, access: ExecutorAccess, task: URLSessionTask? = nil, known: URLSession? = nil, keeping: Bool = true
     ) {
         self.request = request
@@ -44,7 +44,7 @@ struct LiveRecording: Sendable {
     /// Sends `outgoing` with `body`. What arrives goes to `progress`; at the end, `judge` says what
     /// the caller saw (a resource timeout that cut the exchange, a cancellation), the policy keeps
     /// that, and `onEnd` gets it. Never on URLSession's shared queue (see ``LiveForwarder/forward(_:body:progress:onEnd:)``).
-    func send(
+    package func send(
         _ outgoing: URLRequest, body: RequestBody, progress: LiveForwarder.Progress,
         judge: @escaping @Sendable (LiveForwarder.Outcome) -> (outcome: LiveForwarder.Outcome, cancelled: Bool) = { ($0, false) },
         onEnd: @escaping @Sendable (LiveForwarder.Outcome) -> Void
@@ -65,13 +65,13 @@ struct LiveRecording: Sendable {
 
     /// Keeps `interaction`, recorded by the executor itself (the relay of a WebSocket), in this
     /// place, as the policy keeps it.
-    func keep(_ interaction: Interaction) {
+    package func keep(_ interaction: Interaction) {
         guard let place else { return }
         access.recorder.keep(interaction, at: place)
     }
 
     /// Gives up the place: nothing was sent, or nothing is to be kept.
-    func abandon() {
+    package func abandon() {
         guard let place else { return }
         access.recorder.abandon(place)
     }

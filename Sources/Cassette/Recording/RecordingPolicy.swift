@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// What a recording keeps of a live exchange, and what it says about what it drops: the rules
 /// of recording, apart from the sending (``LiveForwarder``) and the delivering (the executor).
-struct RecordingPolicy: Sendable {
+package struct RecordingPolicy: Sendable {
     /// The cassette recorded into; nil for a stub session's pass-through, which keeps nothing.
     var file: URL?
     /// Whether requests that could not connect are saved (``Tape/Options/savesConnectionFailures``).
@@ -61,7 +61,7 @@ struct RecordingPolicy: Sendable {
 
     /// Measured timing, to the millisecond: finer digits are noise, and they would make every
     /// re-recording a diff.
-    static func timing(firstByte: TimeInterval?, duration: TimeInterval) -> Interaction.Timing {
+    package static func timing(firstByte: TimeInterval?, duration: TimeInterval) -> Interaction.Timing {
         func milliseconds(_ seconds: TimeInterval) -> TimeInterval { (seconds * 1000).rounded() / 1000 }
         let end = milliseconds(duration)
         return Interaction.Timing(firstByte: min(milliseconds(firstByte ?? duration), end), duration: end)

@@ -43,7 +43,7 @@ class CassetteURLProtocol: URLProtocol {
     /// handshake of a `URLSessionWebSocketTask` as an HTTP request with those fields, through
     /// the session's protocol classes; a conversation cannot be held through a `URLProtocol`, so
     /// the handshake is left to the loading system (record and replay WebSockets through
-    /// ``Tape/serve(_:)``).
+    /// `tape.serve()`).
     override class func canInit(with request: URLRequest) -> Bool {
         guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
         guard !Self.isWebSocketHandshake(request) else { return false }
@@ -60,7 +60,7 @@ class CassetteURLProtocol: URLProtocol {
     /// Whether `request` opens a WebSocket: it asks to upgrade to one, or carries a handshake key.
     static func isWebSocketHandshake(_ request: URLRequest) -> Bool {
         request.value(forHTTPHeaderField: "Sec-WebSocket-Key") != nil
-            || WebSocketHandshake.asksForWebSocket { request.value(forHTTPHeaderField: $0) }
+            || WebSocketUpgrade.isAsked { request.value(forHTTPHeaderField: $0) }
     }
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }

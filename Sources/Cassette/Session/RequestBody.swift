@@ -15,11 +15,11 @@ import FoundationNetworking
 /// with its `Content-Length`, as the caller's session would have (``source(_:)`` decides). A
 /// body that cannot be obtained fails the request with a URLError saying so: never an empty
 /// body sent or recorded in its place.
-struct RequestBody {
+package struct RequestBody {
     /// How the caller's API hands the body to URLSession, which decides how it goes on the wire
     /// (libcurl adds a `Content-Type` to a `POST` whose request has a body, sends streams chunked,
     /// with `Expect: 100-continue` for a delegate's stream): recording sends it the same way.
-    enum Form {
+    package enum Form {
         /// `httpBody`, or no body.
         case request
         /// The request's `httpBodyStream`.
@@ -33,6 +33,11 @@ struct RequestBody {
     /// The bytes; nil for a request without a body.
     var data: Data?
     var form: Form
+
+    package init(data: Data?, form: Form) {
+        self.data = data
+        self.form = form
+    }
     /// The length URLSession announces to `didSendBodyData`: known for data and files, 0 for streams.
     var expectedLength: Int64 { form == .request || form == .upload ? Int64(data?.count ?? 0) : 0 }
 

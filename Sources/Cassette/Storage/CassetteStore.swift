@@ -2,7 +2,7 @@ import Foundation
 
 /// A folder of cassettes: the one answer to "which file is cassette `x`" and "what in this folder
 /// is a cassette" (``scan(_:)``), for tapes, `withCassette`, the `.cassette` trait, the folder
-/// server (``TapeServer/load(_:beneath:)``) and every command.
+/// server (`TapeServer.load(_:beneath:)`) and every command.
 ///
 /// A name is a relative path inside the folder — `feed`, `UI/feed`, `UI/feed.har`:
 ///

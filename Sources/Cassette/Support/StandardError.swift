@@ -2,8 +2,8 @@ import Foundation
 
 /// Lines for a person reading the test log, where no test framework can take them: the one place
 /// the library writes to standard error.
-enum StandardError {
-    static func write(_ line: String) {
+package enum StandardError {
+    package static func write(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteServer
 
 /// The rules that reach bodies reach WebSocket messages, through the same walk over an
 /// interaction: the check before saving finds a secret in a message, and placeholders bound from

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteServer
 
 /// Who may use a server's admin interface, decided from the peer's address and the token header.
 @Suite struct AdminAccessTests {

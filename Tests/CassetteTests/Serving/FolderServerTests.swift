@@ -1,4 +1,5 @@
 import Cassette
+import CassetteServer
 import CassetteTestSupport
 import Foundation
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteServer
 
 /// A server cannot be turned on itself: an upstream that is the server by any name — `localhost`,
 /// `127.0.0.1`, a wildcard's interface address — is refused when it starts (or loads a cassette),

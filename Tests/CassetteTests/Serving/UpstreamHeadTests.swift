@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteServer
 
 /// The head the relay passes on when an upstream refuses a WebSocket upgrade. The `ws://` path
 /// has the upstream's own bytes; the `wss://` path (`URLSessionWebSocketTask`, Apple platforms)

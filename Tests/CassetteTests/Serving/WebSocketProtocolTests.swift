@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteServer
 
 /// The WebSocket protocol, written here: SHA-1 against FIPS 180 and RFC 3174, the handshake
 /// against RFC 6455's own example, and the frame reader against the RFC's rules.
@@ -50,8 +51,8 @@ import Testing
             "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Protocol": "chat, superchat",
             "Sec-WebSocket-Extensions": "permessage-deflate; client_max_window_bits",
         ]
-        #expect(WebSocketHandshake.asksForWebSocket(fields(good)))
-        #expect(!WebSocketHandshake.asksForWebSocket(fields(["Connection": "Upgrade"])))
+        #expect(WebSocketUpgrade.isAsked(fields(good)))
+        #expect(!WebSocketUpgrade.isAsked(fields(["Connection": "Upgrade"])))
         guard case .success(let upgrade) = WebSocketHandshake.upgrade(method: "GET", fields(good)) else {
             Issue.record("refused")
             return

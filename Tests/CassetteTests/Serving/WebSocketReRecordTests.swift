@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteServer
 
 /// Recording a WebSocket conversation again (mode `all`) through the tape's server: a conversation
 /// that changed is written; one that did not leaves the file's bytes as they were. The upgrade

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteServer
 
 /// WebSocket conversations through the tape's server: recorded with the server as a relay in
 /// front of the loopback server's echo + push WebSocket, then replayed offline — the same

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteServer
 @testable import CassetteTesting
 
 /// One answer to "which file is cassette `x`": a tape, `withCassette`, the `.cassette` trait and the

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteServer
 
 /// The loopback server's WebSocket and the project's WebSocket client, which the WebSocket
 /// record and replay tests stand on: the echo + push conversation, RFC 6455 spot checks, and the

@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// One end of a WebSocket connection on a socket: reads whole messages (and control frames) as

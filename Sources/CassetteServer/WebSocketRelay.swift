@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// Carries a WebSocket conversation between a client and the upstream server while it is

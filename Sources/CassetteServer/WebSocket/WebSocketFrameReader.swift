@@ -1,5 +1,10 @@
 import Foundation
 
+// The fuzz targets compile this file with the runtime's files in one module (Fuzz/run).
+#if canImport(Cassette)
+import Cassette
+#endif
+
 /// Reads WebSocket messages from the bytes of a connection as they arrive (RFC 6455, sections 5
 /// and 8): frames are parsed, unmasked, and reassembled into messages; control frames between
 /// fragments come out on their own. Anything the RFC forbids ends the reading with the close
@@ -16,15 +21,8 @@ package struct WebSocketFrameReader: Sendable {
     /// Which end reads: a server reads masked client frames, a client unmasked server frames.
     package enum Role: Sendable { case server, client }
 
-    /// A whole message, or a control frame.
-    package enum Message: Sendable, Equatable {
-        case text(String)
-        case binary(Data)
-        case ping(Data)
-        case pong(Data)
-        /// A close frame: its code and reason (nil code: a close without a payload).
-        case close(code: UInt16?, reason: String)
-    }
+    /// A whole message, or a control frame: the message type conversation playback reads.
+    package typealias Message = ConversationMessage
 
     /// What ends the reading: the close code to send and why.
     package struct Failure: Error, Sendable, Equatable {

@@ -1,10 +1,11 @@
+import Cassette
 import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// What a recording the server makes receives (``LiveRecording``), handed from where the live
+/// What a recording the server makes receives (`LiveRecording`), handed from where the live
 /// request reports to the connection's thread, which writes it to the wire as it comes.
 final class ResponseStream: @unchecked Sendable {
     enum Event {

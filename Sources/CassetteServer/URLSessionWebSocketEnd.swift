@@ -1,4 +1,5 @@
 #if canImport(Darwin)
+import Cassette
 import Foundation
 
 /// The upstream end of a `wss://` WebSocket the server records, on Apple platforms:

@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// How the recording server opens the upstream end of a WebSocket: `ws://` (and `http://`)
@@ -17,8 +18,8 @@ enum WebSocketUpstream {
     /// Opens the WebSocket at `url` (the upstream's origin + the request's target) for the
     /// upgrade `wire`: its fields go on (the key too; no extension is offered), with the upstream's `Host`.
     ///
-    /// - Throws: ``RequestFailure`` (``RequestFailure/Reason/webSocketOverTLS`` on Linux,
-    ///   ``RequestFailure/Reason/webSocketUpstreamUnreachable(why:)``), naming the `ws://` URL.
+    /// - Throws: `RequestFailure` (`RequestFailure.Reason.webSocketOverTLS` on Linux,
+    ///   `RequestFailure.Reason.webSocketUpstreamUnreachable(why:)`), naming the `ws://` URL.
     static func open(_ wire: WireRequest, url: URL, limits: TapeServer.Limits) throws(RequestFailure) -> Opened {
         let scheme = url.scheme?.lowercased() ?? ""
         // Errors name the WebSocket's own URL: ws:// for http://, wss:// for https://.

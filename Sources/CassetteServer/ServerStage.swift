@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -14,7 +15,7 @@ final class ServerStage: Sendable {
     /// How to cancel each recording in flight, by a number of its own; whether the server stopped.
     private let recordings = Locked((next: 0, cancels: [Int: @Sendable () -> Void](), stopped: false))
 
-    /// - Throws: ``CassetteError/serverFailed(_:)`` when the tape would record with nowhere to
+    /// - Throws: `CassetteError.serverFailed(_:)` when the tape would record with nowhere to
     ///   record from, or the upstream is the server itself (by any name: ``OwnAddress``).
     init(tape: Tape, upstream: URL?, ownOrigin: String, own: OwnAddress) throws {
         if let upstream, own.isReached(by: upstream) {

@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// One end of a WebSocket conversation the recording relay (``WebSocketRelay``) talks to: the

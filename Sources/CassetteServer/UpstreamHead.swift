@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// The head of the upstream server's answer to a WebSocket upgrade, read by the server's own

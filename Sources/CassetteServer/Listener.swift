@@ -1,3 +1,5 @@
+import Cassette
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,9 +1,10 @@
+import Cassette
 import Foundation
 
-/// Runs a recorded WebSocket conversation (``ConversationReplay``) on a client's connection once
-/// the `101` is written: the wire executor of ``Decision/converse(_:)``.
+/// Runs a recorded WebSocket conversation (`ConversationReplay`) on a client's connection once
+/// the `101` is written: the wire executor of `Decision.converse(_:)`.
 ///
-/// It follows the script (``WebSocketScript``) step by step: a server message is sent when its
+/// It follows the script (`WebSocketScript`) step by step: a server message is sent when its
 /// delay after the step's anchor has passed; a client message is waited for and compared with the
 /// recording. Meanwhile every ping is answered with its pong, and client messages that arrive
 /// early wait their turn, with the moment they arrived (which anchors what answers them). A

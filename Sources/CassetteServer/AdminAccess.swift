@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// Who may use a ``TapeServer``'s admin interface: clients on this machine (a loopback peer

@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ extension ServerConnection {
     /// server's own upstream client (the WebSocket relay): the same buffered reads and whole
     /// writes as an accepted connection.
     ///
-    /// - Throws: ``CassetteError/serverFailed(_:)`` saying why it could not connect.
+    /// - Throws: `CassetteError.serverFailed(_:)` saying why it could not connect.
     static func connect(host: String, port: Int) throws(CassetteError) -> ServerConnection {
         let outcome = SocketAddresses.first(host: host, port: port, passive: false) { descriptor, info in
             systemConnect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0

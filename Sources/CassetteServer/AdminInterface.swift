@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -71,7 +72,7 @@ extension TapeServer {
     ///   - environment: Where each tape reads `CASSETTE_RECORD_MODE`, `CI` and `CASSETTE_LATENCY`.
     ///   - options: How the server listens and answers (``Options``; ``Options/admin`` for the
     ///     admin interface).
-    /// - Throws: ``CassetteError/serverFailed(_:)`` when the address cannot be listened on.
+    /// - Throws: `CassetteError.serverFailed(_:)` when the address cannot be listened on.
     public convenience init(
         folder: String, mode: RecordMode = .none, matching: RequestMatching = .default, tapeOptions: Tape.Options = Tape.Options(),
         environment: [String: String] = ProcessInfo.processInfo.environment, options: Options = Options()
@@ -101,8 +102,8 @@ extension TapeServer {
     ///   - name: The cassette to load, and to record into when the mode records.
     ///   - beneath: Cassettes that answer what `name` does not, in order. Default: none.
     /// - Returns: The report of the cassette that was loaded before, or nil.
-    /// - Throws: ``CassetteError/invalidCassetteName(_:)`` for a name that leaves the folder;
-    ///   ``CassetteError/serverFailed(_:)`` on a server started with one tape; what opening the
+    /// - Throws: `CassetteError.invalidCassetteName(_:)` for a name that leaves the folder;
+    ///   `CassetteError.serverFailed(_:)` on a server started with one tape; what opening the
     ///   tapes or saving the previous one throws.
     @discardableResult
     public func load(_ name: String, beneath: [String] = []) throws -> Tape.Report? {
@@ -143,7 +144,7 @@ extension TapeServer {
         }.map(Self.retire)
     }
 
-    /// What the loaded cassette did so far (``Tape/reportSoFar``), or nil when none is loaded.
+    /// What the loaded cassette did so far (`tape.reportSoFar`), or nil when none is loaded.
     public var report: Tape.Report? { tape?.reportSoFar }
 
     /// Ejects a stage's tape.

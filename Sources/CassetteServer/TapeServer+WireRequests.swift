@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -31,7 +32,7 @@ extension TapeServer {
         return request
     }
 
-    /// `wire` as a session would capture ``urlRequest(for:url:)`` (``Interaction/Request/capturing(_:)``),
+    /// `wire` as a session would capture ``urlRequest(for:url:)`` (`Interaction.Request.capturing(_:)`),
     /// without building it: repeated fields joined with `,` as `URLRequest.addValue` joins them.
     static func captured(_ wire: WireRequest, url: URL) -> Interaction.Request {
         var joined: [(name: String, value: String)] = []

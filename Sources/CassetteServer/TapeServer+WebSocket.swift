@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// The server's WebSocket side: an upgrade request is decided by the tape's router like any
@@ -8,7 +9,7 @@ extension TapeServer {
     /// The upgrade `wire` asks for: nil when it asks for none; a refusal when its handshake is
     /// malformed (the status and why, as RFC 6455 says: `426` with the version spoken).
     func webSocketUpgrade(of wire: WireRequest) -> Result<WebSocketHandshake.Upgrade?, WebSocketHandshake.Refusal> {
-        guard WebSocketHandshake.asksForWebSocket({ wire.header($0) }) else { return .success(nil) }
+        guard WebSocketUpgrade.isAsked({ wire.header($0) }) else { return .success(nil) }
         return WebSocketHandshake.upgrade(method: wire.method) { wire.header($0) }.map { $0 }
     }
 

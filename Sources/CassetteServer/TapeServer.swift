@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -33,7 +34,7 @@ import Darwin
 ///
 /// **Where requests go.** A request for `/path?query` is the request for `upstream` + that path.
 /// Without an `upstream`, the cassette's own origin is used when all its interactions share one;
-/// otherwise the server's own origin (open the tape with ``RequestMatching/ignoringHost()``). A
+/// otherwise the server's own origin (open the tape with `RequestMatching.ignoringHost()`). A
 /// request with an absolute target (a client using the server as its HTTP proxy) keeps its URL.
 /// Recording (a mode that records) forwards what the cassette cannot answer to that URL — the
 /// server is then a recording reverse proxy.
@@ -65,7 +66,7 @@ import Darwin
 /// body over the limits gets `414`, `431` or `413`; a malformed request `400` — and the server
 /// keeps serving the others. A client that disconnects mid-response costs nothing but its
 /// connection.
-public final class TapeServer: @unchecked Sendable {
+public final class TapeServer: EndsWithTape, @unchecked Sendable {
     /// How a server listens and answers.
     public struct Options: Sendable {
         /// The address to listen on: IPv4 or IPv6 (`::1`), `0.0.0.0` or `::` for every interface,
@@ -176,11 +177,16 @@ public final class TapeServer: @unchecked Sendable {
 
     /// Starts listening at once and serves until ``stop()`` (or the tape is ejected).
     ///
-    /// - Throws: ``CassetteError/serverFailed(_:)`` when the address cannot be listened on, or
+    /// - Throws: `CassetteError.serverFailed(_:)` when the address cannot be listened on, or
     ///   when the tape would record with nowhere to record from.
     public convenience init(tape: Tape, options: Options = Options()) throws {
         try self.init(first: tape, shelf: nil, options: options)
-        tape.adopt(self)
+        do {
+            try tape.adopt(self)
+        } catch {
+            stop()
+            throw error
+        }
     }
 
     init(first tape: Tape?, shelf: Shelf?, options: Options) throws {
@@ -214,7 +220,7 @@ public final class TapeServer: @unchecked Sendable {
 
     /// Stops listening, closes every connection (requests in flight are cancelled, not saved) and
     /// waits for them to end. When it returns, the accepting thread is gone and the port is free
-    /// to listen on again. Called by ``Tape/eject()``; calling it again does nothing. A server on
+    /// to listen on again. Called by `tape.eject()`; calling it again does nothing. A server on
     /// a folder ejects the cassette it has loaded, saving what it recorded (call ``eject()``
     /// first to have its report, or its error: here a failed save is written to standard error).
     public func stop() {
@@ -373,7 +379,7 @@ public final class TapeServer: @unchecked Sendable {
     }
 
     /// Records `request` (as captured from `wire`) the one way both executors record
-    /// (``LiveRecording``), and writes what comes back to the wire as it arrives. A redirect is
+    /// (`LiveRecording`), and writes what comes back to the wire as it arrives. A redirect is
     /// not followed: the client on the wire follows it if it wants to.
     private func record(
         _ request: Interaction.Request, wire: WireRequest, url: URL, on connection: ServerConnection, stage: ServerStage,

@@ -1,5 +1,10 @@
 import Foundation
 
+// The fuzz targets compile this file with the runtime's files in one module (Fuzz/run).
+#if canImport(Cassette)
+import Cassette
+#endif
+
 /// The opening handshake of RFC 6455 (section 4), server side: whether a request asks for a
 /// WebSocket, and the `101 Switching Protocols` that accepts it.
 ///
@@ -37,17 +42,11 @@ package enum WebSocketHandshake {
         }
     }
 
-    /// Whether the header fields ask for a WebSocket (`Upgrade: websocket`); the question the
-    /// server asks before any other.
-    package static func asksForWebSocket(_ value: (String) -> String?) -> Bool {
-        tokens(value("Upgrade")).contains("websocket")
-    }
-
     /// The upgrade `method` and the header fields (looked up by name, ignoring case) ask for, or
     /// why it is refused.
     package static func upgrade(method: String, _ value: (String) -> String?) -> Result<Upgrade, Refusal> {
         guard method == "GET" else { return .failure(Refusal(status: 400, reason: "a WebSocket handshake is a GET, not \(method)")) }
-        guard tokens(value("Connection")).contains("upgrade") else {
+        guard WebSocketUpgrade.tokens(value("Connection")).contains("upgrade") else {
             return .failure(Refusal(status: 400, reason: "a WebSocket handshake needs \"Connection: Upgrade\""))
         }
         guard value("Sec-WebSocket-Version")?.trimmingCharacters(in: .whitespaces) == "13" else {
@@ -70,10 +69,5 @@ package enum WebSocketHandshake {
         var headers = [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", accept(forKey: upgrade.key))]
         if let chosenProtocol, upgrade.protocols.contains(chosenProtocol) { headers.append(("Sec-WebSocket-Protocol", chosenProtocol)) }
         return headers
-    }
-
-    /// The comma-separated tokens of a header value, lowercased.
-    private static func tokens(_ value: String?) -> [String] {
-        (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     }
 }

@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// An HTTP/1.1 request as ``TapeServer`` read it off a connection (RFC 9112): request line,
