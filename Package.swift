@@ -35,10 +35,13 @@ let package = Package(
         // The server: an HTTP/1.1 and WebSocket server answering from a tape for clients outside
         // the process (`tape.serve()`, `cassette serve`), with its sockets and wire protocols.
         .target(name: "CassetteServer", dependencies: ["Cassette"]),
+        // What only the `cassette` tool (and the tests' support) calls: the diff, the drift check and
+        // its update, the prune plan, and starting a child process.
+        .target(name: "CassetteTools", dependencies: ["Cassette"]),
         // The test-framework integration: Swift Testing traits. Re-exports Cassette.
         .target(name: "CassetteTesting", dependencies: ["Cassette"]),
         // The `cassette` command-line tool.
-        .executableTarget(name: "CassetteCLI", dependencies: ["Cassette", "CassetteServer"]),
+        .executableTarget(name: "CassetteCLI", dependencies: ["Cassette", "CassetteServer", "CassetteTools"]),
         // `swift package cassette …`: the tool for the commands that only read.
         .plugin(
             name: "CassetteCommand",
@@ -57,10 +60,12 @@ let package = Package(
                 ]),
             dependencies: ["CassetteCLI"]),
         // The benchmarks: `swift run -c release CassetteBench` (ratios against the platform floor).
-        .executableTarget(name: "CassetteBench", dependencies: ["Cassette", "CassetteServer", "CassetteTestSupport"], path: "Benchmarks"),
+        .executableTarget(
+            name: "CassetteBench", dependencies: ["Cassette", "CassetteServer", "CassetteTools", "CassetteTestSupport"], path: "Benchmarks"),
         // Test-only support: an in-process loopback HTTP server, so tests record without network.
         .target(
-            name: "CassetteTestSupport", dependencies: ["Cassette", "CassetteServer", "CHeapUsage"], path: "Tests/CassetteTestSupport"),
+            name: "CassetteTestSupport", dependencies: ["Cassette", "CassetteServer", "CassetteTools", "CHeapUsage"],
+            path: "Tests/CassetteTestSupport"),
         // Test-only: the heap in use (mallinfo2, which the Glibc module does not export), for the memory tests.
         .target(name: "CHeapUsage", path: "Tests/CHeapUsage"),
         // A child process for the URLSession.shared tests, which each need a fresh process.
@@ -77,7 +82,8 @@ let package = Package(
         .testTarget(
             name: "CassetteTests",
             dependencies: [
-                "Cassette", "CassetteServer", "CassetteTesting", "CassetteTestSupport", "SharedSessionCheck", "CassetteSaveCheck",
+                "Cassette", "CassetteServer", "CassetteTesting", "CassetteTestSupport", "CassetteTools", "SharedSessionCheck",
+                "CassetteSaveCheck",
                 "CassetteMemoryCheck",
                 "CassetteLedgerCheck",
             ], exclude: ["Fixtures"]),

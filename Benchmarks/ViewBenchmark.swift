@@ -1,4 +1,5 @@
 import Cassette
+import CassetteTools
 import Foundation
 
 /// `cassette view` on 5,000 interactions: writing the page, against encoding the same cassette

@@ -1,4 +1,5 @@
 import Cassette
+import CassetteTools
 import Foundation
 
 /// `cassette check --live PATH…`: drift between cassettes and the live API (``LiveCheck``).

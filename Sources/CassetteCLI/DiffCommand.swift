@@ -1,4 +1,5 @@
 import Cassette
+import CassetteTools
 import Foundation
 
 /// `cassette diff OLD NEW`, or `cassette diff --git REV FILE`: what re-recording changed, as

@@ -1,4 +1,5 @@
 import Cassette
+import CassetteTools
 import Foundation
 
 /// `cassette prune`: removes what the last whole-suite run proved unused (``PrunePlan``).

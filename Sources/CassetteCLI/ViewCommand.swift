@@ -1,4 +1,5 @@
 import Cassette
+import CassetteTools
 import Foundation
 
 /// `cassette view PATH…`: the cassettes as one self-contained HTML page (``CassetteViewPage``).

@@ -1,5 +1,6 @@
 import Cassette
 import CassetteTestSupport
+import CassetteTools
 import Foundation
 import Testing
 

@@ -2,6 +2,7 @@ import Cassette
 import CassetteFormats
 import CassetteServer
 import CassetteTestSupport
+import CassetteTools
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Cassette
+import CassetteTools
 import Foundation
 
 /// The test suites' helper executables (`SharedSessionCheck`, `CassetteSaveCheck`,

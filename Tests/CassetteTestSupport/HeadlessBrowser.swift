@@ -1,4 +1,5 @@
 import Cassette
+import CassetteTools
 import Foundation
 
 /// Debian's `chromium`, headless, as a test tool: loads a page from `file://`, runs its scripts and

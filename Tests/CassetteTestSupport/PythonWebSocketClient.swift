@@ -1,4 +1,5 @@
 import Cassette
+import CassetteTools
 import Foundation
 
 /// A WebSocket client nobody here wrote: Python's `websockets` (from PyPI; CI installs it in its

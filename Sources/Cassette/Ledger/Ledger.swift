@@ -1,7 +1,7 @@
 import Foundation
 
 /// The suite ledger: what every tape of a test run did, written as each tape is ejected, and
-/// read by ``SuiteReport`` (`cassette report`) and ``PrunePlan`` (`cassette prune`) to find
+/// read by ``SuiteReport`` (`cassette report`) and `PrunePlan` (`cassette prune`) to find
 /// orphaned cassettes, unused interactions and stale recordings.
 ///
 /// Where it is: the folder `CASSETTE_LEDGER` names (relative to the current directory; `off`

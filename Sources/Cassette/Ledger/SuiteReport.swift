@@ -15,7 +15,7 @@ import Darwin
 /// and only in folders where the run opened at least one cassette: a suite that did not run at
 /// all (skipped, or its platform's tests) leaves its folder unvisited, listed in
 /// ``unvisitedFolders`` and never called orphaned. A single test skipped inside a suite that ran
-/// cannot be seen from the ledger: its cassette is reported as an orphan (``PrunePlan`` says so
+/// cannot be seen from the ledger: its cassette is reported as an orphan (`PrunePlan` says so
 /// before removing anything).
 ///
 /// ```swift
@@ -32,7 +32,7 @@ package struct SuiteReport: Sendable, Equatable {
         /// Their numbers (1-based) in the file.
         package var numbers: [Int]
         /// Whether the file changed after the run (edited, re-recorded): then the numbers may
-        /// no longer name those interactions, and ``PrunePlan`` leaves it alone.
+        /// no longer name those interactions, and `PrunePlan` leaves it alone.
         package var changedSinceRun: Bool
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The parts of a request that ``RequestMatching`` compares, in canonical form, so that two
 /// requests match exactly when their keys are equal and matching is a dictionary lookup.
-struct RequestKey: Hashable, Sendable {
+package struct RequestKey: Hashable, Sendable {
     var method: String
     var url: String
     var headers: [String]
@@ -24,7 +24,7 @@ struct RequestKey: Hashable, Sendable {
         var body: BodyKey
     }
 
-    init(_ request: Interaction.Request, rules: RequestMatching) {
+    package init(_ request: Interaction.Request, rules: RequestMatching) {
         method = request.method.utf8.allSatisfy { !(0x61...0x7A).contains($0) } ? request.method : request.method.uppercased()
         url = CanonicalURL.text(request.url, ignoringQuery: rules.ignoredQueryParameters, origin: rules.origin)
         headers = rules.headers.map { Self.comparedValue(of: $0, in: request.headers) ?? "" }

@@ -67,7 +67,7 @@ extension Tape {
 }
 
 /// The replaced getters, installed while at least one interception lasts.
-enum ConfigurationHooks {
+package enum ConfigurationHooks {
     private static let count = Locked(0)
 
     static func retain() throws(CassetteError) {
@@ -103,7 +103,7 @@ enum ConfigurationHooks {
     /// whatever tape is current, and without Cassette's protocols in it. The one place such a
     /// configuration is made, so that no session of Cassette's own is caught by
     /// ``Tape/interceptEverySession(routingTo:)``.
-    static func ownConfiguration(_ make: () -> URLSessionConfiguration = { .ephemeral }) -> URLSessionConfiguration {
+    package static func ownConfiguration(_ make: () -> URLSessionConfiguration = { .ephemeral }) -> URLSessionConfiguration {
         let configuration = $bypassed.withValue(true) { make() }
         configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
         return configuration

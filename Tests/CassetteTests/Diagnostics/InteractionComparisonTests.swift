@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteTools
 
 /// The one comparison of two interactions names every stored member: each member of the canonical
 /// every-member cassette, changed in turn, is a difference at its place — and a member added to

@@ -1,6 +1,7 @@
 import Cassette
 import CassetteServer
 import CassetteTestSupport
+import CassetteTools
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteTools
 
 /// The suite ledger, written by test processes running at once (each with tapes in parallel),
 /// read back by ``SuiteReport`` and acted on by ``PrunePlan``. The test processes are

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteTools
 
 /// `cassette prune` touches nothing outside the folders it was given, and judges nothing from a
 /// ledger that cannot say the whole suite ran or that names a file that is not there.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteTools
 
 /// A suite split over several machines: each shard's ledger covers part of the suite, and their
 /// union, given the suite's test list, is judged as one whole run.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteTools
 
 /// A body is JSON to matching, the miss report, `cassette diff`, `cassette check --live` and
 /// `cassette view` alike: each reads it through `BodyContent`, by its `Content-Type`.

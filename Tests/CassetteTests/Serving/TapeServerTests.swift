@@ -4,6 +4,7 @@ import Testing
 
 @testable import Cassette
 @testable import CassetteServer
+@testable import CassetteTools
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteTools
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

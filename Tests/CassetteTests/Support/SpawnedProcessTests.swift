@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Cassette
+@testable import CassetteTools
 
 #if os(Linux) || os(macOS)
 /// The one way the tool and the tests start a program: its arguments, environment and folder

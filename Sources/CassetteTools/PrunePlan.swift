@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// What `cassette prune` removes: orphaned cassettes and interactions no test used, as a

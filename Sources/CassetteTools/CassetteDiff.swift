@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// What changed from one cassette to another, interaction by interaction (`cassette diff`).

@@ -1,0 +1,86 @@
+import CassetteTestSupport
+import Foundation
+import Testing
+
+/// The modules' arrows go one way, read from the sources: each module imports only the modules
+/// below it (and the platform's), and the runtime every test and an app link holds no sockets,
+/// no server and nothing only the tool calls. The compiler keeps a module from using what it does
+/// not import; this keeps a module from importing what it must not.
+@Suite struct ModuleArrowsTests {
+    /// What each module may import of the package's own, lowest first.
+    static let allowed: [String: Set<String>] = [
+        "CassetteFormats": [],
+        "Cassette": ["CassetteFormats"],
+        "CassetteServer": ["Cassette", "CassetteFormats"],
+        "CassetteTools": ["Cassette", "CassetteFormats"],
+        "CassetteTesting": ["Cassette", "CassetteFormats"],
+        "CassetteCLI": ["Cassette", "CassetteFormats", "CassetteServer", "CassetteTools"],
+    ]
+    /// The platform's modules, which any module may import; `Testing` only the test integration.
+    static let platform: Set<String> = ["Foundation", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin", "ObjectiveC"]
+
+    static let sources = PackagePaths.root.appendingPathComponent("Sources")
+
+    /// The Swift files of `module`, with their text.
+    static func files(of module: String) throws -> [(path: String, text: String)] {
+        let folder = sources.appendingPathComponent(module)
+        let paths = try #require(FileManager.default.subpathsOfDirectory(atPath: folder.path) as [String]?)
+        return try paths.filter { $0.hasSuffix(".swift") }.sorted().map { path in
+            ("\(module)/\(path)", try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8))
+        }
+    }
+
+    /// The modules a file imports (`import X`, `@_exported import X`), on lines of their own.
+    static func imports(in text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard let index = words.firstIndex(of: "import"), words[..<index].allSatisfy({ $0.hasPrefix("@") }),
+                index + 1 < words.count
+            else { return nil }
+            return String(words[index + 1])
+        }
+    }
+
+    @Test func everyModuleHasItsRow() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { !$0.hasPrefix(".") }
+        #expect(Set(modules) == Set(Self.allowed.keys), "a module of Sources/ is missing from ModuleArrowsTests.allowed, or gone")
+    }
+
+    @Test(arguments: allowed.keys.sorted()) func importsOnlyWhatIsBelow(module: String) throws {
+        let own = Self.allowed[module] ?? []
+        let testing: Set<String> = module == "CassetteTesting" ? ["Testing"] : []
+        var found = 0
+        for file in try Self.files(of: module) {
+            for imported in Self.imports(in: file.text) {
+                found += 1
+                #expect(
+                    own.contains(imported) || Self.platform.contains(imported) || testing.contains(imported),
+                    "\(file.path) imports \(imported), which \(module) may not (the arrows go: CassetteFormats ← Cassette ← CassetteServer, CassetteTools, CassetteTesting ← CassetteCLI)"
+                )
+            }
+        }
+        #expect(found > 0, "no import read in \(module)")
+    }
+
+    /// Socket calls, and the names of what the server and the tool hold, never in the runtime.
+    @Test func theRuntimeHoldsNoSocketAndNothingOnlyTheToolCalls() throws {
+        let socketCall = #/(^|[^\w.])(socket|listen|accept|setsockopt|getifaddrs|getaddrinfo)\(/#
+        let elsewhere = #/\b(TapeServer|WebSocketFrame|WebSocketHandshake|CassetteDiff|LiveCheck|PrunePlan|SpawnedProcess)\b/#
+        for file in try Self.files(of: "Cassette") {
+            for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                // Code only: not a comment, not the text of a message (which may name `cassette serve`).
+                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                    .replacing(#/"[^"]*"/#, with: "\"\"")
+                #expect(!code.contains(socketCall), "\(file.path):\(number + 1) calls a socket function: \(line)")
+                #expect(!code.contains(elsewhere), "\(file.path):\(number + 1) names what another module holds: \(line)")
+            }
+        }
+    }
+
+    /// The read checks a line as the compiler would: a test of the reader itself.
+    @Test func theImportReaderReadsEveryForm() {
+        #expect(Self.imports(in: "import Foundation\n@_exported import CassetteFormats\n@testable import X\n// import Y\nlet importer = 1") == [
+            "Foundation", "CassetteFormats", "X",
+        ])
+    }
+}
