@@ -79,8 +79,9 @@ import Testing
 
     /// The read checks a line as the compiler would: a test of the reader itself.
     @Test func theImportReaderReadsEveryForm() {
-        #expect(Self.imports(in: "import Foundation\n@_exported import CassetteFormats\n@testable import X\n// import Y\nlet importer = 1") == [
-            "Foundation", "CassetteFormats", "X",
-        ])
+        #expect(
+            Self.imports(in: "import Foundation\n@_exported import CassetteFormats\n@testable import X\n// import Y\nlet importer = 1") == [
+                "Foundation", "CassetteFormats", "X",
+            ])
     }
 }
