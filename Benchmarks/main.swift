@@ -3,7 +3,7 @@ import CassetteTestSupport
 import Foundation
 
 // CassetteBench: Cassette's costs as ratios against the platform floor, measured side by side
-// (A B A B …) in one run. CONTRIBUTING.md, "Benchmarks", says what each one compares.
+// (A B A B …) in one run. docs/Performance.md says what each one compares.
 //
 //   swift run -c release CassetteBench            full run (several minutes)
 //   swift run -c release CassetteBench --quick    small sizes, few runs: CI checks it still works
