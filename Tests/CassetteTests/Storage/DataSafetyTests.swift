@@ -47,7 +47,8 @@ import Glibc
     }
 
     /// Kill test: a child recording into a cassette is killed with SIGKILL at a random moment of
-    /// a save (its first or second, 0 to 40 ms after it began), 100 times or more (until one kill
+    /// a save (its first or second, from 0 to 40 ms after it began, or to 1.25 times as long as a
+    /// save was measured to take, when longer), 100 times or more (until one kill
     /// has landed mid-write, at most 400). Every time, the file is
     /// a valid cassette holding one whole recording (set A: 3 interactions, or set B: 4), never a
     /// mix or a partial write; and the temporary files of interrupted saves are cleaned up by the
@@ -60,6 +61,18 @@ import Glibc
                 var interrupted = 0
                 // A first save, so that there is always an old cassette.
                 _ = try Self.launch(["loop", file.path, "1"]).finish()
+                // How long a save takes here: a sanitizer or a loaded machine makes it several times
+                // longer than 40 ms, and kills that land only in its first 40 ms (reading and
+                // encoding) never reach the write. Kills land anywhere in a save's measured span.
+                let probe = try Self.launch(["loop", file.path, "1"])
+                var span: UInt32 = 40_000
+                if Self.wait(for: "saving 1", in: probe) {
+                    let began = DispatchTime.now().uptimeNanoseconds
+                    if Self.wait(for: "saved 1", in: probe) {
+                        span = max(span, UInt32(min((DispatchTime.now().uptimeNanoseconds - began) / 1_000 * 5 / 4, 2_000_000)))
+                    }
+                }
+                _ = probe.finish()
                 // 100 rounds, and more (up to 400) until a kill has landed mid-write: a mode-all save
                 // spends most of its time reading and encoding, so only a few kills in a hundred do.
                 var round = -1
@@ -71,7 +84,7 @@ import Glibc
                         problems.append("round \(round): the child stopped before saving")
                         continue
                     }
-                    usleep(UInt32.random(in: 0...40_000))
+                    usleep(UInt32.random(in: 0...span))
                     process.send(SIGKILL)
                     _ = process.finish()
 
