@@ -69,7 +69,7 @@ struct HARReader: JSONTreeReading {
 
     // MARK: Entry
 
-    private mutating func readEntry(_ node: JSONNode, at path: JSONPath) -> Interaction? {
+    mutating func readEntry(_ node: JSONNode, at path: JSONPath) -> Interaction? {
         guard isObject(node, at: path, expected: "an entry object") else { return nil }
         let problemsBefore = problems.count
         let extras = readExtras(node.memberValue("_cassette"), at: path.appending("_cassette"))
@@ -153,7 +153,7 @@ struct HARReader: JSONTreeReading {
     }
 
     /// `_webSocketMessages` as Chrome exports them (and Cassette's `_at`, `_code`, `_encoding`).
-    private mutating func readWebSocketMessages(
+    mutating func readWebSocketMessages(
         _ node: JSONNode, upgradedAt: Double, at path: JSONPath
     ) -> Interaction.WebSocketConversation? {
         guard let elements = readArray(node, at: path, expected: "an array of WebSocket messages") else { return nil }
@@ -215,7 +215,7 @@ struct HARReader: JSONTreeReading {
 
     // MARK: Request and response
 
-    private mutating func readRequest(_ node: JSONNode, at path: JSONPath) -> Interaction.Request? {
+    mutating func readRequest(_ node: JSONNode, at path: JSONPath) -> Interaction.Request? {
         let method = required("method", in: node, at: path, expecting: "an HTTP method")
             .flatMap {
                 readChecked($0, at: path.appending("method"), expected: "an HTTP method (a string)", rule: CassetteRules.methodProblem)
@@ -232,7 +232,7 @@ struct HARReader: JSONTreeReading {
     }
 
     /// The response; `.some(nil)` for status 0 (no response); nil when it cannot be read.
-    private mutating func readResponse(_ node: JSONNode, at path: JSONPath) -> Interaction.Response?? {
+    mutating func readResponse(_ node: JSONNode, at path: JSONPath) -> Interaction.Response?? {
         guard let statusNode = required("status", in: node, at: path, expecting: "an HTTP status"),
             let status = readInteger(statusNode, at: path.appending("status"), expected: "an HTTP status")
         else { return nil }
@@ -258,7 +258,7 @@ struct HARReader: JSONTreeReading {
 
     /// Cassette's extension `"_chunks": [{ "at": SECONDS, "size": BYTES }]`: the body of a
     /// streamed response cut into the chunks it arrived in.
-    private mutating func readChunks(_ node: JSONNode, body: Data, at path: JSONPath) -> Interaction.StreamedBody? {
+    mutating func readChunks(_ node: JSONNode, body: Data, at path: JSONPath) -> Interaction.StreamedBody? {
         guard let elements = readArray(node, at: path, expected: "an array of { \"at\", \"size\" } objects") else { return nil }
         var pieces: [(at: TimeInterval, size: Int)] = []
         for (i, element) in elements.enumerated() {
@@ -286,7 +286,7 @@ struct HARReader: JSONTreeReading {
 
     /// `[{ "name": …, "value": … }]`, leaving out HTTP/2 pseudo-headers (`:authority`), which
     /// are not headers a URLSession caller sees.
-    private mutating func readHeaders(_ node: JSONNode?, at path: JSONPath) -> Interaction.Headers? {
+    mutating func readHeaders(_ node: JSONNode?, at path: JSONPath) -> Interaction.Headers? {
         guard let node else { return Interaction.Headers() }
         guard let elements = readArray(node, at: path, expected: "an array of { \"name\", \"value\" } objects") else { return nil }
         var headers = Interaction.Headers()
@@ -316,7 +316,7 @@ struct HARReader: JSONTreeReading {
         return valid ? headers : nil
     }
 
-    private mutating func readPostData(_ node: JSONNode, contentType: String?, at path: JSONPath) -> Interaction.Body? {
+    mutating func readPostData(_ node: JSONNode, contentType: String?, at path: JSONPath) -> Interaction.Body? {
         guard isObject(node, at: path, expected: "a postData object") else { return nil }
         let multipart = Multipart.isFormData(contentType: contentType)
         if let textNode = node.memberValue("text") {
@@ -373,7 +373,7 @@ struct HARReader: JSONTreeReading {
 
     /// HAR's `params` of a multipart body: `name`, `value`, and optionally `fileName` and
     /// `contentType`, one per part.
-    private mutating func readMultipartParams(_ node: JSONNode, at path: JSONPath) -> [Multipart.Part]? {
+    mutating func readMultipartParams(_ node: JSONNode, at path: JSONPath) -> [Multipart.Part]? {
         guard let params = readArray(node, at: path, expected: "an array of { \"name\", \"value\" } objects") else { return nil }
         var parts: [Multipart.Part] = []
         for (i, param) in params.enumerated() {
@@ -400,7 +400,7 @@ struct HARReader: JSONTreeReading {
         return parts
     }
 
-    private mutating func readContent(_ node: JSONNode, contentType: String?, at path: JSONPath) -> Interaction.Body? {
+    mutating func readContent(_ node: JSONNode, contentType: String?, at path: JSONPath) -> Interaction.Body? {
         guard isObject(node, at: path, expected: "a content object") else { return nil }
         // A tool that did not keep the body leaves "text" out; the body is then empty.
         guard let textNode = node.memberValue("text") else { return .empty }
@@ -408,8 +408,7 @@ struct HARReader: JSONTreeReading {
     }
 
     /// `text`, base64-decoded when `encoding` is "base64".
-    private mutating func readText(_ textNode: JSONNode, encoding: JSONNode?, contentType: String?, at path: JSONPath) -> Interaction.Body?
-    {
+    mutating func readText(_ textNode: JSONNode, encoding: JSONNode?, contentType: String?, at path: JSONPath) -> Interaction.Body? {
         if case .longString(let long) = textNode.value, encoding.flatMap({ $0.value.stringValue }) == "base64" || encoding == nil {
             // Read from the file's bytes: a copy of a long body as a String would double it.
             guard encoding != nil else { return Interaction.Body(long.copiedBytes, contentType: contentType) }
@@ -434,7 +433,7 @@ struct HARReader: JSONTreeReading {
 
     /// First byte: `blocked + dns + connect + send + wait`, those that are not -1 (`ssl` is part
     /// of `connect`); duration: that `+ receive`.
-    private mutating func readTimings(_ node: JSONNode, at path: JSONPath) -> Interaction.Timing? {
+    mutating func readTimings(_ node: JSONNode, at path: JSONPath) -> Interaction.Timing? {
         guard isObject(node, at: path, expected: "a timings object") else { return nil }
         var beforeFirstByte = 0.0
         var receive = 0.0
@@ -463,120 +462,10 @@ struct HARReader: JSONTreeReading {
         return timing
     }
 
-    // MARK: Cassette's own fields
-
-    private struct Extras {
-        var error: Interaction.TransportError?
-        var latency: Latency?
-        var responseURL: String?
-        var timing: Interaction.Timing?
-        var undated = false
-        var untimed = false
-    }
-
-    private mutating func readExtras(_ node: JSONNode?, at path: JSONPath) -> Extras {
-        var extras = Extras()
-        guard let node else { return extras }
-        guard case .object(let members) = node.value else {
-            report(
-                "expected Cassette's object of extra fields, found \(Self.describe(node.value))", at: path,
-                offset: node.offset)
-            return extras
-        }
-        let known = ["error", "latency", "responseURL", "timing", "undated", "untimed"]
-        for member in members {
-            let memberPath = path.appending(member.key)
-            let value = member.value
-            switch member.key {
-            case "error":
-                extras.error = readError(value, at: memberPath)
-            case "latency":
-                guard let text = readString(value, at: memberPath, expected: "a latency (a string)") else { continue }
-                switch Latency.read(text) {
-                case .success(let latency): extras.latency = latency
-                case .failure(let error): report(error.message, at: memberPath, offset: value.offset)
-                }
-            case "responseURL":
-                extras.responseURL = readChecked(
-                    value, at: memberPath, expected: "an absolute URL (a string)", rule: CassetteRules.urlProblem)
-            case "timing":
-                guard let firstByte = value.memberValue("firstByte").flatMap({ readSeconds($0, at: memberPath.appending("firstByte")) }),
-                    let duration = value.memberValue("duration").flatMap({ readSeconds($0, at: memberPath.appending("duration")) })
-                else {
-                    report("expected { \"firstByte\": SECONDS, \"duration\": SECONDS }", at: memberPath, offset: value.offset)
-                    continue
-                }
-                let timing = Interaction.Timing(firstByte: firstByte, duration: duration)
-                if let problem = CassetteRules.timingProblem(timing) {
-                    report(problem, at: memberPath, offset: value.offset)
-                    continue
-                }
-                extras.timing = timing
-            case "undated", "untimed":
-                guard let flag = readBool(value, at: memberPath) else { continue }
-                if member.key == "undated" { extras.undated = flag } else { extras.untimed = flag }
-            default:
-                let guess = Self.closest(to: member.key, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
-                report(
-                    "unknown field \(CassetteRules.quoted(member.key))\(guess) in Cassette's fields; expected one of \(known.joined(separator: ", "))",
-                    at: memberPath, offset: member.keyOffset)
-            }
-        }
-        return extras
-    }
-
-    private mutating func readError(_ node: JSONNode, at path: JSONPath) -> Interaction.TransportError? {
-        guard let codeNode = required("code", in: node, at: path, expecting: "a URLError.Code name like \"timedOut\"") else { return nil }
-        let code: Interaction.TransportError.Code
-        switch codeNode.value {
-        case .string(let name):
-            guard let named = Interaction.TransportError.Code(name: name) else {
-                report(CassetteRules.unknownErrorCodeProblem(name), at: path.appending("code"), offset: codeNode.offset)
-                return nil
-            }
-            code = named
-        default:
-            guard let number = readInteger(codeNode, at: path.appending("code"), expected: "a URLError.Code name or number") else {
-                return nil
-            }
-            code = .init(rawValue: number)
-        }
-        var afterBytes: Int?
-        if let afterBytesNode = node.memberValue("afterBytes") {
-            guard let count = readInteger(afterBytesNode, at: path.appending("afterBytes"), expected: "a number of bytes"), count >= 0
-            else {
-                report(
-                    "expected afterBytes to be a number of bytes, zero or more", at: path.appending("afterBytes"),
-                    offset: afterBytesNode.offset)
-                return nil
-            }
-            afterBytes = count
-        }
-        return .init(code: code, afterBytes: afterBytes)
-    }
-
-    /// The code for a browser's `_error` text (Chrome: `net::ERR_CONNECTION_REFUSED`), or unknown.
-    private static func browserErrorCode(_ node: JSONNode?) -> Interaction.TransportError.Code {
-        guard let text = node?.value.stringValue else { return .init(rawValue: -1) }
-        let table: [(String, Interaction.TransportError.Code)] = [
-            ("CONNECTION_REFUSED", .cannotConnectToHost), ("NAME_NOT_RESOLVED", .cannotFindHost),
-            ("INTERNET_DISCONNECTED", .notConnectedToInternet), ("TIMED_OUT", .timedOut),
-            ("CONNECTION_RESET", .networkConnectionLost), ("CONNECTION_CLOSED", .networkConnectionLost),
-            ("ABORTED", .cancelled), ("CERT_", .secureConnectionFailed), ("SSL_", .secureConnectionFailed),
-        ]
-        return table.first { text.contains($0.0) }?.1 ?? .init(rawValue: -1)
-    }
-
-    private static func formEncoded(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
-
     // MARK: Values
 
     /// The member `key` of the object `node`, itself an object.
-    private mutating func requiredObject(_ key: String, in node: JSONNode, at path: JSONPath, expecting: String) -> JSONNode? {
+    mutating func requiredObject(_ key: String, in node: JSONNode, at path: JSONPath, expecting: String) -> JSONNode? {
         guard isObject(node, at: path, expected: "an object"), let value = required(key, in: node, at: path, expecting: expecting),
             isObject(value, at: path.appending(key), expected: expecting)
         else { return nil }

@@ -9,11 +9,11 @@ struct HTTPMessageReader {
     /// (`interactions[0].response.headers["Content-Length"]`), when set to a dictionary before
     /// reading: what `cassette lint` points its warnings at.
     var placesOfHeaders: [JSONPath: (line: Int, column: Int)]?
-    private let bytes: [UInt8]
-    private let lines: [Range<Int>]
-    private var index = 0
+    let bytes: [UInt8]
+    let lines: [Range<Int>]
+    var index = 0
 
-    private typealias Syntax = HTTPMessageSyntax
+    typealias Syntax = HTTPMessageSyntax
 
     init(_ data: Data) {
         var bytes = Array(data)
@@ -28,7 +28,7 @@ struct HTTPMessageReader {
         self.lines = HTTPMessageSyntax.lines(of: bytes)
     }
 
-    private static func endsEveryLineWithCRLF(_ bytes: [UInt8]) -> Bool {
+    static func endsEveryLineWithCRLF(_ bytes: [UInt8]) -> Bool {
         var sawLineBreak = false
         for i in bytes.indices where bytes[i] == Syntax.newline {
             guard i > 0, bytes[i - 1] == Syntax.carriageReturn else { return false }
@@ -37,7 +37,7 @@ struct HTTPMessageReader {
         return sawLineBreak
     }
 
-    private static func withoutCRBeforeLF(_ bytes: [UInt8]) -> [UInt8] {
+    static func withoutCRBeforeLF(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         for i in bytes.indices where !(bytes[i] == Syntax.carriageReturn && i + 1 < bytes.count && bytes[i + 1] == Syntax.newline) {
@@ -78,7 +78,7 @@ struct HTTPMessageReader {
         return document
     }
 
-    private mutating func readPreambleComment(_ text: String, into document: inout CassetteDocument) {
+    mutating func readPreambleComment(_ text: String, into document: inout CassetteDocument) {
         // As the writer writes it, the value is exact (spaces kept); other spellings are trimmed.
         let written = "# recordedWith: "
         if text.hasPrefix(written) {
@@ -101,7 +101,7 @@ struct HTTPMessageReader {
     }
 
     /// `# metadata: {"apiVersion":"2026-10-01"}`: the metadata as one line of JSON.
-    private mutating func readMetadata(_ value: String, column: Int, into document: inout CassetteDocument) {
+    mutating func readMetadata(_ value: String, column: Int, into document: inout CassetteDocument) {
         let path = JSONPath.root.appending("metadata")
         let node: JSONNode
         do {
@@ -115,7 +115,7 @@ struct HTTPMessageReader {
         for problem in reader.problems { report(problem.message, at: problem.path, line: index, column: column + problem.offset) }
     }
 
-    private mutating func setRecordedWith(_ value: String, in document: inout CassetteDocument) {
+    mutating func setRecordedWith(_ value: String, in document: inout CassetteDocument) {
         if let problem = CassetteRules.recordedWithProblem(value) {
             // What the writer refuses to write, the reader refuses to read.
             report(problem, at: .root.appending("recordedWith"), line: index, column: 0)
@@ -125,14 +125,14 @@ struct HTTPMessageReader {
     }
 
     /// `VALUE` from `key: VALUE`.
-    private func value(of key: String, in comment: String) -> String? {
+    func value(of key: String, in comment: String) -> String? {
         guard comment.hasPrefix(key + ":") else { return nil }
         return comment.dropFirst(key.utf8.count + 1).trimmingCharacters(in: .whitespaces)
     }
 
     // MARK: Interaction
 
-    private mutating func readInteraction(at path: JSONPath) -> Interaction? {
+    mutating func readInteraction(at path: JSONPath) -> Interaction? {
         let problemsBefore = problems.count
         var fields = SeparatorFields()
         var separatorLine: Int?
@@ -245,7 +245,7 @@ struct HTTPMessageReader {
 
     /// WebSocket messages after a `101`: each a `>>> AT KIND [CODE] [base64]` line (`<<<` from the
     /// server), then its payload, up to the next message, the next `###` or the end.
-    private mutating func readWebSocketMessages(at path: JSONPath) -> Interaction.WebSocketConversation? {
+    mutating func readWebSocketMessages(at path: JSONPath) -> Interaction.WebSocketConversation? {
         var messages: [Interaction.WebSocketMessage] = []
         var valid = true
         while index < lines.count, Syntax.isWebSocketLine(line(index)) {
@@ -296,164 +296,9 @@ struct HTTPMessageReader {
         return valid ? Interaction.WebSocketConversation(messages: messages) : nil
     }
 
-    // MARK: Separator
-
-    private struct SeparatorFields {
-        var recordedAt: Date?
-        var timing: Interaction.Timing?
-        var error: Interaction.TransportError?
-        var latency: Latency?
-        var responseURL: String?
-        var requestBase64 = false
-        var responseBase64 = false
-        /// `stream=AT:SIZE,…`: when each chunk of the response body arrived, and its size.
-        var stream: [(at: TimeInterval, size: Int)]?
-        /// Whether the line has an `error=…`, valid or not.
-        var errorWritten = false
-        /// `webSocket=empty`: a conversation without messages.
-        var emptyWebSocket = false
-    }
-
-    private mutating func readSeparator(at path: JSONPath) -> SeparatorFields {
-        typealias Field = HTTPMessageSyntax.Field
-        var fields = SeparatorFields()
-        var seen: [Field: Int] = [:]
-        var firstByte: Double?
-        var duration: Double?
-        var afterBytes: Int?
-        var errorCode: Interaction.TransportError.Code?
-        let text = Syntax.withoutCarriageReturn(line(index))
-        for (word, column) in words(in: text, from: 3) {
-            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = String(parts[0])
-            guard parts.count == 2, let field = Field(rawValue: key) else {
-                let known = Field.allCases.map(\.rawValue)
-                let guess = JSONCassetteReader.closest(to: key, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
-                let what =
-                    parts.count == 2
-                    ? "unknown field \(CassetteRules.quoted(key))\(guess)" : "expected key=value, found \(CassetteRules.quoted(word))"
-                report("\(what) on the \"###\" line; known fields: \(known.joined(separator: ", "))", at: path, line: index, column: column)
-                continue
-            }
-            let value = String(parts[1])
-            let fieldPath = Self.path(of: field, in: path)
-            if seen[field] != nil {
-                report("\(key) appears twice on the \"###\" line", at: fieldPath, line: index, column: column)
-                continue
-            }
-            seen[field] = column
-            let valueColumn = column + key.utf8.count + 1
-            func bad(_ message: String) { report(message, at: fieldPath, line: index, column: valueColumn) }
-            switch field {
-            case .recordedAt:
-                switch Timestamp.parse(value) {
-                case .success(let date): fields.recordedAt = date
-                case .failure(let error): bad(error.message)
-                }
-            case .firstByte, .duration:
-                guard let seconds = Double(value), seconds.isFinite, seconds >= 0 else {
-                    bad("expected \(key) to be a number of seconds, zero or more, found \(CassetteRules.quoted(value))")
-                    continue
-                }
-                if field == .firstByte { firstByte = seconds } else { duration = seconds }
-            case .error:
-                if let code = Interaction.TransportError.Code(name: value) {
-                    errorCode = code
-                } else if let number = Int(value) {
-                    errorCode = .init(rawValue: number)
-                } else {
-                    bad(CassetteRules.unknownErrorCodeProblem(value))
-                }
-            case .afterBytes:
-                guard let count = Int(value), count >= 0 else {
-                    bad("expected afterBytes to be a number of bytes, zero or more, found \(CassetteRules.quoted(value))")
-                    continue
-                }
-                afterBytes = count
-            case .latency:
-                switch Latency.read(value) {
-                case .success(let latency): fields.latency = latency
-                case .failure(let error): bad(error.message)
-                }
-            case .responseURL:
-                if let problem = CassetteRules.urlProblem(value) { bad(problem) } else { fields.responseURL = value }
-            case .stream:
-                var pieces: [(at: TimeInterval, size: Int)] = []
-                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
-                    let pair = item.split(separator: ":", omittingEmptySubsequences: false)
-                    guard pair.count == 2, let at = Double(pair[0]), at.isFinite, at >= 0, let size = Int(pair[1]), size > 0 else {
-                        pieces = []
-                        break
-                    }
-                    pieces.append((at, size))
-                }
-                if pieces.isEmpty {
-                    bad(
-                        "expected stream=AT:SIZE,… (each chunk's arrival in seconds from the start of the request, and its size in bytes, "
-                            + "like stream=0.1:24,0.35:24), found \(CassetteRules.quoted(value))")
-                } else {
-                    fields.stream = pieces
-                }
-            case .webSocket:
-                guard value == HTTPMessageSyntax.emptyConversation else {
-                    bad("the only value is webSocket=empty (a conversation without messages), found webSocket=\(value)")
-                    continue
-                }
-                fields.emptyWebSocket = true
-            case .requestBody, .responseBody:
-                guard value == HTTPMessageSyntax.base64Marker else {
-                    bad("the only body marker is \(key)=base64, found \(key)=\(value)")
-                    continue
-                }
-                if field == .requestBody { fields.requestBase64 = true } else { fields.responseBase64 = true }
-            }
-        }
-        switch (firstByte, duration) {
-        case (let firstByte?, let duration?):
-            let timing = Interaction.Timing(firstByte: firstByte, duration: duration)
-            if let problem = CassetteRules.timingProblem(timing) {
-                report(problem, at: path.appending("timing"), line: index, column: seen[.firstByte] ?? 0)
-            } else {
-                fields.timing = timing
-            }
-        case (nil, nil):
-            break
-        default:
-            let (given, missing) = firstByte == nil ? ("duration", "firstByte") : ("firstByte", "duration")
-            report(
-                "\(given) needs \(missing) too: a timing is both", at: path.appending("timing"), line: index,
-                column: seen[firstByte == nil ? .duration : .firstByte] ?? 0)
-        }
-        fields.errorWritten = seen[.error] != nil
-        if let errorCode {
-            fields.error = .init(code: errorCode, afterBytes: afterBytes)
-        } else if afterBytes != nil, seen[.error] == nil {
-            report(
-                "afterBytes needs error=… too: it says after how many bytes the error cuts the response",
-                at: path.appending("error").appending("afterBytes"), line: index, column: seen[.afterBytes] ?? 0)
-        }
-        return fields
-    }
-
-    private static func path(of field: HTTPMessageSyntax.Field, in path: JSONPath) -> JSONPath {
-        switch field {
-        case .recordedAt: return path.appending("recordedAt")
-        case .firstByte: return path.appending("timing").appending("firstByte")
-        case .duration: return path.appending("timing").appending("duration")
-        case .error: return path.appending("error").appending("code")
-        case .afterBytes: return path.appending("error").appending("afterBytes")
-        case .latency: return path.appending("latency")
-        case .responseURL: return path.appending("response").appending("url")
-        case .requestBody: return path.appending("request").appending("body")
-        case .responseBody: return path.appending("response").appending("body")
-        case .stream: return path.appending("response").appending("stream")
-        case .webSocket: return path.appending("webSocket")
-        }
-    }
-
     // MARK: Messages
 
-    private mutating func readRequestLine(at path: JSONPath) -> (method: String, url: String)? {
+    mutating func readRequestLine(at path: JSONPath) -> (method: String, url: String)? {
         let text = Syntax.withoutCarriageReturn(line(index))
         let parts = words(in: text, from: 0)
         let example = "like \"GET https://api.example.com/users HTTP/1.1\""
@@ -499,7 +344,7 @@ struct HTTPMessageReader {
         return readResponse(base64: false, trimsBody: false, at: .root)
     }
 
-    private mutating func readResponse(base64: Bool, trimsBody: Bool = true, at path: JSONPath) -> Interaction.Response? {
+    mutating func readResponse(base64: Bool, trimsBody: Bool = true, at path: JSONPath) -> Interaction.Response? {
         var status = Syntax.status(ofStatusLine: line(index)) ?? 0
         index += 1
         var headers = readHeaders(at: path.appending("headers"))
@@ -531,7 +376,7 @@ struct HTTPMessageReader {
     }
 
     /// Header lines up to a blank line, a status line, a `###` line or the end (none consumed).
-    private mutating func readHeaders(at path: JSONPath) -> Interaction.Headers {
+    mutating func readHeaders(at path: JSONPath) -> Interaction.Headers {
         var headers = Interaction.Headers()
         while index < lines.count {
             let text = Syntax.withoutCarriageReturn(line(index))
@@ -569,7 +414,7 @@ struct HTTPMessageReader {
     /// less up to two line breaks at their end: the writer's end of body and blank line — but
     /// never fewer bytes than `declaredLength` (`Content-Length`) when the text holds that many:
     /// a `curl -i` paste whose body ends in a line break keeps it, however many blank lines follow.
-    private mutating func readBody(
+    mutating func readBody(
         until ends: (ArraySlice<UInt8>) -> Bool, base64: Bool, contentType: String?, declaredLength: Int? = nil, at path: JSONPath
     ) -> Interaction.Body {
         let firstLine = index
@@ -599,17 +444,17 @@ struct HTTPMessageReader {
 
     // MARK: Helpers
 
-    private func line(_ i: Int) -> ArraySlice<UInt8> {
+    func line(_ i: Int) -> ArraySlice<UInt8> {
         bytes[lines[i]]
     }
 
-    private func string(_ bytes: ArraySlice<UInt8>) -> String {
+    func string(_ bytes: ArraySlice<UInt8>) -> String {
         String(decoding: bytes, as: UTF8.self)
     }
 
     /// The words of `text` separated by spaces or tabs, from byte `start`, each with its 0-based
     /// byte column.
-    private func words(in text: ArraySlice<UInt8>, from start: Int) -> [(word: String, column: Int)] {
+    func words(in text: ArraySlice<UInt8>, from start: Int) -> [(word: String, column: Int)] {
         var words: [(String, Int)] = []
         var i = text.startIndex + min(start, text.count)
         while i < text.endIndex {
@@ -623,14 +468,14 @@ struct HTTPMessageReader {
 
     /// Reports `message` at 0-based `line` and byte `column` of that line (shown 1-based, the
     /// column counted in Unicode scalars).
-    private mutating func report(_ message: String, at path: JSONPath, line: Int, column: Int) {
+    mutating func report(_ message: String, at path: JSONPath, line: Int, column: Int) {
         let (line, column) = place(line: line, column: column)
         problems.append(.init(path: path, line: line, column: column, message: message))
     }
 
     /// 0-based `line` and byte `column` of that line as messages show them: 1-based, the column
     /// counted in Unicode scalars.
-    private func place(line: Int, column: Int) -> (line: Int, column: Int) {
+    func place(line: Int, column: Int) -> (line: Int, column: Int) {
         var scalarColumn = 1
         if line < lines.count {
             let range = lines[line]

@@ -58,7 +58,7 @@ struct JSONCassetteReader: JSONTreeReading {
 
     // MARK: Interaction
 
-    private mutating func readInteraction(_ node: JSONNode, at path: JSONPath) -> Interaction? {
+    mutating func readInteraction(_ node: JSONNode, at path: JSONPath) -> Interaction? {
         guard
             let fields = members(
                 of: node, at: path, expected: "an interaction object",
@@ -101,7 +101,7 @@ struct JSONCassetteReader: JSONTreeReading {
             webSocket: webSocket)
     }
 
-    private mutating func readRequest(_ node: JSONNode, at path: JSONPath) -> Interaction.Request? {
+    mutating func readRequest(_ node: JSONNode, at path: JSONPath) -> Interaction.Request? {
         guard let fields = members(of: node, at: path, expected: "a request object", allowed: ["method", "url", "headers", "body"]) else {
             return nil
         }
@@ -117,7 +117,7 @@ struct JSONCassetteReader: JSONTreeReading {
         return Interaction.Request(method: method, url: url, headers: headers, body: body)
     }
 
-    private mutating func readResponse(_ node: JSONNode, at path: JSONPath) -> Interaction.Response? {
+    mutating func readResponse(_ node: JSONNode, at path: JSONPath) -> Interaction.Response? {
         guard
             let fields = members(
                 of: node, at: path, expected: "a response object", allowed: ["status", "url", "headers", "body", "stream"])
@@ -158,7 +158,7 @@ struct JSONCassetteReader: JSONTreeReading {
         return Interaction.Response(status: status, url: url, headers: headers, body: body)
     }
 
-    private mutating func readError(_ node: JSONNode, at path: JSONPath) -> Interaction.TransportError? {
+    mutating func readError(_ node: JSONNode, at path: JSONPath) -> Interaction.TransportError? {
         guard
             let fields = members(
                 of: node, at: path, expected: "an error object like { \"code\": \"timedOut\" }", allowed: ["code", "afterBytes"]),
@@ -174,7 +174,7 @@ struct JSONCassetteReader: JSONTreeReading {
         return readErrorCode(codeNode, at: path.appending("code")).map { Interaction.TransportError(code: $0, afterBytes: afterBytes) }
     }
 
-    private mutating func readErrorCode(_ codeNode: JSONNode, at codePath: JSONPath) -> Interaction.TransportError.Code? {
+    mutating func readErrorCode(_ codeNode: JSONNode, at codePath: JSONPath) -> Interaction.TransportError.Code? {
         switch codeNode.value {
         case .string, .longString:
             let name = codeNode.value.stringValue ?? ""
@@ -194,7 +194,7 @@ struct JSONCassetteReader: JSONTreeReading {
         }
     }
 
-    private mutating func readTiming(_ node: JSONNode, at path: JSONPath) -> Interaction.Timing? {
+    mutating func readTiming(_ node: JSONNode, at path: JSONPath) -> Interaction.Timing? {
         guard
             let fields = members(
                 of: node, at: path, expected: "a timing object like { \"firstByte\": 0.1, \"duration\": 0.2 }",
@@ -208,96 +208,9 @@ struct JSONCassetteReader: JSONTreeReading {
         return timing
     }
 
-    private static let latencyForms =
-        "\"instant\", \"recorded\", or an object like { \"firstByte\": 0.3, \"duration\": 0.6 }, "
-        + "{ \"scaled\": 0.5 } or { \"bytesPerSecond\": \"edge\", \"firstByte\": 0.1 }"
-
-    private mutating func readLatency(_ node: JSONNode, at path: JSONPath) -> Latency? {
-        if let name = node.value.stringValue {
-            switch name {
-            case "instant": return .instant
-            case "recorded": return .recorded
-            default:
-                report("unknown latency \(CassetteRules.quoted(name)); expected \(Self.latencyForms)", at: path, offset: node.offset)
-                return nil
-            }
-        }
-        guard
-            let fields = members(
-                of: node, at: path, expected: Self.latencyForms, allowed: ["firstByte", "duration", "scaled", "bytesPerSecond"])
-        else { return nil }
-        let latency: Latency
-        if let factorNode = fields["scaled"] {
-            guard fields.count == 1 else {
-                report(
-                    "\"scaled\" multiplies the recorded timing and takes no other field; expected { \"scaled\": 0.5 }", at: path,
-                    offset: node.offset)
-                return nil
-            }
-            guard let factor = readSeconds(factorNode, at: path.appending("scaled"), expected: "a scale factor like 0.5") else {
-                return nil
-            }
-            latency = .scaled(factor)
-        } else if let speedNode = fields["bytesPerSecond"] {
-            guard fields["duration"] == nil else {
-                report(
-                    "give \"duration\" or \"bytesPerSecond\", not both: a download speed decides the duration", at: path,
-                    offset: node.offset)
-                return nil
-            }
-            let firstByte = readOptional(fields["firstByte"], default: 0) { $0.readSeconds($1, at: path.appending("firstByte")) }
-            guard let speed = readSpeed(speedNode, at: path.appending("bytesPerSecond")), let firstByte else { return nil }
-            latency = .downloadSpeed(speed, firstByte: firstByte)
-        } else {
-            guard let timing = readFirstByteAndDuration(fields, of: node, at: path) else { return nil }
-            latency = .fixed(firstByte: timing.firstByte, duration: timing.duration)
-        }
-        if let problem = latency.problem {
-            report(problem, at: path, offset: node.offset)
-            return nil
-        }
-        return latency
-    }
-
-    /// The required `firstByte` and `duration` of a timing or a fixed latency, each reported when missing or invalid.
-    private mutating func readFirstByteAndDuration(
-        _ fields: [String: JSONNode], of node: JSONNode, at path: JSONPath
-    ) -> Interaction.Timing? {
-        var values: [Double] = []
-        for name in ["firstByte", "duration"] {
-            guard let valueNode = required(name, in: fields, of: node, at: path, expecting: "a number of seconds"),
-                let seconds = readSeconds(valueNode, at: path.appending(name))
-            else { continue }
-            values.append(seconds)
-        }
-        return values.count == 2 ? Interaction.Timing(firstByte: values[0], duration: values[1]) : nil
-    }
-
-    private mutating func readSpeed(_ node: JSONNode, at path: JSONPath) -> DownloadSpeed? {
-        let names = DownloadSpeed.presets.compactMap(\.name)
-        if let name = node.value.stringValue {
-            if let preset = DownloadSpeed.preset(named: name) { return preset }
-            report(
-                "unknown download speed \(CassetteRules.quoted(name)); expected a number of bytes per second or one of \(names.joined(separator: ", "))",
-                at: path, offset: node.offset)
-            return nil
-        }
-        guard
-            let bytesPerSecond = readSeconds(
-                node, at: path, expected: "a number of bytes per second or one of \(names.joined(separator: ", "))")
-        else {
-            return nil
-        }
-        if let problem = CassetteRules.speedProblem(bytesPerSecond) {
-            report(problem, at: path, offset: node.offset)
-            return nil
-        }
-        return DownloadSpeed(bytesPerSecond: bytesPerSecond)
-    }
-
     // MARK: Headers and bodies
 
-    private mutating func readHeaders(_ node: JSONNode, at path: JSONPath) -> Interaction.Headers? {
+    mutating func readHeaders(_ node: JSONNode, at path: JSONPath) -> Interaction.Headers? {
         guard case .object(let fields) = node.value else {
             report(
                 "expected an object of header fields like { \"Accept\": \"text/html\" }, found \(Self.describe(node.value))",
@@ -439,7 +352,7 @@ struct JSONCassetteReader: JSONTreeReading {
 
     /// `{ "boundary": "…", "parts": [ { "name": …, "filename": …, "contentType": …, "headers": {…},
     /// "text" | "json" | "base64": … } ] }`, serialized as ``Multipart/serialized()`` writes it.
-    private mutating func readMultipart(_ node: JSONNode, at path: JSONPath) -> Interaction.Body? {
+    mutating func readMultipart(_ node: JSONNode, at path: JSONPath) -> Interaction.Body? {
         guard
             let fields = members(
                 of: node, at: path, expected: "a multipart body like { \"boundary\": \"…\", \"parts\": [ … ] }",
@@ -466,7 +379,7 @@ struct JSONCassetteReader: JSONTreeReading {
         return Interaction.Body(unchecked: Multipart(boundary: boundary, parts: parts).serialized(), form: .multipart)
     }
 
-    private mutating func readPart(_ node: JSONNode, at path: JSONPath) -> Multipart.Part? {
+    mutating func readPart(_ node: JSONNode, at path: JSONPath) -> Multipart.Part? {
         let forms = ["text", "json", "base64"]
         guard
             let fields = members(
@@ -538,7 +451,7 @@ struct JSONCassetteReader: JSONTreeReading {
     }
 
     /// `read(node)` when the field is present, `defaultValue` when it is absent, nil when it is invalid.
-    private mutating func readOptional<T>(
+    mutating func readOptional<T>(
         _ node: JSONNode?, default defaultValue: T, _ read: (inout JSONCassetteReader, JSONNode) -> T?
     ) -> T? {
         guard let node else { return defaultValue }
