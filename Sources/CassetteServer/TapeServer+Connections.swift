@@ -4,13 +4,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // How the server takes connections: the accept loop admits each (up to `maxConnections`, else a
 // 503) on a thread of its own, and a connection's loop reads its requests one after another.

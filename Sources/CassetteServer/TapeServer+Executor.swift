@@ -4,13 +4,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // The wire executor: the tape's decision for one request carried out as bytes on the wire (an
 // answer played on its plan, a refusal, a recording relayed as it arrives), as the session
