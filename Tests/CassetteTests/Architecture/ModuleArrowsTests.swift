@@ -24,7 +24,7 @@ import Testing
     /// The Swift files of `module`, with their text.
     static func files(of module: String) throws -> [(path: String, text: String)] {
         let folder = sources.appendingPathComponent(module)
-        let paths = try #require(FileManager.default.subpathsOfDirectory(atPath: folder.path) as [String]?)
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
         return try paths.filter { $0.hasSuffix(".swift") }.sorted().map { path in
             ("\(module)/\(path)", try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8))
         }
