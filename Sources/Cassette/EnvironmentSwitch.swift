@@ -1,14 +1,17 @@
 import Foundation
 
 /// The on/off switches Cassette reads from the environment — `CASSETTE_LIVE`,
-/// `CASSETTE_SUMMARY`, `CASSETTE_SAVE_ON_FAILURE`, `CASSETTE_REPORT_HTML` — read one way:
+/// `CASSETTE_SUMMARY`, `CASSETTE_SAVE_ON_FAILURE`, `CASSETTE_WRITE_MISSES` (and its former name
+/// `CASSETTE_REPORT_HTML`) — read one way:
 /// `1`, `true`, `yes`, `on` are on; `0`, `false`, `no`, `off` are off (any case); unset or empty
 /// is the default. Any other value is an error when a tape opens
 /// (``CassetteError/invalidEnvironmentValue(name:value:accepted:)``), naming the accepted values:
 /// `CASSETTE_LIVE=2` never silently means "not live".
 package enum EnvironmentSwitch {
     /// The switches, each read by ``isOn(_:in:)``.
-    package static let names = ["CASSETTE_LIVE", "CASSETTE_SUMMARY", "CASSETTE_SAVE_ON_FAILURE", "CASSETTE_REPORT_HTML"]
+    package static let names = [
+        "CASSETTE_LIVE", "CASSETTE_SUMMARY", "CASSETTE_SAVE_ON_FAILURE", "CASSETTE_WRITE_MISSES", "CASSETTE_REPORT_HTML",
+    ]
 
     static let onValues: Set<String> = ["1", "true", "yes", "on"]
     static let offValues: Set<String> = ["0", "false", "no", "off"]

@@ -129,16 +129,17 @@ extension Tape {
                         currentFolder: FileManager.default.currentDirectoryPath))
             }
         }
-        var missPage: URL?
-        if writesMissPage, !log.unmatched.isEmpty {
+        var missesFile: URL?
+        if writesMisses, !log.unmatched.isEmpty {
             do {
-                missPage = try MissReportPage.write(log.unmatched, cassette: file, mode: mode)
+                let written = try MissesFile.write(log.unmatched, cassette: file, mode: mode, recorded: router.recordedInteraction)
+                missesFile = written
                 if options.announcesWarnings {
-                    StandardError.write("Cassette: the misses of \(file.lastPathComponent) are shown in \(missPage?.path ?? "")")
+                    StandardError.write(
+                        "Cassette: the misses of \(file.lastPathComponent) are in \(written.path) (`cassette view` shows them as a page)")
                 }
             } catch {
-                warnings.append(
-                    "\(MissReportPage.file(for: file).path): the miss report page could not be written: \(error.localizedDescription)")
+                warnings.append("\(MissesFile.file(for: file).path): the misses could not be written: \(error.description)")
             }
         }
         // The test most likely sent its requests through another session: said at once, since the
@@ -153,7 +154,7 @@ extension Tape {
         var report = Report(
             file: file, mode: mode, requests: log.requests, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
             unusedInteractions: conclusion.unused, stale: stale, saved: saved, warnings: warnings,
-            redactedMatches: log.redactedMatches, movedTimes: log.movedTimes, missReportPage: missPage)
+            redactedMatches: log.redactedMatches, movedTimes: log.movedTimes, missesFile: missesFile)
         report.nothingRecorded = nothingRecorded
         report.declined = log.declined
         report.isLive = isLive

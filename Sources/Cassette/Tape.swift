@@ -104,8 +104,8 @@ public final class Tape: Sendable {
     let routes: ProtocolClasses
     /// When the tape was opened, by its clock.
     let openedAt: Date
-    /// Whether ejecting writes the misses as a page (``Options/writesMissReportPage``, `CASSETTE_REPORT_HTML`).
-    let writesMissPage: Bool
+    /// Whether ejecting writes the misses beside the cassette (``Options/writesMisses``, `CASSETTE_WRITE_MISSES`).
+    let writesMisses: Bool
     /// Whether saving prints what was written (``SaveAnnouncement``).
     let announcesSaves: Bool
     let fileExisted: Bool
@@ -220,8 +220,7 @@ public final class Tape: Sendable {
         ledger = Ledger.folder(for: file, testFile: options.openedBy?.file, environment: environment).flatMap {
             LedgerWriter.shared(in: $0, environment: environment)
         }
-        writesMissPage =
-            options.writesMissReportPage || EnvironmentSwitch.isOn(MissReportPage.environmentVariable, in: environment) == true
+        writesMisses = options.writesMisses || MissesFile.isWanted(in: environment)
         announcesSaves =
             options.announcesWarnings
             && SaveAnnouncement.isWanted(environment: environment, standardErrorIsTerminal: SaveAnnouncement.standardErrorIsTerminal)

@@ -75,11 +75,11 @@ extension Tape {
         /// trait), since the code under test most likely used another session and the cassette
         /// it saved replays nothing. Set `false` for a test that checks that nothing is sent.
         public var expectsRequests = true
-        /// Whether ejecting a tape that missed requests writes them as a page beside the cassette
-        /// (`feed.json` → `feed.misses.html`): each missed request next to its closest recordings
-        /// and what differs, the page of `cassette view`. Also on when `CASSETTE_REPORT_HTML=1`.
-        /// Default `false`.
-        public var writesMissReportPage = false
+        /// Whether ejecting a tape that missed requests writes them as a cassette beside its own
+        /// (`feed.json` → `feed.misses.json`): each missed request followed by its closest
+        /// recordings, with what differs on each as notes; `cassette view feed.misses.json` shows
+        /// it as a page. Also on when `CASSETTE_WRITE_MISSES=1`. Default `false`.
+        public var writesMisses = false
         /// Whether a tape that recorded saves when its test failed. Default `false`: a recording
         /// made by a failing test is often the failure itself (a 500, a flow cut half-way), and
         /// saved it would replay as the truth on every later run; not saved, the next run records

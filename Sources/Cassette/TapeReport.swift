@@ -51,8 +51,8 @@ extension Tape {
         /// The interactions ``Options/beforeReplay`` declined (numbered from 1 in file order), in
         /// the order it declined them: each was as if absent for the request it matched.
         public var declined: [Int] = []
-        /// The page the misses were written to (``Options/writesMissReportPage``), or nil.
-        public var missReportPage: URL?
+        /// The file the misses were written to (``Options/writesMisses``: `feed.misses.json`), or nil.
+        public var missesFile: URL?
         /// Whether the tape recorded and no request reached it, which ``Options/expectsRequests``
         /// says is worth a warning (it is among ``warnings``).
         package var nothingRecorded = false

@@ -15,6 +15,8 @@ enum ViewCommand {
         binary as hex; redacted values marked; streamed pieces with their times; redirect hops
         linked), a timing waterfall, and each cassette's facts with what 'cassette lint' warns of.
         The page's fragment keeps its state: OUT.html#filter=users&status=4&sort=-duration&detail=3.
+        A tape's misses (feed.misses.json, CASSETTE_WRITE_MISSES=1) are shown with their notes: each
+        missed request next to its closest recordings and what differs.
 
         OPTIONS:
           -o, --output OUT   Where to write the page. Default: cassette-view.html.
@@ -53,8 +55,7 @@ enum ViewCommand {
                 return ExitCode.failure
             case .success(let document):
                 sources.append(
-                    CassetteViewPage.Source(
-                        file: file, format: "\(CassetteFormat(path: file))", document: document, warnings: document.warnings()))
+                    CassetteViewPage.Source(file: file, format: "\(CassetteFormat(path: file))", reading: document))
             }
         }
         let destination = list.values["output"]?.last ?? "cassette-view.html"

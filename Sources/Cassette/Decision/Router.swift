@@ -224,6 +224,10 @@ extension Router {
     /// Which of the cassette's interactions answered, and when they were recorded.
     func usage() -> (replayed: [Int], unused: [Int], replayedAt: [Date?]) { playback.usage() }
 
+    /// The cassette's interaction numbered `number` (from 1, in file order), until the recordings
+    /// are let go of.
+    func recordedInteraction(_ number: Int) -> Interaction? { playback.interaction(number: number) }
+
     /// Lets go of the recordings once the tape is ejected.
     func releaseRecordings() { playback.release() }
 

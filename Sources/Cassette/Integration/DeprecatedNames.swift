@@ -137,3 +137,19 @@ extension Tape.Report {
 /// The earlier name of ``ConfigurationInterception``.
 @available(*, deprecated, renamed: "ConfigurationInterception")
 public typealias EverySessionInterception = ConfigurationInterception
+
+extension Tape.Options {
+    /// The earlier name of ``writesMisses``, when the misses were written as a page: they are now
+    /// written as a cassette (`feed.misses.json`), which `cassette view` shows as that page.
+    @available(*, deprecated, renamed: "writesMisses")
+    public var writesMissReportPage: Bool {
+        get { writesMisses }
+        set { writesMisses = newValue }
+    }
+}
+
+extension Tape.Report {
+    /// The earlier name of ``missesFile``: the file is now `feed.misses.json`, not a page.
+    @available(*, deprecated, renamed: "missesFile")
+    public var missReportPage: URL? { missesFile }
+}

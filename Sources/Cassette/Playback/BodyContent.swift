@@ -7,7 +7,7 @@ import Foundation
 ///
 /// A JSON body has a JSON media type (`application/json`, `…+json`), or no `Content-Type` and an
 /// object or array; a JSON media type on bytes that do not parse is bytes.
-enum BodyContent {
+package enum BodyContent {
     /// An `application/x-www-form-urlencoded` body, by its fields.
     case form([FormFields.Field])
     /// A JSON body, by meaning.
@@ -30,7 +30,7 @@ enum BodyContent {
         self.init(response.body.data, contentType: response.headers["Content-Type"])
     }
 
-    init(_ data: Data, contentType declared: String?) {
+    package init(_ data: Data, contentType declared: String?) {
         // Most requests have neither a body nor a Content-Type: nothing to read.
         if data.isEmpty, declared == nil {
             self = .bytes(data)

@@ -256,6 +256,12 @@ final class PlaybackQueue: Sendable {
         }
     }
 
+    /// The interaction numbered `number` (from 1, in file order); nil once released.
+    func interaction(number: Int) -> Interaction? {
+        let all = interactions
+        return all.indices.contains(number - 1) ? all[number - 1] : nil
+    }
+
     /// Lets go of the recordings (their bodies, their keys): the tape was ejected and nothing
     /// asks any more. Lookups find nothing afterwards.
     func release() {

@@ -236,10 +236,10 @@ enum CanonicalURL {
 }
 
 /// `name=value&name=value` pairs, as in a query string or a form body, percent-decoded.
-struct FormFields {
-    struct Field: Sendable, Equatable {
-        var name: String
-        var value: String
+package struct FormFields {
+    package struct Field: Sendable, Equatable {
+        package var name: String
+        package var value: String
     }
 
     static func parse(_ text: String, plusIsSpace: Bool = true) -> [Field] {

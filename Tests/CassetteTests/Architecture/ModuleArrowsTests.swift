@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// The modules' arrows go one way, read from the sources: each module imports only the modules
-/// below it (and the platform's), and the runtime every test and an app link holds no sockets,
-/// no server and nothing only the tool calls. The compiler keeps a module from using what it does
+/// below it (and the platform's), and what every test and an app link holds no sockets, no
+/// server, no HTML and nothing only the tool calls. The compiler keeps a module from using what it does
 /// not import; this keeps a module from importing what it must not.
 @Suite struct ModuleArrowsTests {
     /// What each module may import of the package's own, lowest first.
@@ -62,12 +62,17 @@ import Testing
         #expect(found > 0, "no import read in \(module)")
     }
 
-    /// Socket calls, and the names of what the server and the tool hold, never in the runtime.
-    @Test func theRuntimeHoldsNoSocketAndNothingOnlyTheToolCalls() throws {
+    /// What a test links (the runtime, the formats below it, the test integration above it): no
+    /// socket call, no name of what the server or the tool holds, and no HTML, even in a string.
+    @Test(arguments: ["CassetteFormats", "Cassette", "CassetteTesting"])
+    func whatATestLinksHoldsNoSocketNoHTMLAndNothingOnlyTheToolCalls(module: String) throws {
         let socketCall = #/(^|[^\w.])(socket|listen|accept|setsockopt|getifaddrs|getaddrinfo)\(/#
-        let elsewhere = #/\b(TapeServer|WebSocketFrame|WebSocketHandshake|CassetteDiff|LiveCheck|PrunePlan|SpawnedProcess)\b/#
-        for file in try Self.files(of: "Cassette") {
+        let elsewhere =
+            #/\b(TapeServer|WebSocketFrame|WebSocketHandshake|CassetteDiff|CassetteViewPage|LiveCheck|PrunePlan|SpawnedProcess)\b/#
+        let markup = #/(?i)<(!doctype|html|script|style|body)\b/#
+        for file in try Self.files(of: module) {
             for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                #expect(!line.contains(markup), "\(file.path):\(number + 1) holds HTML: \(line)")
                 // Code only: not a comment, not the text of a message (which may name `cassette serve`).
                 let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
                     .replacing(#/"[^"]*"/#, with: "\"\"")

@@ -112,7 +112,8 @@ import Testing
         #expect(try !Self.plan(.once, present: true, environment: ["CASSETTE_LIVE": "off"]).0.live)
         #expect(try !Self.plan(.once, present: true, environment: ["CASSETTE_LIVE": ""]).0.live)
         for (name, value) in [
-            ("CASSETTE_LIVE", "2"), ("CASSETTE_SUMMARY", "maybe"), ("CASSETTE_SAVE_ON_FAILURE", "y"), ("CASSETTE_REPORT_HTML", "html"),
+            ("CASSETTE_LIVE", "2"), ("CASSETTE_SUMMARY", "maybe"), ("CASSETTE_SAVE_ON_FAILURE", "y"), ("CASSETTE_WRITE_MISSES", "html"),
+            ("CASSETTE_REPORT_HTML", "page"),
         ] {
             let expected = CassetteError.invalidEnvironmentValue(
                 name: name, value: value, accepted: "1, true, yes or on; 0, false, no or off")

@@ -1,3 +1,4 @@
+import Cassette
 import Foundation
 
 /// One self-contained HTML page showing cassettes (`cassette view`): the request list, the detail
@@ -33,6 +34,21 @@ package struct CassetteViewPage {
             self.document = document
             self.warnings = warnings
             self.label = label
+        }
+
+        /// `document`, read from `file`, with the notes it calls for: a tape's misses file
+        /// (`feed.misses.json`) with its own notes, each on its row; any other cassette with what
+        /// `lint` warns of.
+        package init(file: String, format: String, reading document: CassetteDocument) {
+            let notes = MissesFile.notes(in: document)
+            guard !notes.isEmpty else {
+                self.init(file: file, format: format, document: document, warnings: document.warnings())
+                return
+            }
+            let problems = notes.map {
+                CassetteFormatError.Problem(path: JSONPath.root.appending("interactions").appending($0.interaction), message: $0.text)
+            }
+            self.init(file: file, format: "misses of a tape", document: document, warnings: problems, label: "")
         }
     }
 
