@@ -199,7 +199,8 @@ import Glibc
         let examples = Locations.packageRoot.appendingPathComponent("Cassettes/Examples/users-api.json").path
         let process = try SpawnedProcess(
             executable: ChildProcess.url(of: "cassette").path,
-            ["play", "--cassette", examples, "--latency", "fixed:60,60", "https://api.example.com/users/42?fields=name,email"])
+            ["play", "--cassette", examples, "--latency", "fixed:60,60", "https://api.example.com/users/42?fields=name,email"],
+            environment: ChildProcess.environment())
         Thread.sleep(forTimeInterval: 0.5)  // the replay is waiting out its 60 s first byte
         let start = Date()
         process.send(SIGINT)

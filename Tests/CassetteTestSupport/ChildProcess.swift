@@ -10,6 +10,18 @@ public enum ChildProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
     }
 
+    /// This process's environment with `extra` on top, for a child the tests start: it writes no
+    /// suite ledger unless `extra` names one. A helper's tapes are not the suite's: written into
+    /// the ledger `swift test` was given (a CI shard's), they would be a run of their own, the
+    /// ledger's last, which `cassette report` would then judge instead of the suite's.
+    public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["CASSETTE_LEDGER"] = "off"
+        inherited["CASSETTE_SHARD"] = nil
+        inherited["CASSETTE_RUN_ID"] = nil
+        return inherited.merging(extra) { $1 }
+    }
+
     /// Runs `name` with `arguments` until it exits; its standard output and error together.
     /// Blocks the calling thread: call from a `.timingIsolated` suite.
     ///
@@ -22,14 +34,15 @@ public enum ChildProcess {
 
     /// Runs the program at `executable` (a test tool such as `/usr/bin/env swiftc …`) in
     /// `folder` (this process's current one when nil), as ``run(_:_:environment:)`` runs a helper.
+    ///
+    /// The child's environment is ``environment(_:)``'s.
     public static func run(
         executable: URL, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil
     ) throws -> (status: Int32, output: String) {
         // Started with posix_spawn (SpawnedProcess), not Foundation.Process: the toolchain's
         // Process.run() over-reads memory, which AddressSanitizer reports.
         let result = try SpawnedProcess.run(
-            executable: executable.path, arguments,
-            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            executable: executable.path, arguments, environment: Self.environment(environment),
             directory: folder?.path, mergingErrors: true)
         return (result.status, String(decoding: result.output, as: UTF8.self))
     }

@@ -56,12 +56,11 @@ import Testing
         for tapes in processes {
             let process = try SpawnedProcess(
                 executable: ChildProcess.url(of: "CassetteLedgerCheck").path, arguments,
-                environment: ProcessInfo.processInfo.environment.merging(
+                environment: ChildProcess.environment(
                     [
                         "CASSETTE_LEDGER": ledger.path, "CASSETTE_RUN_ID": run,
                         "LEDGER_CHECK_TAPES": String(decoding: try JSONEncoder().encode(tapes), as: UTF8.self),
-                    ].merging(environment) { $1 }
-                ) { $1 }, mergingErrors: true)
+                    ].merging(environment) { $1 }), mergingErrors: true)
             running.append(process)
         }
         return running.map { process in

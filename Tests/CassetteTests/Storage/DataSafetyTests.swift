@@ -21,7 +21,7 @@ import Glibc
     /// Starts the child (through `SpawnedProcess`: these tests start hundreds of children, and
     /// `Foundation.Process.run()` over-reads memory on this toolchain).
     static func launch(_ arguments: [String]) throws -> SpawnedProcess {
-        try SpawnedProcess(executable: child.path, arguments)
+        try SpawnedProcess(executable: child.path, arguments, environment: ChildProcess.environment())
     }
 
     /// Reads the child's output until a line equal to `line` arrives; false when it closes first.

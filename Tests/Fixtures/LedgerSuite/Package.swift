@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // A small app package whose suite runs in several test processes (XCTest and Swift Testing,
-// `swift test --parallel`): .ci/ledger-suite copies it, points CASSETTE_PATH at the checkout, and
+// `swift test --parallel`): .ci/steps/ledger-suite copies it, points CASSETTE_PATH at the checkout, and
 // shows the suite ledger, `cassette report` and `cassette prune` on it.
 import Foundation
 import PackageDescription

@@ -1,0 +1,86 @@
+# What the steps of .ci/run share; each step sources it. Not run on its own.
+#
+# CI_WORK is the run's scratch folder: .ci/run makes one and passes it to every step; a step run
+# alone makes its own (and removes it on exit). What one step leaves for a later one (the venv,
+# the shards' ledgers and results) lives there.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+ci_own_work=""
+if [ -z "${CI_WORK:-}" ]; then
+  CI_WORK=$(mktemp -d)
+  ci_own_work=1
+fi
+export CI_WORK
+mkdir -p "$CI_WORK"
+# On exit: httpbin stopped if a step started it, and a scratch folder of the step's own removed.
+httpbin_pid=""
+ci_cleanup() {
+  if [ -n "$httpbin_pid" ]; then kill "$httpbin_pid" 2>/dev/null || true; fi
+  if [ -n "$ci_own_work" ]; then rm -rf "$CI_WORK"; fi
+}
+trap ci_cleanup EXIT
+
+# Hosted CI sets CI, which makes every cassette default to record mode `none`. Set it here too,
+# so that a test which needs to record says so (`environment: [:]`) and a local run fails the
+# same way CI would.
+export CI=true
+
+# Fails the step with a message on standard error.
+fail() {
+  echo "error: $*" >&2
+  exit 1
+}
+
+# The Python tools from PyPI (httpbin, gunicorn, websockets, jsonschema, pyyaml), in one venv per
+# run, made the first time a step asks; CASSETTE_PYTHON points the WebSocket tests at it.
+ci_venv() {
+  if [ ! -x "$CI_WORK/venv/bin/python" ]; then
+    python3 -m venv "$CI_WORK/venv"
+    "$CI_WORK/venv/bin/pip" install --quiet --disable-pip-version-check httpbin gunicorn pyyaml websockets jsonschema
+  fi
+  export CASSETTE_PYTHON="$CI_WORK/venv/bin/python"
+}
+
+# Debian's package $1 when the command $2 (default $1) is missing.
+ci_apt() {
+  if ! command -v "${2:-$1}" >/dev/null 2>&1; then
+    echo "installing $1 from Debian's packages"
+    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$1" >/dev/null
+  fi
+}
+
+# httpbin on a free port of 127.0.0.1, until httpbin_stop; sets CASSETTE_HTTPBIN_URL.
+httpbin_start() {
+  ci_venv
+  local port
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+  "$CI_WORK/venv/bin/gunicorn" --bind "127.0.0.1:$port" --worker-class gthread --threads 16 --workers 1 \
+    httpbin:app >"$CI_WORK/httpbin.log" 2>&1 &
+  httpbin_pid=$!
+  export CASSETTE_HTTPBIN_URL="http://127.0.0.1:$port"
+  python3 - "$CASSETTE_HTTPBIN_URL/get" <<'PY'
+import sys, time, urllib.request
+for _ in range(100):
+    try:
+        urllib.request.urlopen(sys.argv[1], timeout=1).read()
+        sys.exit(0)
+    except Exception:
+        time.sleep(0.2)
+sys.exit(f"httpbin did not answer at {sys.argv[1]}")
+PY
+  echo "httpbin (PID $httpbin_pid) answers at $CASSETTE_HTTPBIN_URL"
+}
+
+# Stops httpbin, and checks that nothing answers on its port any more.
+httpbin_stop() {
+  [ -n "$httpbin_pid" ] || return 0
+  kill "$httpbin_pid" 2>/dev/null || true
+  wait "$httpbin_pid" 2>/dev/null || true
+  httpbin_pid=""
+  if python3 -c "import socket, sys, urllib.parse; u = urllib.parse.urlsplit(sys.argv[1]); socket.create_connection((u.hostname, u.port), timeout=1)" \
+    "$CASSETTE_HTTPBIN_URL" 2>/dev/null; then
+    fail "something still answers at $CASSETTE_HTTPBIN_URL after httpbin stopped"
+  fi
+}
