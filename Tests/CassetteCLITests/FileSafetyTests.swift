@@ -101,7 +101,9 @@ import Darwin
     /// Runs the `cassette` tool with each argument list at once, in child processes; their exit statuses.
     static func atOnce(_ runs: [[String]]) throws -> [(status: Int32, output: String)] {
         let tool = ChildProcess.url(of: "cassette").path
-        let started = try runs.map { try SpawnedProcess(executable: tool, $0, environment: ChildProcess.environment(), mergingErrors: true) }
+        let started = try runs.map {
+            try SpawnedProcess(executable: tool, $0, environment: ChildProcess.environment(), mergingErrors: true)
+        }
         return started.map { process in
             let (status, output, _) = process.finish()
             return (status, String(decoding: output, as: UTF8.self))
