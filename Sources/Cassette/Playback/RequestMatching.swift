@@ -32,11 +32,19 @@ import Foundation
 /// let matching = RequestMatching.default.ignoringHost()            // scheme, host and port
 /// ```
 ///
-/// A custom rule replaces the whole comparison; it can still call the default one:
+/// A custom rule replaces the whole comparison; it can still ask the default one (or any rule
+/// built from the options) through ``matches(_:_:)``. To loosen one part, make that part equal
+/// and ask the rest:
 ///
 /// ```swift
 /// let matching = RequestMatching.custom { live, recorded in
-///     live.method == recorded.method && live.url.hasPrefix("https://api.example.com/search")
+///     // Searches match on method and URL whatever their bodies; everything else as by default.
+///     guard live.url.hasPrefix("https://api.example.com/search") else {
+///         return RequestMatching.default.matches(live, recorded)
+///     }
+///     var sameBody = live
+///     sameBody.body = recorded.body
+///     return RequestMatching.default.matches(sameBody, recorded)
 /// }
 /// ```
 ///
@@ -132,8 +140,10 @@ public struct RequestMatching: Sendable {
         return copy
     }
 
-    /// Whether `live` and `recorded` match under these rules.
-    package func matches(_ live: Interaction.Request, _ recorded: Interaction.Request) -> Bool {
+    /// Whether `live` and `recorded` match under these rules: what a tape asks of each recorded
+    /// request. A ``custom(_:)`` rule calls it to ask the default comparison, or one built from
+    /// the options (`RequestMatching.default.ignoringQueryParameters("page").matches(live, recorded)`).
+    public func matches(_ live: Interaction.Request, _ recorded: Interaction.Request) -> Bool {
         if let predicate { return predicate(live, recorded) }
         return RequestKey(live, rules: self) == RequestKey(recorded, rules: self)
     }

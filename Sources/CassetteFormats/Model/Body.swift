@@ -67,6 +67,15 @@ extension Interaction {
             return Body(unchecked: data, form: form)
         }
 
+        /// The same bytes, written in the cassette file as base64 whatever they are: for a body a
+        /// reviewer should not read or edit (a signed payload, text in a legacy encoding), or
+        /// one whose exact bytes matter more than its look.
+        ///
+        /// ```swift
+        /// let response = Interaction.Response(status: 200, body: Interaction.Body(payload).writtenAsBase64)
+        /// ```
+        public var writtenAsBase64: Body { Body(unchecked: data, form: .base64) }
+
         package init(unchecked data: Data, form: Form) {
             self.data = data
             self.form = form

@@ -62,4 +62,19 @@ import Testing
         #expect(text.contains(#""body": { "text": ["one\n", "two\n"] }"#))
         #expect(text.contains(#""body": { "base64": "AAEC/w==" }"#))
     }
+
+    /// A body a test wants kept as base64 (a signed payload), though it would read as text.
+    @Test func writtenAsBase64KeepsTheBytesAndIsWrittenAsBase64() throws {
+        let body = Interaction.Body(text: "signed: héllo").writtenAsBase64
+        #expect(body.form == .base64)
+        #expect(body == Interaction.Body(text: "signed: héllo"))
+        let document = CassetteDocument(interactions: [
+            Interaction(request: .init(url: "https://a.example/x"), response: .init(status: 200, body: body))
+        ])
+        let data = try JSONCassetteCodec.encode(document)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""body": { "base64": "c2lnbmVkOiBow6lsbG8=" }"#))
+        let read = try JSONCassetteCodec.decode(data)
+        #expect(read.interactions[0].response?.body.data == Data("signed: héllo".utf8))
+        #expect(read.interactions[0].response?.body.form == .base64)
+    }
 }

@@ -82,6 +82,19 @@ import Testing
         }
     }
 
+    /// `CassetteFormats` is data and codecs: no URLSession, no clock, no global state (a stored
+    /// `static var`), as docs/Architecture.md says.
+    @Test func theFormatsHoldNoSessionNoClockAndNoGlobalState() throws {
+        let forbidden = #/\b(URLSession\w*|URLProtocol|Date\(\)|Date\.now|DispatchQueue|ProcessInfo)\b|static var \w+(\s*:[^{=]+)?\s*=/#
+        for file in try Self.files(of: "CassetteFormats") {
+            for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                    .replacing(#/"[^"]*"/#, with: "\"\"")
+                #expect(!code.contains(forbidden), "\(file.path):\(number + 1) is not data or a codec: \(line)")
+            }
+        }
+    }
+
     /// The read checks a line as the compiler would: a test of the reader itself.
     @Test func theImportReaderReadsEveryForm() {
         #expect(

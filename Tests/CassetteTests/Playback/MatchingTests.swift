@@ -140,4 +140,47 @@ import FoundationNetworking
             try tape.eject()
         }
     }
+
+    /// A custom rule asks the default comparison for all but the part it loosens, as the type's
+    /// documentation shows: searches match whatever their bodies, any other request as by default.
+    @Test func aCustomRuleAsksTheDefaultForTheRest() async throws {
+        let matching = RequestMatching.custom { live, recorded in
+            guard live.url.hasPrefix("https://api.example.com/search") else {
+                return RequestMatching.default.matches(live, recorded)
+            }
+            var sameBody = live
+            sameBody.body = recorded.body
+            return RequestMatching.default.matches(sameBody, recorded)
+        }
+        let search = Self.json("https://api.example.com/search", #"{"q":"swift"}"#)
+        let order = Self.json("https://api.example.com/orders", #"{"id":1}"#)
+        #expect(matching.matches(Self.json("https://api.example.com/search", #"{"q":"rust"}"#), search))
+        #expect(!matching.matches(Self.json("https://api.example.com/search?page=2", #"{"q":"swift"}"#), search))
+        #expect(!matching.matches(Self.json("https://api.example.com/orders", #"{"id":2}"#), order))
+        #expect(matching.matches(Self.json("https://api.example.com/orders", #"{ "id": 1 }"#), order))
+        #expect(
+            RequestMatching.default.ignoringQueryParameters("page").matches(
+                Self.json("https://api.example.com/search?page=2", #"{"q":"swift"}"#), search))
+
+        try await withScratchTape { scratch in
+            try JSONCassetteCodec.encode(
+                CassetteDocument(interactions: [
+                    Interaction(request: search, response: .init(status: 200, body: .init(text: "results"))),
+                    Interaction(request: order, response: .init(status: 201, body: .init(text: "created"))),
+                ])
+            ).write(to: scratch.file)
+            let tape = try Tape(file: scratch.file, mode: .none, matching: matching, options: Tape.Options().quiet, environment: [:])
+            var other = URLRequest(url: URL(string: "https://api.example.com/search")!)
+            other.httpMethod = "POST"
+            other.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            other.httpBody = Data(#"{"q":"another"}"#.utf8)
+            #expect(await Fetch.run(other, on: tape.session, style: .async).text == "results")
+            var changedOrder = URLRequest(url: URL(string: "https://api.example.com/orders")!)
+            changedOrder.httpMethod = "POST"
+            changedOrder.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            changedOrder.httpBody = Data(#"{"id":2}"#.utf8)
+            #expect(await Fetch.run(changedOrder, on: tape.session, style: .async).errorCode == .resourceUnavailable)
+            #expect(try tape.eject().unmatched.map(\.request.url) == ["https://api.example.com/orders"])
+        }
+    }
 }
