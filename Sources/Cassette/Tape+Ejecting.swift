@@ -130,9 +130,10 @@ extension Tape {
             }
         }
         var missesFile: URL?
-        if writesMisses, !log.unmatched.isEmpty {
+        let misses = log.unmatched.isEmpty ? nil : MissesFile.document(log.unmatched, mode: mode, recorded: router.recordedInteraction)
+        if writesMisses, let misses {
             do {
-                let written = try MissesFile.write(log.unmatched, cassette: file, mode: mode, recorded: router.recordedInteraction)
+                let written = try MissesFile.write(misses, cassette: file)
                 missesFile = written
                 if options.announcesWarnings {
                     StandardError.write(
@@ -156,6 +157,7 @@ extension Tape {
             unusedInteractions: conclusion.unused, stale: stale, saved: saved, warnings: warnings,
             redactedMatches: log.redactedMatches, movedTimes: log.movedTimes, missesFile: missesFile)
         report.nothingRecorded = nothingRecorded
+        if let misses { report.evidence = Evidence.ofMisses(log.unmatched, document: misses, cassette: file) }
         report.declined = log.declined
         report.isLive = isLive
         return (report, recordedBytes)

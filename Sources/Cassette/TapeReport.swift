@@ -53,6 +53,8 @@ extension Tape {
         public var declined: [Int] = []
         /// The file the misses were written to (``Options/writesMisses``: `feed.misses.json`), or nil.
         public var missesFile: URL?
+        /// What the test that used the tape carries as attachments (``Evidence``).
+        package var evidence: [Evidence] = []
         /// Whether the tape recorded and no request reached it, which ``Options/expectsRequests``
         /// says is worth a warning (it is among ``warnings``).
         package var nothingRecorded = false

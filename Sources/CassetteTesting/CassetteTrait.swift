@@ -104,6 +104,11 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
                     StandardError.warn(warning.description)
                     #endif
                 }
+                #if compiler(>=6.2)
+                for item in verification.evidence {
+                    Attachment.record(item.contents, named: item.name, sourceLocation: location)
+                }
+                #endif
             },
             failed: { failed.current }, observedTest)
     }

@@ -80,11 +80,9 @@ package enum MissesFile {
     }
 
     /// Writes the misses of `cassette` beside it; returns the file.
-    static func write(
-        _ misses: [UnmatchedRequest], cassette: URL, mode: RecordMode, recorded: (Int) -> Interaction?
-    ) throws(CassetteError) -> URL {
+    static func write(_ document: CassetteDocument, cassette: URL) throws(CassetteError) -> URL {
         let file = file(for: cassette)
-        try CassetteFile.write(document(misses, mode: mode, recorded: recorded), to: file)
+        try CassetteFile.write(document, to: file)
         return file
     }
 }

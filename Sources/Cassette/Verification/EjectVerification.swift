@@ -11,6 +11,8 @@ import Foundation
 package struct EjectVerification: Equatable {
     package var failures: [VerificationFinding] = []
     package var warnings: [VerificationFinding] = []
+    /// What the test carries as attachments (``Tape/Report/evidence``).
+    package var evidence: [Evidence] = []
 }
 
 extension EjectVerification {
@@ -19,6 +21,7 @@ extension EjectVerification {
     ///   - unusedInteractions: the tape's policy.
     ///   - bodyError: what the test threw, if it did.
     init(_ report: Tape.Report, unusedInteractions: UnusedInteractions, bodyError: (any Error)?) {
+        evidence = report.evidence
         let alreadySaid = bodyError.map { "\($0)\n" + ($0 as NSError).localizedDescription } ?? ""
         failures += report.unmatched.filter { !alreadySaid.contains($0.description) }.map(VerificationFinding.unmatched)
         if report.nothingRecorded { warnings.append(.nothingRecorded(cassette: report.file, saved: report.saved)) }

@@ -49,6 +49,27 @@ struct MissesFileTests {
         }
     }
 
+    /// What the `.cassette` trait attaches to the test: the miss reports as the failure says them,
+    /// and the misses as the file would hold them, whether or not the file is written; nothing
+    /// for a tape without a miss.
+    @Test func aMissLeavesItsEvidenceForTheTest() async throws {
+        try await withScratchTape(cassette: "users.json") { scratch in
+            let report = try await tapeThatMisses(in: scratch, environment: [:])
+            #expect(report.evidence.map(\.name) == ["users.misses.txt", "users.misses.json"])
+            #expect(report.evidence.first?.contents == report.unmatched.map(\.description).joined(separator: "\n\n") + "\n")
+            let misses = try JSONCassetteCodec.decode(Data(try #require(report.evidence.last).contents.utf8))
+            #expect(
+                misses.interactions.map(\.request.url) == [
+                    "https://api.example.com/users/42?fields=email", "https://api.example.com/users/42?fields=name",
+                ])
+            #expect(MissesFile.notes(in: misses).count == 4)
+
+            let replayed = try Tape(file: scratch.file, mode: .none, options: Tape.Options().quiet, environment: [:])
+            #expect(await Fetch.get("https://api.example.com/users/42?fields=name", on: replayed.session).status == 200)
+            #expect(try replayed.eject().evidence.isEmpty)
+        }
+    }
+
     @Test func theFormerSwitchNameStillWritesThem() async throws {
         try await withScratchTape(cassette: "users.json") { scratch in
             let report = try await tapeThatMisses(in: scratch, environment: ["CASSETTE_REPORT_HTML": "1"])
