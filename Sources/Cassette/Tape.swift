@@ -223,7 +223,7 @@ public final class Tape: Sendable {
         writesMisses = options.writesMisses || MissesFile.isWanted(in: environment)
         announcesSaves =
             options.announcesWarnings
-            && SaveAnnouncement.isWanted(environment: environment, standardErrorIsTerminal: SaveAnnouncement.standardErrorIsTerminal)
+            && SaveAnnouncement.isWanted(environment: environment)
         router = Router(
             setup: Router.Setup(
                 file: file, mode: plan.mode,

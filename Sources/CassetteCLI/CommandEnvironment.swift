@@ -42,9 +42,10 @@ struct CommandEnvironment {
         variables[CassetteLocation.folderVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// What the tape reads itself: the latency and the live switch (the mode was resolved here,
-    /// with the command line first).
+    /// What the tape reads itself: the latency, the live switch and whether a saved cassette is
+    /// announced (`CASSETTE_SUMMARY=0`); the mode was resolved here, with the command line first.
     var forTape: [String: String] {
-        variables.filter { $0.key == Latency.environmentVariable || $0.key == LiveSwitch.environmentVariable }
+        let read: Set = [Latency.environmentVariable, LiveSwitch.environmentVariable, RunSummary.variable]
+        return variables.filter { read.contains($0.key) }
     }
 }

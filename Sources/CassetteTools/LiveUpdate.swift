@@ -74,7 +74,8 @@ extension LiveCheck {
         for (placeholder, value) in options.secrets.sorted(by: { $0.key < $1.key }) {
             tapeOptions.redaction = tapeOptions.redaction.replacing(value, with: placeholder)
         }
-        let tape = try Tape(file: scratch, mode: .all, options: tapeOptions, environment: [:])
+        // The scratch cassette is the tool's own: no line announces it (`cassette check` says what it updated).
+        let tape = try Tape(file: scratch, mode: .all, options: tapeOptions, environment: ["CASSETTE_SUMMARY": "0"])
         let configuration = configuration(options)
         tape.configure(configuration)
         let session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)

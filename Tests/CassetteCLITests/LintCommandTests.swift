@@ -27,7 +27,8 @@ final class Captured: @unchecked Sendable {
     }
 
     /// Runs the tool in this process with `environment` (none by default: `CI` and the
-    /// `CASSETTE_` variables of the test run do not reach the command).
+    /// `CASSETTE_` variables of the test run do not reach the command; nor does a tape's line for
+    /// each cassette it saves reach the suite's output, unless `environment` sets `CASSETTE_SUMMARY`).
     static func run(_ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, out: String, error: String) {
         let result = runCapturingBytes(arguments, environment: environment)
         return (result.status, String(decoding: result.out, as: UTF8.self), result.error)
@@ -35,7 +36,8 @@ final class Captured: @unchecked Sendable {
 
     static func runCapturingBytes(_ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, out: Data, error: String) {
         let captured = Captured()
-        let status = CassetteTool.run(arguments, output: captured.output, environment: environment)
+        let status = CassetteTool.run(
+            arguments, output: captured.output, environment: environment.merging(["CASSETTE_SUMMARY": "0"]) { given, _ in given })
         return (status, captured.outData, captured.error)
     }
 }

@@ -25,7 +25,7 @@ import FoundationNetworking
                 return request
             }
             let recorder = try Tape(
-                file: file, mode: .once, matching: rules.matching, options: rules.applying(to: Tape.Options()), environment: [:])
+                file: file, mode: .once, matching: rules.matching, options: rules.applying(to: Tape.Options()), environment: .tests)
             let live = await Fetch.run(try request(scratch.url("/echo?x=1&cb=111")), on: recorder.session, style: .async)
             #expect(live.status == 200)
             try recorder.eject()
@@ -36,7 +36,7 @@ import FoundationNetworking
             // allowed); without Accept, no match.
             for style in FetchStyle.allCases {
                 let player = try Tape(
-                    file: file, mode: .none, matching: rules.matching, options: rules.applying(to: Tape.Options()), environment: [:])
+                    file: file, mode: .none, matching: rules.matching, options: rules.applying(to: Tape.Options()), environment: .tests)
                 let session = style == .delegate ? Fetch.delegateSession(configuredBy: player.configure) : player.session
                 for _ in 0..<2 {
                     let replayed = await Fetch.run(try request(other), on: session, style: style)

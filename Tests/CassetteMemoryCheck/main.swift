@@ -61,7 +61,7 @@ do {
                     status: 200, headers: ["Content-Type": "text/plain"], body: .init(text: String(repeating: "x", count: 1024))))
         ])
         try JSONCassetteCodec.encode(document).write(to: file)
-        let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+        let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
         let request = URLRequest(url: URL(string: "https://memory.example/item")!)
         func replay(_ times: Int) async throws {
             for _ in 0..<times {
@@ -78,7 +78,7 @@ do {
         guard let size = Int(arguments[4]) else { throw UnexpectedAnswer(text: "SIZE is not a number") }
         let server = try LoopbackServer()
         func record(_ index: Int) async throws {
-            let tape = try Tape(file: folder.appendingPathComponent("memory-record-\(index).json"), mode: .all, environment: [:])
+            let tape = try Tape(file: folder.appendingPathComponent("memory-record-\(index).json"), mode: .all, environment: .tests)
             let fetched = await Fetch.get(server.baseURL + "/bytes/\(size)?i=\(index)", on: tape.session)
             guard fetched.body.count == size else { throw UnexpectedAnswer(text: "\(fetched)") }
             try tape.eject()
@@ -98,7 +98,7 @@ do {
                 let fetched = await Fetch.get(url, on: plain)
                 guard fetched.body.count == size else { throw UnexpectedAnswer(text: "\(fetched)") }
             } else {
-                let tape = try Tape(file: folder.appendingPathComponent("rss-\(index).json"), mode: .all, environment: [:])
+                let tape = try Tape(file: folder.appendingPathComponent("rss-\(index).json"), mode: .all, environment: .tests)
                 let fetched = await Fetch.get(url, on: tape.session)
                 guard fetched.body.count == size else { throw UnexpectedAnswer(text: "\(fetched)") }
                 try tape.eject()

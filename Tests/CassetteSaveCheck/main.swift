@@ -40,7 +40,7 @@ do {
         var saved = 0
         while saved < saves {
             let (set, count, size) = saved % 2 == 0 ? ("A", 3, 200_000) : ("B", 4, 100_000)
-            let tape = try Tape(file: file, mode: .all, environment: [:])
+            let tape = try Tape(file: file, mode: .all, environment: .tests)
             // A new recording every time (mode all leaves a file whose traffic did not change unwritten).
             let run = UUID().uuidString
             for i in 0..<count {
@@ -53,7 +53,7 @@ do {
             say("saved \(saved)")
         }
     case "append" where arguments.count == 5:
-        let tape = try Tape(file: file, mode: .newEpisodes, environment: [:])
+        let tape = try Tape(file: file, mode: .newEpisodes, environment: .tests)
         for i in 0..<(Int(arguments[4]) ?? 0) {
             _ = await Fetch.get(server.baseURL + "/status/200?tag=\(arguments[3])&i=\(i)", on: tape.session)
         }

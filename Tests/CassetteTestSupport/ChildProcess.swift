@@ -11,7 +11,7 @@ public enum ChildProcess {
     }
 
     /// This process's environment with `extra` on top, for a child the tests start: it writes no
-    /// suite ledger unless `extra` names one. A helper's tapes are not the suite's: written into
+    /// suite ledger and announces no cassette it saves, unless `extra` asks. A helper's tapes are not the suite's: written into
     /// the ledger `swift test` was given (a CI shard's), they would be a run of their own, the
     /// ledger's last, which `cassette report` would then judge instead of the suite's.
     public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
@@ -19,6 +19,7 @@ public enum ChildProcess {
         inherited["CASSETTE_LEDGER"] = "off"
         inherited["CASSETTE_SHARD"] = nil
         inherited["CASSETTE_RUN_ID"] = nil
+        inherited["CASSETTE_SUMMARY"] = "0"
         return inherited.merging(extra) { $1 }
     }
 

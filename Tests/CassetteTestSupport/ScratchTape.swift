@@ -37,7 +37,7 @@ public final class ScratchTape: @unchecked Sendable {
     /// adding expected noise to the output of `swift test`.
     public func tape(mode: RecordMode = .once, matching: RequestMatching = .default, options: Tape.Options = Tape.Options()) throws -> Tape
     {
-        let tape = try Tape(file: file, mode: mode, matching: matching, options: options.quiet, environment: [:])
+        let tape = try Tape(file: file, mode: mode, matching: matching, options: options.quiet, environment: .tests)
         opened.lock()
         tapes.append(tape)
         opened.unlock()

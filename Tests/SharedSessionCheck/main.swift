@@ -35,7 +35,7 @@ switch scenario {
 case "early":
     Tape.prepareSharedSession()
     let server = try LoopbackServer()
-    let tape = try Tape(file: file, mode: .none, environment: [:])
+    let tape = try Tape(file: file, mode: .none, environment: .tests)
     try await tape.interceptSharedSession()
     let first = await feedThroughShared()
     check(first.status == 503 && first.text == "down for maintenance", "URLSession.shared replays the cassette: \(first)")
@@ -49,7 +49,7 @@ case "after-sessions":
     let server = try LoopbackServer()
     _ = await Fetch.get(server.baseURL + "/status/200", on: URLSession(configuration: .default))
     _ = URLSession(configuration: .ephemeral)
-    let tape = try Tape(file: file, mode: .none, environment: [:])
+    let tape = try Tape(file: file, mode: .none, environment: .tests)
     try await tape.interceptSharedSession()
     let fetched = await feedThroughShared()
     check(fetched.status == 503, "URLSession.shared replays the cassette after other sessions: \(fetched)")
@@ -59,7 +59,7 @@ case "after-sessions":
 case "late":
     _ = URLSession(configuration: .default)
     _ = URLSession.shared
-    let tape = try Tape(file: file, mode: .none, environment: [:])
+    let tape = try Tape(file: file, mode: .none, environment: .tests)
     do {
         try await tape.interceptSharedSession()
         check(false, "interceptSharedSession did not throw although .shared was created first")
@@ -70,8 +70,8 @@ case "late":
 
 case "turns":
     Tape.prepareSharedSession()
-    let first = try Tape(file: file, mode: .none, environment: [:])
-    let second = try Tape(file: file, mode: .none, environment: [:])
+    let first = try Tape(file: file, mode: .none, environment: .tests)
+    let second = try Tape(file: file, mode: .none, environment: .tests)
     try await first.interceptSharedSession()
     let order = OrderLog()
     let waiter = Task {
@@ -95,7 +95,7 @@ case "live-switch":
     let server = try LoopbackServer()
     let before = try Data(contentsOf: file)
     Tape.isLive = true
-    let live = try Tape(file: file, mode: .none, environment: [:])
+    let live = try Tape(file: file, mode: .none, environment: .tests)
     let fetched = await Fetch.get(server.baseURL + "/status/201", on: live.session)
     check(
         fetched.status == 201 && fetched.text == "status 201" && server.received.count == 1,
@@ -106,7 +106,7 @@ case "live-switch":
         "the report says the tape was live, replayed, recorded and saved nothing, and holds nothing unused: \(report)")
     check(try Data(contentsOf: file) == before, "the cassette is unchanged")
     Tape.isLive = false
-    let replaying = try Tape(file: file, mode: .none, environment: [:])
+    let replaying = try Tape(file: file, mode: .none, environment: .tests)
     let replayed = await Fetch.get("https://api.example.com/feed", on: replaying.session)
     let replayReport = try replaying.eject()
     check(replayed.status == 503 && !replayReport.isLive, "Tape.isLive = false: the next tape replays: \(replayed)")

@@ -10,8 +10,8 @@ import Foundation
 /// the ledger by then: a process that ends before the others of its run (`swift test` runs
 /// XCTest, then Swift Testing) may count as orphans cassettes a later one opens. `cassette
 /// report` after the run is the final word.
-enum RunSummary {
-    static let variable = "CASSETTE_SUMMARY"
+package enum RunSummary {
+    package static let variable = "CASSETTE_SUMMARY"
 
     static func line(for tapes: [LedgerRecord.Tape], ledger: Ledger, run: TestRun, now: Date = Date()) -> String {
         let folders = Set(tapes.map { URL(fileURLWithPath: $0.cassette).deletingLastPathComponent().standardizedFileURL })

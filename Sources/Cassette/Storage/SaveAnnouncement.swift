@@ -7,16 +7,16 @@ import Foundation
 /// Cassette: recorded 3 interactions into Cassettes/UserTests/fetchesUser.json (a new cassette)
 /// ```
 ///
-/// Printed when standard error is a terminal (a person is watching `swift test`), or when
-/// `CASSETTE_SUMMARY=1` asks (a CI log); `CASSETTE_SUMMARY=0` silences it.
+/// Printed whatever standard error is: `swift test` pipes a test process's output, so a line kept
+/// for terminals never reached the person whose first run recorded. A replay prints nothing.
+/// `CASSETTE_SUMMARY=0` silences it (as ``Tape/Options/quiet`` does for one tape). Under the
+/// `.cassette` trait it stays a line, not a warning issue: a first run records every test's
+/// cassette, and a warning on each would mark a green run as one to look into.
 enum SaveAnnouncement {
-    /// Whether a tape opened with `environment` prints the line.
-    static func isWanted(environment: [String: String], standardErrorIsTerminal: Bool) -> Bool {
-        EnvironmentSwitch.isOn(RunSummary.variable, in: environment) ?? standardErrorIsTerminal
+    /// Whether a tape opened with `environment` prints the line: unless `CASSETTE_SUMMARY` is off.
+    static func isWanted(environment: [String: String]) -> Bool {
+        EnvironmentSwitch.isOn(RunSummary.variable, in: environment) ?? true
     }
-
-    /// Whether this process's standard error is a terminal: asked once, not by every tape.
-    static let standardErrorIsTerminal = isatty(STDERR_FILENO) == 1
 
     /// The line for `recorded` interactions written into `file`: a new file, added to what it
     /// held, or replacing it (mode `all`). A path inside `currentFolder` is shown relative to it.

@@ -175,7 +175,7 @@ import FoundationNetworking
     /// not returned yet when the process exits) keeps no recordings: their bodies are let go once
     /// the report is made. Its report and `recordedAt` stay as they were.
     @Test func anEjectedTapeLetsGoOfItsRecordings() throws {
-        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: [:])
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: .tests)
         let recordedAt = try #require(tape.recordedAt)
         let count = tape.router.progress().unused.count
         #expect(count > 0)

@@ -37,7 +37,7 @@ import FoundationNetworking
                 let file = try Self.slowCassette(in: scratch, firstByte: wait, duration: wait)
                 for repetition in 1...10 {
                     let tape = try Tape(
-                        file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: .recorded), environment: [:])
+                        file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: .recorded), environment: .tests)
                     let outcomes = Locked<[(code: URLError.Code?, lateBy: TimeInterval, hadResponse: Bool)]>([])
                     let cancelledAt = Locked<Date?>(nil)
                     let group = DispatchGroup()
@@ -76,7 +76,7 @@ import FoundationNetworking
             try await withScratchTape { scratch in
                 let tape = try Tape(
                     file: try Self.slowCassette(in: scratch, firstByte: 2, duration: 2), mode: .none,
-                    options: .init(latency: .recorded), environment: [:])
+                    options: .init(latency: .recorded), environment: .tests)
                 let session = Fetch.session(of: tape, style: style)
                 var request = URLRequest(url: try #require(URL(string: Self.url)))
                 request.timeoutInterval = 0.5
@@ -100,7 +100,7 @@ import FoundationNetworking
             try await withScratchTape { scratch in
                 let tape = try Tape(
                     file: try Self.slowCassette(in: scratch, firstByte: 0.1, duration: 2.1), mode: .none,
-                    options: .init(latency: .recorded), environment: [:])
+                    options: .init(latency: .recorded), environment: .tests)
                 let configuration = URLSessionConfiguration.ephemeral
                 configuration.timeoutIntervalForRequest = 0.5
                 tape.configure(configuration)
@@ -119,7 +119,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let tape = try Tape(
                 file: try Self.slowCassette(in: scratch, firstByte: 0.2, duration: 0.3), mode: .none,
-                options: .init(latency: .recorded), environment: [:])
+                options: .init(latency: .recorded), environment: .tests)
             var request = URLRequest(url: try #require(URL(string: Self.url)))
             request.timeoutInterval = 1
             let fetched = await Fetch.run(request, on: tape.session, style: .async)

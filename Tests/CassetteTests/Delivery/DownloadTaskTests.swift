@@ -21,7 +21,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let server = scratch.server
             let file = scratch.file("downloads.json")
-            let tape = try Tape(file: file, mode: .once, environment: [:])
+            let tape = try Tape(file: file, mode: .once, environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
             tape.configure(configuration)
 
@@ -52,7 +52,7 @@ import FoundationNetworking
                 #"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://files.example.com/report.pdf"}, "response": {"status": 200, "body": {"text": "%PDF"}}}]}"#
                     .utf8
             ).write(to: file)
-            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let tape = try Tape(file: file, mode: .none, environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
             tape.configure(configuration)
 

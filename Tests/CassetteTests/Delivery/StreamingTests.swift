@@ -30,7 +30,7 @@ import FoundationNetworking
             let live = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: { _ in }), style: .delegate)
             let liveEvents = EventStreamClient.events(of: live)
             #expect(liveEvents.map(\.data) == (0..<Self.eventCount).map { #"{"index":\#($0),"token":"t\#($0)"}"# })
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             let recorded = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: recorder.configure), style: .delegate)
             _ = try recorder.eject()
             #expect(recorded.sameOutcome(as: live))
@@ -49,7 +49,7 @@ import FoundationNetworking
             #expect(text.contains(#""events": ["#) && text.contains(#""id": "19", "data": { "index": 19, "token": "t19" } }"#), "\(text)")
 
             // Replayed with the recorded latency: each event when it arrived, the same bytes.
-            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
             let replayed = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
             #expect(replayed.sameOutcome(as: live))
             let replayedEvents = EventStreamClient.events(of: replayed)
@@ -60,7 +60,7 @@ import FoundationNetworking
             #expect(replayed.pieces.count == Self.eventCount)
 
             // Twice as fast, the gaps halve.
-            let fast = try Tape(file: file, mode: .none, options: .init(latency: .scaled(0.5)), environment: [:])
+            let fast = try Tape(file: file, mode: .none, options: .init(latency: .scaled(0.5)), environment: .tests)
             let halved = EventStreamClient.events(
                 of: await Fetch.get(url, on: Fetch.delegateSession(configuredBy: fast.configure), style: .delegate))
             #expect(halved.count == Self.eventCount)
@@ -70,7 +70,7 @@ import FoundationNetworking
             }
 
             // Instant: the whole stream at once.
-            let instant = try Tape(file: file, mode: .none, environment: [:])
+            let instant = try Tape(file: file, mode: .none, environment: .tests)
             let started = Date()
             let atOnce = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: instant.configure), style: .delegate)
             #expect(Date().timeIntervalSince(started) < 0.2 * TimingIsolation.scale)
@@ -86,7 +86,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let server = scratch.server
             let file = scratch.file("kinds.json")
-            let tape = try Tape(file: file, mode: .once, environment: [:])
+            let tape = try Tape(file: file, mode: .once, environment: .tests)
             let paths = ["/slow-chunks/4/100", "/chunked/5", "/delay/100", "/sse/3/0"]
             var live: [Fetched] = []
             for path in paths { live.append(await Fetch.get(server.baseURL + path, on: tape.session, style: .async)) }
@@ -104,7 +104,7 @@ import FoundationNetworking
             #expect(text.contains(#""chunks": ["#) && text.contains(#""text": "chunk 0\n" }"#), "\(text)")
 
             // Replayed to a delegate with the recorded latency: four pieces, each when it was recorded.
-            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
             let replayed = await Fetch.get(
                 server.baseURL + paths[0], on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
             #expect(replayed.sameOutcome(as: live[0]))
@@ -127,7 +127,7 @@ import FoundationNetworking
             let gap = 0.1
             let client = Fetch.delegateSession(configuredBy: { _ in })
 
-            let recorder = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
+            let recorder = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: .tests)
             let proxy = try recorder.serve(.init(upstream: upstreamURL))
             let live = await Fetch.get(proxy.baseURL.absoluteString + "/sse/5/\(Int(gap * 1000))", on: client, style: .delegate)
             _ = try recorder.eject()
@@ -139,7 +139,7 @@ import FoundationNetworking
             let stream = try #require(try CassetteFile.read(file).interactions.first?.response?.stream)
             #expect(stream.chunks.map(\.data) == (0..<5).map(LoopbackRoutes.sseEvent))
 
-            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded, redaction: .none), environment: [:])
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded, redaction: .none), environment: .tests)
             let server = try player.serve(.init(upstream: upstreamURL))
             let replayed = await Fetch.get(server.baseURL.absoluteString + "/sse/5/\(Int(gap * 1000))", on: client, style: .delegate)
             _ = try player.eject()
@@ -159,7 +159,7 @@ import FoundationNetworking
     func callersThatSeeOnlyTheWholeBodyGetItWhenTheStreamEnds(style: FetchStyle) async throws {
         let tape = try Tape(
             file: PackagePaths.examples.appendingPathComponent("chat-stream.json"), mode: .none,
-            options: .init(latency: .recorded), environment: [:])
+            options: .init(latency: .recorded), environment: .tests)
         let started = Date()
         let fetched = await Fetch.run(try Self.chatRequest(), on: tape.session, style: style)
         let elapsed = Date().timeIntervalSince(started)
@@ -180,10 +180,10 @@ import FoundationNetworking
             let file = scratch.file("whole.json")
 
             let live = await Fetch.run(URLRequest(url: url), on: URLSession(configuration: .ephemeral), style: style)
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             let recorded = await Fetch.run(URLRequest(url: url), on: recorder.session, style: style)
             _ = try recorder.eject()
-            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
             let started = Date()
             let replayed = await Fetch.run(URLRequest(url: url), on: player.session, style: style)
             let elapsed = Date().timeIntervalSince(started)
@@ -224,7 +224,7 @@ import FoundationNetworking
     @Test func anOpenAIStyleStreamReplaysTokenByToken() async throws {
         let tape = try Tape(
             file: PackagePaths.examples.appendingPathComponent("chat-stream.json"), mode: .none,
-            options: .init(latency: .recorded), environment: [:])
+            options: .init(latency: .recorded), environment: .tests)
         let fetched = await Fetch.run(try Self.chatRequest(), on: Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
         let events = EventStreamClient.events(of: fetched)
         #expect(events.count == 12)
@@ -243,7 +243,7 @@ import FoundationNetworking
     func aStreamCutByHandGivesItsEventsThenTheError(style: FetchStyle) async throws {
         let tape = try Tape(
             file: PackagePaths.examples.appendingPathComponent("chat-stream-cut.json"), mode: .none,
-            options: .init(latency: .recorded), environment: [:])
+            options: .init(latency: .recorded), environment: .tests)
         let session = Fetch.session(of: tape, style: style)
         let fetched = await Fetch.run(try Self.chatRequest(), on: session, style: style)
         #expect(fetched.errorCode == .networkConnectionLost)
@@ -268,7 +268,7 @@ import FoundationNetworking
             let file = scratch.file("edited.json")
             try CassetteFile.write(document, to: file)
 
-            let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+            let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
             let fetched = await Fetch.run(try Self.chatRequest(), on: Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
             let events = EventStreamClient.events(of: fetched)
             #expect(fetched.errorCode == nil)

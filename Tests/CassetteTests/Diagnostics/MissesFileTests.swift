@@ -24,7 +24,7 @@ struct MissesFileTests {
 
     @Test func theMissesAreWrittenAsACassetteWithTheirNotes() async throws {
         try await withScratchTape(cassette: "users.json") { scratch in
-            let quiet = try await tapeThatMisses(in: scratch, environment: [:])
+            let quiet = try await tapeThatMisses(in: scratch, environment: .tests)
             #expect(quiet.missesFile == nil)
             #expect(!FileManager.default.fileExists(atPath: scratch.file("users.misses.json").path))
 
@@ -54,7 +54,7 @@ struct MissesFileTests {
     /// for a tape without a miss.
     @Test func aMissLeavesItsEvidenceForTheTest() async throws {
         try await withScratchTape(cassette: "users.json") { scratch in
-            let report = try await tapeThatMisses(in: scratch, environment: [:])
+            let report = try await tapeThatMisses(in: scratch, environment: .tests)
             #expect(report.evidence.map(\.name) == ["users.misses.txt", "users.misses.json"])
             #expect(report.evidence.first?.contents == report.unmatched.map(\.description).joined(separator: "\n\n") + "\n")
             let misses = try JSONCassetteCodec.decode(Data(try #require(report.evidence.last).contents.utf8))
@@ -64,7 +64,7 @@ struct MissesFileTests {
                 ])
             #expect(MissesFile.notes(in: misses).count == 4)
 
-            let replayed = try Tape(file: scratch.file, mode: .none, options: Tape.Options().quiet, environment: [:])
+            let replayed = try Tape(file: scratch.file, mode: .none, options: Tape.Options().quiet, environment: .tests)
             #expect(await Fetch.get("https://api.example.com/users/42?fields=name", on: replayed.session).status == 200)
             #expect(try replayed.eject().evidence.isEmpty)
         }

@@ -48,7 +48,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let file = scratch.file("users.json")
             try Data(cassette.utf8).write(to: file)
-            let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Accept"), environment: [:])
+            let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Accept"), environment: .tests)
             var reports: [String?] = []
             for request in requests {
                 let fetched = await Fetch.run(request, on: tape.session, style: .async)
@@ -227,7 +227,7 @@ import FoundationNetworking
         try withScratchTape { scratch in
             let file = scratch.file("Users/missing.json")
             #expect {
-                try Tape(file: file, mode: .none, environment: [:])
+                try Tape(file: file, mode: .none, environment: .tests)
             } throws: { error in
                 "\(error)" == "cassette \(file.path) does not exist and record mode \"none\" never records. "
                     + "Record it once with CASSETTE_RECORD_MODE=once on a machine with network access, and commit it."
@@ -268,7 +268,7 @@ import FoundationNetworking
                 #"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://api.example.com/users?page=1"}, "response": {"status": 200}}, {"request": {"method": "POST", "url": "https://api.example.com/login"}, "response": {"status": 204}}]}"#
                     .utf8
             ).write(to: file)
-            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let tape = try Tape(file: file, mode: .none, environment: .tests)
             let fetched = await Fetch.get("https://api.example.com/users?page=2", on: tape.session)
             let report = try tape.eject()
             let miss = try #require(report.unmatched.first)

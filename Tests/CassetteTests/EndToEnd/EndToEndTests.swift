@@ -39,7 +39,7 @@ import FoundationNetworking
 
             // Redaction off: this compares every byte of what was recorded with what replays
             // (RedactionTests covers what redaction changes).
-            let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
+            let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: .tests)
             let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
             var live: [Fetched] = []
             for request in Self.requests(server.baseURL) {
@@ -71,7 +71,7 @@ import FoundationNetworking
             #expect(saved.interactions.first { $0.request.method == "POST" }?.request.body.form == .json)
             #expect(saved.interactions.first { $0.request.method == "PUT" }?.request.body.form == .text)
 
-            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let replaying = try Tape(file: file, mode: .none, environment: .tests)
             let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
             for (index, request) in Self.requests(server.baseURL).enumerated() {
                 let replayed = await Fetch.run(request, on: replaySession, style: style)
@@ -93,7 +93,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let server = scratch.server
             let plain = style == .delegate ? Fetch.delegateSession { _ in } : URLSession(configuration: .ephemeral)
-            let tape = try Tape(file: scratch.file("transparent.json"), mode: .once, environment: [:])
+            let tape = try Tape(file: scratch.file("transparent.json"), mode: .once, environment: .tests)
             let recording = Fetch.session(of: tape, style: style)
             let withoutCookies = { Self.requests(server.baseURL).filter { $0.url?.path != "/headers" } }
             for (direct, through) in zip(withoutCookies(), withoutCookies()) {
@@ -114,14 +114,14 @@ import FoundationNetworking
         try await withScratchTape(cassette: "cookies.json") { scratch in
             let (file, server) = (scratch.file, scratch.server)
             // Redaction off, so the stored cookies keep their values (by default they are [REDACTED]).
-            let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
+            let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: .tests)
             _ = await Fetch.get(server.baseURL + "/headers", on: recording.session)
             let echoed = await Fetch.get(server.baseURL + "/echo", on: recording.session)
             #expect(Self.cookieHeader(in: echoed) == ["a=1", "b=2"], "\(echoed.text)")
             try recording.eject()
             server.stop()
 
-            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let replaying = try Tape(file: file, mode: .none, environment: .tests)
             let storage = try #require(replaying.session.configuration.httpCookieStorage)
             #expect(storage.cookies(for: try #require(URL(string: server.baseURL)))?.isEmpty ?? true)
             _ = await Fetch.get(server.baseURL + "/headers", on: replaying.session)
@@ -155,7 +155,7 @@ import FoundationNetworking
                 } ] }
                 """.utf8
             ).write(to: file)
-            let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+            let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
             let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-\(setting)-\(UUID())")
             configuration.httpCookieStorage = storage
@@ -191,7 +191,7 @@ import FoundationNetworking
             defer { withExtendedLifetime(closed) {} }  // the port stays taken until the test ends
             let urls = [server.baseURL + "/drop", server.baseURL + "/drop-mid-body", closed.baseURL + "/refused"]
 
-            let recording = try Tape(file: file, mode: .once, options: .init(savesConnectionFailures: true), environment: [:])
+            let recording = try Tape(file: file, mode: .once, options: .init(savesConnectionFailures: true), environment: .tests)
             let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
             var live: [Fetched] = []
             for url in urls { live.append(await Fetch.get(url, on: liveSession, style: style)) }
@@ -208,7 +208,7 @@ import FoundationNetworking
             #expect(saved.interactions[0].response == nil)
             #expect(saved.interactions[1].response?.status == 200, "the head arrived before the connection dropped")
 
-            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let replaying = try Tape(file: file, mode: .none, environment: .tests)
             let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
             for (index, url) in urls.enumerated() {
                 let replayed = await Fetch.get(url, on: replaySession, style: style)

@@ -117,7 +117,7 @@ import FoundationNetworking
         try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
         // A fresh recording each run: the replay is compared with what this run received live
         // (re-recording into an existing file would keep its unchanged interactions as stored).
-        let tape = try Tape(file: Self.fresh(settings.workdir.appendingPathComponent("httpbin.json")), mode: .all, environment: [:])
+        let tape = try Tape(file: Self.fresh(settings.workdir.appendingPathComponent("httpbin.json")), mode: .all, environment: .tests)
         var live: [Fetched] = []
         for (label, request) in Self.requests(base: settings.base) {
             let fetched = await Fetch.run(request, on: tape.session, style: .async)
@@ -154,7 +154,7 @@ import FoundationNetworking
         guard let settings = Self.settings() else { return }
         try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
         let file = settings.workdir.appendingPathComponent("secrets.json")
-        let tape = try Tape(file: file, mode: .all, matching: Self.secretsMatching, environment: [:])
+        let tape = try Tape(file: file, mode: .all, matching: Self.secretsMatching, environment: .tests)
         var live: [String: Fetched] = [:]
         for (label, request) in Self.secretRequests(base: settings.base) {
             live[label] = await Fetch.run(request, on: tape.session, style: .async)
@@ -195,7 +195,7 @@ import FoundationNetworking
         guard let settings = Self.settings() else { return }
         try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
         let file = Self.fresh(settings.workdir.appendingPathComponent("redacted-values.json"))
-        let tape = try Tape(file: file, mode: .all, environment: [:])
+        let tape = try Tape(file: file, mode: .all, environment: .tests)
         var live: [Fetched] = []
         for request in Self.redactedValueRequests(base: settings.base) {
             live.append(await Fetch.run(request, on: tape.session, style: .async))
@@ -215,7 +215,7 @@ import FoundationNetworking
         guard let settings = Self.settings() else { return }
         let liveData = try Data(contentsOf: settings.workdir.appendingPathComponent("redacted-values-live.json"))
         let live = try #require(try JSONSerialization.jsonObject(with: liveData) as? [[String: Any]])
-        let tape = try Tape(file: settings.workdir.appendingPathComponent("redacted-values.json"), mode: .none, environment: [:])
+        let tape = try Tape(file: settings.workdir.appendingPathComponent("redacted-values.json"), mode: .none, environment: .tests)
         for (request, recorded) in zip(Self.redactedValueRequests(base: settings.base), live) {
             let replayed = await Fetch.run(request, on: tape.session, style: .async)
             #expect(replayed.status == recorded["status"] as? Int, "\(request)")
@@ -256,7 +256,7 @@ import FoundationNetworking
         guard let settings = Self.settings() else { return }
         try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
         let file = Self.fresh(settings.workdir.appendingPathComponent("drift.json"))
-        let tape = try Tape(file: file, mode: .all, environment: [:])
+        let tape = try Tape(file: file, mode: .all, environment: .tests)
         for request in Self.requests(base: settings.base).filter({ ["get", "post json", "headers"].contains($0.0) }).map(\.1) {
             _ = await Fetch.run(request, on: tape.session, style: .async)
         }
@@ -294,7 +294,7 @@ import FoundationNetworking
     func recordMultipartFromHTTPBin() async throws {
         guard let settings = Self.settings() else { return }
         try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
-        let tape = try Tape(file: Self.fresh(settings.workdir.appendingPathComponent("multipart.json")), mode: .all, environment: [:])
+        let tape = try Tape(file: Self.fresh(settings.workdir.appendingPathComponent("multipart.json")), mode: .all, environment: .tests)
         let live = await Fetch.run(Self.multipartRequest(base: settings.base), on: tape.session, style: .async)
         try tape.eject()
         // httpbin parsed the upload: the form field and the file.
@@ -308,7 +308,7 @@ import FoundationNetworking
         guard let settings = Self.settings() else { return }
         let live = try Data(contentsOf: settings.workdir.appendingPathComponent("multipart-live.body"))
         for reversed in [false, true] {
-            let tape = try Tape(file: settings.workdir.appendingPathComponent("multipart.json"), mode: .none, environment: [:])
+            let tape = try Tape(file: settings.workdir.appendingPathComponent("multipart.json"), mode: .none, environment: .tests)
             let replayed = await Fetch.run(Self.multipartRequest(base: settings.base, reversed: reversed), on: tape.session, style: .async)
             #expect(replayed.status == 200 && replayed.body == live, "\(replayed)")
             let report = try tape.eject()
@@ -327,7 +327,7 @@ import FoundationNetworking
         var saved: [Bool] = []
         var files: [Data] = []
         for _ in 0..<2 {
-            let tape = try Tape(file: file, mode: .all, environment: [:])
+            let tape = try Tape(file: file, mode: .all, environment: .tests)
             for path in paths {
                 let fetched = await Fetch.get(settings.base + path, on: tape.session)
                 #expect(fetched.errorCode == nil, "\(path): \(fetched)")
@@ -377,7 +377,7 @@ import FoundationNetworking
         try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
         let tape = try Tape(
             file: Self.fresh(settings.workdir.appendingPathComponent("served.json")), mode: .once,
-            options: .init(redaction: .none), environment: [:])
+            options: .init(redaction: .none), environment: .tests)
         let live = try Self.served(through: try tape.serve(.init(upstream: upstream)).port)
         #expect(try tape.eject().recorded == Self.servedRequests.count)
         for ((label, _), answer) in zip(Self.servedRequests, live) {
@@ -396,7 +396,7 @@ import FoundationNetworking
             try JSONSerialization.jsonObject(with: Data(contentsOf: settings.workdir.appendingPathComponent("served-live.json")))
                 as? [String])
         let tape = try Tape(
-            file: settings.workdir.appendingPathComponent("served.json"), mode: .none, options: .init(redaction: .none), environment: [:])
+            file: settings.workdir.appendingPathComponent("served.json"), mode: .none, options: .init(redaction: .none), environment: .tests)
         let replayed = try Self.served(through: try tape.serve(.init(upstream: upstream)).port)
         for (index, (label, _)) in Self.servedRequests.enumerated() {
             #expect(
@@ -411,7 +411,7 @@ import FoundationNetworking
         guard let settings = Self.settings() else { return }
         let tape = try Tape(
             file: settings.workdir.appendingPathComponent("secrets.json"), mode: .none,
-            matching: Self.secretsMatching, environment: [:])
+            matching: Self.secretsMatching, environment: .tests)
         for (label, request) in Self.secretRequests(base: settings.base) {
             let replayed = await Fetch.run(request, on: tape.session, style: .async)
             #expect(replayed.status == 200, "\(label): \(replayed)")
@@ -425,7 +425,7 @@ import FoundationNetworking
         guard let settings = Self.settings() else { return }
         let liveData = try Data(contentsOf: settings.workdir.appendingPathComponent("live.json"))
         let live = try #require(try JSONSerialization.jsonObject(with: liveData) as? [[String: Any]])
-        let tape = try Tape(file: settings.workdir.appendingPathComponent("httpbin.json"), mode: .none, environment: [:])
+        let tape = try Tape(file: settings.workdir.appendingPathComponent("httpbin.json"), mode: .none, environment: .tests)
         let requests = Self.requests(base: settings.base)
         #expect(live.count == requests.count)
         for ((label, request), recorded) in zip(requests, live) {
@@ -473,7 +473,7 @@ import FoundationNetworking
         try FileManager.default.createDirectory(at: settings.workdir, withIntermediateDirectories: true)
         let tape = try Tape(
             file: Self.fresh(settings.workdir.appendingPathComponent("task-kinds.json")), mode: .all,
-            options: .init(redaction: .none), environment: [:])
+            options: .init(redaction: .none), environment: .tests)
         var live: [Observed] = []
         for (label, kind, call) in try Self.taskKinds(base: settings.base, scratch: settings.workdir) {
             let configuration = URLSessionConfiguration.ephemeral
@@ -504,7 +504,7 @@ import FoundationNetworking
             [Observed].self, from: Data(contentsOf: settings.workdir.appendingPathComponent("live-task-kinds.json")))
         let tape = try Tape(
             file: settings.workdir.appendingPathComponent("task-kinds.json"), mode: .none,
-            options: .init(redaction: .none), environment: [:])
+            options: .init(redaction: .none), environment: .tests)
         let kinds = try Self.taskKinds(base: settings.base, scratch: settings.workdir)
         #expect(live.count == kinds.count)
         for ((label, kind, call), recorded) in zip(kinds, live) {

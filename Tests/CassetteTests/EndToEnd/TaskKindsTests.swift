@@ -176,7 +176,7 @@ import FoundationNetworking
                     redirects: scenario.redirects)
             }
             // Redaction off: this compares every byte (RedactionTests covers what redaction changes).
-            let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
+            let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: .tests)
             let (recorded, recordedSent) = try await Self.received(by: server) {
                 await TaskRun.observe(
                     try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: configuration(recording),
@@ -185,7 +185,7 @@ import FoundationNetworking
             let recordReport = try recording.eject()
             #expect(recordReport.recorded == recordedSent.count, "one interaction per request sent, each redirect hop included")
 
-            let replaying = try Tape(file: file, mode: .none, options: .init(redaction: .none), environment: [:])
+            let replaying = try Tape(file: file, mode: .none, options: .init(redaction: .none), environment: .tests)
             let (replayed, replayedSent) = try await Self.received(by: server) {
                 await TaskRun.observe(
                     try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: configuration(replaying),

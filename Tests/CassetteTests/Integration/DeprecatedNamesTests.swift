@@ -14,15 +14,15 @@ import Testing
                         request: .init(url: "https://api.example.com/ping"), response: .init(status: 200, body: .init(text: "pong")))
                 ]),
                 to: scratch.file("Ping.json"))
-            let tape = try Tape(named: "Ping", in: scratch.url, mode: .none, environment: [:])
+            let tape = try Tape(named: "Ping", in: scratch.url, mode: .none, environment: .tests)
             #expect(tape.file.standardizedFileURL == scratch.file("Ping.json").standardizedFileURL)
             #expect(await Fetch.get("https://api.example.com/ping", on: tape.session).text == "pong")
             try tape.eject()
-            let text = try await withCassette("Ping", in: scratch.url, mode: .none, environment: [:]) { tape in
+            let text = try await withCassette("Ping", in: scratch.url, mode: .none, environment: .tests) { tape in
                 await Fetch.get("https://api.example.com/ping", on: tape.session).text
             }
             #expect(text == "pong")
-            let synchronous = try withCassette("Ping", in: scratch.url, mode: .none, environment: [:]) { tape in tape.file.lastPathComponent
+            let synchronous = try withCassette("Ping", in: scratch.url, mode: .none, environment: .tests) { tape in tape.file.lastPathComponent
             }
             #expect(synchronous == "Ping.json")
         }

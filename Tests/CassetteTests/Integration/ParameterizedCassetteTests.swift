@@ -23,7 +23,7 @@ import FoundationNetworking
         let expected = URL(fileURLWithPath: Self.folder)
             .appendingPathComponent("ParameterizedCassetteTests/eachArgumentRecordsAndReplaysItsOwnCassette/\(language).json")
 
-        var recording = CassetteTrait.cassette(folder: Self.folder, mode: .once)
+        var recording = CassetteTrait.cassette(folder: Self.folder, mode: .once, options: Tape.Options().quiet)
         recording.settings.environment = [:]  // records under CI too
         try await recording.provideScope(for: test, testCase: testCase) {
             let tape = try #require(Tape.current)

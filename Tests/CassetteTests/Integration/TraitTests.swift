@@ -83,7 +83,7 @@ import FoundationNetworking
                 await #expect(throws: Boom.self) {
                     try await withCassette(
                         name, folder: scratch.url.path, mode: .once, options: Tape.Options(savesWhenTestFails: saves).quiet,
-                        environment: [:]
+                        environment: .tests
                     ) { tape in
                         tapeSeen = tape
                         _ = await Fetch.get(server.baseURL + "/status/200", on: tape.session)
@@ -100,11 +100,11 @@ import FoundationNetworking
 
     @Test func namesAreRelativePathsInsideTheCassettesFolder() throws {
         for bad in ["", "/etc/passwd", "../outside", "a/../../b", "a//b"] {
-            #expect(throws: CassetteError.invalidCassetteName(bad)) { try Tape(named: bad, environment: [:]) }
+            #expect(throws: CassetteError.invalidCassetteName(bad)) { try Tape(named: bad, environment: .tests) }
         }
         try withScratchTape { scratch in
             let tape = try Tape(
-                named: "Users/fetch", folder: scratch.url.path, mode: .once, options: Tape.Options().quiet, environment: [:])
+                named: "Users/fetch", folder: scratch.url.path, mode: .once, options: Tape.Options().quiet, environment: .tests)
             #expect(tape.file == scratch.url.appendingPathComponent("Users/fetch.json"))
             try tape.eject()
             #expect(FileManager.default.fileExists(atPath: scratch.file("Users/fetch.json").path), "nested names make sub-folders")

@@ -21,7 +21,7 @@ final class XCTestHelperTests: XCTestCase {
     func testSynchronousWithCassetteRecordsAndSaves() throws {
         try withScratchTape { scratch in
             let server = scratch.server
-            let status = try withCassette("sync", folder: scratch.url.path, mode: .once, environment: [:]) { tape -> Int in
+            let status = try withCassette("sync", folder: scratch.url.path, mode: .once, environment: .tests) { tape -> Int in
                 let done = DispatchSemaphore(value: 0)
                 let result = ResultBox()
                 tape.session.dataTask(with: URL(string: server.baseURL + "/status/201")!) { _, response, _ in

@@ -39,7 +39,7 @@ import FoundationNetworking
                     .downloadSpeed(.init(bytesPerSecond: 1e-300)),
                 ] {
                     let tape = try Tape(
-                        file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: latency), environment: [:])
+                        file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: latency), environment: .tests)
                     let session = Fetch.session(of: tape, style: style)
                     let started = Date()
                     let fetched = await Fetch.run(Self.request("https://a.example/", timeout: 0.3), on: session, style: style)
@@ -86,7 +86,7 @@ import FoundationNetworking
                             message: "expected bytesPerSecond to be at least 1 (a finite number), found 1e-300")
                     ])
             ) {
-                _ = try Tape(file: file, mode: .none, environment: [:])
+                _ = try Tape(file: file, mode: .none, environment: .tests)
             }
         }
     }
@@ -101,7 +101,7 @@ import FoundationNetworking
                     reason: "it is a folder, not a file; give the path of a "
                         + "cassette file in it, such as \(folder.appendingPathComponent("name.json").path)")
             ) {
-                _ = try Tape(file: folder, mode: .none, environment: [:])
+                _ = try Tape(file: folder, mode: .none, environment: .tests)
             }
         }
     }
@@ -131,7 +131,7 @@ import FoundationNetworking
                         request: .init(url: "https://a.example/cut"), response: response("abc", ["Content-Length": "10"]),
                         error: .init(code: .init(name: "timedOut")!, afterBytes: 2)),
                 ], in: scratch)
-            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let tape = try Tape(file: file, mode: .none, environment: .tests)
             let session = Fetch.session(of: tape, style: style)
             func fetch(_ path: String, method: String = "GET") async -> Fetched {
                 await Fetch.run(Self.request("https://a.example" + path, method: method), on: session, style: style)
@@ -159,7 +159,7 @@ import FoundationNetworking
             let server = scratch.server
             let file = scratch.file("redacted.json")
             let redaction = Redaction.default.redactingQueryParameters("token")
-            let recording = try Tape(file: file, mode: .once, options: .init(redaction: redaction), environment: [:])
+            let recording = try Tape(file: file, mode: .once, options: .init(redaction: redaction), environment: .tests)
             // /echo answers with a JSON echo of the request, with a Content-Length; the token's echo
             // in it is removed, which shortens the body.
             let live = await Fetch.get(server.baseURL + "/echo?token=a-rather-long-secret-value-here", on: recording.session)
@@ -167,7 +167,7 @@ import FoundationNetworking
             #expect(live.status == 200)
             let stored = try #require(try CassetteFormat.json.decode(Data(contentsOf: file)).interactions.first?.response)
             #expect(stored.headers["Content-Length"] == String(stored.body.data.count))
-            let replaying = try Tape(file: file, mode: .none, options: .init(redaction: redaction), environment: [:])
+            let replaying = try Tape(file: file, mode: .none, options: .init(redaction: redaction), environment: .tests)
             let replayed = await Fetch.get(server.baseURL + "/echo?token=a-rather-long-secret-value-here", on: replaying.session)
             _ = try replaying.eject()
             #expect(replayed.errorCode == nil, "\(replayed)")

@@ -29,7 +29,7 @@ import FoundationNetworking
             // and a blank line (Enter twice), so the body keeps its last byte, line break or not.
             let pasted = Data("### recordedAt=2026-11-22T10:15:30.123Z\nGET \(url) HTTP/1.1\n\n".utf8) + printed + Data("\n\n".utf8)
             try pasted.write(to: file)
-            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let tape = try Tape(file: file, mode: .none, environment: .tests)
             let replayed = await Fetch.get(url, on: tape.session)
             #expect(replayed.errorCode == nil, "\(replayed.errorDescription ?? "")")
             #expect(replayed.status == live.status)

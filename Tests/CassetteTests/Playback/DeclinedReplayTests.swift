@@ -116,7 +116,7 @@ import FoundationNetworking
             let url = "https://api.example.com/feed"
             try Self.writeFeed(to: scratch.file("declined.json"), url: url)
             let fetched = try await withCassette(
-                "declined", folder: scratch.url.path, mode: .none, options: Self.declineServerErrors, environment: [:]
+                "declined", folder: scratch.url.path, mode: .none, options: Self.declineServerErrors, environment: .tests
             ) { tape in
                 await Fetch.get(url, on: tape.session)
             }

@@ -12,7 +12,7 @@ import FoundationNetworking
 /// lost after 10 bytes, an edited status, and a response slowed past the request's timeout.
 @Suite struct FaultTests {
     static func tape() throws -> Tape {
-        try Tape(file: PackagePaths.examples.appendingPathComponent("faults.json"), mode: .none, environment: [:])
+        try Tape(file: PackagePaths.examples.appendingPathComponent("faults.json"), mode: .none, environment: .tests)
     }
 
     @Test(arguments: FetchStyle.allCases)
@@ -38,7 +38,7 @@ import FoundationNetworking
                 ] }
                 """.utf8
             ).write(to: file)
-            let numbers = try Tape(file: file, mode: .none, environment: [:])
+            let numbers = try Tape(file: file, mode: .none, environment: .tests)
             let numbersSession = Fetch.session(of: numbers, style: style)
             #expect(await Fetch.get("https://api.example.com/a", on: numbersSession, style: style).errorCode == .notConnectedToInternet)
             // On Linux URLError.Code is a closed enum: a number it does not declare arrives as .unknown.

@@ -98,7 +98,7 @@ import FoundationNetworking
                 Interaction(request: .init(url: "https://jobs.example/1"), response: .init(status: 200, body: .init(text: state)))
             }
             try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
-            let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: allowsRepeats), environment: [:])
+            let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: allowsRepeats), environment: .tests)
             var answers: [String] = []
             for _ in 0..<4 {
                 let fetched = await Fetch.get("https://jobs.example/1", on: tape.session)
@@ -135,7 +135,7 @@ import FoundationNetworking
                 ])
             ).write(to: file)
             let tape = try Tape(
-                file: file, mode: .none, matching: .custom { live, recorded in live.url.hasPrefix(recorded.url) }, environment: [:])
+                file: file, mode: .none, matching: .custom { live, recorded in live.url.hasPrefix(recorded.url) }, environment: .tests)
             #expect(await Fetch.get("https://e.com/search?q=swift", on: tape.session).text == "results")
             try tape.eject()
         }
@@ -169,7 +169,7 @@ import FoundationNetworking
                     Interaction(request: order, response: .init(status: 201, body: .init(text: "created"))),
                 ])
             ).write(to: scratch.file)
-            let tape = try Tape(file: scratch.file, mode: .none, matching: matching, options: Tape.Options().quiet, environment: [:])
+            let tape = try Tape(file: scratch.file, mode: .none, matching: matching, options: Tape.Options().quiet, environment: .tests)
             var other = URLRequest(url: URL(string: "https://api.example.com/search")!)
             other.httpMethod = "POST"
             other.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -56,7 +56,7 @@ import FoundationNetworking
             #expect(Set(entries.map(\.status)) == [200, 204, 302, 418])
             #expect(entries.contains { $0.body.count == 2048 })
 
-            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let tape = try Tape(file: file, mode: .none, environment: .tests)
             let session = Fetch.session(of: tape, style: style)
             for entry in entries {
                 let replayed = await Fetch.run(entry.request, on: session, style: style)

@@ -47,7 +47,7 @@ import FoundationNetworking
             let recordedForm = Self.multipart()
 
             let live = await Fetch.run(Self.upload(server, recordedForm), on: Self.session(style), style: style)
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             let recorded = await Fetch.run(Self.upload(server, recordedForm), on: Self.session(style, tape: recorder), style: style)
             try recorder.eject()
             #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
@@ -55,7 +55,7 @@ import FoundationNetworking
 
             let before = server.received.count
             for form in [Self.multipart(), Self.multipart(reversed: true)] {
-                let player = try Tape(file: file, mode: .none, environment: [:])
+                let player = try Tape(file: file, mode: .none, environment: .tests)
                 let replayed = await Fetch.run(Self.upload(server, form), on: Self.session(style, tape: player), style: style)
                 let report = try player.eject()
                 #expect(report.replayed == 1 && report.unmatched.isEmpty, "\(report.unmatched.map(\.description))")
@@ -70,7 +70,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let server = scratch.server
             let file = scratch.file("upload.json")
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             let first = Self.multipart()
             _ = try await recorder.session.data(for: Self.upload(server, first))
             try recorder.eject()
@@ -80,7 +80,7 @@ import FoundationNetworking
             try second.body.write(to: bodyFile)
             var request = Self.upload(server, second)
             request.httpBody = nil
-            let player = try Tape(file: file, mode: .none, environment: [:])
+            let player = try Tape(file: file, mode: .none, environment: .tests)
             let (data, response) = try await player.session.upload(for: request, fromFile: bodyFile)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             let echoed = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -94,11 +94,11 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let server = scratch.server
             let file = scratch.file("upload.json")
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             _ = try await recorder.session.data(for: Self.upload(server, Self.multipart()))
             try recorder.eject()
 
-            let player = try Tape(file: file, mode: .none, environment: [:])
+            let player = try Tape(file: file, mode: .none, environment: .tests)
             let missed = await Fetch.run(Self.upload(server, Self.multipart(title: "Winter")), on: player.session, style: .async)
             #expect(missed.errorCode == Tape.unmatchedRequestErrorCode)
             let unmatched = try #require(try player.eject().unmatched.first)
@@ -142,7 +142,7 @@ import FoundationNetworking
                         body: .init(text: recordedBody)),
                     response: .init(status: 201))
             ]).jsonData().write(to: file)
-            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let tape = try Tape(file: file, mode: .none, environment: .tests)
             var request = URLRequest(url: URL(string: "http://127.0.0.1:9/u")!)
             request.httpMethod = "POST"
             request.setValue("multipart/form-data; boundary=x", forHTTPHeaderField: "Content-Type")
@@ -166,7 +166,7 @@ import FoundationNetworking
             let file = scratch.file("port.json")
             let first = try LoopbackServer()
             let live = await Fetch.get(first.baseURL + "/echo?q=1", on: Self.session(style), style: style)
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             let recorded = await Fetch.get(first.baseURL + "/echo?q=1", on: Self.session(style, tape: recorder), style: style)
             try recorder.eject()
             // Another free port: started while the first still listens, so the system cannot hand
@@ -177,13 +177,13 @@ import FoundationNetworking
             #expect(recorded.sameOutcome(as: live))
 
             #expect(second.port != first.port)
-            let player = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: [:])
+            let player = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: .tests)
             let replayed = await Fetch.get(second.baseURL + "/echo?q=1", on: Self.session(style, tape: player), style: style)
             #expect(try player.eject().replayed == 1)
             #expect(replayed.status == live.status && replayed.body == live.body && replayed.headers == live.headers)
             #expect(second.received.isEmpty)
 
-            let strict = try Tape(file: file, mode: .none, environment: [:])
+            let strict = try Tape(file: file, mode: .none, environment: .tests)
             let missed = await Fetch.get(second.baseURL + "/echo?q=1", on: Self.session(style, tape: strict), style: style)
             #expect(missed.errorCode == Tape.unmatchedRequestErrorCode)
             let report = try #require(try strict.eject().unmatched.first).description
@@ -206,14 +206,14 @@ import FoundationNetworking
                     request: Request(url: "https://staging.example.com:8443/v1/items?page=2"),
                     response: .init(status: 200, body: .init(text: "items")))
             ]).jsonData().write(to: file)
-            let tape = try Tape(file: file, mode: .none, matching: .default.ignoringHost(), environment: [:])
+            let tape = try Tape(file: file, mode: .none, matching: .default.ignoringHost(), environment: .tests)
             let replayed = await Fetch.get("http://127.0.0.1:1/v1/items?page=2", on: tape.session)
             #expect(replayed.status == 200 && replayed.text == "items")
             let other = await Fetch.get("http://127.0.0.1:1/v1/items?page=3", on: tape.session)
             #expect(other.errorCode == Tape.unmatchedRequestErrorCode)
             _ = try tape.eject()
 
-            let strict = try Tape(file: file, mode: .none, environment: [:])
+            let strict = try Tape(file: file, mode: .none, environment: .tests)
             _ = await Fetch.get("https://api.example.com/v1/items?page=2", on: strict.session)
             let report = try #require(try strict.eject().unmatched.first).description
             #expect(
@@ -236,7 +236,7 @@ import FoundationNetworking
                 Interaction(
                     request: Request(url: "http://127.0.0.1:53124/new?from=old"), response: .init(status: 200, body: .init(text: "moved"))),
             ]).jsonData().write(to: file)
-            let tape = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: [:])
+            let tape = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: .tests)
             let fetched = await Fetch.get("http://127.0.0.1:1/old", on: Self.session(style, tape: tape), style: style)
             #expect(fetched.status == 200 && fetched.text == "moved", "\(fetched)")
             #expect(fetched.url == "http://127.0.0.1:1/new?from=old")

@@ -37,7 +37,7 @@ import FoundationNetworking
 
         // A new cassette in mode once, one request answered and one refused: the answered one is saved.
         let file = scratch.file("mixed.json")
-        let tape = try Tape(file: file, mode: .once, options: Tape.Options().quiet, environment: [:])
+        let tape = try Tape(file: file, mode: .once, options: Tape.Options().quiet, environment: .tests)
         let session = Fetch.session(of: tape, style: style)
         let answered = await Fetch.get(server.baseURL + "/status/200", on: session, style: style)
         let refused = await Fetch.get(closed.baseURL + "/users", on: session, style: style)
@@ -60,7 +60,7 @@ import FoundationNetworking
         defer { site.tearDown() }
         let (scratch, closed) = (site.scratch, site.closed)
         let file = scratch.file("offline.json")
-        let tape = try Tape(file: file, mode: .once, options: Tape.Options().quiet, environment: [:])
+        let tape = try Tape(file: file, mode: .once, options: Tape.Options().quiet, environment: .tests)
         let refused = await Fetch.get(closed.baseURL + "/feed", on: tape.session)
         let report = try tape.eject()
         #expect(refused.errorCode == .cannotConnectToHost)
@@ -75,12 +75,12 @@ import FoundationNetworking
         defer { site.tearDown() }
         let (scratch, server, closed) = (site.scratch, site.server, site.closed)
         let file = scratch.file("kept.json")
-        let first = try Tape(file: file, mode: .once, options: Tape.Options().quiet, environment: [:])
+        let first = try Tape(file: file, mode: .once, options: Tape.Options().quiet, environment: .tests)
         _ = await Fetch.get(server.baseURL + "/status/200", on: first.session)
         try first.eject()
         let before = try Data(contentsOf: file)
 
-        let again = try Tape(file: file, mode: .all, options: Tape.Options().quiet, environment: [:])
+        let again = try Tape(file: file, mode: .all, options: Tape.Options().quiet, environment: .tests)
         _ = await Fetch.get(server.baseURL + "/status/200", on: again.session)
         _ = await Fetch.get(closed.baseURL + "/other", on: again.session)
         let report = try again.eject()
@@ -97,7 +97,7 @@ import FoundationNetworking
         defer { site.tearDown() }
         let (scratch, closed) = (site.scratch, site.closed)
         let file = scratch.file("outage.json")
-        let tape = try Tape(file: file, mode: .once, options: .init(savesConnectionFailures: true), environment: [:])
+        let tape = try Tape(file: file, mode: .once, options: .init(savesConnectionFailures: true), environment: .tests)
         _ = await Fetch.get(closed.baseURL + "/feed", on: tape.session)
         let report = try tape.eject()
         #expect(report.warnings.isEmpty && report.saved)

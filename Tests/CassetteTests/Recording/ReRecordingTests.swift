@@ -12,7 +12,7 @@ import FoundationNetworking
 @Suite(.timingIsolated) struct ReRecordingTests {
     /// Three answers whose `Date`, `Age` and `X-Request-Id` change every time, and a JSON POST.
     static func record(_ server: LoopbackServer, into file: URL) async throws -> Tape.Report {
-        let tape = try Tape(file: file, mode: .all, environment: [:])
+        let tape = try Tape(file: file, mode: .all, environment: .tests)
         for name in ["a", "b", "c"] {
             let (_, response) = try await tape.session.data(from: URL(string: server.baseURL + "/volatile/\(name)")!)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -87,7 +87,7 @@ import FoundationNetworking
             var volatile = IgnoredChanges.default
             volatile.timingSeconds = 10  // a loaded machine moves a 3 MB transfer's timing a lot
             func record() async throws -> Tape.Report {
-                let tape = try Tape(file: file, mode: .all, options: .init(ignoredChanges: volatile), environment: [:])
+                let tape = try Tape(file: file, mode: .all, options: .init(ignoredChanges: volatile), environment: .tests)
                 let (big, _) = try await tape.session.data(from: URL(string: server.baseURL + "/volatile/big/\((3 << 20) + 1)")!)
                 #expect(big.count == (3 << 20) + 1)
                 var post = URLRequest(url: URL(string: server.baseURL + "/echo")!)
@@ -131,7 +131,7 @@ import FoundationNetworking
             let file = scratch.file("strict.json")
             _ = try await Self.record(server, into: file)
             let before = try Data(contentsOf: file)
-            let tape = try Tape(file: file, mode: .all, options: .init(ignoredChanges: .none), environment: [:])
+            let tape = try Tape(file: file, mode: .all, options: .init(ignoredChanges: .none), environment: .tests)
             _ = try await tape.session.data(from: URL(string: server.baseURL + "/volatile/a")!)
             #expect(try tape.eject().saved)
             #expect(try Data(contentsOf: file) != before, "with nothing volatile, a new Date is a change")

@@ -62,7 +62,7 @@ import FoundationNetworking
             }
             let path = situation.known ? "/status/200" : "/status/201"
 
-            let tape = try Tape(file: file, mode: situation.mode, environment: [:])
+            let tape = try Tape(file: file, mode: situation.mode, environment: .tests)
             #expect(tape.mode == situation.mode)
             let fetched = await Fetch.get(server.baseURL + path, on: tape.session)
             let report = try tape.eject()
@@ -106,15 +106,15 @@ import FoundationNetworking
         try withScratchTape { scratch in
             let file = scratch.file("absent.json")
             #expect(throws: CassetteError.cassetteNotFound(file: file.path, mode: .none)) {
-                try Tape(file: file, mode: .none, environment: [:])
+                try Tape(file: file, mode: .none, environment: .tests)
             }
             #expect(!FileManager.default.fileExists(atPath: file.path))
         }
     }
 
     @Test func theEnvironmentChoosesTheMode() throws {
-        #expect(try RecordMode.resolve(requested: .once, environment: [:]) == .once)
-        #expect(try RecordMode.resolve(requested: .newEpisodes, environment: [:]) == .newEpisodes)
+        #expect(try RecordMode.resolve(requested: .once, environment: .tests) == .once)
+        #expect(try RecordMode.resolve(requested: .newEpisodes, environment: .tests) == .newEpisodes)
         #expect(try RecordMode.resolve(requested: .once, environment: ["CI": "true"]) == .none)
         #expect(try RecordMode.resolve(requested: .all, environment: ["CI": "1"]) == .none)
         #expect(try RecordMode.resolve(requested: .all, environment: ["CI": "false"]) == .all)

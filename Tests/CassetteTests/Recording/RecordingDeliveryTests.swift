@@ -14,7 +14,7 @@ import FoundationNetworking
     @Test func aDelegateHearsARecordedBodyAsItArrives() async throws {
         try await withScratchTape { scratch in
             let server = scratch.server
-            let tape = try Tape(file: scratch.file("slow.json"), mode: .once, environment: [:])
+            let tape = try Tape(file: scratch.file("slow.json"), mode: .once, environment: .tests)
             let session = Fetch.delegateSession(configuredBy: tape.configure)
             let gap = 0.15 * TimingIsolation.scale
             let started = Date()

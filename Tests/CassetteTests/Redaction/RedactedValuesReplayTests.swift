@@ -101,7 +101,7 @@ import FoundationNetworking
             let live = try await Self.run(scenario, base: base, on: Self.session(style: style, storage: liveJar, tape: nil), style: style)
 
             let recordingJar = Self.jar()
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             let recorded = try await Self.run(
                 scenario, base: base, on: Self.session(style: style, storage: recordingJar, tape: recorder), style: style)
             #expect(try recorder.eject().recorded >= scenario.paths.count)
@@ -137,7 +137,7 @@ import FoundationNetworking
             // secret stays the placeholder the file holds for it.
             server.stop()
             let replayJar = Self.jar()
-            let player = try Tape(file: file, mode: .none, environment: [:])
+            let player = try Tape(file: file, mode: .none, environment: .tests)
             let replayed = try await Self.run(
                 scenario, base: base, on: Self.session(style: style, storage: replayJar, tape: player), style: style)
             let report = try player.eject()
@@ -176,12 +176,12 @@ import FoundationNetworking
             let server = scratch.server
             let base = server.baseURL
             let file = scratch.file("cookies.json")
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             _ = await Fetch.get(base + "/cookies/set?flavour=oatmeal&session=abc12345", on: recorder.session)
             try recorder.eject()
             server.stop()
 
-            let player = try Tape(file: file, mode: .none, environment: [:])
+            let player = try Tape(file: file, mode: .none, environment: .tests)
             let matched = await Fetch.get(base + "/cookies/set?flavour=oatmeal&session=abc12345", on: player.session)
             #expect(matched.text == #"{"cookies":{"flavour":"oatmeal","session":"abc12345"}}"#)
             let missed = await Fetch.get(base + "/cookies/set?flavour=oatmeal&session=abc12345&page=2", on: player.session)
@@ -206,7 +206,7 @@ import FoundationNetworking
             let file = scratch.file("location.json")
             let path = "/redirect-to?url=%2Fecho%3Fapi_key%3DTOKEN123456"
             let refusing = Refusing()
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
             recorder.configure(configuration)
             let live = try await URLSession(configuration: configuration, delegate: refusing, delegateQueue: nil).data(
@@ -223,7 +223,7 @@ import FoundationNetworking
                 #expect(!String(decoding: converted, as: UTF8.self).contains("TOKEN123456"), "\(format)")
             }
 
-            let player = try Tape(file: file, mode: .none, environment: [:])
+            let player = try Tape(file: file, mode: .none, environment: .tests)
             let replayConfiguration = URLSessionConfiguration.ephemeral
             player.configure(replayConfiguration)
             let replayed = try await URLSession(configuration: replayConfiguration, delegate: Refusing(), delegateQueue: nil)
@@ -262,7 +262,7 @@ import FoundationNetworking
                         response: .init(
                             status: 200, headers: ["Set-Cookie": "flavour=[REDACTED]; Path=/"], body: .init(text: "flavour [REDACTED]")))
                 ]), to: file)
-            let player = try Tape(file: file, mode: .none, environment: [:])
+            let player = try Tape(file: file, mode: .none, environment: .tests)
             let replayed = await Fetch.get("https://api.example.com/cookies/set?flavour=oatmeal&session=abc12345", on: player.session)
             #expect(replayed.status == 200)
             #expect(replayed.text == "flavour [REDACTED]")
@@ -278,13 +278,13 @@ import FoundationNetworking
             let server = scratch.server
             let base = server.baseURL
             let file = scratch.file("served.json")
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             let live = await Fetch.get(base + "/echo?next=%2Fcallback%3Faccess_token%3Dabcdef123456&page=2", on: recorder.session)
             try recorder.eject()
             server.stop()
             #expect(live.text.contains("abcdef123456"))
 
-            let player = try Tape(file: file, mode: .none, matching: .default.ignoringHost(), environment: [:])
+            let player = try Tape(file: file, mode: .none, matching: .default.ignoringHost(), environment: .tests)
             let replayServer = try player.serve()
             let replayed = await Fetch.get(
                 replayServer.baseURL.absoluteString + "/echo?next=%2Fcallback%3Faccess_token%3Dabcdef123456&page=2",
@@ -324,7 +324,7 @@ extension RedactedValuesReplayTests {
                         request: .init(url: base + "/echo?step=1&api_key=[REDACTED-1]"),
                         response: .init(status: 200, body: .init(text: "one")))
                 ]), to: file)
-            let tape = try Tape(file: file, mode: .newEpisodes, environment: [:])
+            let tape = try Tape(file: file, mode: .newEpisodes, environment: .tests)
             #expect(await Fetch.get(base + "/echo?step=1&api_key=TOKEN-LEARNED-42", on: tape.session).text == "one")
             #expect(await Fetch.get(base + "/echo?step=2&api_key=TOKEN-LEARNED-42&other=NEW-SECRET-77", on: tape.session).status == 200)
             let report = try tape.eject()

@@ -58,7 +58,7 @@ import FoundationNetworking
             request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
             request.httpBody = body
 
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             let live = await Fetch.run(request, on: recorder.session, style: .async)
             try recorder.eject()
             #expect(live.status == 200 && live.text.contains("correct-horse-battery-staple"))
@@ -68,7 +68,7 @@ import FoundationNetworking
             #expect(response.headers["Content-Length"] == String(response.body.data.count))
             #expect(response.body.data.count < live.body.count, "the echoed password was redacted")
 
-            let player = try Tape(file: file, mode: .none, environment: [:])
+            let player = try Tape(file: file, mode: .none, environment: .tests)
             let replayed = await Fetch.run(request, on: player.session, style: .async)
             #expect(replayed.errorCode == nil, "\(replayed.errorDescription ?? "")")
             // The password is the client's own: the replay gives it back where the file holds its placeholder.
@@ -92,7 +92,7 @@ import FoundationNetworking
                 let second = URLRequest(url: URL(string: server.baseURL + "/echo?step=2&hint=\(Self.token)")!)
                 return [first, second]
             }
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             for request in requests() { #expect(await Fetch.run(request, on: recorder.session, style: .async).status == 200) }
             try recorder.eject()
             let bytes = try Data(contentsOf: file)
@@ -101,7 +101,7 @@ import FoundationNetworking
             #expect(stored[1].request.url == server.baseURL + "/echo?step=2&hint=[REDACTED-1]")
 
             for style in FetchStyle.allCases {
-                let player = try Tape(file: file, mode: .none, environment: [:])
+                let player = try Tape(file: file, mode: .none, environment: .tests)
                 let session = style == .delegate ? Fetch.delegateSession { player.configure($0) } : player.session
                 for request in requests() {
                     let replayed = await Fetch.run(request, on: session, style: style)
@@ -117,7 +117,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let server = scratch.server
             let file = scratch.file("later.json")
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             _ = await Fetch.get(server.baseURL + "/echo?hint=\(Self.token)", on: recorder.session)
             var withToken = URLRequest(url: URL(string: server.baseURL + "/echo")!)
             withToken.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
@@ -140,13 +140,13 @@ import FoundationNetworking
                 let echoed = await Fetch.get(try #require(components.url).absoluteString, on: tape.session)
                 return [login, echoed]
             }
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             let live = try await run(recorder)
             try recorder.eject()
             #expect(live[1].text.contains(LoopbackRoutes.sessionSecret))
             #expect(try Data(contentsOf: file).range(of: Data(LoopbackRoutes.sessionSecret.utf8)) == nil)
 
-            let player = try Tape(file: file, mode: .none, environment: [:])
+            let player = try Tape(file: file, mode: .none, environment: .tests)
             let replayed = try await run(player)
             #expect(replayed.map(\.status) == [200, 200], "\(replayed.map { $0.errorDescription ?? "" })")
             let report = try player.eject()
@@ -199,10 +199,10 @@ import FoundationNetworking
             let file = scratch.file("bearer.json")
             var request = URLRequest(url: URL(string: server.baseURL + "/bearer")!)
             request.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
-            let recorder = try Tape(file: file, mode: .once, environment: [:])
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
             _ = try await recorder.session.data(for: request)
             try recorder.eject()
-            let player = try Tape(file: file, mode: .none, environment: [:])
+            let player = try Tape(file: file, mode: .none, environment: .tests)
             let (data, _) = try await player.session.data(for: request)
             let decoded = try JSONDecoder().decode(Authenticated.self, from: data)
             // The token is the client's own: it comes back as live, not as the placeholder.

@@ -30,7 +30,7 @@ import FoundationNetworking
             let paths = ["/bearer", "/echo", "/session", "/echo?after=session"]
             let matching = RequestMatching.default.includingHeaders("Authorization", "Cookie")
 
-            let recording = try Tape(file: file, mode: .once, matching: matching, environment: [:])
+            let recording = try Tape(file: file, mode: .once, matching: matching, environment: .tests)
             var live: [Fetched] = []
             for path in paths {
                 live.append(await Fetch.run(try Self.request(server.baseURL, path), on: recording.session, style: .async))
@@ -62,7 +62,7 @@ import FoundationNetworking
             server.stop()
 
             // Offline, the same requests (with their real secrets) match the redacted recordings.
-            let replaying = try Tape(file: file, mode: .none, matching: matching, environment: [:])
+            let replaying = try Tape(file: file, mode: .none, matching: matching, environment: .tests)
             for (index, path) in paths.enumerated() {
                 let replayed = await Fetch.run(try Self.request(server.baseURL, path), on: replaying.session, style: .async)
                 #expect(replayed.status == 200, "\(path): \(replayed)")
@@ -191,7 +191,7 @@ import FoundationNetworking
             }
 
             let recording = try Tape(
-                file: file, mode: .once, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
+                file: file, mode: .once, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: .tests)
             let live = await Fetch.run(try request(), on: recording.session, style: .async)
             #expect(live.text.contains(secret))
             try recording.eject()
@@ -204,7 +204,7 @@ import FoundationNetworking
             server.stop()
 
             let replaying = try Tape(
-                file: file, mode: .none, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: [:])
+                file: file, mode: .none, matching: .default.includingHeaders("X-Api-Key"), options: options, environment: .tests)
             let replayed = await Fetch.run(try request(), on: replaying.session, style: .async)
             #expect(replayed.status == 200)
             #expect(replayed.body == live.body)
@@ -226,7 +226,7 @@ import FoundationNetworking
                 return request
             }
             let matching = RequestMatching.default.includingHeaders("Authorization")
-            let recording = try Tape(file: file, mode: .once, matching: matching, options: options, environment: [:])
+            let recording = try Tape(file: file, mode: .once, matching: matching, options: options, environment: .tests)
             let live = await Fetch.run(try request(), on: recording.session, style: .async)
             #expect(live.text == #"{"authenticated":true,"token":"\#(token)"}"#)
             try recording.eject()
@@ -237,7 +237,7 @@ import FoundationNetworking
             #expect(stored.response?.body.text == #"{"authenticated":true,"token":"<TOKEN>"}"#)
             server.stop()
 
-            let replaying = try Tape(file: file, mode: .none, matching: matching, options: options, environment: [:])
+            let replaying = try Tape(file: file, mode: .none, matching: matching, options: options, environment: .tests)
             let replayed = await Fetch.run(try request(), on: replaying.session, style: .async)
             #expect(replayed.body == live.body)
             #expect(try replaying.eject().unmatched.isEmpty)
@@ -254,7 +254,7 @@ import FoundationNetworking
                 interaction.response?.headers["Etag"] = nil
                 return interaction
             })
-            let recording = try Tape(file: file, mode: .once, options: recordingOptions, environment: [:])
+            let recording = try Tape(file: file, mode: .once, options: recordingOptions, environment: .tests)
             let teapot = await Fetch.get(server.baseURL + "/status/418", on: recording.session)
             let headers = await Fetch.get(server.baseURL + "/headers", on: recording.session)
             #expect(teapot.status == 418 && headers.headers["Etag"] == "\"v1\"", "the caller gets the live response")
@@ -270,7 +270,7 @@ import FoundationNetworking
                 interaction.response?.status = 503
                 return interaction
             })
-            let replaying = try Tape(file: file, mode: .none, options: playbackOptions, environment: [:])
+            let replaying = try Tape(file: file, mode: .none, options: playbackOptions, environment: .tests)
             #expect(await Fetch.get(server.baseURL + "/headers", on: replaying.session).status == 503)
             try replaying.eject()
             #expect(try JSONCassetteCodec.decode(try Data(contentsOf: file)).interactions.first?.response?.status == 200)
@@ -290,7 +290,7 @@ import FoundationNetworking
             ).write(to: file)
             let tape = try Tape(
                 file: file, mode: .none, matching: .default.includingHeaders("Authorization"),
-                options: .init(redaction: .default.redactingQueryParameters("token")), environment: [:])
+                options: .init(redaction: .default.redactingQueryParameters("token")), environment: .tests)
             var request = URLRequest(url: try #require(URL(string: "https://api.example.com/me?token=NEW-TOKEN-2")))
             request.setValue("Bearer NEW-TOKEN-2", forHTTPHeaderField: "Authorization")
             let fetched = await Fetch.run(request, on: tape.session, style: .async)
@@ -302,7 +302,7 @@ import FoundationNetworking
     @Test func anInvalidBodyPatternStopsTheTapeFromOpening() throws {
         try withScratchTape { scratch in
             #expect {
-                try Tape(file: scratch.file("x.json"), options: .init(redaction: .default.redactingBodyMatches("ref=(")), environment: [:])
+                try Tape(file: scratch.file("x.json"), options: .init(redaction: .default.redactingBodyMatches("ref=(")), environment: .tests)
             } throws: { error in
                 guard case CassetteError.invalidRedactionPattern("ref=(", _) = error else { return false }
                 return "\(error)".hasPrefix("the redaction pattern \"ref=(\" is not a regular expression (")

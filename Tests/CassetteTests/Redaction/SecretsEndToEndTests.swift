@@ -83,7 +83,7 @@ import FoundationNetworking
             let server = scratch.server
             let file = scratch.file("secrets.\(format.fileExtension)")
 
-            let recording = try Tape(file: file, mode: .once, environment: [:])
+            let recording = try Tape(file: file, mode: .once, environment: .tests)
             let recordingSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
             var live: [Fetched] = []
             for request in Self.requests(server.baseURL) {
@@ -96,7 +96,7 @@ import FoundationNetworking
             #expect(Self.leaks(in: echoed).count >= Self.secrets.count, "the echoes are in the live answers")
 
             // A deliberate miss: the same credentials on a path that was never recorded.
-            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let replaying = try Tape(file: file, mode: .none, environment: .tests)
             let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
             var replayed: [Fetched] = []
             for request in Self.requests(server.baseURL) {
@@ -122,7 +122,7 @@ import FoundationNetworking
             // A replay that times out names the request redacted too.
             let slow = try Tape(
                 file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: .fixed(firstByte: 5, duration: 5)),
-                environment: [:])
+                environment: .tests)
             var hurried = Self.requests(server.baseURL)[0]
             hurried.timeoutInterval = 0.2
             var timeoutError: Error?
@@ -153,7 +153,7 @@ import FoundationNetworking
             request.setValue(jwt, forHTTPHeaderField: "X-Session-Handle")
 
             let warned = scratch.file("warned.json")
-            let tape = try Tape(file: warned, mode: .once, options: Tape.Options().quiet, environment: [:])
+            let tape = try Tape(file: warned, mode: .once, options: Tape.Options().quiet, environment: .tests)
             _ = await Fetch.run(request, on: tape.session, style: .async)
             let report = try tape.eject()
             #expect(report.saved)
@@ -166,7 +166,7 @@ import FoundationNetworking
             let refused = scratch.file("refused.json")
             try Data("{\"version\": 1, \"interactions\": []}\n".utf8).write(to: refused)
             let before = try Data(contentsOf: refused)
-            let strict = try Tape(file: refused, mode: .all, options: .init(secretCheck: .failSave), environment: [:])
+            let strict = try Tape(file: refused, mode: .all, options: .init(secretCheck: .failSave), environment: .tests)
             _ = await Fetch.run(request, on: strict.session, style: .async)
             #expect(
                 throws: CassetteError.suspectedSecrets(

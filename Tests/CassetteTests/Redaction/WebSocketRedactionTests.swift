@@ -47,7 +47,7 @@ import Testing
             let before = try Data(contentsOf: refused)
             let strict = try Tape(
                 file: refused, mode: .all, options: .init(secretCheck: .failSave),
-                environment: [:])
+                environment: .tests)
             let strictRelay = try strict.serve(TapeServer.Options(upstream: URL(string: scratch.server.baseURL)))
             #expect(try Self.converse(port: strictRelay.port, say: say).count == 9)
             #expect(throws: CassetteError.suspectedSecrets(file: refused.path, findings: findings)) { try strict.eject() }

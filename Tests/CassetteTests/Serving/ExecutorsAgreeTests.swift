@@ -35,7 +35,7 @@ import FoundationNetworking
     }
 
     static func tape(_ file: URL) throws -> Tape {
-        try Tape(file: file, mode: .none, matching: RequestMatching.default.ignoringHost(), environment: [:])
+        try Tape(file: file, mode: .none, matching: RequestMatching.default.ignoringHost(), environment: .tests)
     }
 
     /// What curl sees through the server: `-w` adds the final URL and the times after the body.

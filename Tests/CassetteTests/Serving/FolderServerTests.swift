@@ -32,7 +32,7 @@ import FoundationNetworking
             ])
             try JSONCassetteCodec.encode(b).write(to: folder.appendingPathComponent("B.json"))
             let server = try TapeServer(
-                folder: folder.path, mode: .once, environment: [:], options: .init(upstream: URL(string: scratch.server.baseURL)))
+                folder: folder.path, mode: .once, environment: .tests, options: .init(upstream: URL(string: scratch.server.baseURL)))
             defer { server.stop() }
             let client = URLSession(configuration: .ephemeral)
             defer { client.invalidateAndCancel() }
@@ -107,7 +107,7 @@ import FoundationNetworking
                 .write(to: folder.appendingPathComponent("Common/signed-in.json"))
             try cassette([("/config", "scenario config"), ("/cart", "empty cart")])
                 .write(to: folder.appendingPathComponent("Checkout/empty.json"))
-            let server = try TapeServer(folder: folder.path, mode: .none, matching: .default.ignoringHost(), environment: [:])
+            let server = try TapeServer(folder: folder.path, mode: .none, matching: .default.ignoringHost(), environment: .tests)
             defer { server.stop() }
             let client = URLSession(configuration: .ephemeral)
             defer { client.invalidateAndCancel() }
@@ -143,7 +143,7 @@ import FoundationNetworking
             // From Swift, with repeats: the scenario's own recording repeats; nothing falls through.
             let repeating = try TapeServer(
                 folder: folder.path, mode: .none, matching: .default.ignoringHost(),
-                tapeOptions: Tape.Options(allowsRepeatedReplays: true), environment: [:])
+                tapeOptions: Tape.Options(allowsRepeatedReplays: true), environment: .tests)
             defer { repeating.stop() }
             try repeating.load("Checkout/empty", beneath: ["Common/signed-in"])
             let repeatingBase = repeating.baseURL.absoluteString
@@ -159,7 +159,7 @@ import FoundationNetworking
             let folder = scratch.url.appendingPathComponent("UITests")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(#"{"latency": "instant"}"#.utf8).write(to: folder.appendingPathComponent(TapeRules.fileName))
-            let server = try TapeServer(folder: folder.path, mode: .none, environment: [:])
+            let server = try TapeServer(folder: folder.path, mode: .none, environment: .tests)
             defer { server.stop() }
             for name in ["cassette-rules", "cassette-rules.json"] {
                 let refused = await Self.admin(server, "POST", "load", #"{"cassette": "\#(name)"}"#)
@@ -177,7 +177,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let folder = scratch.url.appendingPathComponent("UITests")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let server = try TapeServer(folder: folder.path, mode: .none, environment: [:])
+            let server = try TapeServer(folder: folder.path, mode: .none, environment: .tests)
             defer { server.stop() }
             let escape = await Self.admin(server, "POST", "load", #"{"cassette": "../../etc/passwd"}"#)
             #expect(escape.status == 400)
@@ -217,7 +217,7 @@ import FoundationNetworking
     @Test func stoppingAFolderServerSavesTheLoadedCassette() async throws {
         try await withScratchTape { scratch in
             let server = try TapeServer(
-                folder: scratch.url.path, mode: .once, environment: [:], options: .init(upstream: URL(string: scratch.server.baseURL)))
+                folder: scratch.url.path, mode: .once, environment: .tests, options: .init(upstream: URL(string: scratch.server.baseURL)))
             try server.load("C")
             let live = await Fetch.get(server.baseURL.absoluteString + "/echo?c=1", on: URLSession(configuration: .ephemeral))
             #expect(live.status == 200)

@@ -44,7 +44,7 @@ import Testing
         try withScratchTape { scratch in
             let port = try Self.freePort()
             let server = try TapeServer(
-                folder: scratch.url.path, mode: .once, environment: [:],
+                folder: scratch.url.path, mode: .once, environment: .tests,
                 options: TapeServer.Options(port: port, upstream: URL(string: "http://localhost:\(port)")))
             defer { server.stop() }
             #expect(throws: CassetteError.self) { try server.load("feed") }

@@ -67,7 +67,7 @@ import FoundationNetworking
     @Test func curlReceivesTheRecordingAsTheWireCarriesIt() throws {
         try withScratchTape { scratch in
             let tape = try Tape(
-                file: try Self.cassette(in: scratch), mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+                file: try Self.cassette(in: scratch), mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
             let server = try tape.serve()
             let base = server.baseURL.absoluteString
 
@@ -117,9 +117,9 @@ import FoundationNetworking
     @Test func stubsAnswerTooAndBothPathsWriteTheSameBytes() throws {
         try withScratchTape { scratch in
             let file = try Self.cassette(in: scratch)
-            let direct = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+            let direct = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
             let directServer = try direct.serve()
-            let viaSession = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+            let viaSession = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
             viaSession.stubs.add(.path("/stubbed"), response: .text("from a stub"))
             let sessionServer = try viaSession.serve()
             for path in ["/users/42", "/gzip", "/cut"] {
@@ -138,7 +138,7 @@ import FoundationNetworking
 
     @Test func faultsLookOnTheWireAsTheyDidToTheCaller() throws {
         try withScratchTape { scratch in
-            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
+            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: .tests)
             let server = try tape.serve()
             let base = server.baseURL.absoluteString
 
@@ -160,7 +160,7 @@ import FoundationNetworking
     @Test func anUnmatchedRequestGetsTheReportWithAMarkedStatus() throws {
         try withScratchTape { scratch in
             let misses = Locked<[String]>([])
-            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
+            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: .tests)
             let server = try tape.serve(
                 .init(unmatchedStatus: 599, onUnmatched: { miss in misses.withLock { $0.append(miss.request.url) } }))
             let miss = Self.curl(["-i", server.baseURL.absoluteString + "/users/43"])
@@ -178,7 +178,7 @@ import FoundationNetworking
     /// file's URL to itself): pointed at the server, it downloads the recorded body.
     @Test func aDownloadTaskPointedAtTheServerDownloadsTheRecording() async throws {
         try await withScratchTape { scratch in
-            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
+            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: .tests)
             let server = try tape.serve()
             let session = URLSession(configuration: .ephemeral)
             defer { session.invalidateAndCancel() }
@@ -211,7 +211,7 @@ import FoundationNetworking
                 ]
             }
             // Without redaction, so that live and replayed bytes can be compared whole.
-            let recorder = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: [:])
+            let recorder = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: .tests)
             let upstreamURL = try #require(URL(string: upstream.baseURL))
             let proxy = try recorder.serve(.init(upstream: upstreamURL))
             let live = run(proxy.baseURL.absoluteString)
@@ -222,7 +222,7 @@ import FoundationNetworking
             #expect(String(decoding: live[0], as: UTF8.self).hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(String(decoding: live[4], as: UTF8.self).hasPrefix("HTTP/1.1 418 I'm a teapot\r\n"))
 
-            let player = try Tape(file: file, mode: .none, options: .init(redaction: .none), environment: [:])
+            let player = try Tape(file: file, mode: .none, options: .init(redaction: .none), environment: .tests)
             let replay = try player.serve(.init(upstream: upstreamURL))
             let replayed = run(replay.baseURL.absoluteString)
             for (index, (a, b)) in zip(live, replayed).enumerated() {
@@ -237,7 +237,7 @@ import FoundationNetworking
 
     @Test func aRecordingModeWithNowhereToRecordFromRefusesToStart() throws {
         try withScratchTape { scratch in
-            let tape = try Tape(file: scratch.file("new.json"), mode: .once, options: Tape.Options().quiet, environment: [:])
+            let tape = try Tape(file: scratch.file("new.json"), mode: .once, options: Tape.Options().quiet, environment: .tests)
             #expect {
                 try tape.serve()
             } throws: { error in
@@ -266,7 +266,7 @@ import FoundationNetworking
                         request: .init(url: "https://api.example.com/live"), response: .init(status: 101),
                         webSocket: .init(messages: [.text("hi", from: .server, at: 0.1)]))
                 ]), to: file)
-            let tape = try Tape(file: file, mode: .none, options: Tape.Options(allowsRepeatedReplays: true), environment: [:])
+            let tape = try Tape(file: file, mode: .none, options: Tape.Options(allowsRepeatedReplays: true), environment: .tests)
             let server = try tape.serve()
             let client = try RawHTTP(port: server.port)
             #expect(client.send("GET /live HTTP/1.1\r\nHost: x\r\n\r\n"))
@@ -293,7 +293,7 @@ import FoundationNetworking
             weak var weakTape: Tape?
             weak var weakServer: TapeServer?
             try {
-                let tape = try Tape(file: file, mode: .none, environment: [:])
+                let tape = try Tape(file: file, mode: .none, environment: .tests)
                 let server = try tape.serve()
                 let client = try RawHTTP(port: server.port)
                 #expect(client.send("GET /users/42 HTTP/1.1\r\nHost: x\r\n\r\n"))
@@ -317,14 +317,14 @@ import FoundationNetworking
             let file = scratch.file("stop.json")
             try CassetteFile.write(CassetteDocument(interactions: []), to: file)
             for _ in 0..<20 {
-                let first = try Tape(file: file, mode: .none, environment: [:])
+                let first = try Tape(file: file, mode: .none, environment: .tests)
                 let server = try first.serve()
                 let port = server.port
                 // A client connected and idle when the server stops.
                 let idle = try RawHTTP(port: port)
                 server.stop()
                 let stoppedAt = Date()
-                let second = try Tape(file: file, mode: .none, environment: [:])
+                let second = try Tape(file: file, mode: .none, environment: .tests)
                 var again: TapeServer?
                 while again == nil, Date().timeIntervalSince(stoppedAt) < 0.1 {
                     again = try? second.serve(TapeServer.Options(port: port))
@@ -351,7 +351,7 @@ import FoundationNetworking
                         timing: .init(firstByte: 0.4, duration: 1.0))
                 ])
             ).write(to: file)
-            let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+            let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
             let server = try tape.serve()
             let client = try RawHTTP(port: server.port)
             let start = Date()
@@ -457,7 +457,7 @@ import FoundationNetworking
     @Test(arguments: hostile)
     func hostileInputIsAnsweredOrDroppedAndTheServerKeepsServing(_ input: Hostile) throws {
         try withScratchTape { scratch in
-            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
+            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: .tests)
             let server = try tape.serve(.init(limits: .init(bodyBytes: 1000, headerTimeout: 0.5)))
             let client = try RawHTTP(port: server.port)
             client.send(input.bytes)
@@ -496,7 +496,7 @@ import FoundationNetworking
                             body: .init(big, contentType: "application/octet-stream"))),
                 ])
             ).write(to: file)
-            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let tape = try Tape(file: file, mode: .none, environment: .tests)
             let server = try tape.serve()
 
             let client = try RawHTTP(port: server.port)
@@ -520,7 +520,7 @@ import FoundationNetworking
 
     @Test func tooManyConnectionsGet503AndTheRestAreServed() throws {
         try withScratchTape { scratch in
-            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: [:])
+            let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: .tests)
             let server = try tape.serve(.init(maxConnections: 2))
             let first = try RawHTTP(port: server.port)
             let second = try RawHTTP(port: server.port)
@@ -539,7 +539,7 @@ import FoundationNetworking
     @Test func underLoadEveryAnswerIsWholeAndNoDescriptorLeaks() async throws {
         try await withScratchTape { scratch in
             let file = try Self.cassette(in: scratch)
-            let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+            let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
             let server = try tape.serve()
             let port = server.port
             let failures = try await withThrowingTaskGroup(of: Int.self) { group in

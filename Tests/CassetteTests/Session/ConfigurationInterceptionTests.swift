@@ -24,7 +24,7 @@ import FoundationNetworking
     #endif
 
     @Test func aConfigurationGoesToTheTapeCurrentWhenItIsMade() async throws {
-        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: [:])
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: .tests)
         let configuration = Tape.$current.withValue(tape) { () -> URLSessionConfiguration in
             let configuration = URLSessionConfiguration.default
             ConfigurationHooks.route(configuration)
@@ -57,7 +57,7 @@ import FoundationNetworking
     /// are never caught: made through the intercepted getter while a tape is current, their
     /// configuration holds none of Cassette's protocols.
     @Test func cassettesOwnSessionsAreNeverIntercepted() async throws {
-        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: [:])
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: .tests)
         let (caught, own) = Tape.$current.withValue(tape) {
             (Self.interceptedGetter(), ConfigurationHooks.ownConfiguration(Self.interceptedGetter))
         }
@@ -72,7 +72,7 @@ import FoundationNetworking
     /// `interceptEverySession(routingTo:)`: where no task has a tape (an app under UI test), the
     /// configurations go to the given tape, until the interception is undone.
     @Test func aConfigurationMadeWithNoTapeGoesToTheInterceptionsTape() async throws {
-        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: [:])
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: .tests)
         let interception = ConfigurationInterception(routingTo: tape)
         let routed = Self.interceptedGetter()
         let fetched = await Fetch.get("https://api.example.com/users/42?fields=name,email", on: URLSession(configuration: routed))

@@ -29,7 +29,7 @@ import FoundationNetworking
             for owner in owners {
                 let file = scratch.file("owner-\(owner).json")
                 try Self.writeCassette(owner: owner, to: file)
-                tapes.append(try Tape(file: file, mode: .none, environment: [:]))
+                tapes.append(try Tape(file: file, mode: .none, environment: .tests))
             }
             let sessions = tapes.map(\.session)
             let answers = await withTaskGroup(of: (Int, Int, String).self) { group in
@@ -82,7 +82,7 @@ import FoundationNetworking
                 }
                 try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
                 for round in 0..<10 {
-                    let tape = try Tape(file: file, mode: .none, environment: [:])
+                    let tape = try Tape(file: file, mode: .none, environment: .tests)
                     let session = tape.session
                     let correct = await withTaskGroup(of: Bool.self) { group in
                         var next = 0

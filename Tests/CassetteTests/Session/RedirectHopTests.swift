@@ -15,7 +15,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let server = scratch.server
             let file = scratch.file("chain.json")
-            let recording = try Tape(file: file, mode: .once, environment: [:])
+            let recording = try Tape(file: file, mode: .once, environment: .tests)
             let (_, live) = try await recording.session.data(from: URL(string: server.baseURL + "/redirect/1")!)
             #expect((live as? HTTPURLResponse)?.statusCode == 200)
             _ = try recording.eject()
@@ -30,7 +30,7 @@ import FoundationNetworking
             text.replaceSubrange(range, with: "\"status\": 500")
             try text.write(to: file, atomically: true, encoding: .utf8)
 
-            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let replaying = try Tape(file: file, mode: .none, environment: .tests)
             let (body, response) = try await replaying.session.data(from: URL(string: server.baseURL + "/redirect/1")!)
             let http = try #require(response as? HTTPURLResponse)
             #expect(http.statusCode == 500)
@@ -45,7 +45,7 @@ import FoundationNetworking
             let server = scratch.server
             let file = scratch.file("cookies.json")
             let url = server.baseURL + "/redirect-to?status_code=302&url=/status/200&cookie=session"
-            let recording = try Tape(file: file, mode: .once, environment: [:])
+            let recording = try Tape(file: file, mode: .once, environment: .tests)
             _ = try await recording.session.data(from: URL(string: url)!)
             _ = try await recording.session.data(from: URL(string: server.baseURL + "/echo")!)
             _ = try recording.eject()
@@ -63,7 +63,7 @@ import FoundationNetworking
                 ])
 
             // Replayed: the redirect's cookie (redacted, as the cassette holds it) lands in storage.
-            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let replaying = try Tape(file: file, mode: .none, environment: .tests)
             let (_, response) = try await replaying.session.data(from: URL(string: url)!)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect(replaying.session.configuration.httpCookieStorage?.cookies?.map { "\($0.name)=\($0.value)" } == ["sid=[REDACTED-1]"])

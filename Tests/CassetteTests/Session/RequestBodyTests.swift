@@ -14,7 +14,7 @@ import FoundationNetworking
     func aStreamAlreadyReadFailsTheRequestAndSendsNothing(style: FetchStyle) async throws {
         try await withScratchTape { scratch in
             let server = scratch.server
-            let tape = try Tape(file: scratch.file("bodies.json"), mode: .once, environment: [:])
+            let tape = try Tape(file: scratch.file("bodies.json"), mode: .once, environment: .tests)
             let session = Fetch.session(of: tape, style: style)
             let stream = InputStream(data: Data("sent once".utf8))
             stream.open()
@@ -39,7 +39,7 @@ import FoundationNetworking
     @Test func aMissingUploadFileFailsAsLiveWithTheFileNamed() async throws {
         try await withScratchTape { scratch in
             let server = scratch.server
-            let tape = try Tape(file: scratch.file("bodies.json"), mode: .once, environment: [:])
+            let tape = try Tape(file: scratch.file("bodies.json"), mode: .once, environment: .tests)
             let missing = scratch.file("missing.bin")
             var request = URLRequest(url: URL(string: server.baseURL + "/echo")!)
             request.httpMethod = "POST"

@@ -39,7 +39,7 @@ import FoundationNetworking
                     headerFields: ["Content-Type": "text/plain", "Cache-Control": "max-age=3600"]))
             cache.storeCachedResponse(CachedURLResponse(response: cached, data: Data("from the cache".utf8)), for: URLRequest(url: url))
 
-            let tape = try Tape(file: file, mode: .none, environment: [:])
+            let tape = try Tape(file: file, mode: .none, environment: .tests)
             let configuration = URLSessionConfiguration.default
             configuration.urlCache = cache
             configuration.requestCachePolicy = .returnCacheDataElseLoad
@@ -62,7 +62,7 @@ import FoundationNetworking
             let file = scratch.file("resource-timeout.json")
             let url = server.baseURL + "/delay/3000"
 
-            let recording = try Tape(file: file, mode: .once, environment: [:])
+            let recording = try Tape(file: file, mode: .once, environment: .tests)
             let session = URLSession(configuration: Self.configuration(recording, resourceTimeout: 0.5 * TimingIsolation.scale))
             let started = Date()
             let recorded = await Fetch.get(url, on: session)
@@ -77,7 +77,7 @@ import FoundationNetworking
             let saved = try CassetteFile.read(file).interactions
             #expect(saved.count == 1 && saved.first?.response == nil && saved.first?.error?.code == .timedOut)
 
-            let replaying = try Tape(file: file, mode: .none, environment: [:])
+            let replaying = try Tape(file: file, mode: .none, environment: .tests)
             let replayed = await Fetch.get(url, on: URLSession(configuration: Self.configuration(replaying, resourceTimeout: 0.5)))
             #expect(replayed.errorCode == .timedOut)
             _ = try replaying.eject()
@@ -92,7 +92,7 @@ import FoundationNetworking
                 #"{"version": 1, "interactions": [{"request": {"method": "GET", "url": "https://api.example.com/slow"}, "response": {"status": 200, "body": {"text": "late"}}, "timing": {"firstByte": 0.2, "duration": 3}}]}"#
                     .utf8
             ).write(to: file)
-            let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: [:])
+            let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
             let configuration = Self.configuration(tape, resourceTimeout: 0.6 * TimingIsolation.scale)
             let session =
                 style == .delegate

@@ -39,7 +39,7 @@ import FoundationNetworking
             let cookie = try #require(HTTPCookie(properties: [.name: "flavour", .value: "oatmeal", .domain: "127.0.0.1", .path: "/"]))
             storage.setCookie(cookie)
 
-            let tape = try Tape(file: file, mode: .once, environment: [:])
+            let tape = try Tape(file: file, mode: .once, environment: .tests)
             let session = Self.session(for: tape, style: style) { configuration in
                 configuration.httpAdditionalHeaders = ["Authorization": "Bearer from-the-configuration", "X-Client": "route-tests"]
                 configuration.httpCookieStorage = storage
@@ -74,7 +74,7 @@ import FoundationNetworking
                         response: .init(status: 200, body: .init(text: "me"))),
                 ]), to: file)
             let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-route-\(UUID().uuidString)")
-            let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Cookie"), environment: [:])
+            let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Cookie"), environment: .tests)
             let session = Self.session(for: tape, style: style) { $0.httpCookieStorage = storage }
             let login = await Fetch.run(
                 URLRequest(url: try #require(URL(string: "https://api.example.com/login"))), on: session, style: style)
@@ -99,7 +99,7 @@ import FoundationNetworking
                         request: .init(method: "GET", url: "https://api.example.com/feed"),
                         response: .init(status: 200, body: .init(text: "feed")))
                 ]), to: file)
-            let first = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+            let first = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
             first.configure(configuration)
             let outlived = URLSession(configuration: configuration)
@@ -109,7 +109,7 @@ import FoundationNetworking
             // Later tapes, each with a session of its own and a configured one: none takes the old class.
             var later: [Tape] = []
             for _ in 0..<3 {
-                let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: [:])
+                let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
                 tape.configure(URLSessionConfiguration.ephemeral)
                 later.append(tape)
             }

@@ -19,7 +19,7 @@ import FoundationNetworking
     }
 
     @Test func anUpgradeToAWebSocketIsDeclined() throws {
-        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: [:])
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: .tests)
         let protocolClass = try #require(tape.session.configuration.protocolClasses?.first as? URLProtocol.Type)
         #expect(protocolClass is CassetteURLProtocol.Type)
         #expect(protocolClass.canInit(with: Self.request([:])))
@@ -34,7 +34,7 @@ import FoundationNetworking
     }
 
     @Test func aWebSocketTaskIsDeclinedAndADataTaskIsNot() throws {
-        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: [:])
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: .tests)
         let protocolClass = try #require(tape.session.configuration.protocolClasses?.first as? URLProtocol.Type)
         let socket = tape.session.webSocketTask(with: URL(string: "wss://api.example.com/socket")!)
         let data = tape.session.dataTask(with: URL(string: "https://api.example.com/users/42")!)

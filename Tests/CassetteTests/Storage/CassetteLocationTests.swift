@@ -68,7 +68,7 @@ import FoundationNetworking
         defer { tree.scratch.remove() }
         let server = try LoopbackServer()
         defer { server.stop() }
-        let tape = try Tape(named: "Users/status", filePath: tree.projectTest, environment: [:])
+        let tape = try Tape(named: "Users/status", filePath: tree.projectTest, environment: .tests)
         _ = try await tape.session.data(from: URL(string: server.baseURL + "/status/200")!)
         #expect(try tape.eject().saved)
         #expect(FileManager.default.fileExists(atPath: tree.path("project/AppTests/Cassettes/Users/status.json")))
@@ -85,7 +85,7 @@ import FoundationNetworking
             to: resources.appendingPathComponent("fetch.json"))
         let bundle = try #require(Bundle(path: tree.path("AppTests.bundle")))
 
-        let tape = try Tape(named: "Users/fetch", bundle: bundle, filePath: tree.projectTest, mode: .once, environment: [:])
+        let tape = try Tape(named: "Users/fetch", bundle: bundle, filePath: tree.projectTest, mode: .once, environment: .tests)
         #expect(tape.file.standardizedFileURL.path == resources.appendingPathComponent("fetch.json").standardizedFileURL.path)
         let (data, response) = try await tape.session.data(from: URL(string: "https://api.example.com/users/42?fields=name,email")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -93,14 +93,14 @@ import FoundationNetworking
         _ = try tape.eject()
 
         #expect(throws: CassetteError.readOnlyCassette(file: resources.appendingPathComponent("fetch.json").path, mode: .newEpisodes)) {
-            try Tape(named: "Users/fetch", bundle: bundle, filePath: tree.projectTest, mode: .newEpisodes, environment: [:])
+            try Tape(named: "Users/fetch", bundle: bundle, filePath: tree.projectTest, mode: .newEpisodes, environment: .tests)
         }
         let message = CassetteError.readOnlyCassette(file: "/b/fetch.json", mode: .all).description
         #expect(message.hasPrefix("cassette /b/fetch.json was found in the test bundle, which cannot be written, and record mode \"all\""))
         // The folder wins when the cassette is there.
         let fromFolder = try Tape(
             named: "users-api", folder: PackagePaths.examples.path, bundle: bundle, filePath: tree.projectTest,
-            mode: .none, environment: [:])
+            mode: .none, environment: .tests)
         #expect(
             fromFolder.file.standardizedFileURL.path
                 == PackagePaths.examples.appendingPathComponent("users-api.json").standardizedFileURL.path)
@@ -115,7 +115,7 @@ import FoundationNetworking
         defer { server.stop() }
         // A file where the folder should be: no one, not even root, can create the folder.
         try Data().write(to: tree.scratch.url.appendingPathComponent("blocked"))
-        let tape = try Tape(named: "fetch", folder: tree.path("blocked/Cassettes"), filePath: tree.projectTest, environment: [:])
+        let tape = try Tape(named: "fetch", folder: tree.path("blocked/Cassettes"), filePath: tree.projectTest, environment: .tests)
         _ = try await tape.session.data(from: URL(string: server.baseURL + "/status/200")!)
         let error = #expect(throws: CassetteError.self) { try tape.eject() }
         let text = error?.description ?? ""

@@ -47,12 +47,12 @@ import Testing
             // No request is sent: the tapes say nothing of the empty cassettes they save.
             let quiet = Tape.Options(expectsRequests: false).quiet
             let byTape = await Self.outcome(in: folder) {
-                let tape = try Tape(named: row.name, folder: path, mode: .once, options: quiet, environment: [:])
+                let tape = try Tape(named: row.name, folder: path, mode: .once, options: quiet, environment: .tests)
                 defer { _ = try? tape.eject() }
                 return tape.file
             }
             let byWithCassette = await Self.outcome(in: folder) {
-                try withCassette(row.name, folder: path, mode: .once, options: quiet, environment: [:]) { tape in tape.file }
+                try withCassette(row.name, folder: path, mode: .once, options: quiet, environment: .tests) { tape in tape.file }
             }
             let byTrait = await Self.outcome(in: folder) {
                 var trait = CassetteTrait.cassette(row.name, folder: path, mode: .once, options: quiet)
@@ -62,7 +62,7 @@ import Testing
                 return try #require(seen.withLock { $0 })
             }
             let byServer = await Self.outcome(in: folder) {
-                let server = try TapeServer(folder: path, mode: .once, tapeOptions: quiet, environment: [:])
+                let server = try TapeServer(folder: path, mode: .once, tapeOptions: quiet, environment: .tests)
                 defer { server.stop() }
                 try server.load(row.name)
                 return try #require(server.tape?.file)

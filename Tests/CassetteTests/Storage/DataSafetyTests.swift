@@ -155,7 +155,7 @@ import Glibc
             var orders: [[Int]] = []
             for run in 0..<2 {
                 let file = scratch.file("concurrent-\(run).json")
-                let tape = try Tape(file: file, mode: .once, environment: [:])
+                let tape = try Tape(file: file, mode: .once, environment: .tests)
                 let finished = Locked<[Int]>([])
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let group = DispatchGroup()
@@ -186,7 +186,7 @@ import Glibc
     @Test func concurrentRecordingsThroughSeveralSessionsReachEveryCallerIntact() async throws {
         try await withScratchTape { scratch in
             let server = scratch.server
-            let tape = try Tape(file: scratch.file("sessions.json"), mode: .once, environment: [:])
+            let tape = try Tape(file: scratch.file("sessions.json"), mode: .once, environment: .tests)
             let configured = URLSessionConfiguration.ephemeral
             tape.configure(configured)
             let callers: [(URLSession, FetchStyle)] = [
@@ -251,7 +251,7 @@ import Glibc
 
                 """
             try Data(before.utf8).write(to: file)
-            let tape = try Tape(file: file, mode: .newEpisodes, environment: [:])
+            let tape = try Tape(file: file, mode: .newEpisodes, environment: .tests)
             #expect(await Fetch.get(server.baseURL + "/status/200", on: tape.session).status == 503)
             #expect(await Fetch.get(server.baseURL + "/status/201", on: tape.session).status == 201)
             try tape.eject()
@@ -280,7 +280,7 @@ import Glibc
                 interaction.response?.status = 1000
                 return interaction
             })
-            let tape = try Tape(file: file, mode: .newEpisodes, options: options, environment: [:])
+            let tape = try Tape(file: file, mode: .newEpisodes, options: options, environment: .tests)
             #expect(await Fetch.get(server.baseURL + "/status/201", on: tape.session).status == 201)
             #expect {
                 try tape.eject()

@@ -66,7 +66,7 @@ import FoundationNetworking
             #expect(try CassetteFile.read(file).interactions.map { $0.response?.status } == [500])
 
             // A test that passed saves as always.
-            let passed = try Tape(file: scratch.file("passed.json"), mode: .once, options: Tape.Options().quiet, environment: [:])
+            let passed = try Tape(file: scratch.file("passed.json"), mode: .once, options: Tape.Options().quiet, environment: .tests)
             _ = await Fetch.get(scratch.url("/status/200"), on: passed.session)
             #expect(try passed.eject(testFailed: false).saved)
         }
@@ -75,18 +75,18 @@ import FoundationNetworking
     @Test func withCassetteSavesOnlyWhenItsBodyReturns() async throws {
         try await withScratchTape { scratch in
             await #expect(throws: Deliberate.self) {
-                try await withCassette("failed", folder: scratch.url.path, mode: .once, options: Self.quiet, environment: [:]) { tape in
+                try await withCassette("failed", folder: scratch.url.path, mode: .once, options: Self.quiet, environment: .tests) { tape in
                     _ = await Fetch.get(scratch.url("/status/500"), on: tape.session)
                     throw Deliberate()
                 }
             }
             #expect(!FileManager.default.fileExists(atPath: scratch.file("failed.json").path))
-            try await withCassette("passed", folder: scratch.url.path, mode: .once, environment: [:]) { tape in
+            try await withCassette("passed", folder: scratch.url.path, mode: .once, environment: .tests) { tape in
                 _ = await Fetch.get(scratch.url("/status/200"), on: tape.session)
             }
             #expect(FileManager.default.fileExists(atPath: scratch.file("passed.json").path))
             #expect(throws: Deliberate.self) {
-                try withCassette("failedSync", folder: scratch.url.path, mode: .once, options: Self.quiet, environment: [:]) { tape in
+                try withCassette("failedSync", folder: scratch.url.path, mode: .once, options: Self.quiet, environment: .tests) { tape in
                     let done = DispatchSemaphore(value: 0)
                     tape.session.dataTask(with: URL(string: scratch.url("/status/500"))!) { _, _, _ in done.signal() }.resume()
                     done.wait()
@@ -118,10 +118,10 @@ import FoundationNetworking
             try await run(.cassette("failing", folder: scratch.url.path, mode: .once, options: Self.quiet), status: 500, failing: true)
             #expect(!FileManager.default.fileExists(atPath: scratch.file("failing.json").path))
             try await run(
-                .cassette("saving", folder: scratch.url.path, mode: .once, options: Tape.Options(savesWhenTestFails: true)), status: 500,
+                .cassette("saving", folder: scratch.url.path, mode: .once, options: Tape.Options(savesWhenTestFails: true).quiet), status: 500,
                 failing: true)
             #expect(FileManager.default.fileExists(atPath: scratch.file("saving.json").path))
-            try await run(.cassette("passing", folder: scratch.url.path, mode: .once), status: 200, failing: false)
+            try await run(.cassette("passing", folder: scratch.url.path, mode: .once, options: Tape.Options().quiet), status: 200, failing: false)
             #expect(FileManager.default.fileExists(atPath: scratch.file("passing.json").path))
         }
     }

@@ -56,7 +56,7 @@ import Testing
             var document = CassetteDocument(interactions: [])
             document.metadata = ["ticket": "API-123"]
             try CassetteFile.write(document, to: scratch.file("tagged.json"))
-            let read = try withCassette("tagged", folder: scratch.url.path, mode: .none, environment: [:]) { tape in
+            let read = try withCassette("tagged", folder: scratch.url.path, mode: .none, environment: .tests) { tape in
                 tape.metadata["ticket"]
             }
             #expect(read == "API-123")

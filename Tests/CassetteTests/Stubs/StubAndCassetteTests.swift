@@ -32,7 +32,7 @@ import FoundationNetworking
             try JSONCassetteCodec.encode(Self.cassette()).write(to: file)
             let before = try Data(contentsOf: file)
 
-            let tape = try Tape(file: file, mode: mode, environment: [:])
+            let tape = try Tape(file: file, mode: mode, environment: .tests)
             tape.stubs.add(.path("/feed"), name: "feed times out", response: .error(.timedOut))
             let activations = Locked(0)
             tape.stubs.onActivation { _, _ in activations.withLock { $0 += 1 } }

@@ -66,13 +66,13 @@ import FoundationNetworking
 
             var leftOut = Self.quiet
             leftOut.beforeRecord = { _ in nil }
-            let dropping = try Tape(file: scratch.file("dropped.json"), mode: .once, options: leftOut, environment: [:])
+            let dropping = try Tape(file: scratch.file("dropped.json"), mode: .once, options: leftOut, environment: .tests)
             #expect(await Fetch.get(scratch.url("/status/200"), on: dropping.session).status == 200)
             let dropped = try dropping.eject()
             #expect((dropped.requests, dropped.recorded, dropped.warnings) == (1, 0, []))
 
             // One that failed before any answer (its body stream was read already) reached it too.
-            let failing = try Tape(file: scratch.file("failed.json"), mode: .once, options: Self.quiet, environment: [:])
+            let failing = try Tape(file: scratch.file("failed.json"), mode: .once, options: Self.quiet, environment: .tests)
             let stream = InputStream(data: Data("sent once".utf8))
             stream.open()
             var buffer = [UInt8](repeating: 0, count: 64)
@@ -86,7 +86,7 @@ import FoundationNetworking
             #expect((failed.requests, failed.recorded, failed.warnings) == (1, 0, []))
 
             // A redirect followed is one request, however many hops.
-            let redirected = try Tape(file: scratch.file("hops.json"), mode: .once, options: Self.quiet, environment: [:])
+            let redirected = try Tape(file: scratch.file("hops.json"), mode: .once, options: Self.quiet, environment: .tests)
             #expect(await Fetch.get(scratch.url("/redirect/2"), on: redirected.session).status == 200)
             let hops = try redirected.eject()
             #expect((hops.requests, hops.recorded) == (1, 3))
@@ -108,7 +108,7 @@ import FoundationNetworking
     /// test must hear, said once (the tape does not also write it to standard error).
     @Test func withCassetteHearsItAsAWarning() async throws {
         try await withScratchTape { scratch in
-            let tape = try Tape(file: scratch.file("play.json"), mode: .once, environment: [:])
+            let tape = try Tape(file: scratch.file("play.json"), mode: .once, environment: .tests)
             let heard = Locked<[EjectVerification]>([])
             try await tape.play(sharedSession: false, outlet: { verification, _ in heard.withLock { $0.append(verification) } }) {}
             #expect(
@@ -124,7 +124,7 @@ import FoundationNetworking
     @Test func theTraitRecordsItAsAWarning() async throws {
         let test = try #require(Test.current)
         try await withScratchTape { scratch in
-            var trait = CassetteTrait.cassette("traited", folder: scratch.url.path, mode: .once)
+            var trait = CassetteTrait.cassette("traited", folder: scratch.url.path, mode: .once, options: Tape.Options().quiet)
             trait.settings.environment = [:]  // records under CI too
             try await withKnownIssue {
                 try await trait.provideScope(for: test, testCase: nil) {}

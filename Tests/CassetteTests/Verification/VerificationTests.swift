@@ -117,7 +117,7 @@ import FoundationNetworking
             try Data(Self.oldCassette.replacingOccurrences(of: "URL", with: "https://api.example.com/feed").utf8).write(to: file)
             let month: TimeInterval = 30 * 86_400
 
-            let warned = try Tape(file: file, mode: .none, options: .init(staleness: .warn(after: month)), environment: [:])
+            let warned = try Tape(file: file, mode: .none, options: .init(staleness: .warn(after: month)), environment: .tests)
             #expect(await Fetch.get("https://api.example.com/feed", on: warned.session).text == "old")
             #expect(await Fetch.get("https://api.example.com/feed?hand=written", on: warned.session).text == "by hand")
             #expect(try warned.eject().stale == Tape.Report.Stale(message: Self.staleMessage(file, replayed: 2), fails: false))
@@ -132,19 +132,19 @@ import FoundationNetworking
             ) {
                 try await withCassette(
                     "old", folder: scratch.url.path, mode: .none, options: .init(staleness: .fail(after: 1.5 * 86_400)),
-                    environment: [:]
+                    environment: .tests
                 ) { tape in
                     #expect(await Fetch.get("https://api.example.com/feed", on: tape.session).text == "old")
                 }
             }
 
             // Younger than the limit: nothing to say.
-            let fresh = try Tape(file: file, mode: .none, options: .init(staleness: .fail(after: 100 * 365 * 86_400)), environment: [:])
+            let fresh = try Tape(file: file, mode: .none, options: .init(staleness: .fail(after: 100 * 365 * 86_400)), environment: .tests)
             #expect(await Fetch.get("https://api.example.com/feed", on: fresh.session).text == "old")
             #expect(try fresh.eject().stale == nil)
 
             // Only what the test replays counts: the old interaction unasked, the cassette is not stale.
-            let unasked = try Tape(file: file, mode: .none, options: .init(staleness: .fail(after: month)), environment: [:])
+            let unasked = try Tape(file: file, mode: .none, options: .init(staleness: .fail(after: month)), environment: .tests)
             #expect(await Fetch.get("https://api.example.com/feed?hand=written", on: unasked.session).text == "by hand")
             #expect(try unasked.eject().stale == nil)
         }
@@ -183,7 +183,7 @@ import FoundationNetworking
 
             // Made by this test, however long a sanitizer makes it take: recorded after it began.
             let began = Date()
-            let tape = try Tape(file: file, mode: .once, options: .init(staleness: .reRecord(after: 30 * 86_400)), environment: [:])
+            let tape = try Tape(file: file, mode: .once, options: .init(staleness: .reRecord(after: 30 * 86_400)), environment: .tests)
             #expect(tape.mode == .all)
             let fetched = await Fetch.get(server.baseURL + "/status/201", on: tape.session)
             #expect(fetched.status == 201 && fetched.text == "status 201")
