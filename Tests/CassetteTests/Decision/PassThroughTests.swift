@@ -163,7 +163,8 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             try Self.writeCassette(to: scratch.file("ignoring.json"), base: scratch.server.baseURL)
             let options = Tape.Options(ignoredRequests: IgnoredRequests(hosts: ["127.0.0.1"]))
-            let statuses = try await withCassette("ignoring", folder: scratch.url.path, mode: .none, options: options, environment: .tests) {
+            let statuses = try await withCassette("ignoring", folder: scratch.url.path, mode: .none, options: options, environment: .tests)
+            {
                 tape in
                 [
                     await Fetch.get("https://api.example.com/feed", on: tape.session).status,

@@ -396,7 +396,8 @@ import FoundationNetworking
             try JSONSerialization.jsonObject(with: Data(contentsOf: settings.workdir.appendingPathComponent("served-live.json")))
                 as? [String])
         let tape = try Tape(
-            file: settings.workdir.appendingPathComponent("served.json"), mode: .none, options: .init(redaction: .none), environment: .tests)
+            file: settings.workdir.appendingPathComponent("served.json"), mode: .none, options: .init(redaction: .none), environment: .tests
+        )
         let replayed = try Self.served(through: try tape.serve(.init(upstream: upstream)).port)
         for (index, (label, _)) in Self.servedRequests.enumerated() {
             #expect(

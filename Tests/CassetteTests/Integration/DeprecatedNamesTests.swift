@@ -22,7 +22,8 @@ import Testing
                 await Fetch.get("https://api.example.com/ping", on: tape.session).text
             }
             #expect(text == "pong")
-            let synchronous = try withCassette("Ping", in: scratch.url, mode: .none, environment: .tests) { tape in tape.file.lastPathComponent
+            let synchronous = try withCassette("Ping", in: scratch.url, mode: .none, environment: .tests) { tape in
+                tape.file.lastPathComponent
             }
             #expect(synchronous == "Ping.json")
         }

@@ -302,7 +302,8 @@ import FoundationNetworking
     @Test func anInvalidBodyPatternStopsTheTapeFromOpening() throws {
         try withScratchTape { scratch in
             #expect {
-                try Tape(file: scratch.file("x.json"), options: .init(redaction: .default.redactingBodyMatches("ref=(")), environment: .tests)
+                try Tape(
+                    file: scratch.file("x.json"), options: .init(redaction: .default.redactingBodyMatches("ref=(")), environment: .tests)
             } throws: { error in
                 guard case CassetteError.invalidRedactionPattern("ref=(", _) = error else { return false }
                 return "\(error)".hasPrefix("the redaction pattern \"ref=(\" is not a regular expression (")

@@ -118,10 +118,12 @@ import FoundationNetworking
             try await run(.cassette("failing", folder: scratch.url.path, mode: .once, options: Self.quiet), status: 500, failing: true)
             #expect(!FileManager.default.fileExists(atPath: scratch.file("failing.json").path))
             try await run(
-                .cassette("saving", folder: scratch.url.path, mode: .once, options: Tape.Options(savesWhenTestFails: true).quiet), status: 500,
+                .cassette("saving", folder: scratch.url.path, mode: .once, options: Tape.Options(savesWhenTestFails: true).quiet),
+                status: 500,
                 failing: true)
             #expect(FileManager.default.fileExists(atPath: scratch.file("saving.json").path))
-            try await run(.cassette("passing", folder: scratch.url.path, mode: .once, options: Tape.Options().quiet), status: 200, failing: false)
+            try await run(
+                .cassette("passing", folder: scratch.url.path, mode: .once, options: Tape.Options().quiet), status: 200, failing: false)
             #expect(FileManager.default.fileExists(atPath: scratch.file("passing.json").path))
         }
     }
