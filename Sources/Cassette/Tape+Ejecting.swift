@@ -144,19 +144,26 @@ extension Tape {
             }
         }
         // The test most likely sent its requests through another session: said at once, since the
-        // empty cassette just saved would replay nothing on CI.
-        let nothingRecorded = router.recordsNewRequests && log.requests == 0 && options.expectsRequests && !discarding
-        if nothingRecorded {
-            let finding = VerificationFinding.nothingRecorded(cassette: file, saved: saved)
-            warnings.append(finding.description)
-            if announcesWarnings, options.announcesWarnings { StandardError.warn(finding.description) }
+        // empty cassette just saved would replay nothing on CI; and said again on every replay of an
+        // empty cassette, even when the test failed (offline, the bypassing request is its failure).
+        var bypassed: VerificationFinding?
+        if log.requests == 0, options.expectsRequests, !isLive {
+            if router.recordsNewRequests {
+                if !discarding { bypassed = .nothingRecorded(cassette: file, saved: saved) }
+            } else if router.ownCount == 0 {
+                bypassed = .emptyCassetteReplayed(cassette: file)
+            }
+        }
+        if let bypassed {
+            warnings.append(bypassed.description)
+            if announcesWarnings, options.announcesWarnings { StandardError.warn(bypassed.description) }
         }
         let recordedBytes = recorded.reduce(0) { $0 + $1.request.body.data.count + ($1.response?.body.data.count ?? 0) }
         var report = Report(
             file: file, mode: mode, requests: log.requests, replayed: log.replayed, recorded: recorded.count, unmatched: log.unmatched,
             unusedInteractions: conclusion.unused, stale: stale, saved: saved, warnings: warnings,
             redactedMatches: log.redactedMatches, movedTimes: log.movedTimes, missesFile: missesFile)
-        report.nothingRecorded = nothingRecorded
+        report.bypassed = bypassed
         if let misses { report.evidence = Evidence.ofMisses(log.unmatched, document: misses, cassette: file) }
         report.declined = log.declined
         report.isLive = isLive

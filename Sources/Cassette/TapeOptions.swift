@@ -70,10 +70,12 @@ extension Tape {
         /// default; read ``Tape/now``) or today's (``ReplayTime/shifted``).
         public var time: ReplayTime = .recorded
         /// Whether the test is expected to send requests through the tape. Default `true`: a tape
-        /// that records and that no request reached says so when it is ejected (a warning in the
-        /// report, on standard error, and an issue of severity warning through the `.cassette`
-        /// trait), since the code under test most likely used another session and the cassette
-        /// it saved replays nothing. Set `false` for a test that checks that nothing is sent.
+        /// that records, or replays an empty cassette, and that no request reached says so when it
+        /// is ejected (a warning in the report, on standard error, and an issue of severity warning
+        /// through the `.cassette` trait), since the code under test most likely used another
+        /// session: the cassette it saved replays nothing, and the requests went to the network
+        /// (offline or on CI, a bare connection error). Set `false` for a test that checks that
+        /// nothing is sent.
         public var expectsRequests = true
         /// Whether ejecting a tape that missed requests writes them as a cassette beside its own
         /// (`feed.json` → `feed.misses.json`): each missed request followed by its closest

@@ -55,9 +55,9 @@ extension Tape {
         public var missesFile: URL?
         /// What the test that used the tape carries as attachments (``Evidence``).
         package var evidence: [Evidence] = []
-        /// Whether the tape recorded and no request reached it, which ``Options/expectsRequests``
-        /// says is worth a warning (it is among ``warnings``).
-        package var nothingRecorded = false
+        /// The requests went elsewhere: a recording tape, or a replay of an empty cassette, that no
+        /// request reached (``Options/expectsRequests``); it is among ``warnings``.
+        package var bypassed: VerificationFinding?
 
         /// A replay whose match relied on redacted values.
         public struct RedactedMatch: Sendable, Equatable, CustomStringConvertible {

@@ -16,6 +16,17 @@ public enum VerificationFinding: Sendable, Equatable, CustomStringConvertible {
     /// under test most likely used another session. `saved`: whether the (empty) cassette was
     /// written.
     case nothingRecorded(cassette: URL, saved: Bool)
+    /// A tape that replays an empty cassette saw no request at all (see
+    /// ``Tape/Options/expectsRequests``): the code under test most likely sends its requests
+    /// through another session, to the network — offline or on CI they fail with the platform's
+    /// connection error, and this names the likely cause. Said whether the test passed or not.
+    case emptyCassetteReplayed(cassette: URL)
+
+    /// What to do about requests that went through another session.
+    static let anotherSessionAdvice =
+        "give it tape.session, or a configuration from tape.configure(_:) (in a test with the .cassette trait, "
+        + "Tape.current); for URLSession.shared, .cassette(sharedSession: true) or withCassette(…, sharedSession: true). "
+        + "A test that sends no requests silences this with Tape.Options(expectsRequests: false)."
 
     /// The finding as a test failure or a warning shows it.
     public var description: String {
@@ -34,9 +45,12 @@ public enum VerificationFinding: Sendable, Equatable, CustomStringConvertible {
             return "cassette \(cassette.path) recorded nothing: no request reached the tape"
                 + (saved ? ", and the empty cassette was saved, so it replays nothing. " : ". ")
                 + "The code under test most likely sent its requests through another URLSession (URLSession.shared, or one "
-                + "it made itself): give it tape.session, or a configuration from tape.configure(_:) "
-                + "(in a test with the .cassette trait, Tape.current). A test that sends no requests silences this with "
-                + "Tape.Options(expectsRequests: false)."
+                + "it made itself): " + Self.anotherSessionAdvice
+        case .emptyCassetteReplayed(let cassette):
+            return "cassette \(cassette.path) is empty and no request reached the tape: the code under test most likely sends its "
+                + "requests through another URLSession (URLSession.shared, or one it made itself), so they went to the network, "
+                + "and offline or on CI they fail with a connection error: " + Self.anotherSessionAdvice
+                + " Then record the cassette again: delete it and run the test once with network access."
         }
     }
 }

@@ -56,11 +56,14 @@ import Testing
             var document = CassetteDocument(interactions: [])
             document.metadata = ["ticket": "API-123"]
             try CassetteFile.write(document, to: scratch.file("tagged.json"))
-            let read = try withCassette("tagged", folder: scratch.url.path, mode: .none, environment: .tests) { tape in
+            let read = try withCassette(
+                "tagged", folder: scratch.url.path, mode: .none, options: Tape.Options(expectsRequests: false), environment: .tests
+            ) { tape in
                 tape.metadata["ticket"]
             }
             #expect(read == "API-123")
-            var trait = CassetteTrait.cassette("tagged", folder: scratch.url.path, mode: .none)
+            var trait = CassetteTrait.cassette(
+                "tagged", folder: scratch.url.path, mode: .none, options: Tape.Options(expectsRequests: false))
             trait.settings.environment = [:]
             let seen = Locked<MetadataValue?>(nil)
             try await trait.provideScope(for: test, testCase: nil) {

@@ -17,8 +17,20 @@ import FoundationNetworking
         "cassette \(file.path) recorded nothing: no request reached the tape"
             + (saved ? ", and the empty cassette was saved, so it replays nothing. " : ". ")
             + "The code under test most likely sent its requests through another URLSession (URLSession.shared, or one it made "
-            + "itself): give it tape.session, or a configuration from tape.configure(_:) (in a test with the .cassette trait, "
-            + "Tape.current). A test that sends no requests silences this with Tape.Options(expectsRequests: false)."
+            + "itself): " + advice
+    }
+
+    static let advice =
+        "give it tape.session, or a configuration from tape.configure(_:) (in a test with the .cassette trait, "
+        + "Tape.current); for URLSession.shared, .cassette(sharedSession: true) or withCassette(…, sharedSession: true). "
+        + "A test that sends no requests silences this with Tape.Options(expectsRequests: false)."
+
+    /// What a replay of an empty cassette that no request reached says.
+    static func emptyMessage(_ file: URL) -> String {
+        "cassette \(file.path) is empty and no request reached the tape: the code under test most likely sends its requests "
+            + "through another URLSession (URLSession.shared, or one it made itself), so they went to the network, and offline "
+            + "or on CI they fail with a connection error: " + advice
+            + " Then record the cassette again: delete it and run the test once with network access."
     }
 
     /// Options that keep the warning in the report (the test reads it there) instead of on standard error.
@@ -41,14 +53,21 @@ import FoundationNetworking
     }
 
     /// Each recording mode: `once` on a new file, `newEpisodes` and `all` on a file that exists
-    /// (`all` replaces it with the empty recording; `newEpisodes` leaves it).
-    @Test func everyRecordingModeWarnsAndReplayingDoesNot() throws {
+    /// (`all` replaces it with the empty recording; `newEpisodes` leaves it); and every replay of
+    /// the empty cassette after it, the test failed or not (offline, the request that went
+    /// elsewhere is the failure).
+    @Test func everyModeWarnsRecordingOrReplayingAnEmptyCassette() throws {
         try withScratchTape { scratch in
             let first = try scratch.tape(mode: .once, options: Self.quiet).eject()
             #expect(first.warnings == [Self.message(scratch.file)])
-            // The file exists now: `once` replays, and has nothing to say about it.
-            #expect(try scratch.tape(mode: .once, options: Self.quiet).eject().warnings == [])
-            #expect(try scratch.tape(mode: .none, options: Self.quiet).eject().warnings == [])
+            // The file exists now: `once` replays it, and it is empty.
+            #expect(try scratch.tape(mode: .once, options: Self.quiet).eject().warnings == [Self.emptyMessage(scratch.file)])
+            #expect(try scratch.tape(mode: .none, options: Self.quiet).eject().warnings == [Self.emptyMessage(scratch.file)])
+            let failedTest = try scratch.tape(mode: .none, options: Self.quiet).eject(testFailed: true)
+            #expect(failedTest.warnings == [Self.emptyMessage(scratch.file)])
+            var expectsNone = Self.quiet
+            expectsNone.expectsRequests = false
+            #expect(try scratch.tape(mode: .none, options: expectsNone).eject().warnings == [])
             #expect(
                 try scratch.tape(mode: .newEpisodes, options: Self.quiet).eject().warnings == [Self.message(scratch.file, saved: false)])
             #expect(try scratch.tape(mode: .all, options: Self.quiet).eject().warnings == [Self.message(scratch.file, saved: false)])
@@ -117,6 +136,30 @@ import FoundationNetworking
             #expect(
                 VerificationFinding.nothingRecorded(cassette: scratch.file("play.json"), saved: true).description
                     == Self.message(scratch.file("play.json")))
+        }
+    }
+
+    /// On CI the trap fails the test with a bare connection error: under the trait the tape's
+    /// warning comes first and names the likely cause.
+    @Test func theTraitNamesTheCauseBeforeTheConnectionError() async throws {
+        let test = try #require(Test.current)
+        try await withScratchTape { scratch in
+            try JSONCassetteCodec.encode(CassetteDocument(interactions: [])).write(to: scratch.file("offline.json"))
+            var trait = CassetteTrait.cassette("offline", folder: scratch.url.path, mode: .none, options: Tape.Options().quiet)
+            trait.settings.environment = .tests
+            let seen = Locked<[String]>([])
+            try await withKnownIssue {
+                try await trait.provideScope(for: test, testCase: nil) { throw URLError(.cannotConnectToHost) }
+            } matching: { issue in
+                seen.withLock {
+                    $0.append(issue.severity == .warning ? issue.comments.map(\.rawValue).joined() : "\(issue.error.map { "\($0)" } ?? "")")
+                }
+                return true
+            }
+            let issues = seen.current
+            #expect(issues.count == 2)
+            #expect(issues.first == Self.emptyMessage(scratch.file("offline.json")))
+            #expect(issues.last?.contains("cannotConnectToHost") == true || issues.last?.contains("-1004") == true, "\(issues)")
         }
     }
 
