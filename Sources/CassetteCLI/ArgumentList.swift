@@ -1,3 +1,5 @@
+import Cassette
+
 /// The arguments of a subcommand after its name: options that take a value (repeatable), flags,
 /// and operands (files). `--name=value` and `--name value` both work; `--` ends the options.
 struct ArgumentList {
@@ -39,7 +41,7 @@ struct ArgumentList {
                     return .failure(UsageProblem(message: "option '\(parts[0])' needs a value"))
                 }
             } else {
-                return .failure(UsageProblem(message: "unknown option '\(parts[0])'"))
+                return .failure(UsageProblem(message: UsageProblem.unknownOption(parts[0], known: Array(options.keys) + Array(flags.keys))))
             }
         }
         return .success(list)
@@ -85,6 +87,15 @@ extension ArgumentList {
 /// What is wrong with a command line, said as "error: MESSAGE. Run 'cassette COMMAND --help'."
 struct UsageProblem: Error {
     var message: String
+
+    /// "unknown option '--fx' (did you mean '--fix'?)": the closest of `known` (or of the options a
+    /// command's usage text names, `--[a-z-]+`), when one is close.
+    static func unknownOption(_ option: String, known: [String] = [], usage: String = "", command: String? = nil) -> String {
+        let named = usage.matches(of: #/--[a-z][a-z0-9-]*/#).map { String($0.output) }
+        let candidates = Set(known + named + ["--help"]).sorted()
+        let guess = NearestWord.closest(to: option, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+        return "unknown option '\(option)'" + (command.map { " for '\($0)'" } ?? "") + guess
+    }
 }
 
 extension ConsoleOutput {

@@ -45,6 +45,18 @@ enum CassetteTool {
         transport error.
         """
 
+    /// The commands, as `cassette --help` lists them.
+    static let commands = [
+        "record", "play", "lint", "show", "view", "diff", "convert", "fault", "redact", "check-secrets", "check", "report",
+        "prune", "serve",
+    ]
+
+    /// What an unknown command gets: the closest command, when one is close.
+    static func unknownCommand(_ command: String) -> String {
+        let guess = NearestWord.closest(to: command, in: commands).map { " (did you mean '\($0)'?)" } ?? ""
+        return "error: unknown command '\(command)'\(guess). Run 'cassette --help' for the list of commands."
+    }
+
     /// Runs the tool with `arguments` (without the program name) and returns the exit status;
     /// `serve`, `record` and `play` read `environment` as a tape does (``CommandEnvironment``).
     static func run(
@@ -78,7 +90,7 @@ enum CassetteTool {
             case "play": output.line(ExchangeCommand.usage(.play))
             case "serve": output.line(ServeCommand.usage)
             case let other?:
-                output.errorLine("error: unknown command '\(other)'. Run 'cassette --help' for the list of commands.")
+                output.errorLine(unknownCommand(other))
                 return ExitCode.usage
             }
             return ExitCode.success
@@ -114,7 +126,7 @@ enum CassetteTool {
         case "serve":
             return ServeCommand.run(rest, output: output, environment: environment)
         default:
-            output.errorLine("error: unknown command '\(command)'. Run 'cassette --help' for the list of commands.")
+            output.errorLine(unknownCommand(command))
             return ExitCode.usage
         }
     }

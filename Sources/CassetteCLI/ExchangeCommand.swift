@@ -209,7 +209,9 @@ struct ExchangeCommand {
                     return usageError(problem)
                 }
             default:
-                if argument.hasPrefix("-"), argument != "-" { return usageError("unknown option '\(argument)' for '\(name)'") }
+                if argument.hasPrefix("-"), argument != "-" {
+                    return usageError(UsageProblem.unknownOption(argument, usage: Self.usage(kind), command: name))
+                }
                 guard url == nil else { return usageError("one URL only; found '\(url ?? "")' and '\(argument)'") }
                 url = argument
             }

@@ -45,7 +45,9 @@ enum LintCommand {
                 case "--fix":
                     fixes = true
                 default:
-                    output.errorLine("error: unknown option '\(argument)' for 'cassette lint'. Run 'cassette lint --help'.")
+                    output.errorLine(
+                        "error: \(UsageProblem.unknownOption(argument, usage: usage, command: "cassette lint")). Run 'cassette lint --help'."
+                    )
                     return ExitCode.usage
                 }
             } else {

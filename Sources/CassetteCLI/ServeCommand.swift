@@ -216,7 +216,8 @@ struct ServeCommand {
                 guard let token = value(), !token.isEmpty else { return usageError("--admin-token needs a token") }
                 adminToken = token
             default:
-                return usageError("unknown argument '\(argument)' for 'cassette serve'")
+                guard argument.hasPrefix("-") else { return usageError("unknown argument '\(argument)' for 'cassette serve'") }
+                return usageError(UsageProblem.unknownOption(argument, usage: Self.usage, command: "cassette serve"))
             }
             index += 1
         }

@@ -320,9 +320,30 @@ enum Locations {
         #expect(badOption.status == 2)
         #expect(badOption.error == "error: unknown option '--strict' for 'cassette lint'. Run 'cassette lint --help'.\n")
 
+        let misspelt = Captured.run(["lint", "--fx", Locations.examples])
+        #expect(misspelt.status == 2)
+        #expect(misspelt.error == "error: unknown option '--fx' for 'cassette lint' (did you mean '--fix'?). Run 'cassette lint --help'.\n")
+
         let badCommand = Captured.run(["lnt"])
         #expect(badCommand.status == 2)
-        #expect(badCommand.error == "error: unknown command 'lnt'. Run 'cassette --help' for the list of commands.\n")
+        #expect(
+            badCommand.error == "error: unknown command 'lnt' (did you mean 'lint'?). Run 'cassette --help' for the list of commands.\n")
+        #expect(
+            Captured.run(["frobnicate"]).error == "error: unknown command 'frobnicate'. Run 'cassette --help' for the list of commands.\n")
+        #expect(
+            Captured.run(["help", "shw"]).error
+                == "error: unknown command 'shw' (did you mean 'show'?). Run 'cassette --help' for the list of commands.\n")
+
+        // The commands that read their command line with ArgumentList, and record, play and serve.
+        #expect(
+            Captured.run(["report", "--stale-afte", "3", "."]).error.hasPrefix(
+                "error: unknown option '--stale-afte' (did you mean '--stale-after'?)."))
+        #expect(
+            Captured.run(["play", "--cassete", "x.json", "https://e.com"]).error.hasPrefix(
+                "error: unknown option '--cassete' for 'cassette play' (did you mean '--cassette'?)."))
+        #expect(
+            Captured.run(["serve", "--prot", "8080"]).error.hasPrefix(
+                "error: unknown option '--prot' for 'cassette serve' (did you mean '--port'?)."))
 
         let nothing = Captured.run([])
         #expect(nothing.status == 2)
