@@ -35,6 +35,20 @@ package enum AdviceReader: Sendable, Equatable {
         }
     }
 
+    /// How to record the cassette again when the request changed for good (its body): replacing
+    /// what it held, since recording the request beside the old one keeps the stale recording.
+    func reRecording() -> String {
+        switch self {
+        case .code, .trait:
+            return "re-record the cassette with CASSETTE_RECORD_MODE=all on a machine with network access "
+                + "(newEpisodes would keep the stale recording beside the new one)"
+        case .command("serve"):
+            return "record it again through cassette serve --mode all --upstream URL on a machine with network access"
+        case .command:
+            return "record it again with --mode all on a machine with network access"
+        }
+    }
+
     /// How to match a request whatever its port (`port`) or origin (`host`), as the matching
     /// rule `rule` (`.ignoringPort()`) or the flag `--match-ignoring port|host`; `note` says what
     /// the rule then compares.

@@ -172,7 +172,17 @@ struct UnmatchedRequestReport {
         }
         if let paths = names({ if case .json(let path) = $0 { path.description } else { nil } }) {
             return "if \(Self.list(paths)) may differ, add .ignoringJSONPaths(\(Self.list(paths))) to the cassette's matching; "
-                + "if the request is new, \(record)."
+                + "if the request changed for good, \(reader.reRecording())."
+        }
+        let bodyOnly = differences.allSatisfy {
+            switch $0.field {
+            case .json, .formField, .multipartPart, .body: true
+            default: false
+            }
+        }
+        if bodyOnly {
+            return "if the request's body changed for good, \(reader.reRecording()); "
+                + "if the code under test should have sent the recorded body, check what it builds."
         }
         if let headers = names({ if case .header(let name) = $0 { name } else { nil } }) {
             return

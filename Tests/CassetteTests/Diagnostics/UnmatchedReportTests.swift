@@ -158,8 +158,9 @@ import FoundationNetworking
                 The closest of its 4 recorded interactions:
                   #2 POST https://api.example.com/users
                     - JSON body at user.name: recorded "Ada", requested "Bob"
-                To fix: if "user.name" may differ, add .ignoringJSONPaths("user.name") to the cassette's matching; if the request is \
-                new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access.
+                To fix: if "user.name" may differ, add .ignoringJSONPaths("user.name") to the cassette's matching; if the request \
+                changed for good, re-record the cassette with CASSETTE_RECORD_MODE=all on a machine with network access (newEpisodes \
+                would keep the stale recording beside the new one).
                 """
             ])
     }
@@ -216,8 +217,9 @@ import FoundationNetworking
                 The closest of its 4 recorded interactions:
                   #4 POST https://api.example.com/login
                     - form field "remember": recorded "1", requested "0"
-                To fix: if the request is new, record it with CASSETTE_RECORD_MODE=newEpisodes on a machine with network access; if the \
-                code under test should have sent the recorded request, check what it builds.
+                To fix: if the request's body changed for good, re-record the cassette with CASSETTE_RECORD_MODE=all on a machine with \
+                network access (newEpisodes would keep the stale recording beside the new one); if the code under test should have \
+                sent the recorded body, check what it builds.
                 """
             ])
     }
