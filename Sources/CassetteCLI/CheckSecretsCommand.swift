@@ -13,8 +13,9 @@ enum CheckSecretsCommand {
         [REDACTED] and placeholders like <TOKEN> are not secrets.
 
         Cassettes (.json, .http, .har) are checked field by field: headers, cookies, query
-        parameters, JSON and form fields, text bodies. Any other file named is checked line by line.
-        A folder is searched for cassettes.
+        parameters, JSON and form fields, text bodies. Any other file is checked line by line. A
+        folder is searched for every file in it and below (hidden files and folders, .build and
+        binary files aside): 'cassette check-secrets Cassettes Sources Tests Package.swift'.
 
         OUTPUT (standard output), one line per finding, the value shortened:
           FILE:LINE:COLUMN: secret: KIND in PLACE: "abcd…" (N characters)
@@ -43,13 +44,15 @@ enum CheckSecretsCommand {
         var files = 0
         var secrets = 0
         var failed = false
+        var checked: Set<String> = []
         for operand in list.operands {
-            switch CassetteFiles.find(at: operand) {
+            switch Self.files(at: operand) {
             case .failure(let problem):
                 output.errorLine("\(operand): error: \(problem.message)")
                 failed = true
             case .success(let found):
-                for file in found {
+                // A file named again, or inside a folder named too, is checked once.
+                for file in found where checked.insert(URL(fileURLWithPath: file).standardizedFileURL.path).inserted {
                     files += 1
                     guard let findings = check(file, with: scanner, output: output) else {
                         failed = true
@@ -66,6 +69,39 @@ enum CheckSecretsCommand {
         return secrets > 0 || failed ? ExitCode.failure : ExitCode.success
     }
 
+    /// The files to check at `path`: the file itself, or every file of a folder and its subfolders
+    /// (hidden ones, `.build` and binary files aside), in path order.
+    static func files(at path: String) -> Result<[String], CassetteFiles.NotFound> {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return .failure(CassetteFiles.NotFound(message: "no such file or folder"))
+        }
+        guard isFolder.boolValue else { return .success([path]) }
+        let root = URL(fileURLWithPath: path, isDirectory: true)
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        else { return .failure(CassetteFiles.NotFound(message: "the folder cannot be read")) }
+        var found: [String] = []
+        for case let url as URL in walker {
+            if url.lastPathComponent == ".build" {
+                walker.skipDescendants()
+                continue
+            }
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, !isBinary(url) else { continue }
+            found.append((path as NSString).appendingPathComponent(String(url.path.dropFirst(root.path.count + 1))))
+        }
+        guard !found.isEmpty else { return .failure(CassetteFiles.NotFound(message: "no files to check in this folder")) }
+        return .success(found.sorted())
+    }
+
+    /// Whether `file` looks binary: a NUL byte in its first 8 KB.
+    private static func isBinary(_ file: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 8192))?.contains(0) ?? false
+    }
+
     /// Prints the findings in `file` and returns how many; nil when it cannot be read.
     private static func check(_ file: String, with scanner: SecretScanner, output: ConsoleOutput) -> Int? {
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -74,7 +110,8 @@ enum CheckSecretsCommand {
         }
         let text = String(decoding: data, as: UTF8.self)
         var findings: [SecretScanner.Finding]
-        if CassetteFormat(fileExtension: (file as NSString).pathExtension) != nil {
+        let isRules = (file as NSString).lastPathComponent == TapeRules.fileName
+        if CassetteFormat(fileExtension: (file as NSString).pathExtension) != nil, !isRules {
             switch CassetteFiles.read(file) {
             case .success(let document):
                 findings = scanner.findings(in: document)

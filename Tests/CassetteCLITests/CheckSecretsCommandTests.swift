@@ -9,11 +9,14 @@ import Testing
 @Suite struct CheckSecretsCommandTests {
     static let fixtures = Locations.packageRoot.appendingPathComponent("Tests/CassetteCLITests/Fixtures/Secrets").path
 
+    /// The folder is searched for every file (notes.txt too); a file named again is checked once.
     @Test func everyPlantedSecretIsFoundAndNothingElse() {
         let result = Captured.run(["check-secrets", Self.fixtures, Self.fixtures + "/notes.txt"])
         let f = Self.fixtures
         #expect(
             result.out.components(separatedBy: "\n") == [
+                #"\#(f)/notes.txt:2:12: secret: random string in an auth-like field in line 2: "Vb7N…" (24 characters)"#,
+                #"\#(f)/notes.txt:3:1: secret: private key in line 3: "----…" (31 characters)"#,
                 #"\#(f)/planted.har:11:56: secret: Google API key in interactions[0].request.url (query key): "AIza…" (39 characters)"#,
                 #"\#(f)/planted.har:14:60: secret: Slack token in interactions[0].request.headers.X-Slack-Token: "xoxb…" (30 characters)"#,
                 #"\#(f)/planted.har:25:101: secret: Stripe secret key in interactions[0].response.body.billing.key: "sk_l…" (32 characters)"#,
@@ -26,8 +29,6 @@ import Testing
                 #"\#(f)/planted.json:14:57: secret: random string in an auth-like field in interactions[0].request.body.password: "Tr0u…" (25 characters)"#,
                 #"\#(f)/planted.json:20:30: secret: random string in an auth-like field in interactions[0].response.headers.Set-Cookie (cookie sid): "Zq7R…" (24 characters)"#,
                 #"\#(f)/planted.json:22:53: secret: AWS access key ID in interactions[0].response.body: "AKIA…" (20 characters)"#,
-                #"\#(f)/notes.txt:2:12: secret: random string in an auth-like field in line 2: "Vb7N…" (24 characters)"#,
-                #"\#(f)/notes.txt:3:1: secret: private key in line 3: "----…" (31 characters)"#,
                 "14 secrets in 4 files",
                 "",
             ])
@@ -41,8 +42,16 @@ import Testing
         let folder = Locations.packageRoot.appendingPathComponent("Cassettes").path
         let cassettes = try #require(try? CassetteFiles.find(at: folder).get())
         #expect(cassettes.count >= 6)
+        // Every file of the folder: the cassettes, and the rules files and notes beside them.
+        let everyFile = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { path in
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder)
+            return !isFolder.boolValue && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+        }
+        #expect(everyFile.count >= cassettes.count)
         let result = Captured.run(["check-secrets", folder])
-        #expect(result.out == "no secrets in \(cassettes.count) files\n")
+        #expect(result.out == "no secrets in \(everyFile.count) files\n")
+        #expect(result.error == "")
         #expect(result.status == 0)
     }
 
@@ -86,8 +95,34 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.error
-                == "\(scratch.path): error: no cassettes (*.json, *.http, *.har) in this folder\n\(scratch.path)/missing.json: error: no such file or folder\n"
+                == "\(scratch.path): error: no files to check in this folder\n\(scratch.path)/missing.json: error: no such file or folder\n"
         )
         #expect(Captured.run(["check-secrets"]).status == 2)
+    }
+
+    /// A folder of any files, as a pre-commit hook names it: every text file in it and below is
+    /// checked line by line; hidden files and folders, `.build` and binary files are left out.
+    @Test func aFolderOfAnyFilesIsSearchedWhole() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let token = "ghp_" + String(repeating: "aB3dE5fG7h", count: 3) + "Jk9LmN"
+        func write(_ path: String, _ data: Data) throws {
+            let file = scratch.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file)
+        }
+        try write("Sources/Client.swift", Data("// the key\nlet key = \"\(token)\"\n".utf8))
+        try write("Sources/Nested/Clean.swift", Data("let answer = 42\n".utf8))
+        try write("cassette-rules.json", Data(#"{ "matching": { "ignoringQueryParameters": ["page"] } }"#.utf8))
+        try write("icon.png", Data([0x89, 0x50, 0x4E, 0x47, 0]) + Data(token.utf8))
+        try write(".git/config", Data(token.utf8))
+        try write(".build/debug/leftover.txt", Data(token.utf8))
+        let result = Captured.run(["check-secrets", scratch.path])
+        #expect(
+            result.out
+                == "\(scratch.path)/Sources/Client.swift:2:12: secret: GitHub token in line 2: \"ghp_…\" (40 characters)\n"
+                + "1 secret in 3 files\n")
+        #expect(result.error == "")
+        #expect(result.status == 1)
     }
 }
