@@ -116,8 +116,7 @@ enum FaultCommand {
         case .success(let ready)?:
             if list.flags.contains("dry-run") {
                 output.line("\(place): \(ready.label) would become: \(edit.summary) (dry run: nothing written)")
-                for line in ready.replacement.before.split(separator: "\n", omittingEmptySubsequences: false) { output.line("- " + line) }
-                for line in ready.replacement.after.split(separator: "\n", omittingEmptySubsequences: false) { output.line("+ " + line) }
+                for line in LineChange(from: ready.replacement.before, to: ready.replacement.after).lines { output.line(line) }
             } else {
                 output.line("\(place): \(ready.label): \(edit.summary)")
             }

@@ -98,18 +98,14 @@ import FoundationNetworking
         #expect(
             result.out == """
                 \(file): interaction 3 (GET https://api.example.com/orders) would become: fails with timedOut (-1001) (dry run: nothing written)
-                -     {
-                -       "request": { "method": "GET", "url": "https://api.example.com/orders" },
+                        "request": { "method": "GET", "url": "https://api.example.com/orders" },
                 -       "response": {
                 -         "status": 503,
                 -         "headers": { "Content-Type": "application/json", "Retry-After": "30" },
                 -         "body": { "json": { "error": "maintenance" } }
                 -       }
-                -     }
-                +     {
-                +       "request": { "method": "GET", "url": "https://api.example.com/orders" },
                 +       "error": { "code": "timedOut" }
-                +     }
+                      }
 
                 """)
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original)
