@@ -313,8 +313,7 @@ struct ViewCommandTests {
         #expect(writing < 2 * TimingIsolation.scale, "written in \(writing) s")
         let dom = try Self.dom(html)
         let rendered = try #require(dom.all(#"data-render-ms="([0-9.]+)""#).first.flatMap(Double.init))
-        print("cassette view, 5,000 interactions: written in \(Int(writing * 1000)) ms, rendered in \(Int(rendered)) ms")
-        #expect(rendered < 10_000 * TimingIsolation.scale)
+        #expect(rendered < 10_000 * TimingIsolation.scale, "rendered in \(rendered) ms (the benchmark view_5k measures it)")
         #expect(dom.all(#"<span id="count">(.*?)</span>"#) == ["5000 of 5000"])
     }
 }

@@ -114,7 +114,6 @@ import Glibc
             #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
             // The kills did land in the middle of writes, and those left only their temporary files.
             #expect(interrupted > 0, "no kill interrupted a save; the test proved nothing")
-            print("DataSafetyTests: \(interrupted) kills interrupted a write")
             #expect(leftoversAfterCleanSave.isEmpty, "\(leftoversAfterCleanSave)")
         }
     }
