@@ -68,8 +68,11 @@ import Testing
         #expect(redacted.error == "")
         #expect(redacted.status == 0)
 
+        // Every file but the hidden ones: the cassette, the rules file (read as text, without a
+        // note) and notes.txt.
         let checked = Captured.run(["check-secrets", folder.path])
-        #expect(checked.out == "no secrets in 1 file\n")
+        #expect(checked.out == "no secrets in 3 files\n")
+        #expect(checked.error == "")
         #expect(checked.status == 0)
 
         let converted = Captured.run(["convert", rules.path, folder.appendingPathComponent("rules.har").path])
