@@ -3,10 +3,10 @@ import Foundation
 /// The requests a tape could not answer, saved as a cassette beside its own (`feed.json` →
 /// `feed.misses.json`): each missed request, with the error its client got, followed by the
 /// recorded interactions closest to it, whole, with what differs on each kept as notes in the
-/// file's metadata (`"misses"`). It is data, like every
-/// cassette: an editor shows it, a missed request can be copied from it into the cassette, and
-/// `cassette view feed.misses.json` shows it as a page, each note beside its row. Written at eject
-/// when ``Tape/Options/writesMisses`` or `CASSETTE_WRITE_MISSES=1` asks for it.
+/// file's metadata (`"misses"`). It is data, like every cassette: an editor shows it, a missed
+/// request can be copied from it into the cassette, and `cassette view feed.misses.json` shows it
+/// as a page, each note beside its row. Written at eject when ``Tape/Options/writesMisses`` or
+/// `CASSETTE_WRITE_MISSES=1` asks for it.
 ///
 /// ```json
 /// "metadata": { "misses": [

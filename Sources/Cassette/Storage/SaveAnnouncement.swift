@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Printed whatever standard error is: `swift test` pipes a test process's output, so a line kept
 /// for terminals never reached the person whose first run recorded. A replay prints nothing.
-/// `CASSETTE_SUMMARY=0` silences it (as ``Tape/Options/quiet`` does for one tape). Under the
+/// `CASSETTE_SUMMARY=0` silences it (in a tape's environment, or the tool's). Under the
 /// `.cassette` trait it stays a line, not a warning issue: a first run records every test's
 /// cassette, and a warning on each would mark a green run as one to look into.
 enum SaveAnnouncement {
