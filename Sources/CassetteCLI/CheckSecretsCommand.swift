@@ -70,26 +70,31 @@ enum CheckSecretsCommand {
     }
 
     /// The files to check at `path`: the file itself, or every file of a folder and its subfolders
-    /// (hidden ones, `.build` and binary files aside), in path order.
+    /// (hidden ones — `.git`, `.build` — and binary files aside), in path order.
     static func files(at path: String) -> Result<[String], CassetteFiles.NotFound> {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             return .failure(CassetteFiles.NotFound(message: "no such file or folder"))
         }
         guard isFolder.boolValue else { return .success([path]) }
-        let root = URL(fileURLWithPath: path, isDirectory: true)
-        guard
-            let walker = FileManager.default.enumerator(
-                at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        else { return .failure(CassetteFiles.NotFound(message: "the folder cannot be read")) }
+        // Paths relative to the folder, as the enumerator names them (a URL enumerator resolves
+        // links such as /tmp → /private/tmp on macOS, which would misplace them).
+        guard let walker = FileManager.default.enumerator(atPath: path) else {
+            return .failure(CassetteFiles.NotFound(message: "the folder cannot be read"))
+        }
         var found: [String] = []
-        for case let url as URL in walker {
-            if url.lastPathComponent == ".build" {
+        while let relative = walker.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            let file = (path as NSString).appendingPathComponent(relative)
+            if name.hasPrefix(".") {  // hidden: .git, .build, .swiftpm
                 walker.skipDescendants()
                 continue
             }
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, !isBinary(url) else { continue }
-            found.append((path as NSString).appendingPathComponent(String(url.path.dropFirst(root.path.count + 1))))
+            var isSubfolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isSubfolder), !isSubfolder.boolValue,
+                !isBinary(URL(fileURLWithPath: file))
+            else { continue }
+            found.append(file)
         }
         guard !found.isEmpty else { return .failure(CassetteFiles.NotFound(message: "no files to check in this folder")) }
         return .success(found.sorted())
