@@ -89,9 +89,11 @@ struct UsageProblem: Error {
     var message: String
 
     /// "unknown option '--fx' (did you mean '--fix'?)": the closest of `known` (or of the options a
-    /// command's usage text names, `--[a-z-]+`), when one is close.
+    /// command's usage text names, each `--word` in it), when one is close.
     static func unknownOption(_ option: String, known: [String] = [], usage: String = "", command: String? = nil) -> String {
-        let named = usage.matches(of: #/--[a-z][a-z0-9-]*/#).map { String($0.output) }
+        // Every `--word` of the usage text (no Regex: the tool's module compiles for iOS 15 too).
+        let named = usage.split { !($0.isLetter || $0.isNumber || $0 == "-") }.filter { $0.hasPrefix("--") && $0.count > 2 }.map(
+            String.init)
         let candidates = Set(known + named + ["--help"]).sorted()
         let guess = NearestWord.closest(to: option, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
         return "unknown option '\(option)'" + (command.map { " for '\($0)'" } ?? "") + guess
