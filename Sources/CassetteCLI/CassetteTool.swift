@@ -40,9 +40,7 @@ enum CassetteTool {
           -h, --help      Show this help.
           --version       Show the version.
 
-        EXIT STATUS: 0 success, 1 a problem was found (an invalid cassette, a secret, a file that
-        cannot be read or written), 2 the command line was wrong, 3 (record, play) the answer was a
-        transport error.
+        \(ExitCode.table)
         """
 
     /// The commands, as `cassette --help` lists them.

@@ -68,7 +68,7 @@ enum CheckCommand {
             case .success(let found): files += found.map { URL(fileURLWithPath: $0) }
             case .failure(let problem):
                 output.errorLine("\(path): error: \(problem.message)")
-                return unreachable
+                return ExitCode.couldNotCompare
             }
         }
         let options = LiveCheck.Options(allMethods: list.flags.contains("all"), values: list.flags.contains("values"), secrets: secrets)
@@ -81,7 +81,7 @@ enum CheckCommand {
             }
         } catch {
             output.report(error)
-            return unreachable
+            return ExitCode.couldNotCompare
         }
         if list.flags.contains("json") {
             output.line(json(findings))
@@ -98,14 +98,12 @@ enum CheckCommand {
                 output.errorLine("error: \(error)")
                 return ExitCode.failure
             }
-            return findings.contains { if case .unreachable = $0.outcome { true } else { false } } ? unreachable : ExitCode.success
+            return findings.contains { if case .unreachable = $0.outcome { true } else { false } }
+                ? ExitCode.couldNotCompare : ExitCode.success
         }
         if findings.contains(where: \.drifted) { return ExitCode.failure }
-        return findings.contains { if case .unreachable = $0.outcome { true } else { false } } ? unreachable : ExitCode.success
+        return findings.contains { if case .unreachable = $0.outcome { true } else { false } } ? ExitCode.couldNotCompare : ExitCode.success
     }
-
-    /// A live server could not be reached, or a cassette read.
-    static let unreachable: Int32 = 3
 
     static func text(_ findings: [LiveCheck.Finding], dryRun: Bool) -> [String] {
         var lines: [String] = []

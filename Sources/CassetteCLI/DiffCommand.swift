@@ -60,7 +60,7 @@ enum DiffCommand {
         switch (revision.map { committed(newFile, at: $0) } ?? CassetteFiles.read(files[0]), CassetteFiles.read(newFile)) {
         case (.failure(let error), _), (_, .failure(let error)):
             output.errorLine(error.description)
-            return cannotRead
+            return ExitCode.couldNotCompare
         case (.success(let a), .success(let b)):
             (old, new) = (a, b)
         }
@@ -71,7 +71,7 @@ enum DiffCommand {
             matching = MatchingOption.apply(list.values["match"] ?? [], to: rules.matching)
         } catch {
             output.report(error)
-            return cannotRead
+            return ExitCode.couldNotCompare
         }
         let diff = CassetteDiff(old: old.interactions, new: new.interactions, matching: matching)
         if let destination = list.values["html"]?.last {
@@ -81,7 +81,7 @@ enum DiffCommand {
                 try Data(html.utf8).write(to: URL(fileURLWithPath: destination), options: .atomic)
             } catch {
                 output.errorLine("error: cannot write \(destination): \(error.localizedDescription)")
-                return cannotRead
+                return ExitCode.couldNotCompare
             }
             output.errorLine("wrote \(destination)")
         }
@@ -92,9 +92,6 @@ enum DiffCommand {
         }
         return diff.isEmpty ? ExitCode.success : ExitCode.failure
     }
-
-    /// A cassette that cannot be read.
-    static let cannotRead: Int32 = 3
 
     /// `file` as committed at `revision`, read in the format its extension names.
     private static func committed(_ file: String, at revision: String) -> Result<CassetteDocument, CassetteFormatError> {

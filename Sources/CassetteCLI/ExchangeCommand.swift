@@ -23,9 +23,6 @@ struct ExchangeCommand {
     /// The modes `record --mode` takes: those that record.
     static let recordingModes: [RecordMode] = [.once, .newEpisodes, .all]
 
-    /// Exit status when the answer is a transport error (recorded, or live while recording).
-    static let transportErrorExit: Int32 = 3
-
     static func usage(_ kind: Kind) -> String {
         let summary =
             kind == .record
@@ -281,7 +278,7 @@ struct ExchangeCommand {
         if let error = result.error {
             let name = Interaction.TransportError(error).code.name ?? "unknown"
             output.errorLine("error: URLError \(error.code.rawValue) (\(name)): \(error.localizedDescription)")
-            return Self.transportErrorExit
+            return ExitCode.couldNotCompare
         }
         guard let response = result.response else {
             output.errorLine("error: no response")

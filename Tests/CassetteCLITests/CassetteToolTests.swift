@@ -28,4 +28,19 @@ import Testing
         #expect(asked.out.hasPrefix("USAGE: cassette \(command) "), "\(asked.out)")
         #expect(Captured.run(["help", command]).out == asked.out)
     }
+
+    /// One table of exit statuses: `cassette --help` prints it, every command's help says "2 the
+    /// command line was wrong", and only the commands the table names for 3 use 3.
+    @Test(arguments: commands)
+    func everyCommandsExitStatusesAreTheTables(command: String) throws {
+        #expect(Captured.run(["--help"]).out.contains(ExitCode.table))
+        #expect(CassetteTool.commands.sorted() == Self.commands.sorted())
+        let help = Captured.run([command, "--help"]).out
+        let statuses = try #require(help.range(of: "EXIT STATUS:")).upperBound
+        let section = help[statuses...].replacingOccurrences(of: "\n", with: " ").replacing(#/ +/#, with: " ")
+        #expect(section.contains("2 the command line was wrong"), "\(section)")
+        let usesThree = section.contains(" 3 ")
+        #expect(usesThree == ["diff", "check", "record", "play"].contains(command), "\(command): \(section)")
+        if usesThree { #expect(ExitCode.table.contains("(\(command == "diff" || command == "check" ? "diff," : "record,")"), "\(section)") }
+    }
 }
