@@ -356,7 +356,11 @@ enum Locations {
         #expect(help.out.contains("  lint            Check cassettes (files, or folders of them) and report every problem."))
         #expect(
             help.out.contains(
-                "EXIT STATUS: 0 success, 1 a problem was found (an invalid cassette, a secret, a file that\ncannot be read or written), 2 the command line was wrong, 3 (record, play) the answer was a\ntransport error."
+                "EXIT STATUS (every command): 0 done, nothing found; 1 a finding or a failure (an invalid or\n"
+                    + "unreadable cassette, a change, a secret, a miss, a file that cannot be written); 2 the\n"
+                    + "command line was wrong; 3 what was to be compared could not be: a cassette it compares\n"
+                    + "cannot be read (diff, check), a live server cannot be reached (check), the answer was a\n"
+                    + "transport error (record, play).\n"
             ))
         for command in ["show", "convert", "redact", "check-secrets"] {
             let commandHelp = Captured.run([command, "--help"])
