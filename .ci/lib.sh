@@ -26,6 +26,9 @@ trap ci_cleanup EXIT
 # same way CI would.
 export CI=true
 
+# The README's test command (.ci/run sets it; a step run alone uses the same).
+export CI_TEST_COMMAND=${CI_TEST_COMMAND:-swift test}
+
 # Fails the step with a message on standard error.
 fail() {
   echo "error: $*" >&2
