@@ -70,34 +70,16 @@ enum CheckSecretsCommand {
     }
 
     /// The files to check at `path`: the file itself, or every file of a folder and its subfolders
-    /// (hidden ones — `.git`, `.build` — and binary files aside), in path order.
+    /// as ``CassetteStore/scan(_:others:)`` walks them (hidden ones — `.git`, `.build` — aside),
+    /// binary files aside, in path order.
     static func files(at path: String) -> Result<[String], CassetteFiles.NotFound> {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        guard let found = CassetteStore.scan(path, others: true) else {
             return .failure(CassetteFiles.NotFound(message: "no such file or folder"))
         }
-        guard isFolder.boolValue else { return .success([path]) }
-        // Paths relative to the folder, as the enumerator names them (a URL enumerator resolves
-        // links such as /tmp → /private/tmp on macOS, which would misplace them).
-        guard let walker = FileManager.default.enumerator(atPath: path) else {
-            return .failure(CassetteFiles.NotFound(message: "the folder cannot be read"))
-        }
-        var found: [String] = []
-        while let relative = walker.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            let file = (path as NSString).appendingPathComponent(relative)
-            if name.hasPrefix(".") {  // hidden: .git, .build, .swiftpm
-                walker.skipDescendants()
-                continue
-            }
-            var isSubfolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isSubfolder), !isSubfolder.boolValue,
-                !isBinary(URL(fileURLWithPath: file))
-            else { continue }
-            found.append(file)
-        }
-        guard !found.isEmpty else { return .failure(CassetteFiles.NotFound(message: "no files to check in this folder")) }
-        return .success(found.sorted())
+        let text = found.others.filter { !isBinary(URL(fileURLWithPath: $0)) }
+        let files = (found.all + found.rules + text).sorted()
+        guard !files.isEmpty else { return .failure(CassetteFiles.NotFound(message: "no files to check in this folder")) }
+        return .success(files)
     }
 
     /// Whether `file` looks binary: a NUL byte in its first 8 KB.

@@ -22,6 +22,9 @@ extension CassetteStore {
         package var unreadable: [String] = []
         /// The rules files (``TapeRules/fileName``) of the folders searched: `cassette lint` checks them as rules.
         package var rules: [String] = []
+        /// Every other file that is not hidden, when the scan was asked for them (`others: true`):
+        /// what `cassette check-secrets` reads line by line.
+        package var others: [String] = []
 
         /// Both lists together, sorted: what a command reads (and reports failing to read).
         package var all: [String] { (cassettes + unreadable).sorted() }
@@ -37,7 +40,9 @@ extension CassetteStore {
 
     /// What is under `root`: a file is itself (whatever its name: it was named on purpose; a rules
     /// file named is a rules file), a folder is searched. Nil when `root` does not exist.
-    package static func scan(_ root: String) -> Found? {
+    ///
+    /// - Parameter others: whether to list the folder's other files too (``Found/others``).
+    package static func scan(_ root: String, others: Bool = false) -> Found? {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else { return nil }
         guard isFolder.boolValue else {
@@ -45,10 +50,11 @@ extension CassetteStore {
         }
         var found = Found()
         var visited = Set<String>()
-        collect(in: root, into: &found, visited: &visited)
+        collect(in: root, into: &found, visited: &visited, others: others)
         found.cassettes.sort()
         found.unreadable.sort()
         found.rules.sort()
+        found.others.sort()
         return found
     }
 
@@ -59,7 +65,7 @@ extension CassetteStore {
         return Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL }).sorted { $0.path < $1.path }
     }
 
-    private static func collect(in folder: String, into found: inout Found, visited: inout Set<String>) {
+    private static func collect(in folder: String, into found: inout Found, visited: inout Set<String>, others: Bool) {
         guard visited.insert(URL(fileURLWithPath: folder).resolvingSymlinksInPath().path).inserted else { return }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             found.unreadable.append(folder)
@@ -70,11 +76,13 @@ extension CassetteStore {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             if exists, isDirectory.boolValue {
-                collect(in: path, into: &found, visited: &visited)
+                collect(in: path, into: &found, visited: &visited, others: others)
             } else if name == TapeRules.fileName, exists {
                 found.rules.append(path)
             } else if isCassetteName(name) {
                 if exists { found.cassettes.append(path) } else { found.unreadable.append(path) }
+            } else if others, exists {
+                found.others.append(path)
             }
         }
     }
