@@ -30,6 +30,11 @@ import Testing
         }
     }
 
+    /// A line's code only: not its comment, not the text of a message (which may name `cassette serve`).
+    static func code(_ line: Substring) -> String {
+        String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").replacing(#/"[^"]*"/#, with: "\"\"")
+    }
+
     /// The modules a file imports (`import X`, `@_exported import X`), on lines of their own.
     static func imports(in text: String) -> [String] {
         text.split(separator: "\n").compactMap { line -> String? in
@@ -73,9 +78,7 @@ import Testing
         for file in try Self.files(of: module) {
             for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 #expect(!line.contains(markup), "\(file.path):\(number + 1) holds HTML: \(line)")
-                // Code only: not a comment, not the text of a message (which may name `cassette serve`).
-                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-                    .replacing(#/"[^"]*"/#, with: "\"\"")
+                let code = Self.code(line)
                 #expect(!code.contains(socketCall), "\(file.path):\(number + 1) calls a socket function: \(line)")
                 #expect(!code.contains(elsewhere), "\(file.path):\(number + 1) names what another module holds: \(line)")
             }
@@ -88,8 +91,7 @@ import Testing
         let forbidden = #/\b(URLSession\w*|URLProtocol|Date\(\)|Date\.now|DispatchQueue|ProcessInfo)\b|static var \w+(\s*:[^{=]+)?\s*=/#
         for file in try Self.files(of: "CassetteFormats") {
             for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-                    .replacing(#/"[^"]*"/#, with: "\"\"")
+                let code = Self.code(line)
                 #expect(!code.contains(forbidden), "\(file.path):\(number + 1) is not data or a codec: \(line)")
             }
         }
