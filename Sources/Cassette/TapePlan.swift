@@ -19,11 +19,12 @@ struct TapePlan {
     /// The mode in force: the requested one, or the environment's, or `all` for a stale cassette
     /// that re-records.
     var mode: RecordMode
-    /// A pass-through (`CASSETTE_LIVE`): nothing read, replayed, recorded or written.
+    /// A pass-through (`CASSETTE_LIVE`): nothing recorded or written, and only the interactions
+    /// marked as scenarios (``Interaction/scenario``) replayed: the live service cannot be made to fail.
     var live: Bool
     /// Whether the cassette's file existed when the tape opened.
     var fileExisted: Bool
-    /// The cassette as read, when it was read (not in mode `all`, nor live).
+    /// The cassette as read, when it was read (not in mode `all`).
     var stored: CassetteDocument?
     /// What replays, in order: the cassette's own interactions, then each underlying cassette's.
     var replayed: [Interaction]
@@ -40,8 +41,8 @@ struct TapePlan {
         !live && (mode == .newEpisodes || mode == .all || (mode == .once && !fileExisted))
     }
 
-    /// Whether recordings answer requests.
-    var replays: Bool { !live && mode != .all }
+    /// Whether recordings answer requests: live, only when scenarios do.
+    var replays: Bool { live ? !replayed.isEmpty : mode != .all }
 
     /// The plan for the cassette at `file`.
     ///
@@ -62,8 +63,9 @@ struct TapePlan {
         let exists = disk.exists(file)
         if !exists, mode == .none, !live { throw CassetteError.cassetteNotFound(file: file.path, mode: mode) }
         // Mode all replaces the file, which is therefore not read (nor judged): its metadata is kept when saving.
-        let stored = exists && mode != .all && !live ? try disk.read(file) : nil
-        var replayed = stored?.interactions ?? []
+        // Live, the file is read for its scenarios, which replay; the rest goes to the service.
+        let stored = exists && (mode != .all || live) ? try disk.read(file) : nil
+        var replayed = (stored?.interactions ?? []).filter { !live || $0.scenario != nil }
         // Re-recording is decided now, before any request; a warning or a failure when the tape is
         // ejected, by the interactions replayed.
         var staleJudgment: (fails: Bool, note: String)?
@@ -82,10 +84,10 @@ struct TapePlan {
         }
         ownCount = replayed.count
         var layerEnds: [Int] = []
-        if mode != .all, !live, !options.underlyingCassettes.isEmpty {
+        if mode != .all || live, !options.underlyingCassettes.isEmpty {
             layerEnds.append(ownCount)
             for underlying in options.underlyingCassettes {
-                replayed += try disk.read(underlying).interactions
+                replayed += try disk.read(underlying).interactions.filter { !live || $0.scenario != nil }
                 layerEnds.append(replayed.count)
             }
         }

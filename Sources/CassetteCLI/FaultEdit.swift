@@ -83,6 +83,8 @@ struct FaultEdit {
             changed.error = Interaction.TransportError(code: error)
         }
         if let latency { changed.latency = latency }
+        // Marked, so the fault keeps replaying when the tape goes live and `check --live` skips it.
+        changed.scenario = summary
         return .success(changed)
     }
 

@@ -173,6 +173,9 @@ package enum LiveCheck {
     /// The live request for `interaction`, with its placeholders filled, or why it is not sent.
     static func request(for interaction: Interaction, options: Options) -> Result<URLRequest, Skip> {
         let recorded = interaction.request
+        if let scenario = interaction.scenario {
+            return .failure(Skip(message: "a scenario (\(scenario)): the service cannot be asked to answer it again"))
+        }
         guard options.allMethods || safeMethods.contains(recorded.method.uppercased()) else {
             return .failure(Skip(message: "\(recorded.method) is not sent without --all-methods (LiveCheck.Options.allMethods)"))
         }

@@ -163,4 +163,24 @@ import Testing
                 findings[1].outcome == .skipped("POST is not sent without --all-methods (LiveCheck.Options.allMethods)"))
         }
     }
+
+    /// A fault made by `cassette fault` is a scenario: the service cannot be asked to answer it
+    /// again, so it is skipped, with a line, and never sent.
+    @Test(.timeLimit(.minutes(1))) func aScenarioIsSkippedWithALineAndNotSent() throws {
+        try withScratchTape(cassette: "profile.json") { scratch in
+            Self.record(from: scratch.server, into: scratch.file)
+            let fault = Captured.run(["fault", scratch.file.path, "--interaction", "0", "--status", "503"])
+            #expect(fault.status == 0, "\(fault.error)")
+            let before = scratch.server.received.count
+            let check = Captured.run(["check", "--live", "--all-methods", scratch.file.path])
+            #expect(check.status == 0, "\(check.out)\(check.error)")
+            #expect(
+                check.out.contains(
+                    "  interactions[0] GET \(scratch.server.baseURL)/profile: skipped (a scenario (status 503): the service cannot be "
+                        + "asked to answer it again)\n"), "\(check.out)")
+            #expect(check.out.hasSuffix("0 drifted, 1 unchanged, 1 skipped, 0 unreachable\n"), "\(check.out)")
+            #expect(scratch.server.received.count == before + 1)
+            #expect(scratch.server.received.last?.target == "/echo")
+        }
+    }
 }

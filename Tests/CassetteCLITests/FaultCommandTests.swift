@@ -51,7 +51,8 @@ import FoundationNetworking
                     "headers": { "Content-Type": "application/json", "Retry-After": "30" },
                     "body": { "text": "down for maintenance" }
                   },
-                  "latency": { "firstByte": 2, "duration": 2 }
+                  "latency": { "firstByte": 2, "duration": 2 },
+                  "scenario": "status 503, a body of 20 bytes, Retry-After: 30"
                 }
             """
         #expect(before.components(separatedBy: oldInteraction).count == 2)
@@ -80,7 +81,8 @@ import FoundationNetworking
                 {"version":1,"interactions":[
                  {
                       "request": { "method": "GET", "url": "https://a.example/one" },
-                      "response": { "status": 200, "headers": { "Content-Length": "3" }, "body": { "text": "bye" } }
+                      "response": { "status": 200, "headers": { "Content-Length": "3" }, "body": { "text": "bye" } },
+                      "scenario": "a body of 3 bytes"
                     },
                  {"request":{"method":"GET","url":"https://a.example/two"},"response":{"status":200}}   ]}
 
@@ -104,7 +106,8 @@ import FoundationNetworking
                 -         "headers": { "Content-Type": "application/json", "Retry-After": "30" },
                 -         "body": { "json": { "error": "maintenance" } }
                 -       }
-                +       "error": { "code": "timedOut" }
+                +       "error": { "code": "timedOut" },
+                +       "scenario": "fails with timedOut (-1001)"
                       }
 
                 """)
@@ -123,7 +126,11 @@ import FoundationNetworking
                 == "\(file) → \(copy.path): interaction 2 (GET https://api.example.com/download): networkConnectionLost after 4 bytes\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original)
         let text = String(decoding: try Data(contentsOf: copy), as: UTF8.self)
-        #expect(text == String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"afterBytes\": 10", with: "\"afterBytes\": 4"))
+        #expect(
+            text
+                == String(decoding: original, as: UTF8.self).replacingOccurrences(
+                    of: "\"afterBytes\": 10 }\n",
+                    with: "\"afterBytes\": 4 },\n      \"scenario\": \"networkConnectionLost after 4 bytes\"\n"))
         // A copy into another folder of the package's cassettes, as the README's first example makes
         // one (named as the test names it): the folder is created.
         try Data().write(to: folder.appendingPathComponent("Package.swift"))

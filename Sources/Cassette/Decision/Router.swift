@@ -87,8 +87,8 @@ package final class Router: Sendable {
                 return .decided(.stub(response.answer(to: redactor.forMatching(request).request)))
             }
         }
-        // A live run, or a request the tape ignores: live, never matched, recorded or missed.
-        if setup.live || (!setup.ignored.isEmpty && setup.ignored.ignores(url: request.url, sent: sent)) {
+        // A live run without scenarios, or a request the tape ignores: live, never matched, recorded or missed.
+        if (setup.live && !setup.replays) || (!setup.ignored.isEmpty && setup.ignored.ignores(url: request.url, sent: sent)) {
             if newRequest { access.noteRequest() }
             return .decided(.passThrough(request.withReadableBody()))
         }
@@ -138,6 +138,8 @@ package final class Router: Sendable {
             break
         }
         if newRequest { access.noteRequest() }
+        // A live run: what no scenario answers goes to the service.
+        if setup.live { return .decided(.passThrough(request.withReadableBody())) }
         if setup.recordsNewRequests { return .decided(.record(request.withReadableBody())) }
         // Without a value that stands where a recording holds a placeholder (a secret the tape does not know).
         var shown = shownOnMiss().map { redactor.shown($0) } ?? redacted

@@ -2,8 +2,8 @@ import Foundation
 
 /// The one comparison of two interactions: every difference between them, each at its place
 /// (``InteractionDifference``) — the request, the response (status, URL, header fields, the body
-/// by what it is), the error, the timing, the latency written by hand, a stream's chunks and their
-/// times, a WebSocket conversation message by message, and `recordedAt`.
+/// by what it is), the error, the timing, the latency written by hand, the scenario mark, a
+/// stream's chunks and their times, a WebSocket conversation message by message, and `recordedAt`.
 ///
 /// It lists; it does not judge. Re-recording filters the list with ``IgnoredChanges`` (dates,
 /// ids, timing within a tolerance) to decide whether a stored interaction is kept; `cassette diff`
@@ -44,6 +44,7 @@ package enum InteractionComparison {
         case (let a, let b): note(.timing, a, b, shown: shown, into: &found)
         }
         note(.latency, old.latency, new.latency, shown: shown, into: &found)
+        note(.scenario, old.scenario, new.scenario, shown: { $0 }, into: &found)
         found += conversationDifferences(old.webSocket, new.webSocket)
         return found
     }

@@ -46,6 +46,8 @@ package struct InteractionDifference: Sendable, Equatable, CustomStringConvertib
         case duration
         /// The latency written by hand that replaces the timing on replay.
         case latency
+        /// What the interaction simulates (``Interaction/scenario``).
+        case scenario
         /// One interaction is a WebSocket conversation, the other not; or the conversations have
         /// another number of messages.
         case webSocket
@@ -88,7 +90,7 @@ package struct InteractionDifference: Sendable, Equatable, CustomStringConvertib
 
     /// The place as the walk names places: `recordedAt`, `request.url`, `request.headers.Accept`,
     /// `request.body.$.user.id`, `response.status`, `response.headers.Date`, `response.body`,
-    /// `response.stream.chunks[2].at`, `error`, `timing.firstByte`, `latency`,
+    /// `response.stream.chunks[2].at`, `error`, `timing.firstByte`, `latency`, `scenario`,
     /// `webSocket.messages[1]`, `webSocket.messages[3].code`.
     package var name: String {
         switch place {
@@ -121,6 +123,7 @@ package struct InteractionDifference: Sendable, Equatable, CustomStringConvertib
         case .firstByte: return "timing.firstByte"
         case .duration: return "timing.duration"
         case .latency: return "latency"
+        case .scenario: return "scenario"
         case .webSocket: return "webSocket"
         case .message(let index, .payload): return "webSocket.messages[\(index)]"
         case .message(let index, let member): return "webSocket.messages[\(index)].\(member.rawValue)"

@@ -17,7 +17,7 @@ import Foundation
 /// | `request.method`, `url`, `headers`, `postData.text` | the request (HTTP/2 pseudo-headers such as `:authority` are left out) |
 /// | `response.status`, `headers`, `content.text` (`encoding: "base64"` for bytes that are not UTF-8) | the response, its body decoded as the caller received it |
 /// | `timings`: `blocked + dns + connect + send + wait` (those not -1), then `+ receive` | `timing.firstByte`, `timing.duration` |
-/// | `_cassette` on the entry | what HAR cannot say: `error`, `latency`, `responseURL`, `undated`, `untimed`, and the exact `timing` when milliseconds would round it |
+/// | `_cassette` on the entry | what HAR cannot say: `error`, `latency`, `responseURL`, `scenario`, `undated`, `untimed`, and the exact `timing` when milliseconds would round it |
 /// | `log.creator`, or `log._cassette.recordedWith` when the creator's name and version cannot say it | `recordedWith` |
 /// | `log._cassette.metadata` | `metadata` |
 ///
@@ -115,6 +115,7 @@ package enum HARCassetteCodec {
         }
         if let latency = interaction.latency { extras.append(member("latency", .string(latency.description))) }
         if let url = interaction.response?.url { extras.append(member("responseURL", .string(url))) }
+        if let scenario = interaction.scenario { extras.append(member("scenario", .string(scenario))) }
 
         var members = [
             member("startedDateTime", .string(started)),

@@ -9,6 +9,7 @@ extension HARReader {
         var error: Interaction.TransportError?
         var latency: Latency?
         var responseURL: String?
+        var scenario: String?
         var timing: Interaction.Timing?
         var undated = false
         var untimed = false
@@ -23,7 +24,7 @@ extension HARReader {
                 offset: node.offset)
             return extras
         }
-        let known = ["error", "latency", "responseURL", "timing", "undated", "untimed"]
+        let known = ["error", "latency", "responseURL", "scenario", "timing", "undated", "untimed"]
         for member in members {
             let memberPath = path.appending(member.key)
             let value = member.value
@@ -39,6 +40,9 @@ extension HARReader {
             case "responseURL":
                 extras.responseURL = readChecked(
                     value, at: memberPath, expected: "an absolute URL (a string)", rule: CassetteRules.urlProblem)
+            case "scenario":
+                extras.scenario = readChecked(
+                    value, at: memberPath, expected: "a line saying what it simulates", rule: CassetteRules.scenarioProblem)
             case "timing":
                 guard let firstByte = value.memberValue("firstByte").flatMap({ readSeconds($0, at: memberPath.appending("firstByte")) }),
                     let duration = value.memberValue("duration").flatMap({ readSeconds($0, at: memberPath.appending("duration")) })

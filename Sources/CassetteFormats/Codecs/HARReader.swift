@@ -149,7 +149,7 @@ struct HARReader: JSONTreeReading {
         guard problems.count == problemsBefore, let request else { return nil }
         return Interaction(
             recordedAt: recordedAt, request: request, response: finalResponse, error: error,
-            timing: timing, latency: extras.latency, webSocket: webSocket)
+            timing: timing, latency: extras.latency, webSocket: webSocket, scenario: extras.scenario)
     }
 
     /// `_webSocketMessages` as Chrome exports them (and Cassette's `_at`, `_code`, `_encoding`).

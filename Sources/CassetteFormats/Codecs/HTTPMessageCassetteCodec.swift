@@ -137,6 +137,7 @@ package enum HTTPMessageCassetteCodec {
         if responseBase64 { add(.responseBody, HTTPMessageSyntax.base64Marker) }
         out += Array((["###"] + fields).joined(separator: " ").utf8)
         out.append(HTTPMessageSyntax.newline)
+        if let scenario = interaction.scenario { line("# scenario: \(scenario)", to: &out) }
 
         line("\(request.method) \(request.url) HTTP/1.1", to: &out)
         write(request.headers, body: request.body, base64: requestBase64, to: &out)

@@ -141,7 +141,22 @@ struct HTTPMessageReader {
             fields = readSeparator(at: path)
             index += 1
         }
-        while index < lines.count, Syntax.isBlank(line(index)) || Syntax.isComment(line(index)) { index += 1 }
+        // Blank lines and comments; `# scenario: TEXT` says what the interaction simulates.
+        var scenario: String?
+        while index < lines.count, Syntax.isBlank(line(index)) || Syntax.isComment(line(index)) {
+            let text = string(Syntax.withoutCarriageReturn(line(index)))
+            // As the writer writes it, the value is exact (spaces kept); other spellings are trimmed.
+            let written = "# scenario: "
+            let exact = text.hasPrefix(written) ? String(text.dropFirst(written.count)) : nil
+            if let value = exact ?? value(of: "scenario", in: text.dropFirst().trimmingCharacters(in: .whitespaces)) {
+                if let problem = CassetteRules.scenarioProblem(value) {
+                    report(problem, at: path.appending("scenario"), line: index, column: text.utf8.count - value.utf8.count)
+                } else {
+                    scenario = value
+                }
+            }
+            index += 1
+        }
         guard index < lines.count, !Syntax.isSeparator(line(index)) else {
             report(
                 "expected a request line like \"GET https://api.example.com/users HTTP/1.1\" after \"###\"",
@@ -240,7 +255,8 @@ struct HTTPMessageReader {
         return Interaction(
             recordedAt: fields.recordedAt,
             request: .init(method: requestLine.method, url: requestLine.url, headers: requestHeaders, body: requestBody),
-            response: response, error: fields.error, timing: fields.timing, latency: fields.latency, webSocket: webSocket)
+            response: response, error: fields.error, timing: fields.timing, latency: fields.latency, webSocket: webSocket,
+            scenario: scenario)
     }
 
     /// WebSocket messages after a `101`: each a `>>> AT KIND [CODE] [base64]` line (`<<<` from the

@@ -184,6 +184,9 @@ package enum JSONCassetteCodec {
         if let latency = interaction.latency {
             members.append(member("latency", tree(for: latency)))
         }
+        if let scenario = interaction.scenario {
+            members.append(member("scenario", .string(scenario)))
+        }
         if let conversation = interaction.webSocket {
             members.append(
                 member("webSocket", .object([member("messages", .array(conversation.messages.map { JSONNode(tree(for: $0)) }))])))

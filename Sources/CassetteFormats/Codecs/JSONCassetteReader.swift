@@ -62,7 +62,7 @@ struct JSONCassetteReader: JSONTreeReading {
         guard
             let fields = members(
                 of: node, at: path, expected: "an interaction object",
-                allowed: ["recordedAt", "request", "response", "error", "timing", "latency", "webSocket"])
+                allowed: ["recordedAt", "request", "response", "error", "timing", "latency", "scenario", "webSocket"])
         else { return nil }
         let recordedAt = fields["recordedAt"].flatMap { readTimestamp($0, at: path.appending("recordedAt")) }
         let request = required("request", in: fields, of: node, at: path, expecting: "an object with \"method\" and \"url\"")
@@ -71,6 +71,10 @@ struct JSONCassetteReader: JSONTreeReading {
         let error = fields["error"].flatMap { readError($0, at: path.appending("error")) }
         let timing = fields["timing"].flatMap { readTiming($0, at: path.appending("timing")) }
         let latency = fields["latency"].flatMap { readLatency($0, at: path.appending("latency")) }
+        let scenario = fields["scenario"].flatMap {
+            readChecked(
+                $0, at: path.appending("scenario"), expected: "a line saying what it simulates", rule: CassetteRules.scenarioProblem)
+        }
         var webSocket: Interaction.WebSocketConversation?
         if let webSocketNode = fields["webSocket"] {
             webSocket = readWebSocket(webSocketNode, at: path.appending("webSocket"))
@@ -98,7 +102,7 @@ struct JSONCassetteReader: JSONTreeReading {
         if fields["webSocket"] != nil, webSocket == nil { return nil }
         return Interaction(
             recordedAt: recordedAt, request: request, response: response, error: error, timing: timing, latency: latency,
-            webSocket: webSocket)
+            webSocket: webSocket, scenario: scenario)
     }
 
     mutating func readRequest(_ node: JSONNode, at path: JSONPath) -> Interaction.Request? {

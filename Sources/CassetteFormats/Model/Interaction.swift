@@ -30,6 +30,12 @@ public struct Interaction: Sendable, Equatable {
     /// When the request was a WebSocket upgrade answered with `101`: the conversation that
     /// followed (``WebSocketConversation``).
     public var webSocket: WebSocketConversation?
+    /// When set, this interaction simulates something the live service would not do today — a
+    /// `503`, a timeout, a slow answer — and says what, in a line: `"scenario": "status 503"`.
+    /// `cassette fault` sets it; set it by hand on an interaction edited into a fault. A marked
+    /// interaction keeps replaying when the tape goes live (`CASSETTE_LIVE`, ``Tape/isLive``), and
+    /// `cassette check --live` skips it, with a line: the service cannot be asked to fail again.
+    public var scenario: String?
 
     /// An interaction from its parts.
     public init(
@@ -39,7 +45,8 @@ public struct Interaction: Sendable, Equatable {
         error: TransportError? = nil,
         timing: Timing? = nil,
         latency: Latency? = nil,
-        webSocket: WebSocketConversation? = nil
+        webSocket: WebSocketConversation? = nil,
+        scenario: String? = nil
     ) {
         self.recordedAt = recordedAt
         self.request = request
@@ -48,5 +55,6 @@ public struct Interaction: Sendable, Equatable {
         self.timing = timing
         self.latency = latency
         self.webSocket = webSocket
+        self.scenario = scenario
     }
 }

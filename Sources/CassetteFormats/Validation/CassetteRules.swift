@@ -37,6 +37,15 @@ package enum CassetteRules {
         return nil
     }
 
+    /// An interaction's `scenario`: one line that says what it simulates.
+    package static func scenarioProblem(_ scenario: String) -> String? {
+        if scenario.allSatisfy(\.isWhitespace) { return "expected a line saying what the interaction simulates, found \(quoted(scenario))" }
+        for b in scenario.utf8 where b == 0x0A || b == 0x0D || b == 0x00 {
+            return "a scenario is one line, found a line break or NUL in \(quoted(scenario))"
+        }
+        return nil
+    }
+
     /// A multipart boundary: 1 to 70 characters (RFC 2046), none a control character or a quote.
     package static func multipartBoundaryProblem(_ boundary: String) -> String? {
         guard !boundary.isEmpty, boundary.utf8.count <= 70 else {

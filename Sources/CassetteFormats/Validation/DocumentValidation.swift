@@ -66,6 +66,9 @@ extension CassetteDocument {
             if let problem = interaction.latency?.problem {
                 check(problem, path.appending("latency"))
             }
+            if let scenario = interaction.scenario {
+                check(CassetteRules.scenarioProblem(scenario), path.appending("scenario"))
+            }
             if let conversation = interaction.webSocket {
                 let messages = path.appending("webSocket").appending("messages")
                 for problem in CassetteRules.webSocketProblems(conversation, status: interaction.response?.status) {

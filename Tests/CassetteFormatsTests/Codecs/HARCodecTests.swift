@@ -203,7 +203,7 @@ import Testing
                 #"x.har:2:74: error: log.entries[0].request.url: expected an absolute URL like "https://api.example.com/path", found "/relative" (no scheme)"#,
                 "x.har:3:29: error: log.entries[0].response.status: expected an HTTP status from 100 to 599, found 700",
                 #"x.har:5:57: error: log.entries[1].response.headers[0].name: "Bad Name" is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)"#,
-                #"x.har:6:20: error: log.entries[1]._cassette.eror: unknown field "eror" (did you mean "error"?) in Cassette's fields; expected one of error, latency, responseURL, timing, undated, untimed"#,
+                #"x.har:6:20: error: log.entries[1]._cassette.eror: unknown field "eror" (did you mean "error"?) in Cassette's fields; expected one of error, latency, responseURL, scenario, timing, undated, untimed"#,
             ]),
     ]
 

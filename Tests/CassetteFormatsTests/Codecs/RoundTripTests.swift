@@ -111,9 +111,11 @@ struct InteractionGenerator {
         if let response, chance(0.5) {
             error?.afterBytes = Int.random(in: 0...response.body.data.count, using: &rng)
         }
-        return Interaction(
+        var interaction = Interaction(
             recordedAt: chance(0.8) ? date() : nil, request: request, response: response, error: error,
             timing: chance(0.8) ? timing() : nil, latency: chance(0.3) ? latency() : nil)
+        if chance(0.2) { interaction.scenario = pick(["status 503", " spaces kept ", "überlastet — 503", "a \"quoted\" # and ###"]) }
+        return interaction
     }
 
     // MARK: Parts

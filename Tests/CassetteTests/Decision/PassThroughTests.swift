@@ -95,6 +95,51 @@ import FoundationNetworking
         }
     }
 
+    /// A scenario (an interaction marked `"scenario"`: a fault the live service will not make)
+    /// replays on a live tape exactly as it replays offline, while every other request goes live.
+    @Test(arguments: FetchStyle.allCases)
+    func aScenarioKeepsReplayingOnALiveTape(style: FetchStyle) async throws {
+        try await withScratchTape { scratch in
+            let base = scratch.server.baseURL
+            try Data(
+                """
+                { "version": 1, "interactions": [
+                  { "request": { "method": "GET", "url": "\(base)/status/201" }, "response": { "status": 503, "body": "down" },
+                    "scenario": "the service is down" },
+                  { "request": { "method": "GET", "url": "\(base)/status/202" }, "response": { "status": 500, "body": "recorded" } }
+                ] }
+                """.utf8
+            ).write(to: scratch.file)
+            let before = try Data(contentsOf: scratch.file)
+            let offline = try Tape(file: scratch.file, mode: .none, options: Tape.Options().quiet, environment: [:])
+            let replayed = await Fetch.get(scratch.url("/status/201"), on: Fetch.session(of: offline, style: style), style: style)
+            _ = try offline.eject()
+            let direct = await Self.live("/status/202", on: scratch.server, style: style)
+            let received = scratch.server.received.count
+
+            let tape = try Tape(file: scratch.file, mode: .none, options: Tape.Options().quiet, environment: ["CASSETTE_LIVE": "1"])
+            let session = Fetch.session(of: tape, style: style)
+            let scenario = await Fetch.get(scratch.url("/status/201"), on: session, style: style)
+            #expect(scenario.sameOutcome(as: replayed), "offline \(replayed), on the live tape \(scenario)")
+            #expect(scenario.status == 503)
+            #expect(scenario.text == "down")
+            let live = await Fetch.get(scratch.url("/status/202"), on: session, style: style)
+            #expect(live.sameOutcome(as: direct), "live \(direct), on the live tape \(live)")
+            #expect(live.text == "status 202")
+            let report = try tape.eject()
+            #expect(report.isLive)
+            #expect(report.requests == 2)
+            #expect(report.replayed == 1)
+            #expect(report.recorded == 0)
+            #expect(!report.saved)
+            #expect(report.unmatched == [])
+            #expect(report.unusedInteractions == [])
+            #expect(try Data(contentsOf: scratch.file) == before)
+            // Only the request no scenario answers reached the server.
+            #expect(scratch.server.received.dropFirst(received).map(\.target) == ["/status/202"])
+        }
+    }
+
     // MARK: Ignored requests
 
     /// On CI (`CI` set: mode none), an ignored request goes live while the rest replays offline;

@@ -54,6 +54,7 @@ import Testing
         Change(member: "Timing.firstByte", interaction: 0, place: "timing.firstByte") { $0.timing?.firstByte = 0.09 },
         Change(member: "Timing.duration", interaction: 0, place: "timing.duration") { $0.timing?.duration = 2 },
         Change(member: "Interaction.latency", interaction: 3, place: "latency") { $0.latency = .fixed(firstByte: 2, duration: 2) },
+        Change(member: "Interaction.scenario", interaction: 3, place: "scenario") { $0.scenario = "status 503" },
         Change(member: "Interaction.webSocket", interaction: 4, place: "webSocket") { $0.webSocket = nil },
         Change(member: "WebSocketConversation.messages", interaction: 4, place: "webSocket") { $0.webSocket?.messages.removeLast() },
         Change(member: "WebSocketMessage.from", interaction: 4, place: "webSocket.messages[2].from") {

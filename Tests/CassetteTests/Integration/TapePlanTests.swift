@@ -93,6 +93,27 @@ import Testing
         #expect(throws: CassetteError.self) { try Self.plan(.once, present: true, environment: ["CASSETTE_RECORD_MODE": "sometimes"]) }
     }
 
+    /// Live, a cassette's scenarios (its own and those beneath) still replay; nothing else does,
+    /// and nothing is recorded or judged.
+    @Test func theLiveSwitchReplaysOnlyScenarios() throws {
+        var down = Self.interaction("/feed")
+        down.scenario = "status 503"
+        var slow = Self.interaction("/common")
+        slow.scenario = "a slow answer"
+        let disk = MemoryDisk([Self.file: [Self.interaction("/users"), down], Self.beneath: [slow, Self.interaction("/other")]])
+        var options = Tape.Options(staleness: .fail(after: 1))
+        options.underlyingCassettes = [Self.beneath]
+        for mode in [RecordMode.once, .none, .all, .newEpisodes] {
+            let plan = try TapePlan(
+                file: Self.file, requested: mode, options: options, environment: ["CASSETTE_LIVE": "1"], now: Self.now, disk: disk.disk)
+            #expect(plan.live && plan.replays && !plan.recordsNewRequests)
+            #expect(plan.replayed == [down, slow])
+            #expect(plan.ownCount == 1)
+            #expect(plan.layerEnds == [1, 2])
+            #expect(plan.staleJudgment == nil)
+        }
+    }
+
     @Test func theLiveSwitchReadsNothingAndRecordsNothing() throws {
         for mode in [RecordMode.once, .none, .all, .newEpisodes] {
             let (plan, reads) = try Self.plan(
