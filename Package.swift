@@ -17,14 +17,16 @@ let package = Package(
         // The cassette as data and its codecs, for tools.
         .library(name: "CassetteFormats", targets: ["CassetteFormats"]),
         .executable(name: "cassette", targets: ["CassetteCLI"]),
-        // The tool as SwiftPM commands, from any package that depends on this one:
-        // `swift package cassette lint Cassettes` (commands that read) and
-        // `swift package cassette-write redact Cassettes` (commands that write or reach the network).
+        // The tool as SwiftPM commands, from any package that depends on this one, one per
+        // permission: `swift package cassette lint Cassettes` (commands that read),
+        // `swift package cassette-write fault …` (that write to the package) and
+        // `swift package cassette-live record …` (that reach the network).
         .plugin(name: "CassetteCommand", targets: ["CassetteCommand"]),
         // The same tool under its target's name, which is how SwiftPM 6.3 finds a plugin's tool
         // when the tool's product is named otherwise (swiftlang/swift-package-manager#8831).
         .executable(name: "CassetteCLI", targets: ["CassetteCLI"]),
         .plugin(name: "CassetteWriteCommand", targets: ["CassetteWriteCommand"]),
+        .plugin(name: "CassetteLiveCommand", targets: ["CassetteLiveCommand"]),
     ],
     targets: [
         // The cassette as data: value types and codecs. Foundation only.
@@ -47,15 +49,23 @@ let package = Package(
             name: "CassetteCommand",
             capability: .command(intent: .custom(verb: "cassette", description: "Runs a cassette command that only reads (lint, show, …)")),
             dependencies: ["CassetteCLI"]),
-        // `swift package cassette-write …`: every command, with permission to write and to reach the network.
+        // `swift package cassette-write …`: the commands that write to the package and send nothing.
         .plugin(
             name: "CassetteWriteCommand",
             capability: .command(
-                intent: .custom(verb: "cassette-write", description: "Runs any cassette command, those that write cassettes too"),
+                intent: .custom(verb: "cassette-write", description: "Runs a cassette command that writes (fault, lint --fix, redact, …)"),
                 permissions: [
-                    .writeToPackageDirectory(
-                        reason:
-                            "redact, convert, fault, lint --fix, prune --apply, check --update, record and view write cassettes and pages"),
+                    .writeToPackageDirectory(reason: "fault, lint --fix, redact, convert, prune --apply and view write cassettes and pages")
+                ]),
+            dependencies: ["CassetteCLI"]),
+        // `swift package cassette-live …`: the commands that reach the network, and write what they record.
+        .plugin(
+            name: "CassetteLiveCommand",
+            capability: .command(
+                intent: .custom(
+                    verb: "cassette-live", description: "Runs a cassette command that reaches the network (record, serve, check --live)"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "record, serve and check --live --update write what they record into cassettes"),
                     .allowNetworkConnections(scope: .all(), reason: "record, serve and check --live reach the servers the cassettes name"),
                 ]),
             dependencies: ["CassetteCLI"]),

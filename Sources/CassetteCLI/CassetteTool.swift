@@ -65,6 +65,10 @@ enum CassetteTool {
             output.errorLine(usage)
             return ExitCode.usage
         }
+        if let refusal = PluginAccess.refusal(of: arguments, environment: environment.variables) {
+            output.errorLine(refusal)
+            return ExitCode.usage
+        }
         let rest = Array(arguments.dropFirst())
         switch command {
         case "-h", "--help":

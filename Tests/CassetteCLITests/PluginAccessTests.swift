@@ -1,0 +1,91 @@
+import CassetteTestSupport
+import Foundation
+import Testing
+
+@testable import CassetteCLI
+
+/// A command plugin per permission: the tool refuses what the plugin that started it may not do,
+/// naming the plugin that runs it, and the README's table names the plugin of every command as
+/// the tool decides it.
+@Suite struct PluginAccessTests {
+    @Test func aCommandBeyondItsPluginsPermissionIsRefusedNamingThePluginThatRunsIt() {
+        let fault = Captured.run(["fault", "feed.json", "--status", "503"], environment: ["CASSETTE_PLUGIN": "cassette"])
+        #expect(fault.status == 2)
+        #expect(
+            fault.error
+                == "error: 'cassette fault' writes to the package: run it as 'swift package cassette-write fault feed.json --status 503', "
+                + "for which SwiftPM asks that permission (or pass --allow-writing-to-package-directory before the verb)\n")
+        let record = Captured.run(
+            ["record", "--cassette", "a.json", "http://127.0.0.1:9/"], environment: ["CASSETTE_PLUGIN": "cassette-write"])
+        #expect(record.status == 2)
+        #expect(
+            record.error
+                == "error: 'cassette record' reaches the network: run it as 'swift package cassette-live record --cassette a.json "
+                + "http://127.0.0.1:9/', for which SwiftPM asks that permission (or pass --allow-writing-to-package-directory "
+                + "--allow-network-connections all before the verb)\n")
+        #expect(Captured.run(["check", "--live", "--update", "a.json"], environment: ["CASSETTE_PLUGIN": "cassette-write"]).status == 2)
+        #expect(Captured.run(["lint", "--fix", "a.json"], environment: ["CASSETTE_PLUGIN": "cassette"]).status == 2)
+    }
+
+    @Test func aCommandWithinItsPluginsPermissionRuns() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("feed.json").path
+        try Data(
+            #"{ "version": 1, "interactions": [ { "request": { "method": "GET", "url": "https://a.example/" }, "response": { "status": 200 } } ] }"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: file))
+        // What only reads runs under each plugin; the tool run by hand (no plugin) runs everything.
+        for plugin in ["cassette", "cassette-write", "cassette-live"] {
+            let lint = Captured.run(["lint", file], environment: ["CASSETTE_PLUGIN": plugin])
+            #expect(lint.status == 0, "\(plugin): \(lint.error)")
+            #expect(lint.out == "1 cassette, 1 interaction, 0 errors\n")
+        }
+        let converted = folder.appendingPathComponent("feed.har").path
+        #expect(Captured.run(["convert", file, converted], environment: ["CASSETTE_PLUGIN": "cassette-write"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: converted))
+        // A dry run writes nothing, so the plugin that only reads runs it.
+        let dryRun = Captured.run(
+            ["fault", file, "--interaction", "0", "--status", "503", "--dry-run"], environment: ["CASSETTE_PLUGIN": "cassette"])
+        #expect(dryRun.status == 0, "\(dryRun.error)")
+        #expect(
+            dryRun.out.hasPrefix("\(file): interaction 0 (GET https://a.example/) would become: status 503 (dry run: nothing written)\n"))
+    }
+
+    /// The README's command table: the last column names the plugin each command needs, and any
+    /// command or option in it that needs another (`` `--fix`: `cassette-write` ``).
+    @Test func theREADMEsTableNamesThePluginTheToolAsksFor() throws {
+        let readme = try String(contentsOf: PackagePaths.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "| command | what it does | plugin |"))
+        let rows = readme[start.upperBound...].components(separatedBy: "\n").dropFirst(2).prefix { $0.hasPrefix("| ") }
+        var covered: Set<String> = []
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            try #require(cells.count == 3, "\(row)")
+            let named = Self.quoted(cells[0]).map { $0.split(separator: " ").map(String.init) }
+            let plugin = cells[2]
+            for words in named {
+                let (command, options) = (words[0], words.dropFirst().filter { $0.hasPrefix("--") })
+                covered.insert(command)
+                let needed = PluginAccess.needed(by: command, options: options).verb
+                let exception = Self.quoted(plugin).firstIndex(of: command).map { Self.quoted(plugin)[$0 + 1] }
+                #expect(
+                    (exception ?? Self.quoted(plugin)[0]) == needed, "\(command): the README says \(plugin), the tool asks for \(needed)")
+            }
+            // Each option the cell names: the plugin it needs.
+            let quoted = Self.quoted(plugin)
+            for (index, word) in quoted.enumerated() where word.hasPrefix("--") && index + 1 < quoted.count {
+                let verbs = named.map {
+                    PluginAccess.needed(by: $0[0], options: $0.dropFirst().filter { $0.hasPrefix("--") } + [word]).verb
+                }
+                #expect(verbs.contains(quoted[index + 1]), "\(row): with \(word), the tool asks for \(verbs)")
+            }
+        }
+        #expect(covered == Set(CassetteTool.commands))
+    }
+
+    /// The texts between backquotes, in order.
+    static func quoted(_ text: String) -> [String] {
+        text.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+}
