@@ -92,7 +92,7 @@ enum CheckCommand {
             do {
                 for update in try LiveCheck.update(findings, options: options) {
                     output.errorLine(
-                        "updated \(update.cassette.path): " + update.interactions.map { "interactions[\($0)]" }.joined(separator: ", "))
+                        "updated \(ShownPath.of(update.cassette)): " + update.interactions.map { "interactions[\($0)]" }.joined(separator: ", "))
                 }
             } catch {
                 output.errorLine("error: \(error)")
@@ -111,7 +111,7 @@ enum CheckCommand {
         for finding in findings {
             if finding.cassette != current {
                 current = finding.cassette
-                lines.append(finding.cassette.path)
+                lines.append(ShownPath.of(finding.cassette))
             }
             if dryRun, case .unchanged = finding.outcome {
                 lines.append("  interactions[\(finding.index)] \(finding.request): would be sent")

@@ -79,14 +79,14 @@ enum FaultCommand {
         }
         let destination = copy ?? file
         if copy != nil, URL(fileURLWithPath: destination).standardizedFileURL == URL(fileURLWithPath: file).standardizedFileURL {
-            output.errorLine("\(destination): error: is the cassette being changed; give --as-copy another name")
+            output.errorLine("\(ShownPath.of(destination)): error: is the cassette being changed; give --as-copy another name")
             return ExitCode.failure
         }
         if destination != file, FileManager.default.fileExists(atPath: destination) {
-            output.errorLine("\(destination): error: already exists; choose another name for the copy, or delete it first")
+            output.errorLine("\(ShownPath.of(destination)): error: already exists; choose another name for the copy, or delete it first")
             return ExitCode.failure
         }
-        let place = destination == file ? file : "\(file) → \(destination)"
+        let place = ShownPath.of(file) + (destination == file ? "" : " → " + ShownPath.of(destination))
         // In place, the file is read, changed and written under its folder's lock, as every
         // writer does: a change another command made meanwhile is kept.
         var prepared: Result<Prepared, Stop>?
@@ -106,7 +106,7 @@ enum FaultCommand {
                 }
             }
         } catch {
-            output.errorLine("\(destination): error: cannot write the cassette: \(error); nothing was changed")
+            output.errorLine("\(ShownPath.of(destination)): error: cannot write the cassette: \(error); nothing was changed")
             return ExitCode.failure
         }
         switch prepared {
@@ -336,7 +336,6 @@ enum FaultCommand {
     /// The file `--as-copy NAME` writes: cassette NAME as a tape names it (``CassetteStore``), in
     /// the cassette folder that holds FILE — `CASSETTE_FOLDER`, else `Cassettes/` at the package
     /// root — or in FILE's own folder when FILE is in neither; FILE's extension when NAME has none.
-    /// Spelled from FILE's folder as given, so the output names it as the command line did.
     static func copyFile(named name: String, of file: String, environment: CommandEnvironment) -> Result<String, CassetteError> {
         let absolute = URL(fileURLWithPath: file).standardizedFileURL
         let own = absolute.deletingLastPathComponent()
@@ -346,12 +345,7 @@ enum FaultCommand {
         let folder = cassettes.flatMap { absolute.path.hasPrefix($0.path + "/") ? $0 : nil } ?? own
         let store = CassetteStore(folder: folder, newExtension: absolute.pathExtension)
         do {
-            let copy = try store.file(named: name).file.path
-            let directory = (file as NSString).deletingLastPathComponent
-            // Relative to FILE's folder when inside it; else as the store has it.
-            guard copy.hasPrefix(own.path + "/") else { return .success(copy) }
-            let relative = String(copy.dropFirst(own.path.count + 1))
-            return .success(directory.isEmpty ? relative : directory + "/" + relative)
+            return .success(try store.file(named: name).file.path)
         } catch {
             return .failure(error)
         }

@@ -69,18 +69,18 @@ enum ReportCommand {
         ]
         if !report.misses.isEmpty {
             lines.append("misses:")
-            lines += report.misses.map { "  \($0.cassette.path): \($0.request)" + ($0.test.map { " (\($0))" } ?? "") }
+            lines += report.misses.map { "  \(ShownPath.of($0.cassette)): \($0.request)" + ($0.test.map { " (\($0))" } ?? "") }
         }
         if !report.orphans.isEmpty {
             lines.append("orphans (no test opened them):")
-            lines += report.orphans.map { "  " + $0.path }
+            lines += report.orphans.map { "  " + ShownPath.of($0) }
         } else if report.partial != nil {
             lines.append("orphans: not judged (the run was partial)")
         }
         if !report.unused.isEmpty {
             lines.append("unused interactions:")
             for unused in report.unused {
-                lines.append("  \(unused.cassette.path)" + (unused.changedSinceRun ? " (changed since the run)" : "") + ":")
+                lines.append("  \(ShownPath.of(unused.cassette))" + (unused.changedSinceRun ? " (changed since the run)" : "") + ":")
                 lines += unused.interactions.map { "    " + $0 }
             }
         }
@@ -90,12 +90,12 @@ enum ReportCommand {
                 let days = Int(now.timeIntervalSince(stale.oldestReplayed) / 86_400)
                 let limit = Int(stale.maximumAge / 86_400)
                 let refresh = stale.refreshCommand.map { "; refresh: " + $0 } ?? ""
-                lines.append("  \(stale.cassette.path): replays an interaction recorded \(days) days ago (limit \(limit))\(refresh)")
+                lines.append("  \(ShownPath.of(stale.cassette)): replays an interaction recorded \(days) days ago (limit \(limit))\(refresh)")
             }
         }
         if !report.unvisitedFolders.isEmpty {
             lines.append("not judged (the run opened no cassette there):")
-            lines += report.unvisitedFolders.map { "  " + $0.path + "/" }
+            lines += report.unvisitedFolders.map { "  " + ShownPath.of($0) + "/" }
         }
         return lines
     }

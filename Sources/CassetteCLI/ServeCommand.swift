@@ -289,7 +289,7 @@ struct ServeCommand {
         if let report {
             output.errorLine(
                 "cassette serve: stopped by \(signal); \(report.replayed) replayed, \(report.recorded) recorded, \(report.unmatched.count) unmatched"
-                    + (report.saved ? "; saved \(report.file.path)" : ""))
+                    + (report.saved ? "; saved \(ShownPath.of(report.file))" : ""))
         } else {
             output.errorLine("cassette serve: stopped by \(signal); no cassette loaded")
         }

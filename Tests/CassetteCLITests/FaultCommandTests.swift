@@ -140,6 +140,16 @@ import FoundationNetworking
         let elsewhere = Captured.run(["fault", inTests, "--interaction", "0", "--error", "timedOut", "--as-copy", "Users/timeout"])
         #expect(elsewhere.status == 0, "\(elsewhere.error)")
         #expect(try CassetteFile.read(folder.appendingPathComponent("Cassettes/Users/timeout.json")).interactions.count == 5)
+        // Printed paths are normalized: no `..` of the command line.
+        let dotted = Captured.run([
+            "fault", tests.path + "/../UserTests/faults.json", "--interaction", "0", "--error", "timedOut", "--as-copy",
+            "Feed/timeout",
+        ])
+        #expect(dotted.status == 0, "\(dotted.error)")
+        #expect(
+            dotted.out
+                == "\(inTests) → \(folder.path)/Cassettes/Feed/timeout.json: interaction 0 (GET https://api.example.com/feed): "
+                + "fails with timedOut (-1001)\n")
         // An existing file is not replaced.
         let again = Captured.run(["fault", file, "--interaction", "2", "--cut-after-bytes", "4", "--as-copy", "download-cut-early"])
         #expect(again.status == 1)

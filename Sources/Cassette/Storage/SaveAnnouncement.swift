@@ -19,11 +19,9 @@ enum SaveAnnouncement {
     }
 
     /// The line for `recorded` interactions written into `file`: a new file, added to what it
-    /// held, or replacing it (mode `all`). A path inside `currentFolder` is shown relative to it.
+    /// held, or replacing it (mode `all`), shown from `currentFolder` (``ShownPath``).
     static func line(recorded: Int, file: URL, replacing: Bool, fileExisted: Bool, currentFolder: String) -> String {
-        let path = file.standardizedFileURL.path
-        let prefix = currentFolder.hasSuffix("/") ? currentFolder : currentFolder + "/"
-        let shown = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        let shown = ShownPath.of(file, from: currentFolder)
         let what = !fileExisted ? "a new cassette" : replacing ? "replacing what it held" : "added after what it held"
         return "Cassette: recorded \(recorded) interaction\(recorded == 1 ? "" : "s") into \(shown) (\(what))"
     }
