@@ -137,7 +137,8 @@ extension Tape {
                 missesFile = written
                 if options.announcesWarnings {
                     StandardError.write(
-                        "Cassette: the misses of \(file.lastPathComponent) are in \(ShownPath.of(written)) (`cassette view` shows them as a page)")
+                        "Cassette: the misses of \(file.lastPathComponent) are in \(ShownPath.of(written)) (`cassette view` shows them as a page)"
+                    )
                 }
             } catch {
                 warnings.append("\(MissesFile.file(for: file).path): the misses could not be written: \(error.description)")

@@ -92,7 +92,8 @@ enum CheckCommand {
             do {
                 for update in try LiveCheck.update(findings, options: options) {
                     output.errorLine(
-                        "updated \(ShownPath.of(update.cassette)): " + update.interactions.map { "interactions[\($0)]" }.joined(separator: ", "))
+                        "updated \(ShownPath.of(update.cassette)): "
+                            + update.interactions.map { "interactions[\($0)]" }.joined(separator: ", "))
                 }
             } catch {
                 output.errorLine("error: \(error)")

@@ -90,7 +90,8 @@ enum ReportCommand {
                 let days = Int(now.timeIntervalSince(stale.oldestReplayed) / 86_400)
                 let limit = Int(stale.maximumAge / 86_400)
                 let refresh = stale.refreshCommand.map { "; refresh: " + $0 } ?? ""
-                lines.append("  \(ShownPath.of(stale.cassette)): replays an interaction recorded \(days) days ago (limit \(limit))\(refresh)")
+                lines.append(
+                    "  \(ShownPath.of(stale.cassette)): replays an interaction recorded \(days) days ago (limit \(limit))\(refresh)")
             }
         }
         if !report.unvisitedFolders.isEmpty {
