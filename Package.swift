@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "Cassette", targets: ["Cassette"]),
         // The Swift Testing traits (`.cassette`, `.stubs`); re-exports Cassette.
         .library(name: "CassetteTesting", targets: ["CassetteTesting"]),
+        // The XCTest integration (`XCTestCase.withCassette`); re-exports Cassette.
+        .library(name: "CassetteXCTest", targets: ["CassetteXCTest"]),
         // The server for clients outside the process: `tape.serve()`, a folder server.
         .library(name: "CassetteServer", targets: ["CassetteServer"]),
         // The cassette as data and its codecs, for tools.
@@ -42,6 +44,9 @@ let package = Package(
         .target(name: "CassetteTools", dependencies: ["Cassette"]),
         // The test-framework integration: Swift Testing traits. Re-exports Cassette.
         .target(name: "CassetteTesting", dependencies: ["Cassette"]),
+        // The XCTest integration: `XCTestCase.withCassette`, which knows the test's failures and
+        // attaches the tape's evidence. Re-exports Cassette. Test targets only (it links XCTest).
+        .target(name: "CassetteXCTest", dependencies: ["Cassette"]),
         // The `cassette` command-line tool.
         .executableTarget(name: "CassetteCLI", dependencies: ["Cassette", "CassetteServer", "CassetteTools"]),
         // `swift package cassette …`: the tool for the commands that only read.
@@ -92,7 +97,8 @@ let package = Package(
         .testTarget(
             name: "CassetteTests",
             dependencies: [
-                "Cassette", "CassetteServer", "CassetteTesting", "CassetteTestSupport", "CassetteTools", "SharedSessionCheck",
+                "Cassette", "CassetteServer", "CassetteTesting", "CassetteTestSupport", "CassetteTools", "CassetteXCTest",
+                "SharedSessionCheck",
                 "CassetteSaveCheck",
                 "CassetteMemoryCheck",
                 "CassetteLedgerCheck",

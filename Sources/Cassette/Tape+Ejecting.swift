@@ -97,6 +97,7 @@ extension Tape {
             connectionFailures: log.connectionFailures, file: file, live: isLive, testFailed: discarding)
         var warnings = log.warnings
         var saved = false
+        var rerecorded: RerecordingChanges?
         switch verdict {
         case .leaveAsIs:
             break
@@ -119,7 +120,7 @@ extension Tape {
                 }
             }
             let metadata = storedMetadata.current
-            saved = try CassetteFile.save(
+            (saved, rerecorded) = try CassetteFile.save(
                 recorded, replacing: replacing, ignoring: options.ignoredChanges, schema: options.schemaReference,
                 metadata: metadata.changed ? metadata.values : nil, to: file)
             if saved, announcesSaves {
@@ -166,6 +167,7 @@ extension Tape {
             redactedMatches: log.redactedMatches, movedTimes: log.movedTimes, missesFile: missesFile)
         report.bypassed = bypassed
         if let misses { report.evidence = Evidence.ofMisses(log.unmatched, document: misses, cassette: file) }
+        if let rerecorded, !rerecorded.changes.isEmpty { report.evidence.append(Evidence.ofRerecording(rerecorded, cassette: file)) }
         report.declined = log.declined
         report.isLive = isLive
         return (report, recordedBytes)

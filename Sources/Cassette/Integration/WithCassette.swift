@@ -42,8 +42,19 @@ public func withCassette<Result>(
         name: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
         sharedSession: sharedSession, environment: environment
     ).opened(by: function, in: filePath)
-    let tape = try Tape(settings)
-    return try await tape.play(sharedSession: settings.sharedSession, outlet: Tape.throwingOutlet) { try await body(tape) }
+    return try await Tape.withCassette(settings, outlet: Tape.throwingOutlet, body)
+}
+
+extension Tape {
+    /// What `withCassette` does with its `settings`: opens the tape, runs `body` with it, ejects
+    /// it and hands what the test must hear to `outlet`; `failed` says whether the test failed
+    /// without `body` throwing (an XCTest test's recorded failures).
+    package static func withCassette<Result>(
+        _ settings: TapeSettings, outlet: VerificationOutlet, failed: () -> Bool = { false }, _ body: (Tape) async throws -> Result
+    ) async throws -> Result {
+        let tape = try Tape(settings)
+        return try await tape.play(sharedSession: settings.sharedSession, outlet: outlet, failed: failed) { try await body(tape) }
+    }
 }
 
 /// The synchronous form of ``withCassette(_:folder:bundle:filePath:mode:matching:options:sharedSession:environment:function:_:)-swift.func``,
@@ -123,7 +134,7 @@ extension Tape {
     /// The outlet of `withCassette`: warnings on standard error; failures thrown as
     /// ``CassetteError/verificationFailed(_:)``, or written to standard error when the body's
     /// own error is already failing the test.
-    static func throwingOutlet(_ verification: EjectVerification, bodyThrew: Bool) throws {
+    package static func throwingOutlet(_ verification: EjectVerification, bodyThrew: Bool) throws {
         for warning in verification.warnings { StandardError.warn(warning.description) }
         guard !verification.failures.isEmpty else { return }
         if bodyThrew {

@@ -60,13 +60,16 @@ package enum CassetteFile {
     /// A cassette that names a JSON Schema (`"$schema"`) keeps it; a new one is written naming
     /// `schema`, when given. `metadata`, when given, replaces the cassette's; nil keeps it.
     ///
-    /// - Returns: whether the file was written.
+    /// - Returns: whether the file was written, and what re-recording (`replacing`) changed in a
+    ///   file that existed.
     @discardableResult
     static func save(
         _ recorded: [Interaction], replacing: Bool, ignoring volatile: IgnoredChanges = .default, schema: String? = nil,
         metadata: [String: MetadataValue]? = nil, to file: URL
-    ) throws(CassetteError) -> Bool {
-        return try FolderLock.holding(lockedFolder(of: file), for: file) { () throws(CassetteError) -> Bool in
+    ) throws(CassetteError) -> (saved: Bool, changes: RerecordingChanges?) {
+        return try FolderLock.holding(lockedFolder(of: file), for: file) {
+            () throws(CassetteError) -> (saved: Bool, changes: RerecordingChanges?) in
+            var changes: RerecordingChanges?
             AtomicFile.removeLeftovers(of: file)
             var interactions = recorded
             var schema = schema
@@ -78,11 +81,14 @@ package enum CassetteFile {
                 // A cassette that cannot be read any more is simply replaced, as mode all says.
                 if let changed = volatile.keepingStored(stored.document.interactions, deferred: stored.deferred, for: recorded) {
                     interactions = changed
+                    changes = RerecordingChanges(
+                        file: file, stored: stored.document.interactions, deferred: stored.deferred, recorded: recorded,
+                        ignoring: volatile)
                 } else if kept == stored.document.metadata {
-                    return false
+                    return (false, nil)
                 } else {
                     // Only the metadata changed: the stored interactions, read whole.
-                    guard let whole = try? read(file) else { return false }
+                    guard let whole = try? read(file) else { return (false, nil) }
                     interactions = whole.interactions
                 }
             } else if !replacing, exists {
@@ -101,7 +107,7 @@ package enum CassetteFile {
             var document = CassetteDocument(schema: schema, recordedWith: CassetteVersion.recordedWith, interactions: interactions)
             document.metadata = kept
             try write(document, to: file)
-            return true
+            return (true, changes)
         }
     }
 

@@ -118,22 +118,7 @@ public struct IgnoredChanges: Sendable, Equatable {
     /// (`deferred`), or nil when that keeps every stored interaction as it is: then the file need
     /// not be written. Compares exactly what reading every body would.
     func keepingStored(_ stored: [Interaction], deferred: DeferredBodies, for recorded: [Interaction]) -> [Interaction]? {
-        // A recorded body equal to a deferred one stands in as its placeholder…
-        let compared =
-            deferred.isEmpty
-            ? recorded
-            : recorded.map { interaction in
-                var interaction = interaction
-                if let placeholder = deferred.placeholder(equalTo: interaction.request.body) { interaction.request.body = placeholder }
-                if var response = interaction.response, response.stream == nil,
-                    let placeholder = deferred.placeholder(equalTo: response.body)
-                {
-                    response.body = placeholder
-                    interaction.response = response
-                }
-                return interaction
-            }
-        let kept = keepingStored(stored, for: compared)
+        let kept = keepingStored(stored, for: Self.standingIn(deferred, for: recorded))
         if kept == stored { return nil }
         // …and a kept stored interaction gets its bytes back from the recording it equals.
         return zip(kept, recorded).map { kept, recorded in
@@ -147,10 +132,35 @@ public struct IgnoredChanges: Sendable, Equatable {
         }
     }
 
+    /// `recorded` with each body equal to one left in the file (`deferred`) standing in as that
+    /// body's placeholder, so that it compares equal to the stored interaction holding it.
+    static func standingIn(_ deferred: DeferredBodies, for recorded: [Interaction]) -> [Interaction] {
+        guard !deferred.isEmpty else { return recorded }
+        return recorded.map { interaction in
+            var interaction = interaction
+            if let placeholder = deferred.placeholder(equalTo: interaction.request.body) { interaction.request.body = placeholder }
+            if var response = interaction.response, response.stream == nil, let placeholder = deferred.placeholder(equalTo: response.body) {
+                response.body = placeholder
+                interaction.response = response
+            }
+            return interaction
+        }
+    }
+
     /// `recorded` with each interaction that is `stored`'s apart from ignored changes replaced by
     /// the stored one. Interactions pair in order: each recorded one with the first stored one not
     /// yet paired whose request is the same.
     func keepingStored(_ stored: [Interaction], for recorded: [Interaction]) -> [Interaction] {
+        zip(recorded, pairs(stored, recorded)).map { interaction, index in
+            guard let index, isUnchanged(interaction, comparedWith: stored[index]) else { return interaction }
+            return stored[index]
+        }
+    }
+
+    /// For each recorded interaction, the index of the stored one it re-records, or nil for a new
+    /// request: each recorded one pairs with the first stored one not yet paired whose request is
+    /// the same (``sameRequest(_:_:)``).
+    func pairs(_ stored: [Interaction], _ recorded: [Interaction]) -> [Int?] {
         // Stored interactions by method and URL, in order: pairing stays linear for big cassettes.
         var unpaired: [String: [Int]] = [:]
         for (index, interaction) in stored.enumerated() {
@@ -161,11 +171,10 @@ public struct IgnoredChanges: Sendable, Equatable {
             guard let candidates = unpaired[key],
                 let position = candidates.firstIndex(where: { sameRequest(stored[$0].request, interaction.request) })
             else {
-                return interaction
+                return nil
             }
-            let index = candidates[position]
             unpaired[key]?.remove(at: position)
-            return isUnchanged(interaction, comparedWith: stored[index]) ? stored[index] : interaction
+            return candidates[position]
         }
     }
 }

@@ -14,9 +14,11 @@ import Testing
         "CassetteServer": ["Cassette", "CassetteFormats"],
         "CassetteTools": ["Cassette", "CassetteFormats"],
         "CassetteTesting": ["Cassette", "CassetteFormats"],
+        "CassetteXCTest": ["Cassette", "CassetteFormats"],
         "CassetteCLI": ["Cassette", "CassetteFormats", "CassetteServer", "CassetteTools"],
     ]
-    /// The platform's modules, which any module may import; `Testing` only the test integration.
+    /// The platform's modules, which any module may import; `Testing` and `XCTest` only the test
+    /// integrations.
     static let platform: Set<String> = ["Foundation", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin", "ObjectiveC"]
 
     static let sources = PackagePaths.root.appendingPathComponent("Sources")
@@ -53,14 +55,14 @@ import Testing
 
     @Test(arguments: allowed.keys.sorted()) func importsOnlyWhatIsBelow(module: String) throws {
         let own = Self.allowed[module] ?? []
-        let testing: Set<String> = module == "CassetteTesting" ? ["Testing"] : []
+        let testing: Set<String> = module == "CassetteTesting" ? ["Testing"] : module == "CassetteXCTest" ? ["XCTest"] : []
         var found = 0
         for file in try Self.files(of: module) {
             for imported in Self.imports(in: file.text) {
                 found += 1
                 #expect(
                     own.contains(imported) || Self.platform.contains(imported) || testing.contains(imported),
-                    "\(file.path) imports \(imported), which \(module) may not (the arrows go: CassetteFormats ← Cassette ← CassetteServer, CassetteTools, CassetteTesting ← CassetteCLI)"
+                    "\(file.path) imports \(imported), which \(module) may not (the arrows go: CassetteFormats ← Cassette ← CassetteServer, CassetteTools, CassetteTesting, CassetteXCTest ← CassetteCLI)"
                 )
             }
         }
@@ -69,7 +71,7 @@ import Testing
 
     /// What a test links (the runtime, the formats below it, the test integration above it): no
     /// socket call, no name of what the server or the tool holds, and no HTML, even in a string.
-    @Test(arguments: ["CassetteFormats", "Cassette", "CassetteTesting"])
+    @Test(arguments: ["CassetteFormats", "Cassette", "CassetteTesting", "CassetteXCTest"])
     func whatATestLinksHoldsNoSocketNoHTMLAndNothingOnlyTheToolCalls(module: String) throws {
         let socketCall = #/(^|[^\w.])(socket|listen|accept|setsockopt|getifaddrs|getaddrinfo)\(/#
         let elsewhere =

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// `withCassette` as XCTest users write it: a thrown error fails the test.
 final class XCTestHelperTests: XCTestCase {
     func testAsyncWithCassetteReplaysAndSetsTheCurrentTape() async throws {
-        let fetched = try await withCassette("users-api", folder: PackagePaths.examples.path, mode: .none) { tape -> Fetched in
+        let fetched = try await Cassette.withCassette("users-api", folder: PackagePaths.examples.path, mode: .none) { tape -> Fetched in
             XCTAssertTrue(Tape.current === tape)
             return await Fetch.get("https://api.example.com/users/42?fields=name,email", on: tape.session)
         }
@@ -21,7 +21,7 @@ final class XCTestHelperTests: XCTestCase {
     func testSynchronousWithCassetteRecordsAndSaves() throws {
         try withScratchTape { scratch in
             let server = scratch.server
-            let status = try withCassette("sync", folder: scratch.url.path, mode: .once, environment: .tests) { tape -> Int in
+            let status = try Cassette.withCassette("sync", folder: scratch.url.path, mode: .once, environment: .tests) { tape -> Int in
                 let done = DispatchSemaphore(value: 0)
                 let result = ResultBox()
                 tape.session.dataTask(with: URL(string: server.baseURL + "/status/201")!) { _, response, _ in
