@@ -46,7 +46,7 @@ extension LiveCheck {
             let indices = (drifted[cassette] ?? []).map(\.index).sorted()
             let original = try CassetteFile.read(cassette).interactions
             guard indices.allSatisfy(original.indices.contains) else {
-                throw UpdateError(description: "\(cassette.path): changed since it was checked; check it again, then update")
+                throw UpdateError(description: "\(ShownPath.of(cassette)): changed since it was checked; check it again, then update")
             }
             let again = try recordAgain(indices.map { original[$0] }, beside: cassette, options: options)
             try CassetteFile.rewrite(cassette) { (document: inout CassetteDocument) throws(CassetteError) in
@@ -82,7 +82,7 @@ extension LiveCheck {
         defer { session.finishTasksAndInvalidate() }
         for interaction in interactions {
             guard case .success(let request) = request(for: interaction, options: options) else {
-                throw UpdateError(description: "\(cassette.path): \(shown(interaction)) cannot be sent again")
+                throw UpdateError(description: "\(ShownPath.of(cassette)): \(shown(interaction)) cannot be sent again")
             }
             _ = send(request, on: session)
         }
@@ -90,7 +90,7 @@ extension LiveCheck {
         let recorded = report.saved ? try CassetteFile.read(scratch).interactions : []
         guard recorded.count == interactions.count else {
             throw UpdateError(
-                description: "\(cassette.path): recorded \(recorded.count) of the \(interactions.count) drifted interactions again "
+                description: "\(ShownPath.of(cassette)): recorded \(recorded.count) of the \(interactions.count) drifted interactions again "
                     + "(\(report.warnings.joined(separator: "; "))); nothing was written to it")
         }
         return recorded

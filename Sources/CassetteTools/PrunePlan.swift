@@ -55,7 +55,7 @@ package struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
         if unusedInteractions {
             for unused in report.unused {
                 if unused.changedSinceRun {
-                    leftAlone.append("\(unused.cassette.path): changed since the run; run the tests again to prune it")
+                    leftAlone.append("\(ShownPath.of(unused.cassette)): changed since the run; run the tests again to prune it")
                 } else {
                     steps.append(.removeInteractions(unused.cassette, numbers: unused.numbers, shown: unused.interactions))
                 }
@@ -68,7 +68,7 @@ package struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
                 let real = file.resolvingSymlinksInPath().path
                 guard !roots.contains(where: { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else { return false }
                 leftAlone.append(
-                    "\(file.path): its real place, \(real), is outside the folders given (\(roots.joined(separator: ", "))); "
+                    "\(ShownPath.of(file)): its real place, \(real), is outside the folders given (\(roots.joined(separator: ", "))); "
                         + "prune never deletes or rewrites through a link that leads out of them")
                 return true
             }
@@ -88,9 +88,9 @@ package struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
         for step in steps {
             switch step {
             case .removeCassette(let file):
-                lines.append("remove \(file.path) (orphan: no test opened it)")
+                lines.append("remove \(ShownPath.of(file)) (orphan: no test opened it)")
             case .removeInteractions(let file, _, let shown):
-                lines.append("remove from \(file.path): " + shown.joined(separator: ", "))
+                lines.append("remove from \(ShownPath.of(file)): " + shown.joined(separator: ", "))
             }
         }
         lines += leftAlone.map { "leave \($0)" }
@@ -111,7 +111,7 @@ package struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
                 do throws(CassetteError) {
                     try CassetteFile.remove(file)
                 } catch {
-                    failures.append("\(file.path): not removed (\(error))")
+                    failures.append("\(ShownPath.of(file)): not removed (\(error))")
                 }
             case .removeInteractions(let file, let numbers, _):
                 do throws(CassetteError) {
@@ -124,7 +124,7 @@ package struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
                         document.interactions = document.interactions.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
                     }
                 } catch {
-                    failures.append("\(file.path): not pruned (\(error))")
+                    failures.append("\(ShownPath.of(file)): not pruned (\(error))")
                 }
             }
         }
