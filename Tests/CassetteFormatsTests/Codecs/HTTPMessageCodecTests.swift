@@ -1,4 +1,5 @@
 import CassetteFormats
+import CassetteTestSupport
 import Foundation
 import Testing
 
@@ -129,8 +130,9 @@ import Testing
 
     /// A `curl -i` paste whose body ends in a line break keeps it, however the paste ends (at the
     /// end of the file, after one Enter, after two), because `Content-Length` says it is there.
-    @Test(arguments: ["", "\n", "\n\n", "\r\n"])
-    func aPastedBodyKeepsTheLineBreakContentLengthPromises(ending: String) throws {
+    @Test(arguments: ["", "\n", "\n\n", "\r\n"] as [EscapedText])
+    func aPastedBodyKeepsTheLineBreakContentLengthPromises(ending argument: EscapedText) throws {
+        let ending = argument.value
         let json = "{\n  \"origin\": \"127.0.0.1\"\n}\n"
         let pasted = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n" + json
         let document = try Self.decode("### \nGET https://httpbin.org/ip HTTP/1.1\n\n" + pasted + ending)
@@ -164,8 +166,9 @@ import Testing
         "ends in a carriage return\r",
         "tab\tand\u{1}control",
         "\n\n\n",
-    ])
-    func bodiesThatWouldBeMisreadAreWrittenInBase64(body: String) throws {
+    ] as [EscapedText])
+    func bodiesThatWouldBeMisreadAreWrittenInBase64(body argument: EscapedText) throws {
+        let body = argument.value
         let data = Data(body.utf8)
         let document = CassetteDocument(interactions: [
             Interaction(

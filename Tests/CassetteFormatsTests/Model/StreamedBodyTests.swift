@@ -1,4 +1,5 @@
 import CassetteFormats
+import CassetteTestSupport
 import Foundation
 import Testing
 
@@ -46,9 +47,9 @@ import Testing
     @Test(arguments: [
         "data:no space\n\n", "data: crlf\r\n\r\n", "data: a\n", "data: half", "unknown: x\n\n", "data: a\ndata: b\n\ndata: c\n\n",
         "data: a\nid: 1\ndata: b\n\n", "retry: soon\n\n", "retry: 007\n\n", "data: \n\n", "\n\n", "data\n\n",
-    ])
-    func bytesThatAreNotExactlyOneEventInTheWrittenLayoutAreNoEvent(_ text: String) {
-        #expect(ServerSentEvent.canonical(Self.sse(text)) == nil)
+    ] as [EscapedText])
+    func bytesThatAreNotExactlyOneEventInTheWrittenLayoutAreNoEvent(_ text: EscapedText) {
+        #expect(ServerSentEvent.canonical(Self.sse(text.value)) == nil)
     }
 
     @Test func eventsEndAtBlankLinesWhateverTheLineEnds() {
