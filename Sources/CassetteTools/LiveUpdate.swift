@@ -90,7 +90,8 @@ extension LiveCheck {
         let recorded = report.saved ? try CassetteFile.read(scratch).interactions : []
         guard recorded.count == interactions.count else {
             throw UpdateError(
-                description: "\(ShownPath.of(cassette)): recorded \(recorded.count) of the \(interactions.count) drifted interactions again "
+                description:
+                    "\(ShownPath.of(cassette)): recorded \(recorded.count) of the \(interactions.count) drifted interactions again "
                     + "(\(report.warnings.joined(separator: "; "))); nothing was written to it")
         }
         return recorded

@@ -44,10 +44,11 @@ import Testing
         #expect(ServerSentEvent(data: " leading space").serialized() == Self.sse("data:  leading space\n\n"))
     }
 
-    @Test(arguments: [
-        "data:no space\n\n", "data: crlf\r\n\r\n", "data: a\n", "data: half", "unknown: x\n\n", "data: a\ndata: b\n\ndata: c\n\n",
-        "data: a\nid: 1\ndata: b\n\n", "retry: soon\n\n", "retry: 007\n\n", "data: \n\n", "\n\n", "data\n\n",
-    ] as [EscapedText])
+    @Test(
+        arguments: [
+            "data:no space\n\n", "data: crlf\r\n\r\n", "data: a\n", "data: half", "unknown: x\n\n", "data: a\ndata: b\n\ndata: c\n\n",
+            "data: a\nid: 1\ndata: b\n\n", "retry: soon\n\n", "retry: 007\n\n", "data: \n\n", "\n\n", "data\n\n",
+        ] as [EscapedText])
     func bytesThatAreNotExactlyOneEventInTheWrittenLayoutAreNoEvent(_ text: EscapedText) {
         #expect(ServerSentEvent.canonical(Self.sse(text.value)) == nil)
     }
