@@ -160,13 +160,14 @@ import Testing
     }
 
     /// Bodies the reader would cut short are written in base64, and come back exact.
-    @Test(arguments: [
-        "## heading\n### not a separator?\nyes it is\n",
-        "HTTP/1.1 200 OK\nlooks like a status line",
-        "ends in a carriage return\r",
-        "tab\tand\u{1}control",
-        "\n\n\n",
-    ] as [EscapedText])
+    @Test(
+        arguments: [
+            "## heading\n### not a separator?\nyes it is\n",
+            "HTTP/1.1 200 OK\nlooks like a status line",
+            "ends in a carriage return\r",
+            "tab\tand\u{1}control",
+            "\n\n\n",
+        ] as [EscapedText])
     func bodiesThatWouldBeMisreadAreWrittenInBase64(body argument: EscapedText) throws {
         let body = argument.value
         let data = Data(body.utf8)
