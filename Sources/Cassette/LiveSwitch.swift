@@ -5,8 +5,8 @@ extension Tape {
     /// live with the tape's session configuration, and nothing is recorded, written or reported
     /// unused. Default `false`; `CASSETTE_LIVE=1` in the environment does the same.
     ///
-    /// Only scenarios still replay: interactions marked ``Interaction/scenario`` (a 503, a timeout,
-    /// a slow answer: what `cassette fault` writes), which the live service will not answer on
+    /// Only scenarios still replay: interactions marked `Interaction.scenario` (a 503, a timeout, a
+    /// slow answer, as `cassette fault` writes them), which the live service will not answer on
     /// demand. A test of the fault keeps testing it; every other request goes live.
     ///
     /// For running the whole suite against the real service (a nightly job), as VCR's

@@ -33,7 +33,7 @@ public struct Interaction: Sendable, Equatable {
     /// When set, this interaction simulates something the live service would not do today — a
     /// `503`, a timeout, a slow answer — and says what, in a line: `"scenario": "status 503"`.
     /// `cassette fault` sets it; set it by hand on an interaction edited into a fault. A marked
-    /// interaction keeps replaying when the tape goes live (`CASSETTE_LIVE`, ``Tape/isLive``), and
+    /// interaction keeps replaying when the tape goes live (`CASSETTE_LIVE`, `Tape.isLive`), and
     /// `cassette check --live` skips it, with a line: the service cannot be asked to fail again.
     public var scenario: String?
 
