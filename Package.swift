@@ -76,7 +76,8 @@ let package = Package(
             dependencies: ["CassetteCLI"]),
         // The benchmarks: `swift run -c release CassetteBench` (ratios against the platform floor).
         .executableTarget(
-            name: "CassetteBench", dependencies: ["Cassette", "CassetteServer", "CassetteTools", "CassetteTestSupport"], path: "Benchmarks"),
+            name: "CassetteBench", dependencies: ["Cassette", "CassetteServer", "CassetteTools", "CassetteTestSupport"], path: "Benchmarks",
+            exclude: ["compare", "baseline.json"]),
         // Test-only support: an in-process loopback HTTP server, so tests record without network.
         .target(
             name: "CassetteTestSupport", dependencies: ["Cassette", "CassetteServer", "CassetteTools", "CHeapUsage"],

@@ -69,6 +69,25 @@ struct Harness {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return elapsed / Double(max(1, operations))
     }
+
+    /// The process's CPU seconds (user and system, every thread) per operation of `operations`
+    /// runs of `body`: what the work costs, whatever the waiting between.
+    static func cpuSecondsPerOperation(_ operations: Int, _ body: () async throws -> Void) async rethrows -> Double {
+        let start = processCPUSeconds()
+        try await body()
+        return (processCPUSeconds() - start) / Double(max(1, operations))
+    }
+
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
 }
 
 /// The human table and the machine-readable lines.
@@ -95,7 +114,9 @@ enum Report {
 
     private static func format(_ value: Double, _ unit: String) -> String {
         switch unit {
-        case "s/op": return value < 1e-3 ? String(format: "%.1f µs", value * 1e6) : String(format: "%.2f ms", value * 1e3)
+        case "s/op", "cpu s/op":
+            let time = value < 1e-3 ? String(format: "%.1f µs", value * 1e6) : String(format: "%.2f ms", value * 1e3)
+            return unit == "s/op" ? time : time + " CPU"
         case "s": return String(format: "%.3f s", value)
         case "bytes": return String(format: "%.1f MB", value / 1_048_576)
         default: return String(format: "%.4g %@", value, unit)
