@@ -136,14 +136,25 @@ package struct SuiteReport: Sendable, Equatable {
         return report
     }
 
+    /// `path` without `.` and `..` components, as `standardizedFileURL` gives it; a path that has
+    /// none (what tapes write into the ledger) is returned as it is, without building a URL.
+    static func standardized(_ path: String) -> String {
+        let plain =
+            path.hasPrefix("/") && !path.hasSuffix("/") && !path.contains("//") && !path.contains("/./") && !path.contains("/../")
+            && !path.hasSuffix("/.") && !path.hasSuffix("/..")
+        return plain ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
     static func make(run: Ledger.Run, cassettes roots: [URL], maximumAge: TimeInterval, now: Date) -> SuiteReport {
         let files = CassetteStore.find(under: roots)
-        let known = Set(files.map(\.path))
+        // Paths as strings, computed once: `URL.path` decodes the URL at every call.
+        let paths = files.map(\.path)
+        let known = Set(paths)
         var byCassette: [String: [LedgerRecord.Tape]] = [:]
         var opened = Set<String>()
         for tape in run.tapes {
-            let path = URL(fileURLWithPath: tape.cassette).standardizedFileURL.path
-            for beneath in tape.beneath { opened.insert(URL(fileURLWithPath: beneath).standardizedFileURL.path) }
+            let path = standardized(tape.cassette)
+            for beneath in tape.beneath { opened.insert(standardized(beneath)) }
             opened.insert(path)
             guard known.contains(path) else { continue }
             byCassette[path, default: []].append(tape)
@@ -155,8 +166,8 @@ package struct SuiteReport: Sendable, Equatable {
             run: run.id, partial: run.partial, warnings: run.warnings, cassetteCount: files.count, replayed: [], recorded: [],
             misses: [], orphans: [], unvisitedFolders: [], unused: [], stale: [])
         var unvisited = Set<String>()
-        for file in files where !opened.contains(file.path) {
-            let folder = file.deletingLastPathComponent().path
+        for (file, path) in zip(files, paths) where !opened.contains(path) {
+            let folder = (path as NSString).deletingLastPathComponent
             if !visited.contains(folder) {
                 unvisited.insert(folder)
             } else if run.isComplete {

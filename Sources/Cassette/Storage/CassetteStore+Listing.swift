@@ -62,7 +62,9 @@ extension CassetteStore {
     /// what the suite report judges. Roots that do not exist and unreadable entries are left out.
     package static func find(under roots: [URL]) -> [URL] {
         let files = roots.flatMap { scan($0.path)?.cassettes ?? [] }
-        return Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL }).sorted { $0.path < $1.path }
+        // Sorted by paths computed once: `URL.path` decodes the URL at every call.
+        let standardized = Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        return standardized.sorted().map { URL(fileURLWithPath: $0) }
     }
 
     private static func collect(in folder: String, into found: inout Found, visited: inout Set<String>, others: Bool) {

@@ -47,4 +47,14 @@ import Testing
             #expect(error == LedgerFileError(line: 1, reason: #"expected an object with one member: "process", "tape" or "end""#))
         }
     }
+
+    /// A ledger's cassette path is standardized as `standardizedFileURL` does, without building a
+    /// URL for the paths tapes write (already plain).
+    @Test(arguments: [
+        "/pkg/Cassettes/a.json", "/pkg/Cassettes/../Cassettes/a.json", "/pkg/./Cassettes/a.json", "/pkg//Cassettes/a.json",
+        "/pkg/Cassettes/", "/pkg/Cassettes/.", "/pkg/Cassettes/..", "Cassettes/a.json", "/pkg/Cass..ettes/a.json", "/",
+    ])
+    func aCassettePathIsStandardizedAsAURLWouldBe(path: String) {
+        #expect(SuiteReport.standardized(path) == URL(fileURLWithPath: path).standardizedFileURL.path)
+    }
 }
