@@ -43,6 +43,54 @@ enum LifecycleBenchmarks {
             })
     }
 
+    /// `session_setup` and `stub_session_setup`: making a session that Cassette answers — from an
+    /// open tape (`makeSession`) or a new ``StubSession`` — sending it one request and ending it,
+    /// against the same with a bare configuration answered by `FloorProtocol`. What a test pays to
+    /// start talking to its cassette or stubs, beyond the request.
+    static func sessionSetup(stubs: Bool, repetitions: Int, folder: URL) throws -> Harness.Pair {
+        let url = "https://bench.example/items?page=1"
+        guard let asked = URL(string: url) else { throw Requests.Failed(description: "bad URL") }
+        FloorProtocol.body = ReplayBenchmarks.body
+        FloorProtocol.headers = ReplayBenchmarks.headers
+        let size = ReplayBenchmarks.body.count
+        let tape = try ReplayBenchmarks.tape(
+            CassetteDocument(interactions: [ReplayBenchmarks.interaction(url)]), in: folder, name: "setup.json")
+        let answer = StubResponse.data(
+            ReplayBenchmarks.body, status: 200,
+            headers: Interaction.Headers(ReplayBenchmarks.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        return Harness.Pair(
+            name: stubs ? "stub_session_setup" : "session_setup",
+            what: (stubs ? "a StubSession with one stub" : "tape.makeSession(configuration: .ephemeral)")
+                + ", one request, ended (\(repetitions) per run)",
+            aLabel: stubs ? "StubSession + request" : "tape session + request", bLabel: "bare session + request", unit: "s/op",
+            goal: 1.5,
+            a: {
+                try await Harness.secondsPerOperation(repetitions) {
+                    for _ in 0..<repetitions {
+                        if stubs {
+                            let stubbed = StubSession()
+                            _ = stubbed.stubs.add(.always, response: answer)
+                            try await Requests.fetch(asked, on: stubbed.session, bodySize: size)
+                            stubbed.invalidate()
+                        } else {
+                            let session = tape.makeSession(configuration: .ephemeral)
+                            try await Requests.fetch(asked, on: session, bodySize: size)
+                            session.invalidateAndCancel()
+                        }
+                    }
+                }
+            },
+            b: {
+                try await Harness.secondsPerOperation(repetitions) {
+                    for _ in 0..<repetitions {
+                        let session = FloorProtocol.session()
+                        try await Requests.fetch(asked, on: session, bodySize: size)
+                        session.invalidateAndCancel()
+                    }
+                }
+            })
+    }
+
     /// `save_10k`: saving a cassette of `interactions` interactions (as `eject` does: encoded, then
     /// written to a temporary file and renamed over the cassette) against `JSONSerialization.data`
     /// of the same content plus `Data.write(options: .atomic)`.
