@@ -78,58 +78,6 @@ struct HTTPMessageReader {
         return document
     }
 
-    mutating func readPreambleComment(_ text: String, into document: inout CassetteDocument) {
-        // As the writer writes it, the value is exact (spaces kept); other spellings are trimmed.
-        let written = "# recordedWith: "
-        if text.hasPrefix(written) {
-            setRecordedWith(String(text.dropFirst(written.count)), in: &document)
-            return
-        }
-        let body = text.dropFirst().trimmingCharacters(in: .whitespaces)
-        if let value = value(of: "version", in: body) {
-            if Int(value).map(HTTPMessageCassetteCodec.supportedVersions.contains) != true {
-                let supported = HTTPMessageCassetteCodec.supportedVersions.map(String.init).joined(separator: ", ")
-                report(
-                    "unsupported format version \(CassetteRules.quoted(value)); this version of Cassette reads version \(supported). A newer Cassette may read it.",
-                    at: .root.appending("version"), line: index, column: text.utf8.count - value.utf8.count)
-            }
-        } else if let value = value(of: "recordedWith", in: body) {
-            setRecordedWith(value, in: &document)
-        } else if let value = value(of: "metadata", in: body) {
-            readMetadata(value, column: text.utf8.count - value.utf8.count, into: &document)
-        }
-    }
-
-    /// `# metadata: {"apiVersion":"2026-10-01"}`: the metadata as one line of JSON.
-    mutating func readMetadata(_ value: String, column: Int, into document: inout CassetteDocument) {
-        let path = JSONPath.root.appending("metadata")
-        let node: JSONNode
-        do {
-            node = try JSONParser.parse(Data(value.utf8))
-        } catch {
-            report("the metadata is not JSON: \(error.message)", at: path, line: index, column: column + error.offset)
-            return
-        }
-        var reader = MetadataLineReader()
-        if let metadata = reader.readMetadata(node, at: path) { document.metadata = metadata }
-        for problem in reader.problems { report(problem.message, at: problem.path, line: index, column: column + problem.offset) }
-    }
-
-    mutating func setRecordedWith(_ value: String, in document: inout CassetteDocument) {
-        if let problem = CassetteRules.recordedWithProblem(value) {
-            // What the writer refuses to write, the reader refuses to read.
-            report(problem, at: .root.appending("recordedWith"), line: index, column: 0)
-            return
-        }
-        document.recordedWith = value
-    }
-
-    /// `VALUE` from `key: VALUE`.
-    func value(of key: String, in comment: String) -> String? {
-        guard comment.hasPrefix(key + ":") else { return nil }
-        return comment.dropFirst(key.utf8.count + 1).trimmingCharacters(in: .whitespaces)
-    }
-
     // MARK: Interaction
 
     mutating func readInteraction(at path: JSONPath) -> Interaction? {
@@ -144,17 +92,7 @@ struct HTTPMessageReader {
         // Blank lines and comments; `# scenario: TEXT` says what the interaction simulates.
         var scenario: String?
         while index < lines.count, Syntax.isBlank(line(index)) || Syntax.isComment(line(index)) {
-            let text = string(Syntax.withoutCarriageReturn(line(index)))
-            // As the writer writes it, the value is exact (spaces kept); other spellings are trimmed.
-            let written = "# scenario: "
-            let exact = text.hasPrefix(written) ? String(text.dropFirst(written.count)) : nil
-            if let value = exact ?? value(of: "scenario", in: text.dropFirst().trimmingCharacters(in: .whitespaces)) {
-                if let problem = CassetteRules.scenarioProblem(value) {
-                    report(problem, at: path.appending("scenario"), line: index, column: text.utf8.count - value.utf8.count)
-                } else {
-                    scenario = value
-                }
-            }
+            if let value = readScenarioComment(at: path) { scenario = value }
             index += 1
         }
         guard index < lines.count, !Syntax.isSeparator(line(index)) else {
@@ -500,10 +438,4 @@ struct HTTPMessageReader {
         }
         return (line + 1, scalarColumn)
     }
-}
-
-/// Reads the JSON of a `# metadata:` line with the checks every JSON reader of Cassette makes.
-private struct MetadataLineReader: JSONTreeReading {
-    var problems: [(path: JSONPath, offset: Int, message: String)] = []
-    var misspelt: Set<JSONMisspeltKey> = []
 }
