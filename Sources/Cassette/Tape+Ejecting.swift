@@ -142,7 +142,7 @@ extension Tape {
                     )
                 }
             } catch {
-                warnings.append("\(MissesFile.file(for: file).path): the misses could not be written: \(error.description)")
+                warnings.append("\(ShownPath.of(MissesFile.file(for: file))): the misses could not be written: \(error.description)")
             }
         }
         // The test most likely sent its requests through another session: said at once, since the
