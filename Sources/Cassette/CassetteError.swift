@@ -49,6 +49,10 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// An environment variable Cassette reads holds a value it does not take (`CASSETTE_LIVE=2`):
     /// its name, the value, and the values it takes.
     case invalidEnvironmentValue(name: String, value: String, accepted: String)
+    /// A background configuration (`URLSessionConfiguration.background(withIdentifier:)`, its
+    /// identifier given) handed to ``Tape/configure(_:)``: on Apple platforms a background session
+    /// never asks a custom `URLProtocol`, so its requests would reach the network unrecorded.
+    case backgroundSessionNotRoutable(identifier: String)
 
     /// What happened, and what to do about it.
     public var description: String {
@@ -103,6 +107,11 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible, 
                 : "\(findings.count) problems with the cassette:\n" + findings.map { "- " + $0.description }.joined(separator: "\n")
         case .serverFailed(let reason):
             return "Cassette: the replay server cannot start: \(reason)"
+        case .backgroundSessionNotRoutable(let identifier):
+            return "the background configuration \"\(identifier)\" cannot go through a cassette: a background session's transfers "
+                + "run in a system process that never asks a URLProtocol (Apple platforms), so its requests would reach the network "
+                + "unrecorded. While testing, give the code under test a .default or .ephemeral configuration (make the configuration "
+                + "an input of the code that builds its session) and configure that one, or use tape.session."
         case .unsupportedPlatform(let platform):
             return "Cassette cannot record or replay on \(platform): its URLSession never asks a custom URLProtocol, so requests "
                 + "would reach the network unrecorded. Run these tests on iOS, tvOS, macOS or Linux, or point the code under test at "

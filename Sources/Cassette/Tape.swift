@@ -266,11 +266,17 @@ public final class Tape: Sendable {
     /// ```swift
     /// let configuration = URLSessionConfiguration.default
     /// configuration.httpAdditionalHeaders = ["X-Client": "tests"]
-    /// tape.configure(configuration)
+    /// try tape.configure(configuration)
     /// let session = URLSession(configuration: configuration, delegate: myDelegate, delegateQueue: nil)
     /// ```
-    public func configure(_ configuration: URLSessionConfiguration) {
-        routes.configure(configuration)
+    ///
+    /// - Throws: ``CassetteError/backgroundSessionNotRoutable(identifier:)`` for a background
+    ///   configuration (`.background(withIdentifier:)`): on Apple platforms its transfers run in a
+    ///   system process that never asks Cassette's protocol, so they would go live unrecorded.
+    ///   Refused on every platform alike, so that a test that passes on Linux does not go live on
+    ///   a Mac.
+    public func configure(_ configuration: URLSessionConfiguration) throws(CassetteError) {
+        try routes.configure(configuration)
     }
 
     /// A session for the code under test made from `configuration`, routed through this tape,
@@ -280,14 +286,17 @@ public final class Tape: Sendable {
     /// upload progress) without looking the session up through the task, which is not public API.
     ///
     /// ```swift
-    /// let session = tape.makeSession(configuration: .default, delegate: RedirectPolicy())
+    /// let session = try tape.makeSession(configuration: .default, delegate: RedirectPolicy())
     /// let client = APIClient(session: session)
     /// ```
+    ///
+    /// - Throws: ``CassetteError/backgroundSessionNotRoutable(identifier:)`` for a background
+    ///   configuration, as ``configure(_:)`` does.
     public func makeSession(
         configuration: URLSessionConfiguration = .ephemeral, delegate: (any URLSessionDelegate)? = nil,
         delegateQueue: OperationQueue? = nil
-    ) -> URLSession {
-        routes.makeSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+    ) throws(CassetteError) -> URLSession {
+        try routes.makeSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     }
 
     /// What the tape did so far, while it is still in use: requests replayed, recorded (not saved

@@ -99,14 +99,17 @@ public enum Fetch {
 
     /// The session a test uses with `tape` for `style`: the tape's own, or, for `.delegate`, one
     /// with a ``CollectingDelegate`` and a configuration the tape prepared.
+    /// (`configure` refuses only a background configuration, never this ephemeral one.)
     public static func session(of tape: Tape, style: FetchStyle) -> URLSession {
-        style == .delegate ? delegateSession(configuredBy: tape.configure) : tape.session
+        style == .delegate ? delegateSession(configuredBy: { try? tape.configure($0) }) : tape.session
     }
 
     /// A session with a ``CollectingDelegate``, after `configure` prepared its configuration.
-    public static func delegateSession(configuredBy configure: (URLSessionConfiguration) -> Void) -> URLSession {
+    public static func delegateSession<Failure: Error>(
+        configuredBy configure: (URLSessionConfiguration) throws(Failure) -> Void
+    ) throws(Failure) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
-        configure(configuration)
+        try configure(configuration)
         return URLSession(configuration: configuration, delegate: CollectingDelegate(), delegateQueue: nil)
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// What an executor may touch of a tape besides the ``Decision`` the ``Router`` hands it: record
 /// what the network answers (the ``Recorder``), count a request that ends before a decision, note
 /// a recording's connection failure or a WebSocket message that missed, show a request as the
@@ -76,6 +80,19 @@ package final class ExecutorAccess: Sendable {
             return true
         }
         if new, announcesWarnings { StandardError.warn(warning) }
+    }
+
+    /// A WebSocket task (or a request that opens one) the session's protocol left to the loading
+    /// system: it reaches the network, neither recorded nor replayed, in every mode. The report
+    /// says so once per URL (shown without its query, as the tape shows requests), with where a
+    /// WebSocket is recorded and replayed instead.
+    func noteWebSocketLeft(_ request: URLRequest) {
+        let url = shown(Interaction.Request.capturing(request).request).url
+        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        warnOnce(
+            "a WebSocket to \(path) went to the network, neither recorded nor replayed: a URLSession protocol cannot hold a "
+                + "WebSocket conversation. Record and replay it through tape.serve() (a local server the WebSocket task connects "
+                + "to; see WebSockets in the documentation).")
     }
 
     /// A recording that failed to connect, kept by the policy's word (`warning` says what): the

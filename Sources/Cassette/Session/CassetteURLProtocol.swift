@@ -44,15 +44,30 @@ class CassetteURLProtocol: URLProtocol {
     /// the session's protocol classes; a conversation cannot be held through a `URLProtocol`, so
     /// the handshake is left to the loading system (record and replay WebSockets through
     /// `tape.serve()`).
+    ///
+    /// A handshake left to the loading system goes to the network in every mode, CI included: the
+    /// tape's report says so (``ExecutorAccess/noteWebSocketLeft(_:)``), once per URL.
     override class func canInit(with request: URLRequest) -> Bool {
-        guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
-        guard !Self.isWebSocketHandshake(request) else { return false }
+        let scheme = request.url?.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            // FoundationNetworking asks with the task's own `ws:`/`wss:` request.
+            if scheme == "ws" || scheme == "wss" { route?.router.access.noteWebSocketLeft(request) }
+            return false
+        }
+        guard !Self.isWebSocketHandshake(request) else {
+            route?.router.access.noteWebSocketLeft(request)
+            return false
+        }
         return answersWithoutRouter || route != nil
     }
 
-    /// As ``canInit(with:)-(URLRequest)`` for the task's request; never a `URLSessionWebSocketTask`.
+    /// As ``canInit(with:)-(URLRequest)`` for the task's request; never a `URLSessionWebSocketTask`
+    /// (noted in the tape's report, as a handshake is).
     override class func canInit(with task: URLSessionTask) -> Bool {
-        if task is URLSessionWebSocketTask { return false }
+        if task is URLSessionWebSocketTask {
+            if let request = task.currentRequest ?? task.originalRequest { route?.router.access.noteWebSocketLeft(request) }
+            return false
+        }
         guard let request = task.currentRequest ?? task.originalRequest else { return false }
         return canInit(with: request)
     }

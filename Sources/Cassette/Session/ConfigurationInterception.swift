@@ -114,7 +114,8 @@ package enum ConfigurationHooks {
     static func route(_ configuration: URLSessionConfiguration) {
         guard !bypassed else { return }
         if let tape = Tape.current ?? fallbacks.withLock({ $0.last?.tape }) {
-            tape.configure(configuration)
+            // The intercepted getters make `.default` and `.ephemeral` only: never a background one.
+            _ = try? tape.routes.configure(configuration)
         } else {
             let others = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
             configuration.protocolClasses = [UnroutedProtocol.self] + others

@@ -30,8 +30,12 @@ final class ProtocolClasses: Sendable {
 
     /// Routes the sessions made from `configuration` through `router`, with a class of their own
     /// that is retired when the routes are detached (the caller's sessions may outlive them).
+    ///
+    /// - Throws: ``CassetteError/backgroundSessionNotRoutable(identifier:)`` for a background
+    ///   configuration (it has an `identifier`), on every platform alike.
     @discardableResult
-    func configure(_ configuration: URLSessionConfiguration) -> CassetteURLProtocol.Type {
+    func configure(_ configuration: URLSessionConfiguration) throws(CassetteError) -> CassetteURLProtocol.Type {
+        if let identifier = configuration.identifier { throw .backgroundSessionNotRoutable(identifier: identifier) }
         let made = SlotTable.shared.attach(router, configuration: configuration, reusable: false)
         made.route(configuration, keepingCache: router.access.urlCache.keepsCache)
         classes.withLock { $0.append(made) }
@@ -43,9 +47,9 @@ final class ProtocolClasses: Sendable {
     /// find it without asking them (``Exchange/knownSession``).
     func makeSession(
         configuration: URLSessionConfiguration, delegate: (any URLSessionDelegate)?, delegateQueue: OperationQueue?
-    ) -> URLSession {
+    ) throws(CassetteError) -> URLSession {
         let own = (configuration.copy() as? URLSessionConfiguration) ?? configuration
-        let made = configure(own)
+        let made = try configure(own)
         let session = URLSession(configuration: own, delegate: delegate, delegateQueue: delegateQueue)
         SlotTable.shared.route(of: made)?.remember(session)
         return session

@@ -74,8 +74,11 @@ public final class StubSession: Sendable {
     /// Routes the sessions made from `configuration` through these stubs: first in its
     /// `protocolClasses`, and without a `urlCache` (see ``Tape/configure(_:)``). Call before
     /// creating the session.
-    public func configure(_ configuration: URLSessionConfiguration) {
-        routes.configure(configuration)
+    ///
+    /// - Throws: ``CassetteError/backgroundSessionNotRoutable(identifier:)`` for a background
+    ///   configuration, whose requests no protocol can answer on Apple platforms.
+    public func configure(_ configuration: URLSessionConfiguration) throws(CassetteError) {
+        try routes.configure(configuration)
     }
 
     /// Checks that every expectation was met and every request answered (``Stubs/verify()``).

@@ -23,7 +23,7 @@ import FoundationNetworking
             let file = scratch.file("downloads.json")
             let tape = try Tape(file: file, mode: .once, environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
-            tape.configure(configuration)
+            try tape.configure(configuration)
 
             let observed = await TaskRun.observe(
                 .download(URLRequest(url: URL(string: server.baseURL + "/bytes/2048")!)),
@@ -54,7 +54,7 @@ import FoundationNetworking
             ).write(to: file)
             let tape = try Tape(file: file, mode: .none, environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
-            tape.configure(configuration)
+            try tape.configure(configuration)
 
             let observed = await TaskRun.observe(
                 .download(URLRequest(url: URL(string: "https://files.example.com/report.pdf")!)),

@@ -90,21 +90,21 @@ import FoundationNetworking
     @Test(arguments: FetchStyle.allCases) func aLargeBodyIsAsFaithfulAsASmallOne(style: FetchStyle) async throws {
         try await withScratchTape { scratch in
             let urls = try ["/bytes/2000", "/bytes/2000000"].map { try #require(URL(string: scratch.server.baseURL + $0)) }
-            func session(of tape: Tape?) -> URLSession {
-                style == .delegate ? Fetch.delegateSession { tape?.configure($0) } : tape?.session ?? URLSession(configuration: .ephemeral)
+            func session(of tape: Tape?) throws -> URLSession {
+                style == .delegate ? try Fetch.delegateSession { try tape?.configure($0) } : tape?.session ?? URLSession(configuration: .ephemeral)
             }
-            let plain = session(of: nil)
+            let plain = try session(of: nil)
             defer { plain.invalidateAndCancel() }
             var live: [Fetched] = []
             for url in urls { live.append(await Fetch.run(URLRequest(url: url), on: plain, style: style)) }
             let recording = try scratch.tape(mode: .all)
             var recorded: [Fetched] = []
-            let recordingSession = session(of: recording)
+            let recordingSession = try session(of: recording)
             for url in urls { recorded.append(await Fetch.run(URLRequest(url: url), on: recordingSession, style: style)) }
             try recording.eject()
             let replaying = try scratch.tape(mode: .none)
             var replayed: [Fetched] = []
-            let replayingSession = session(of: replaying)
+            let replayingSession = try session(of: replaying)
             for url in urls { replayed.append(await Fetch.run(URLRequest(url: url), on: replayingSession, style: style)) }
             try replaying.eject()
             func fields(_ fetched: Fetched) -> String {

@@ -163,23 +163,23 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let server = scratch.server
             let file = scratch.file("task-kinds.json")
-            func configuration(_ tape: Tape?) -> URLSessionConfiguration {
+            func configuration(_ tape: Tape?) throws -> URLSessionConfiguration {
                 let configuration = URLSessionConfiguration.ephemeral
                 scenario.configure(configuration)
-                tape?.configure(configuration)
+                try tape?.configure(configuration)
                 return configuration
             }
 
             let (live, liveSent) = try await Self.received(by: server) {
                 await TaskRun.observe(
-                    try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: configuration(nil),
+                    try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: try configuration(nil),
                     redirects: scenario.redirects)
             }
             // Redaction off: this compares every byte (RedactionTests covers what redaction changes).
             let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: .tests)
             let (recorded, recordedSent) = try await Self.received(by: server) {
                 await TaskRun.observe(
-                    try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: configuration(recording),
+                    try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: try configuration(recording),
                     redirects: scenario.redirects)
             }
             let recordReport = try recording.eject()
@@ -188,7 +188,7 @@ import FoundationNetworking
             let replaying = try Tape(file: file, mode: .none, options: .init(redaction: .none), environment: .tests)
             let (replayed, replayedSent) = try await Self.received(by: server) {
                 await TaskRun.observe(
-                    try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: configuration(replaying),
+                    try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: try configuration(replaying),
                     redirects: scenario.redirects)
             }
             let replayReport = try replaying.eject()

@@ -46,9 +46,9 @@ import FoundationNetworking
             let file = scratch.file("upload.json")
             let recordedForm = Self.multipart()
 
-            let live = await Fetch.run(Self.upload(server, recordedForm), on: Self.session(style), style: style)
+            let live = await Fetch.run(Self.upload(server, recordedForm), on: try Self.session(style), style: style)
             let recorder = try Tape(file: file, mode: .once, environment: .tests)
-            let recorded = await Fetch.run(Self.upload(server, recordedForm), on: Self.session(style, tape: recorder), style: style)
+            let recorded = await Fetch.run(Self.upload(server, recordedForm), on: try Self.session(style, tape: recorder), style: style)
             try recorder.eject()
             #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
             #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self).contains(#"{ "name": "title", "text": "Holiday" }"#))
@@ -56,7 +56,7 @@ import FoundationNetworking
             let before = server.received.count
             for form in [Self.multipart(), Self.multipart(reversed: true)] {
                 let player = try Tape(file: file, mode: .none, environment: .tests)
-                let replayed = await Fetch.run(Self.upload(server, form), on: Self.session(style, tape: player), style: style)
+                let replayed = await Fetch.run(Self.upload(server, form), on: try Self.session(style, tape: player), style: style)
                 let report = try player.eject()
                 #expect(report.replayed == 1 && report.unmatched.isEmpty, "\(report.unmatched.map(\.description))")
                 #expect(replayed.sameOutcome(as: live), "replayed \(replayed), live \(live)")
@@ -165,9 +165,9 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let file = scratch.file("port.json")
             let first = try LoopbackServer()
-            let live = await Fetch.get(first.baseURL + "/echo?q=1", on: Self.session(style), style: style)
+            let live = await Fetch.get(first.baseURL + "/echo?q=1", on: try Self.session(style), style: style)
             let recorder = try Tape(file: file, mode: .once, environment: .tests)
-            let recorded = await Fetch.get(first.baseURL + "/echo?q=1", on: Self.session(style, tape: recorder), style: style)
+            let recorded = await Fetch.get(first.baseURL + "/echo?q=1", on: try Self.session(style, tape: recorder), style: style)
             try recorder.eject()
             // Another free port: started while the first still listens, so the system cannot hand
             // the first one out again (it did, once in a full run).
@@ -178,13 +178,13 @@ import FoundationNetworking
 
             #expect(second.port != first.port)
             let player = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: .tests)
-            let replayed = await Fetch.get(second.baseURL + "/echo?q=1", on: Self.session(style, tape: player), style: style)
+            let replayed = await Fetch.get(second.baseURL + "/echo?q=1", on: try Self.session(style, tape: player), style: style)
             #expect(try player.eject().replayed == 1)
             #expect(replayed.status == live.status && replayed.body == live.body && replayed.headers == live.headers)
             #expect(second.received.isEmpty)
 
             let strict = try Tape(file: file, mode: .none, environment: .tests)
-            let missed = await Fetch.get(second.baseURL + "/echo?q=1", on: Self.session(style, tape: strict), style: style)
+            let missed = await Fetch.get(second.baseURL + "/echo?q=1", on: try Self.session(style, tape: strict), style: style)
             #expect(missed.errorCode == Tape.unmatchedRequestErrorCode)
             let report = try #require(try strict.eject().unmatched.first).description
             #expect(
@@ -237,7 +237,7 @@ import FoundationNetworking
                     request: Request(url: "http://127.0.0.1:53124/new?from=old"), response: .init(status: 200, body: .init(text: "moved"))),
             ]).jsonData().write(to: file)
             let tape = try Tape(file: file, mode: .none, matching: .default.ignoringPort(), environment: .tests)
-            let fetched = await Fetch.get("http://127.0.0.1:1/old", on: Self.session(style, tape: tape), style: style)
+            let fetched = await Fetch.get("http://127.0.0.1:1/old", on: try Self.session(style, tape: tape), style: style)
             #expect(fetched.status == 200 && fetched.text == "moved", "\(fetched)")
             #expect(fetched.url == "http://127.0.0.1:1/new?from=old")
             #expect(try tape.eject().replayed == 2)
@@ -257,9 +257,9 @@ import FoundationNetworking
         #expect(host.ignoringPort().origin == .any, "ignoring the port does not narrow ignoring the host")
     }
 
-    static func session(_ style: FetchStyle, tape: Tape? = nil) -> URLSession {
+    static func session(_ style: FetchStyle, tape: Tape? = nil) throws -> URLSession {
         style == .delegate
-            ? Fetch.delegateSession { configuration in tape?.configure(configuration) }
+            ? try Fetch.delegateSession { configuration in try tape?.configure(configuration) }
             : tape?.session ?? URLSession(configuration: .ephemeral)
     }
 }

@@ -50,10 +50,10 @@ import FoundationNetworking
         #expect(aged.contains("Expires=\(LoopbackRoutes.httpDate(old + 60))"), "the cassette is a month old")
     }
 
-    static func session(_ style: FetchStyle, of tape: Tape) -> URLSession {
-        if style == .delegate { return Fetch.delegateSession(configuredBy: tape.configure) }
+    static func session(_ style: FetchStyle, of tape: Tape) throws -> URLSession {
+        if style == .delegate { return try Fetch.delegateSession(configuredBy: tape.configure) }
         let configuration = URLSessionConfiguration.ephemeral
-        tape.configure(configuration)
+        try tape.configure(configuration)
         return URLSession(configuration: configuration)
     }
 
@@ -79,7 +79,7 @@ import FoundationNetworking
             // As recorded: the cookie expired a month ago, so the session drops it and the account
             // request goes out without it.
             let recorded = try scratch.tape(mode: .none, matching: .default.includingHeaders("Cookie"))
-            let session = Self.session(style, of: recorded)
+            let session = try Self.session(style, of: recorded)
             #expect(await Fetch.get(login, on: session, style: style).status == 200)
             let miss = await Fetch.get(scratch.url("/account"), on: session, style: style)
             #expect(miss.errorCode == .resourceUnavailable)
@@ -99,7 +99,7 @@ import FoundationNetworking
             let shifted = try scratch.tape(
                 mode: .none, matching: .default.includingHeaders("Cookie"),
                 options: Tape.Options(time: .shifted.addingJSONPaths("expires_at")))
-            let configured = Self.session(style, of: shifted)
+            let configured = try Self.session(style, of: shifted)
             let answer = await Fetch.get(login, on: configured, style: style)
             let now = Date()
             #expect(answer.status == 200)
@@ -130,7 +130,7 @@ import FoundationNetworking
             try await Self.recordAMonthOldCassette(scratch, at: at)
             let tape = try scratch.tape(mode: .none, matching: .default.includingHeaders("Cookie"), options: Tape.Options(time: .shifted))
             let configuration = URLSessionConfiguration.ephemeral
-            tape.configure(configuration)
+            try tape.configure(configuration)
             let session = URLSession(configuration: configuration)
             #expect(await Fetch.get(scratch.url("/sign-in?at=\(Int(at.timeIntervalSince1970))"), on: session).status == 200)
             let cookies = configuration.httpCookieStorage?.cookies(for: try #require(URL(string: scratch.url("/account")))) ?? []

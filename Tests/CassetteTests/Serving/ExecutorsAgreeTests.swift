@@ -65,7 +65,7 @@ import FoundationNetworking
             let sessionTape = try Self.tape(file)
             let serverTape = try Self.tape(file)
             let server = try serverTape.serve()
-            let session = Fetch.delegateSession(configuredBy: sessionTape.configure)
+            let session = try Fetch.delegateSession(configuredBy: sessionTape.configure)
             defer {
                 _ = try? sessionTape.eject()
                 _ = try? serverTape.eject()

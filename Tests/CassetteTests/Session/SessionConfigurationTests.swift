@@ -13,10 +13,10 @@ import FoundationNetworking
 /// ignores it, measured on Swift 6.3.1; Apple platforms enforce it). Additional header fields and
 /// `timeoutIntervalForRequest` are in ``TaskKindsTests``'s table.
 @Suite(.timingIsolated) struct SessionConfigurationTests {
-    static func configuration(_ tape: Tape, resourceTimeout: TimeInterval) -> URLSessionConfiguration {
+    static func configuration(_ tape: Tape, resourceTimeout: TimeInterval) throws -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForResource = resourceTimeout
-        tape.configure(configuration)
+        try tape.configure(configuration)
         return configuration
     }
 
@@ -43,7 +43,7 @@ import FoundationNetworking
             let configuration = URLSessionConfiguration.default
             configuration.urlCache = cache
             configuration.requestCachePolicy = .returnCacheDataElseLoad
-            tape.configure(configuration)
+            try tape.configure(configuration)
             #expect(configuration.urlCache == nil)
             let fetched = await Fetch.get(url.absoluteString, on: URLSession(configuration: configuration))
             #expect(fetched.text == "from the cassette")
@@ -51,7 +51,7 @@ import FoundationNetworking
             let stubs = StubSession()
             let stubbed = URLSessionConfiguration.default
             stubbed.urlCache = cache
-            stubs.configure(stubbed)
+            try stubs.configure(stubbed)
             #expect(stubbed.urlCache == nil && tape.session.configuration.urlCache == nil)
         }
     }
@@ -63,7 +63,7 @@ import FoundationNetworking
             let url = server.baseURL + "/delay/3000"
 
             let recording = try Tape(file: file, mode: .once, environment: .tests)
-            let session = URLSession(configuration: Self.configuration(recording, resourceTimeout: 0.5 * TimingIsolation.scale))
+            let session = URLSession(configuration: try Self.configuration(recording, resourceTimeout: 0.5 * TimingIsolation.scale))
             let started = Date()
             let recorded = await Fetch.get(url, on: session)
             #expect(recorded.errorCode == .timedOut)
@@ -78,7 +78,7 @@ import FoundationNetworking
             #expect(saved.count == 1 && saved.first?.response == nil && saved.first?.error?.code == .timedOut)
 
             let replaying = try Tape(file: file, mode: .none, environment: .tests)
-            let replayed = await Fetch.get(url, on: URLSession(configuration: Self.configuration(replaying, resourceTimeout: 0.5)))
+            let replayed = await Fetch.get(url, on: URLSession(configuration: try Self.configuration(replaying, resourceTimeout: 0.5)))
             #expect(replayed.errorCode == .timedOut)
             _ = try replaying.eject()
         }
@@ -93,7 +93,7 @@ import FoundationNetworking
                     .utf8
             ).write(to: file)
             let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
-            let configuration = Self.configuration(tape, resourceTimeout: 0.6 * TimingIsolation.scale)
+            let configuration = try Self.configuration(tape, resourceTimeout: 0.6 * TimingIsolation.scale)
             let session =
                 style == .delegate
                 ? URLSession(configuration: configuration, delegate: CollectingDelegate(), delegateQueue: nil)

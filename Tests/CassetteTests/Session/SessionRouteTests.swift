@@ -13,16 +13,16 @@ import FoundationNetworking
 /// platforms, and the one the whole suite runs on Linux too: nothing reads a configuration by
 /// reflection any more.
 @Suite struct SessionRouteTests {
-    static func session(for tape: Tape, style: FetchStyle, _ prepare: (URLSessionConfiguration) -> Void) -> URLSession {
+    static func session(for tape: Tape, style: FetchStyle, _ prepare: (URLSessionConfiguration) -> Void) throws -> URLSession {
         if style == .delegate {
-            return Fetch.delegateSession { configuration in
+            return try Fetch.delegateSession { configuration in
                 prepare(configuration)
-                tape.configure(configuration)
+                try tape.configure(configuration)
             }
         }
         let configuration = URLSessionConfiguration.ephemeral
         prepare(configuration)
-        tape.configure(configuration)
+        try tape.configure(configuration)
         return URLSession(configuration: configuration)
     }
 
@@ -40,7 +40,7 @@ import FoundationNetworking
             storage.setCookie(cookie)
 
             let tape = try Tape(file: file, mode: .once, environment: .tests)
-            let session = Self.session(for: tape, style: style) { configuration in
+            let session = try Self.session(for: tape, style: style) { configuration in
                 configuration.httpAdditionalHeaders = ["Authorization": "Bearer from-the-configuration", "X-Client": "route-tests"]
                 configuration.httpCookieStorage = storage
             }
@@ -75,7 +75,7 @@ import FoundationNetworking
                 ]), to: file)
             let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-route-\(UUID().uuidString)")
             let tape = try Tape(file: file, mode: .none, matching: .default.includingHeaders("Cookie"), environment: .tests)
-            let session = Self.session(for: tape, style: style) { $0.httpCookieStorage = storage }
+            let session = try Self.session(for: tape, style: style) { $0.httpCookieStorage = storage }
             let login = await Fetch.run(
                 URLRequest(url: try #require(URL(string: "https://api.example.com/login"))), on: session, style: style)
             #expect(login.text == "in")
@@ -101,7 +101,7 @@ import FoundationNetworking
                 ]), to: file)
             let first = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
-            first.configure(configuration)
+            try first.configure(configuration)
             let outlived = URLSession(configuration: configuration)
             #expect(await Fetch.get("https://api.example.com/feed", on: outlived).text == "feed")
             try first.eject()
@@ -110,7 +110,7 @@ import FoundationNetworking
             var later: [Tape] = []
             for _ in 0..<3 {
                 let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
-                tape.configure(URLSessionConfiguration.ephemeral)
+                try tape.configure(URLSessionConfiguration.ephemeral)
                 later.append(tape)
             }
             let fetched = await Fetch.get("https://api.example.com/feed?key=secret", on: outlived)
