@@ -124,12 +124,15 @@ final class Exchange: Sendable {
     /// the session itself when Cassette made it.
     private let route: SlotBinding?
     private let stored: UncheckedSendable<CachedURLResponse?>
+    private let sessionConfiguration: UncheckedSendable<URLSessionConfiguration?>
 
+    /// Made in `startLoading`, where the task's session may be looked up.
     init(request: URLRequest, channel: ClientChannel, route: SlotBinding?, cachedResponse: CachedURLResponse? = nil) {
         self.request = UncheckedSendable(request)
         self.channel = channel
         self.route = route
         stored = UncheckedSendable(cachedResponse)
+        sessionConfiguration = UncheckedSendable(route?.configuration(for: channel.task))
     }
 
     /// The session that runs the request when Cassette made it (a tape's own session, one from
@@ -168,8 +171,9 @@ final class Exchange: Sendable {
 
     /// The configuration of the task's session, as the protocol class's ``SlotBinding`` knows it: the
     /// same on every platform, without asking the session (which a protocol on Apple platforms
-    /// cannot reach). Nil for a request with no route.
-    var configuration: URLSessionConfiguration? { route?.configuration.value }
+    /// cannot reach through public API) — except for the class every intercepted configuration
+    /// shares, which asks it once, here. Nil for a request with no route.
+    var configuration: URLSessionConfiguration? { sessionConfiguration.value }
 
     /// True the first time only: the resource deadline is armed once per exchange.
     func armsDeadline() -> Bool {

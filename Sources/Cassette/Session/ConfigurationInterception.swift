@@ -13,8 +13,16 @@ import ObjectiveC
 public final class ConfigurationInterception: Sendable {
     private let undone = Locked(false)
     private let identity = UUID()
+    /// Whether this interception holds the replaced getters (and so releases them when undone).
+    private let holdsGetters: Bool
 
-    init(routingTo tape: Tape?) {
+    /// Intercepts: holds the replaced getters (installing them if it is the first) and routes the
+    /// configurations made where no tape is current to `tape`. With `holdingGetters: false` it
+    /// only routes (the Linux tests' stand-in getter): undoing it then never releases the getters
+    /// a real interception in the same process holds.
+    init(routingTo tape: Tape?, holdingGetters: Bool = true) throws(CassetteError) {
+        if holdingGetters { try ConfigurationHooks.retain() }
+        holdsGetters = holdingGetters
         if let tape { ConfigurationHooks.fallbacks.withLock { $0.append((identity, tape)) } }
     }
 
@@ -27,7 +35,7 @@ public final class ConfigurationInterception: Sendable {
         }
         guard first else { return }
         ConfigurationHooks.fallbacks.withLock { $0.removeAll { $0.interception == identity } }
-        ConfigurationHooks.release()
+        if holdsGetters { ConfigurationHooks.release() }
     }
 }
 
@@ -61,8 +69,7 @@ extension Tape {
     ///   Objective-C runtime): give the code under test ``session``, or call ``configure(_:)`` on
     ///   the configuration it uses.
     public static func interceptEverySession(routingTo tape: Tape? = nil) throws -> ConfigurationInterception {
-        try ConfigurationHooks.retain()
-        return ConfigurationInterception(routingTo: tape)
+        try ConfigurationInterception(routingTo: tape)
     }
 }
 
@@ -114,41 +121,59 @@ package enum ConfigurationHooks {
     static func route(_ configuration: URLSessionConfiguration) {
         guard !bypassed else { return }
         if let tape = Tape.current ?? fallbacks.withLock({ $0.last?.tape }) {
-            // The intercepted getters make `.default` and `.ephemeral` only: never a background one.
-            _ = try? tape.routes.configure(configuration)
+            tape.routes.intercept(configuration)
         } else {
             let others = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
             configuration.protocolClasses = [UnroutedProtocol.self] + others
         }
     }
 
+    /// How many interceptions hold the getters now (for tests).
+    package static var holders: Int { count.current }
+
     #if canImport(ObjectiveC)
     private typealias Getter = @convention(c) (AnyClass, Selector) -> URLSessionConfiguration
+    /// Each replaced getter's implementation as Cassette installed it: uninstalling restores the
+    /// original only while this is still the getter's implementation.
+    private static let ours = Locked<[String: IMP]>([:])
     private static let originals = Locked<[String: IMP]>([:])
     private static let selectors = ["defaultSessionConfiguration", "ephemeralSessionConfiguration"]
 
+    /// Replaces each getter — unless Cassette's replacement is still its implementation (left in
+    /// place by an earlier uninstall because another library replaced it after Cassette): then
+    /// it only routes again. A replacement of Cassette's that a later one calls routes only while
+    /// an interception holds the getters, so one left behind does nothing.
     private static func install() {
         for name in selectors {
             let selector = NSSelectorFromString(name)
             guard let method = class_getClassMethod(URLSessionConfiguration.self, selector) else { continue }
-            let original = method_getImplementation(method)
-            originals.withLock { $0[name] = original }
-            let getter = unsafeBitCast(original, to: Getter.self)
+            let current = method_getImplementation(method)
+            if ours.withLock({ $0[name] }) == current { continue }
+            let getter = unsafeBitCast(current, to: Getter.self)
             let replacement: @convention(block) (AnyClass) -> URLSessionConfiguration = { type in
                 let configuration = getter(type, selector)
-                route(configuration)
+                if holders > 0 { route(configuration) }
                 return configuration
             }
-            method_setImplementation(method, imp_implementationWithBlock(replacement))
+            let installed = imp_implementationWithBlock(replacement)
+            method_setImplementation(method, installed)
+            originals.withLock { $0[name] = current }
+            ours.withLock { $0[name] = installed }
         }
     }
 
+    /// Puts each getter's original back while Cassette's replacement is still its implementation.
+    /// When another library replaced it since (OHHTTPStubs, Pulse, netfox in the same app), its
+    /// replacement calls Cassette's, which is left in place, doing nothing: restoring the original
+    /// would undo the other library's.
     private static func uninstall() {
         for name in selectors {
             guard let method = class_getClassMethod(URLSessionConfiguration.self, NSSelectorFromString(name)),
+                let installed = ours.withLock({ $0[name] }), method_getImplementation(method) == installed,
                 let original = originals.withLock({ $0.removeValue(forKey: name) })
             else { continue }
             method_setImplementation(method, original)
+            ours.withLock { $0[name] = nil }
         }
     }
     #endif

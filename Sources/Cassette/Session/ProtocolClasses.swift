@@ -13,6 +13,8 @@ final class ProtocolClasses: Sendable {
     /// The session Cassette made and owns: invalidated by ``detach()``.
     let session: URLSession
     private let classes: Locked<[CassetteURLProtocol.Type]>
+    /// The one class of every configuration the intercepted getters made for this tape, once made.
+    private let intercepted = Locked<CassetteURLProtocol.Type?>(nil)
 
     /// Attaches `router` and makes its own session from an ephemeral configuration (with a new
     /// in-memory URL cache of its own when the router's sessions keep theirs).
@@ -40,6 +42,21 @@ final class ProtocolClasses: Sendable {
         made.route(configuration, keepingCache: router.access.urlCache.keepsCache)
         classes.withLock { $0.append(made) }
         return made
+    }
+
+    /// Routes a configuration the intercepted getters made (``Tape/interceptEverySession(routingTo:)``):
+    /// all of them share one class, made at the first, so that an app host calling
+    /// `URLSessionConfiguration.default` again and again makes no new class each time; each
+    /// request finds its own configuration through its task's session (``SlotBinding/configuration(for:)``).
+    func intercept(_ configuration: URLSessionConfiguration) {
+        let shared = intercepted.withLock { shared -> CassetteURLProtocol.Type in
+            if let shared { return shared }
+            let made = SlotTable.shared.attach(router, configuration: nil, reusable: false, servesManyConfigurations: true)
+            classes.withLock { $0.append(made) }
+            shared = made
+            return made
+        }
+        shared.route(configuration, keepingCache: router.access.urlCache.keepsCache)
     }
 
     /// A session made from a copy of `configuration` (as `URLSession` copies it), routed through

@@ -25,8 +25,12 @@ final class SlotProtocol<Slot: RoutingSlot>: CassetteURLProtocol {
 final class SlotBinding: Sendable {
     let router: Router
     /// The configuration the class was put into (by ``Tape/configure(_:)`` or a tape's own
-    /// session), as the sessions made from it see it; nil when unknown.
+    /// session), as the sessions made from it see it; nil when unknown, or when the class serves
+    /// many configurations (``ProtocolClasses/intercept(_:)``) and each task's session tells it.
     let configuration: UncheckedSendable<URLSessionConfiguration?>
+    /// Whether the class serves every configuration the intercepted getters made for the tape, so
+    /// that a request's configuration is its session's (``configuration(for:)``).
+    let servesManyConfigurations: Bool
     /// The session made from the configuration when Cassette made it (a tape's own session, one
     /// from ``Tape/makeSession(configuration:delegate:delegateQueue:)``), not kept alive; nil when
     /// the caller made its sessions itself.
@@ -36,9 +40,19 @@ final class SlotBinding: Sendable {
         weak var session: URLSession?
     }
 
-    init(router: Router, configuration: URLSessionConfiguration?) {
+    init(router: Router, configuration: URLSessionConfiguration?, servesManyConfigurations: Bool = false) {
         self.router = router
         self.configuration = UncheckedSendable(configuration)
+        self.servesManyConfigurations = servesManyConfigurations
+    }
+
+    /// The configuration of the session that runs `task`: the one the class was put into, else
+    /// (a class serving many configurations) the task's session's, found as a redirect finds it
+    /// (``TaskInternals/session(of:known:)``). Call from `startLoading`.
+    func configuration(for task: URLSessionTask?) -> URLSessionConfiguration? {
+        if let configuration = configuration.value { return configuration }
+        guard servesManyConfigurations else { return nil }
+        return TaskInternals.session(of: task)?.configuration
     }
 
     /// The session made from this route's configuration, when Cassette knows it.
@@ -77,8 +91,10 @@ final class SlotTable: Sendable {
     ///
     /// - Parameter reusable: whether every session that can reach the class is Cassette's own
     ///   and is invalidated when the route is detached, so that the class may serve again.
-    func attach(_ router: Router, configuration: URLSessionConfiguration?, reusable: Bool) -> CassetteURLProtocol.Type {
-        let route = SlotBinding(router: router, configuration: configuration)
+    func attach(
+        _ router: Router, configuration: URLSessionConfiguration?, reusable: Bool, servesManyConfigurations: Bool = false
+    ) -> CassetteURLProtocol.Type {
+        let route = SlotBinding(router: router, configuration: configuration, servesManyConfigurations: servesManyConfigurations)
         return state.withLock { state in
             let protocolClass: CassetteURLProtocol.Type
             if reusable, !state.free.isEmpty {

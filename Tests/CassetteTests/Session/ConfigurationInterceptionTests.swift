@@ -73,7 +73,7 @@ import FoundationNetworking
     /// configurations go to the given tape, until the interception is undone.
     @Test func aConfigurationMadeWithNoTapeGoesToTheInterceptionsTape() async throws {
         let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: .tests)
-        let interception = ConfigurationInterception(routingTo: tape)
+        let interception = try ConfigurationInterception(routingTo: tape, holdingGetters: false)
         let routed = Self.interceptedGetter()
         let fetched = await Fetch.get("https://api.example.com/users/42?fields=name,email", on: URLSession(configuration: routed))
         #expect(fetched.status == 200)
@@ -83,5 +83,67 @@ import FoundationNetworking
         let afterwards = Self.interceptedGetter()
         #expect(afterwards.protocolClasses?.first.map { $0 == UnroutedProtocol.self } == true)
         _ = try tape.eject()
+    }
+
+    /// An app host calls `URLSessionConfiguration.default` again and again: every configuration the
+    /// getters make for one tape shares one protocol class, so the classes stay bounded.
+    @Test func everyInterceptedConfigurationOfATapeSharesOneClass() throws {
+        let tape = try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: .tests)
+        let classes = Tape.$current.withValue(tape) {
+            (0..<500).compactMap { _ in Self.interceptedGetter().protocolClasses?.first.map(ObjectIdentifier.init) }
+        }
+        #expect(classes.count == 500)
+        #expect(Set(classes).count == 1)
+        #expect(classes.allSatisfy { SlotTable.shared.route(for: $0)?.servesManyConfigurations == true })
+        _ = try tape.eject()
+    }
+
+    /// Sharing a class, each session still sends what its own configuration says (its header
+    /// fields, its cookies): its request finds the configuration through its task's session. Two
+    /// sessions with two configurations show it, recording against the loopback server.
+    @Test(arguments: FetchStyle.allCases)
+    func eachInterceptedSessionSendsItsOwnConfiguration(style: FetchStyle) async throws {
+        try await withScratchTape { scratch in
+            let tape = try scratch.tape(mode: .once)
+            var sessions: [URLSession] = []
+            for flavour in ["oatmeal", "ginger"] {
+                let configuration = Tape.$current.withValue(tape) { Self.interceptedGetter() }
+                let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-intercept-\(UUID().uuidString)")
+                storage.setCookie(try #require(HTTPCookie(properties: [.name: "flavour", .value: flavour, .domain: "127.0.0.1", .path: "/"])))
+                configuration.httpCookieStorage = storage
+                configuration.httpAdditionalHeaders = ["X-Client": flavour]
+                sessions.append(
+                    style == .delegate
+                        ? URLSession(configuration: configuration, delegate: CollectingDelegate(), delegateQueue: nil)
+                        : URLSession(configuration: configuration))
+            }
+            for (session, path) in zip(sessions, ["/echo?n=1", "/echo?n=2"]) {
+                let fetched = await Fetch.run(URLRequest(url: try #require(URL(string: scratch.server.baseURL + path))), on: session, style: style)
+                #expect(fetched.status == 200)
+            }
+            #expect(scratch.server.received.map { $0.headers["cookie"] } == ["flavour=oatmeal", "flavour=ginger"])
+            #expect(scratch.server.received.map { $0.headers["x-client"] } == ["oatmeal", "ginger"])
+            #expect(try tape.eject().recorded == 2)
+        }
+    }
+
+    /// An interception that does not hold the getters (the stand-in above) never releases them
+    /// when undone: only one that holds them does, once.
+    @Test func undoReleasesOnlyWhatItHolds() throws {
+        let before = ConfigurationHooks.holders
+        let standIn = try ConfigurationInterception(routingTo: nil, holdingGetters: false)
+        standIn.undo()
+        standIn.undo()
+        #expect(ConfigurationHooks.holders == before)
+        #if canImport(ObjectiveC)
+        let real = try Tape.interceptEverySession()
+        #expect(ConfigurationHooks.holders == before + 1)
+        let another = try ConfigurationInterception(routingTo: nil, holdingGetters: false)
+        another.undo()
+        #expect(ConfigurationHooks.holders == before + 1)
+        real.undo()
+        real.undo()
+        #expect(ConfigurationHooks.holders == before)
+        #endif
     }
 }

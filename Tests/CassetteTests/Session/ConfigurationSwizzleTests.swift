@@ -1,0 +1,77 @@
+#if canImport(ObjectiveC)
+import CassetteTestSupport
+import Foundation
+import ObjectiveC
+import Testing
+
+@testable import Cassette
+
+/// The real getter replacement of `Tape.interceptEverySession()`, which only the Objective-C
+/// runtime allows (macOS CI runs this; checklist row 12). Serialized with nothing else that
+/// replaces the getters: these tests change process-wide state and put it back.
+@Suite(.serialized) struct ConfigurationSwizzleTests {
+    typealias Getter = @convention(c) (AnyClass, Selector) -> URLSessionConfiguration
+    static let selector = NSSelectorFromString("defaultSessionConfiguration")
+
+    static func tape() throws -> Tape {
+        try Tape(file: PackagePaths.examples.appendingPathComponent("users-api.json"), mode: .none, environment: .tests)
+    }
+
+    static func isRouted(_ configuration: URLSessionConfiguration) -> Bool {
+        configuration.protocolClasses?.contains { $0 is CassetteURLProtocol.Type } == true
+    }
+
+    @Test func theRealReplacementRoutesThenUndoes() async throws {
+        let tape = try Self.tape()
+        let interception = try Tape.interceptEverySession(routingTo: tape)
+        let routed = URLSessionConfiguration.default
+        #expect(routed.protocolClasses?.first is CassetteURLProtocol.Type)
+        #expect(Self.isRouted(URLSessionConfiguration.ephemeral))
+        let fetched = await Fetch.get("https://api.example.com/users/42?fields=name,email", on: URLSession(configuration: routed))
+        #expect(fetched.status == 200)
+        interception.undo()
+        #expect(!Self.isRouted(URLSessionConfiguration.default))
+        #expect(!Self.isRouted(URLSessionConfiguration.ephemeral))
+        _ = try tape.eject()
+    }
+
+    /// Another library (OHHTTPStubs, Pulse, netfox) replaces the getter after Cassette: undoing
+    /// Cassette's interception keeps the other's replacement, and Cassette's, left under it,
+    /// routes nothing any more.
+    @Test func aLaterReplacementSurvivesUndo() throws {
+        let tape = try Self.tape()
+        let interception = try Tape.interceptEverySession(routingTo: tape)
+        let method = try #require(class_getClassMethod(URLSessionConfiguration.self, Self.selector))
+        let previous = method_getImplementation(method)
+        let call = unsafeBitCast(previous, to: Getter.self)
+        let later: @convention(block) (AnyClass) -> URLSessionConfiguration = { type in
+            let configuration = call(type, Self.selector)
+            configuration.httpAdditionalHeaders = ["X-Later": "1"]
+            return configuration
+        }
+        method_setImplementation(method, imp_implementationWithBlock(later))
+        defer { method_setImplementation(method, previous) }
+
+        #expect(Self.isRouted(URLSessionConfiguration.default))
+        interception.undo()
+        let after = URLSessionConfiguration.default
+        #expect(after.httpAdditionalHeaders?["X-Later"] as? String == "1", "the later replacement was undone")
+        #expect(!Self.isRouted(after))
+        // Intercepting again routes through the replacement left in place.
+        let again = try Tape.interceptEverySession(routingTo: tape)
+        #expect(Self.isRouted(URLSessionConfiguration.default))
+        again.undo()
+        _ = try tape.eject()
+    }
+
+    /// Many calls of the real getter make one class for the tape.
+    @Test func manyCallsMakeOneClass() throws {
+        let tape = try Self.tape()
+        let interception = try Tape.interceptEverySession(routingTo: tape)
+        defer { interception.undo() }
+        let classes = Set((0..<1000).compactMap { _ in URLSessionConfiguration.default.protocolClasses?.first.map(ObjectIdentifier.init) })
+        #expect(classes.count == 1)
+        _ = try tape.eject()
+    }
+}
+#endif
