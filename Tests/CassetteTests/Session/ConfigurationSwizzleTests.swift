@@ -64,6 +64,21 @@ import Testing
         _ = try tape.eject()
     }
 
+    /// A stand-in interception undone while a real one lasts leaves it holding the getters;
+    /// undoing the real one twice releases them once.
+    @Test func undoReleasesOnlyWhatItHolds() throws {
+        let before = ConfigurationHooks.holders
+        let real = try Tape.interceptEverySession()
+        #expect(ConfigurationHooks.holders == before + 1)
+        let standIn = try ConfigurationInterception(routingTo: nil, holdingGetters: false)
+        standIn.undo()
+        #expect(ConfigurationHooks.holders == before + 1)
+        #expect(Self.isRouted(URLSessionConfiguration.default))
+        real.undo()
+        real.undo()
+        #expect(ConfigurationHooks.holders == before)
+    }
+
     /// Many calls of the real getter make one class for the tape.
     @Test func manyCallsMakeOneClass() throws {
         let tape = try Self.tape()
