@@ -8,22 +8,28 @@ import Foundation
 /// every request it would have answered from its cache. With ``kept``, a session caches as a live
 /// session on the same platform does:
 ///
-/// - **Apple platforms**: a response the cache may store (a `GET` answered with `max-age`,
-///   `Expires`, `ETag` or `Last-Modified`) is stored in the session's cache; a later request it is
-///   still fresh for is answered from the cache — no interaction is replayed or recorded for it;
-///   a stale one is sent with `If-None-Match` / `If-Modified-Since`, and a `304` answer (recorded
-///   and replayed like any other) gives the caller the stored response, refreshed.
+/// - **The cache is the tape's.** Every session the tape routes that has a cache gets the tape's
+///   instead — in memory, keyed by the whole URL, gone with the tape — never the configuration's
+///   own (`URLSessionConfiguration.default` has `URLCache.shared`, a disk cache on Apple platforms
+///   that would answer the next run's request before the tape saw it). A configuration without a
+///   cache keeps none. The session's `configuration.urlCache` is the tape's, so code that reads it
+///   sees what is stored.
+/// - **Apple platforms**: what is stored follows Apple's rule for a session's cache: a `GET`
+///   answered with a 2xx whose cache fields, when present, allow it (a `200` without any is
+///   stored; a `404` or `301` is not), no larger than 5 % of the cache (1.6 MB), and only once
+///   the task's delegate, asked `urlSession(_:dataTask:willCacheResponse:completionHandler:)`
+///   (its own delegate first, then the session's), agreed — its answer is what is stored. A later
+///   request it is still fresh for is answered from the cache, no interaction replayed or
+///   recorded; `.returnCacheDataElseLoad` and `.returnCacheDataDontLoad` take any stored entry; a
+///   stale one is sent with `If-None-Match` / `If-Modified-Since`, and a `304` answer (recorded and
+///   replayed like any other) gives the caller the stored response, refreshed.
 /// - **Linux**: FoundationNetworking's URL cache stores no HTTP response (its HTTP protocol hands
 ///   every response over as not cacheable), so a live session there sends every request. A tape
-///   with ``kept`` keeps the cache and does the same: every request is replayed or recorded.
+///   with ``kept`` keeps a cache and does the same: every request is replayed or recorded.
 ///
 /// ```swift
 /// let tape = try Tape(named: "feed", options: Tape.Options(urlCache: .kept))
 /// ```
-///
-/// The tape's own ``Tape/session`` gets a new in-memory cache of its own, so one test's responses
-/// never answer another's requests; a configuration given to ``Tape/configure(_:)`` keeps the
-/// cache it has (`URLSessionConfiguration.default` has `URLCache.shared`).
 public struct URLCacheUse: Sendable, Equatable {
     /// Whether routed configurations keep their `urlCache`.
     let keepsCache: Bool

@@ -177,6 +177,11 @@ public enum LoopbackRoutes {
             return Reply(
                 status: 200, headers: text("") + [("Cache-Control", "max-age=\(parts[2])")],
                 body: .whole(Data("response #\(number)".utf8)))
+        case ("cache", 3) where parts[1] == "status":
+            // `/cache/status/404?control=max-age%3D60`: that status, with that `Cache-Control` (none without `control`).
+            let control = query(request.target, "control").map { [("Cache-Control", $0)] } ?? []
+            return Reply(
+                status: Int(parts[2]) ?? 500, headers: text("") + control, body: .whole(Data("response #\(number)".utf8)))
         case ("cache", 3) where parts[1] == "etag":
             let tag = "\"\(parts[2])\""
             let headers = [("ETag", tag), ("Cache-Control", "no-cache")]

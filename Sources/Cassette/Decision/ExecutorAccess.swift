@@ -19,6 +19,11 @@ package final class ExecutorAccess: Sendable {
     let clock: @Sendable () -> Date
     /// How the tape's sessions use a URL cache.
     let urlCache: URLCacheUse
+    /// The tape's own URL cache, in memory, when its sessions keep one (``URLCacheUse/kept``): every
+    /// session the tape routes that has a cache gets this one instead, so nothing a test stores
+    /// outlives the tape (a configuration's own, `URLCache.shared` for `.default`, is a disk cache
+    /// the next run would find) and no test's entries answer another's requests.
+    let cache: UncheckedSendable<URLCache?>
     /// Whether requests no recording answers are recorded.
     package let recordsNewRequests: Bool
     /// Whether a connection failure is also said on standard error at once.
@@ -36,6 +41,7 @@ package final class ExecutorAccess: Sendable {
         self.recorder = recorder
         clock = setup.clock
         urlCache = setup.urlCache
+        cache = UncheckedSendable(setup.urlCache.keepsCache ? TapeURLCache(capacity: 32 << 20) : nil)
         recordsNewRequests = setup.recordsNewRequests
         announcesWarnings = setup.announcesWarnings
         goesLiveOrIgnores = setup.live || !setup.ignored.isEmpty

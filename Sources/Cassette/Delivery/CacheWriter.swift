@@ -11,7 +11,8 @@ import FoundationNetworking
 /// not stored by the loading system (Cassette hands them over as not cacheable, so that each is
 /// stored once, here, on every platform).
 ///
-/// Used only under the channel's lock, one call at a time.
+/// Used under the channel's lock, one call at a time, until ``finish(failed:)``; then by whoever
+/// stores the proposed entry (``store(_:)``), once.
 final class CacheWriter: @unchecked Sendable {
     private let cache: URLCache
     /// The request the answer is for, without the conditional fields a revalidation added: the
@@ -56,13 +57,21 @@ final class CacheWriter: @unchecked Sendable {
         return true
     }
 
-    /// The answer ended: stores what it made, unless it failed.
-    func finish(failed: Bool) {
-        guard !failed else { return }
+    /// The answer ended: stores a refreshed entry at once, and returns a new one that may be
+    /// stored — for the session delegate's `willCacheResponse` to see first, as a live session
+    /// asks it — or nil (the answer failed, or nothing is to be stored).
+    func finish(failed: Bool) -> CachedURLResponse? {
+        guard !failed else { return nil }
         if let refreshed {
             cache.storeCachedResponse(refreshed, for: request)
-        } else if let storable {
-            cache.storeCachedResponse(HTTPCache.entry(storable, body: body, for: request, now: now()), for: request)
+        } else if let storable, HTTPCache.fitsIn(cache, bodySize: body.count) {
+            return HTTPCache.entry(storable, body: body, for: request, now: now())
         }
+        return nil
+    }
+
+    /// Stores `entry`: what ``finish(failed:)`` proposed, or what the delegate gave instead.
+    func store(_ entry: CachedURLResponse) {
+        cache.storeCachedResponse(entry, for: request)
     }
 }

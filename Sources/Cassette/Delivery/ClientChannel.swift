@@ -248,11 +248,25 @@ final class ClientChannel: @unchecked Sendable {
         finish(error: error)
     }
 
-    /// Ends the exchange with `error`, or successfully when `nil`, and closes the channel.
+    /// Ends the exchange with `error`, or successfully when `nil`, and closes the channel. When
+    /// the session's cache would store the answer, the task's delegate is asked first
+    /// (``TaskDelegateCalls/willCacheResponse(_:of:_:)``), and the exchange ends once it answered,
+    /// as a live task completes after its `willCacheResponse`.
     func finish(error: URLError?) {
+        lock.lock()
+        let writer = isOpen ? cacheWriter : nil
+        cacheWriter = nil
+        let task = urlProtocol?.task
+        lock.unlock()
+        guard let writer, let proposed = writer.finish(failed: error != nil) else { return end(error: error) }
+        TaskDelegateCalls.willCacheResponse(proposed, of: task) { [self] chosen in
+            if let entry = chosen.value { writer.store(entry) }
+            later { self.end(error: error) }
+        }
+    }
+
+    private func end(error: URLError?) {
         send(closing: true) { client, urlProtocol in
-            cacheWriter?.finish(failed: error != nil)
-            cacheWriter = nil
             if let error {
                 client.urlProtocol(urlProtocol, didFailWithError: error)
             } else {

@@ -32,27 +32,9 @@ enum HTTPCache {
     /// The `userInfo` key of the stored request's values of the fields its response's `Vary` names.
     static let variedKey = "CassetteVaried"
 
-    /// Statuses a cache may store without explicit permission (RFC 9110 §15.1), less `206`.
-    private static let cacheableStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
-
-    /// The entry a lookup starts from: the one the loading system handed the protocol, else the
-    /// one `cache` holds for `request`. FoundationNetworking always hands it over; Apple's loading
-    /// system, under the default `.useProtocolCachePolicy`, has been seen to hand over none and
-    /// leave the lookup to the protocol. Either way the same entry is found.
-    static func stored(for request: URLRequest, handed: CachedURLResponse?, in cache: URLCache) -> CachedURLResponse? {
-        handed ?? cache.cachedResponse(for: request)
-    }
-
-    /// How Cassette stores an entry: as the platform's loading system stores a live response it
-    /// may cache — `.allowed` on Apple platforms (memory and disk). Under FoundationNetworking in
-    /// memory only, as before: a test run leaves nothing in a disk cache for the next run to find.
-    static var storagePolicy: URLCache.StoragePolicy {
-        #if canImport(FoundationNetworking)
-        .allowedInMemoryOnly
-        #else
-        .allowed
-        #endif
-    }
+    /// How Cassette stores an entry: in memory, where the tape's cache keeps everything
+    /// (``ExecutorAccess/cache``), on every platform.
+    static let storagePolicy = URLCache.StoragePolicy.allowedInMemoryOnly
 
     /// What the cache does for `request` with `stored` as the entry the session found for it.
     /// `policy` is the request's cache policy (the session's, when the request has the default).
@@ -94,17 +76,27 @@ enum HTTPCache {
         return .revalidate(usable, conditional: conditional)
     }
 
-    /// Whether `response` to `request` may be stored: a `GET`, a status a cache may store, no
-    /// `no-store` on either side, no `Vary: *`, and something that makes a stored copy useful
-    /// (a lifetime or a validator).
+    /// Whether `response` to `request` may be stored, by Apple's documented rule for a session's
+    /// cache (`urlSession(_:dataTask:willCacheResponse:completionHandler:)`): a successful (2xx)
+    /// response from the server, whose cache-related fields, when present, allow it — so a `200`
+    /// without any is stored (a later `.returnCacheDataElseLoad` is answered with it, while
+    /// `.useProtocolCachePolicy`, finding it without a lifetime or validator, sends the request),
+    /// and a `404` or `301` is not. Kept from Cassette's reading of RFC 9111: a `GET`, never a
+    /// `206`, never `no-store` on either side or `Vary: *`. The body's size is checked when it is
+    /// complete (``fitsIn(_:bodySize:)``).
     static func isStorable(_ response: HTTPURLResponse, for request: URLRequest) -> Bool {
-        guard request.httpMethod ?? "GET" == "GET", cacheableStatuses.contains(response.statusCode) else { return false }
+        guard request.httpMethod ?? "GET" == "GET", (200..<300).contains(response.statusCode), response.statusCode != 206 else {
+            return false
+        }
         if Directives(request.value(forHTTPHeaderField: "Cache-Control")).noStore { return false }
-        let directives = Directives(field("Cache-Control", of: response))
-        if directives.noStore { return false }
-        if field("Vary", of: response)?.contains("*") == true { return false }
-        return directives.maxAge != nil || directives.noCache || field("Expires", of: response) != nil
-            || field("ETag", of: response) != nil || field("Last-Modified", of: response) != nil
+        if Directives(field("Cache-Control", of: response)).noStore { return false }
+        return field("Vary", of: response)?.contains("*") != true
+    }
+
+    /// Whether a body of `bodySize` bytes fits `cache` by Apple's rule: no larger than about 5 %
+    /// of the cache (the tape's holds 32 MB, so up to 1.6 MB).
+    static func fitsIn(_ cache: URLCache, bodySize: Int) -> Bool {
+        bodySize <= cache.memoryCapacity / 20
     }
 
     /// Whether a response with `status` to a request with `method` makes the stored response for

@@ -110,4 +110,35 @@ enum TaskDelegateCalls {
             #endif
         }
     }
+
+    /// Asks the delegate whether the session's cache stores `proposed`, as a live session asks
+    /// before a data task completes: the task's own delegate when it is a data delegate, else the
+    /// session's (on Apple platforms, whichever has the optional method). Its answer — the entry,
+    /// another, or nil for none — is given to `answer`; without a delegate that would be asked,
+    /// or without the task's session, `proposed` at once. Alamofire's `CachedResponseHandler`
+    /// (`ResponseCacher.doNotCache`) answers here.
+    static func willCacheResponse(
+        _ proposed: CachedURLResponse, of task: URLSessionTask?,
+        _ answer: @escaping @Sendable (UncheckedSendable<CachedURLResponse?>) -> Void
+    ) {
+        guard let dataTask = task as? URLSessionDataTask, let session = TaskInternals.session(of: task) else {
+            return answer(UncheckedSendable(proposed))
+        }
+        let candidates = [dataTask.delegate as? URLSessionDataDelegate, session.delegate as? URLSessionDataDelegate].compactMap { $0 }
+        #if canImport(FoundationNetworking)
+        guard let delegate = candidates.first else { return answer(UncheckedSendable(proposed)) }
+        let ask = { (reply: @escaping @Sendable (CachedURLResponse?) -> Void) in
+            delegate.urlSession(session, dataTask: dataTask, willCacheResponse: proposed, completionHandler: reply)
+        }
+        #else
+        guard let method = candidates.lazy.compactMap({ $0.urlSession(_:dataTask:willCacheResponse:completionHandler:) }).first else {
+            return answer(UncheckedSendable(proposed))
+        }
+        let ask = { (reply: @escaping @Sendable (CachedURLResponse?) -> Void) in method(session, dataTask, proposed, reply) }
+        #endif
+        let call = UncheckedSendable(ask)
+        session.delegateQueue.addOperation {
+            call.value { chosen in answer(UncheckedSendable(chosen)) }
+        }
+    }
 }

@@ -28,12 +28,13 @@ class CassetteURLProtocol: URLProtocol {
     private var exchange: Exchange?
 
     /// Routes the sessions made from `configuration` through this class: first in its
-    /// `protocolClasses` (instead of another tape's or stub session's), and without a `urlCache`
-    /// unless `keepingCache`. Every request is Cassette's to answer, and the loading system never
+    /// `protocolClasses` (instead of another tape's or stub session's), and with `cache` (the
+    /// tape's, ``ExecutorAccess/cache``) in place of its `urlCache` when it has one — without any
+    /// when `cache` is nil. Every request is Cassette's to answer, and the loading system never
     /// stores its answers (`.notAllowed`), so looking one up would only cost time: about 30 µs a
     /// request in FoundationNetworking, a third of a replay (CassetteBench).
-    static func route(_ configuration: URLSessionConfiguration, keepingCache: Bool = false) {
-        if !keepingCache { configuration.urlCache = nil }
+    static func route(_ configuration: URLSessionConfiguration, cache: URLCache? = nil) {
+        configuration.urlCache = configuration.urlCache == nil ? nil : cache
         let others = (configuration.protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
         configuration.protocolClasses = [self] + others
     }
@@ -86,7 +87,7 @@ class CassetteURLProtocol: URLProtocol {
     override func startLoading() {
         let channel = ClientChannel(self)
         let route = Self.route
-        let exchange = Exchange(request: request, channel: channel, route: route, cachedResponse: cachedResponse)
+        let exchange = Exchange(request: request, channel: channel, route: route)
         self.exchange = exchange
         guard let router = route?.router else {
             // No cassette, so no redaction rules: the URL is shown without its query and user info.
@@ -123,15 +124,13 @@ final class Exchange: Sendable {
     /// The route of the protocol class that took the request: the session's configuration, and
     /// the session itself when Cassette made it.
     private let route: SlotBinding?
-    private let stored: UncheckedSendable<CachedURLResponse?>
     private let sessionConfiguration: UncheckedSendable<URLSessionConfiguration?>
 
     /// Made in `startLoading`, where the task's session may be looked up.
-    init(request: URLRequest, channel: ClientChannel, route: SlotBinding?, cachedResponse: CachedURLResponse? = nil) {
+    init(request: URLRequest, channel: ClientChannel, route: SlotBinding?) {
         self.request = UncheckedSendable(request)
         self.channel = channel
         self.route = route
-        stored = UncheckedSendable(cachedResponse)
         sessionConfiguration = UncheckedSendable(route?.configuration(for: channel.task))
     }
 
@@ -140,10 +139,6 @@ final class Exchange: Sendable {
     /// nil for a session the caller made. Read only where the session is needed (a redirect,
     /// upload progress, a delayed body), so an instant replay never pays for it.
     var knownSession: URLSession? { route?.session }
-
-    /// The response the session's URL cache holds for the request, as the loading system handed
-    /// it to the protocol; nil without a cache.
-    var cachedResponse: CachedURLResponse? { stored.value }
 
     /// The caller cancelled, or the session stopped the task: nothing more reaches the caller
     /// and a live request in flight is cancelled.

@@ -16,15 +16,14 @@ final class ProtocolClasses: Sendable {
     /// The one class of every configuration the intercepted getters made for this tape, once made.
     private let intercepted = Locked<CassetteURLProtocol.Type?>(nil)
 
-    /// Attaches `router` and makes its own session from an ephemeral configuration (with a new
-    /// in-memory URL cache of its own when the router's sessions keep theirs).
+    /// Attaches `router` and makes its own session from an ephemeral configuration (with the
+    /// tape's cache when the router's sessions keep theirs).
     init(router: Router) {
         self.router = router
         let configuration = ConfigurationHooks.ownConfiguration()
-        let keepsCache = router.access.urlCache.keepsCache
-        if keepsCache { configuration.urlCache = URLCache(memoryCapacity: 32 << 20, diskCapacity: 0, diskPath: nil) }
+        configuration.urlCache = router.access.cache.value
         let own = SlotTable.shared.attach(router, configuration: configuration, reusable: true)
-        own.route(configuration, keepingCache: keepsCache)
+        own.route(configuration, cache: router.access.cache.value)
         classes = Locked([own])
         session = URLSession(configuration: configuration)
         SlotTable.shared.route(of: own)?.remember(session)
@@ -39,7 +38,7 @@ final class ProtocolClasses: Sendable {
     func configure(_ configuration: URLSessionConfiguration) throws(CassetteError) -> CassetteURLProtocol.Type {
         if let identifier = configuration.identifier { throw .backgroundSessionNotRoutable(identifier: identifier) }
         let made = SlotTable.shared.attach(router, configuration: configuration, reusable: false)
-        made.route(configuration, keepingCache: router.access.urlCache.keepsCache)
+        made.route(configuration, cache: router.access.cache.value)
         classes.withLock { $0.append(made) }
         return made
     }
@@ -56,7 +55,7 @@ final class ProtocolClasses: Sendable {
             shared = made
             return made
         }
-        shared.route(configuration, keepingCache: router.access.urlCache.keepsCache)
+        shared.route(configuration, cache: router.access.cache.value)
     }
 
     /// A session made from a copy of `configuration` (as `URLSession` copies it), routed through

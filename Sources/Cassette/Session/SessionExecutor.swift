@@ -33,8 +33,10 @@ struct SessionExecutor {
         let readsConfiguration = router.access.readsConfigurationFirst
         var urlRequest = readsConfiguration ? Self.asSent(exchange.request.value, by: exchange.configuration) : exchange.request.value
         if readsConfiguration { armResourceDeadline(of: exchange) }
-        if router.access.urlCache.caches, let cache = exchange.configuration?.urlCache, task is URLSessionDataTask,
-            !(task is URLSessionUploadTask)
+        // The tape's cache, for a session that has one (a routed configuration's is the tape's;
+        // `URLSession.shared`'s own disk cache is never read or written).
+        if router.access.urlCache.caches, exchange.configuration?.urlCache != nil, let cache = router.access.cache.value,
+            task is URLSessionDataTask, !(task is URLSessionUploadTask)
         {
             guard let sent = consult(cache, for: urlRequest, of: exchange) else { return router.access.noteRequest() }
             urlRequest = sent
@@ -64,7 +66,7 @@ struct SessionExecutor {
     private func consult(_ cache: URLCache, for request: URLRequest, of exchange: Exchange) -> URLRequest? {
         let configured = exchange.configuration?.requestCachePolicy ?? .useProtocolCachePolicy
         let policy = request.cachePolicy == .useProtocolCachePolicy ? configured : request.cachePolicy
-        let stored = HTTPCache.stored(for: request, handed: exchange.cachedResponse, in: cache)
+        let stored = cache.cachedResponse(for: request)
         switch HTTPCache.lookup(request, stored: stored, policy: policy, now: Date()) {
         case .fresh(let stored):
             if let head = stored.response as? HTTPURLResponse {

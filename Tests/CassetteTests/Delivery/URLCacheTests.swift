@@ -182,12 +182,12 @@ import FoundationNetworking
             #expect(configuration.urlCache == nil)
             #expect(tape.session.configuration.urlCache == nil)
 
+            // Kept: the tape's cache stands in for the configuration's (URLCachePolicyTests).
             let keeping = try scratch.tape(mode: .once, options: Tape.Options(urlCache: .kept))
-            let kept = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
-            configuration.urlCache = kept
+            configuration.urlCache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
             try keeping.configure(configuration)
-            #expect(configuration.urlCache === kept)
-            #expect(keeping.session.configuration.urlCache != nil)
+            #expect(configuration.urlCache is TapeURLCache)
+            #expect(keeping.session.configuration.urlCache === configuration.urlCache)
         }
     }
 }

@@ -36,11 +36,24 @@ import Testing
         #expect(ProcessLineage.commandLine(fromProcessArguments: Self.answer(executable: "/x", arguments: [], environment: [])) == nil)
     }
 
-    /// Run by `swift test`, this process's parent is `swift-test` (the platform answer, read live).
-    @Test(.enabled(if: ProcessLineage.parent()?.isSwiftTest == true, "runs under swift test"))
-    func underSwiftTestTheParentIsTheRunner() throws {
-        let parent = try #require(ProcessLineage.parent())
+    /// Whatever runs the tests (`swift test`, Xcode, a shell), the platform answers for this
+    /// process's parent, read live: `/proc` on Linux, `sysctl` on Apple platforms. Never skipped:
+    /// a platform answer that breaks (a `sysctl` that gives nothing) fails here.
+    @Test func theParentIsReadLiveFromThePlatform() throws {
+        let parent = try #require(ProcessLineage.parent(), "the platform gave no answer for the parent process")
         #expect(parent.pid == getppid())
         #expect(!parent.startTicks.isEmpty && parent.startTicks != "0")
+        #expect(!parent.executable.isEmpty)
+        #expect(parent.arguments.first.map { !$0.isEmpty } == true)
+    }
+
+    /// Run by `swift test`, the parent is `swift-test`: one run folder for the XCTest and the
+    /// Swift Testing processes. Whether `swift test` runs this is said by those who run it —
+    /// `.ci/steps/tests` and the macOS job set `CASSETTE_RUN_BY=swift-test` — not by the lineage
+    /// under test, so a lineage that breaks fails here instead of turning the test off.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["CASSETTE_RUN_BY"] == "swift-test", "set by CI's swift test"))
+    func underSwiftTestTheParentIsTheRunner() throws {
+        let parent = try #require(ProcessLineage.parent())
+        #expect(parent.isSwiftTest, "the parent is \(parent.executable)")
     }
 }
