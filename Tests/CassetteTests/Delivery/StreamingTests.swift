@@ -273,7 +273,8 @@ import FoundationNetworking
             try CassetteFile.write(document, to: file)
 
             let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
-            let fetched = await Fetch.run(try Self.chatRequest(), on: try Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
+            let fetched = await Fetch.run(
+                try Self.chatRequest(), on: try Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
             let events = EventStreamClient.events(of: fetched)
             #expect(fetched.errorCode == nil)
             #expect(events.count == 11)

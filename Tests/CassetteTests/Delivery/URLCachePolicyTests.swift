@@ -52,7 +52,9 @@ import FoundationNetworking
     }
 
     /// A session of `style` whose configuration has a cache, after `configure`.
-    static func session(_ style: FetchStyle, delegate: URLSessionDelegate? = nil, configure: (URLSessionConfiguration) throws -> Void)
+    static func session(
+        _ style: FetchStyle, delegate: URLSessionDelegate? = nil, configure: (URLSessionConfiguration) throws -> Void
+    )
         rethrows -> URLSession
     {
         let configuration = URLSessionConfiguration.ephemeral
@@ -93,13 +95,15 @@ import FoundationNetworking
             var live: [Fetched] = []
             for kind in Self.kinds {
                 for (name, _) in Self.policies {
-                    live.append(await Fetch.run(URLRequest(url: try #require(URL(string: scratch.url(kind.path(name))))), on: plain, style: style))
+                    live.append(
+                        await Fetch.run(URLRequest(url: try #require(URL(string: scratch.url(kind.path(name))))), on: plain, style: style))
                 }
             }
             let options = Tape.Options(urlCache: .keptCachingAsOnApplePlatforms)
             let recording = try scratch.tape(mode: .once, options: options)
             var recordedFirsts: [Fetched] = []
-            let recorded = await Self.run(style, on: try Self.session(style, configure: recording.configure), base: scratch.server.baseURL, firsts: &recordedFirsts)
+            let recorded = await Self.run(
+                style, on: try Self.session(style, configure: recording.configure), base: scratch.server.baseURL, firsts: &recordedFirsts)
             #expect(recorded == expected, "recorded, \(style)")
             #expect(recordedFirsts.map(\.status) == live.map(\.status))
             #expect(recordedFirsts.map { $0.headers["Cache-Control"] } == live.map { $0.headers["Cache-Control"] })
@@ -109,10 +113,13 @@ import FoundationNetworking
 
             let replaying = try scratch.tape(mode: .none, options: options)
             var replayedFirsts: [Fetched] = []
-            let replayed = await Self.run(style, on: try Self.session(style, configure: replaying.configure), base: scratch.server.baseURL, firsts: &replayedFirsts)
+            let replayed = await Self.run(
+                style, on: try Self.session(style, configure: replaying.configure), base: scratch.server.baseURL, firsts: &replayedFirsts)
             #expect(replayed == expected, "replayed, \(style)")
             // Field by field (a delegate's timings aside).
-            let fields = { (fetched: Fetched) in "\(fetched.status ?? 0) \(fetched.headers.sorted { $0.key < $1.key }) \(fetched.text) \(fetched.pieces)" }
+            let fields = { (fetched: Fetched) in
+                "\(fetched.status ?? 0) \(fetched.headers.sorted { $0.key < $1.key }) \(fetched.text) \(fetched.pieces)"
+            }
             #expect(replayedFirsts.map(fields) == recordedFirsts.map(fields))
             #expect(scratch.server.received.count == sent, "the replay sent nothing")
             #expect(try replaying.eject().unmatched.isEmpty)
@@ -135,7 +142,9 @@ import FoundationNetworking
             #expect(await Fetch.get(url, on: session).text == "response #1")
             #expect(await Fetch.get(url, on: session).text == "response #1", "answered from the tape's cache")
             #expect(shared.cachedResponse(for: URLRequest(url: try #require(URL(string: url)))) == nil)
-            #expect(configuration.urlCache?.cachedResponse(for: URLRequest(url: try #require(URL(string: url))))?.data == Data("response #1".utf8))
+            #expect(
+                configuration.urlCache?.cachedResponse(for: URLRequest(url: try #require(URL(string: url))))?.data
+                    == Data("response #1".utf8))
 
             // A configuration without a cache keeps none: a live session with none caches nothing.
             let none = URLSessionConfiguration.ephemeral

@@ -43,7 +43,9 @@ import Testing
 
     static func linksATestFramework(_ sources: [(name: String, text: String)]) -> Bool {
         sources.contains { source in
-            source.text.split(separator: "\n").contains { ["import Testing", "import XCTest"].contains($0.trimmingCharacters(in: .whitespaces)) }
+            source.text.split(separator: "\n").contains {
+                ["import Testing", "import XCTest"].contains($0.trimmingCharacters(in: .whitespaces))
+            }
         }
     }
 

@@ -109,7 +109,8 @@ import FoundationNetworking
             for flavour in ["oatmeal", "ginger"] {
                 let configuration = Tape.$current.withValue(tape) { Self.interceptedGetter() }
                 let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "cassette-intercept-\(UUID().uuidString)")
-                storage.setCookie(try #require(HTTPCookie(properties: [.name: "flavour", .value: flavour, .domain: "127.0.0.1", .path: "/"])))
+                storage.setCookie(
+                    try #require(HTTPCookie(properties: [.name: "flavour", .value: flavour, .domain: "127.0.0.1", .path: "/"])))
                 configuration.httpCookieStorage = storage
                 configuration.httpAdditionalHeaders = ["X-Client": flavour]
                 sessions.append(
@@ -118,7 +119,8 @@ import FoundationNetworking
                         : URLSession(configuration: configuration))
             }
             for (session, path) in zip(sessions, ["/echo?n=1", "/echo?n=2"]) {
-                let fetched = await Fetch.run(URLRequest(url: try #require(URL(string: scratch.server.baseURL + path))), on: session, style: style)
+                let fetched = await Fetch.run(
+                    URLRequest(url: try #require(URL(string: scratch.server.baseURL + path))), on: session, style: style)
                 #expect(fetched.status == 200)
             }
             #expect(scratch.server.received.map { $0.headers["cookie"] } == ["flavour=oatmeal", "flavour=ginger"])
