@@ -129,7 +129,8 @@ public final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchec
     private let lock = NSLock()
     private var entries: [Int: Entry] = [:]
 
-    func expect(_ taskIdentifier: Int, done: @escaping @Sendable (Fetched) -> Void) {
+    /// Calls `done` with what the task `taskIdentifier` of this delegate's session received.
+    public func expect(_ taskIdentifier: Int, done: @escaping @Sendable (Fetched) -> Void) {
         lock.lock()
         entries[taskIdentifier, default: Entry()].done = done
         entries[taskIdentifier]?.started = Date()

@@ -177,6 +177,15 @@ public enum LoopbackRoutes {
             return Reply(
                 status: 200, headers: text("") + [("Cache-Control", "max-age=\(parts[2])")],
                 body: .whole(Data("response #\(number)".utf8)))
+        case ("basic-auth", 3):
+            // `/basic-auth/USER/PASSWORD`: 200 with those credentials, else a Basic challenge.
+            let expected = "Basic " + Data("\(parts[1]):\(parts[2])".utf8).base64EncodedString()
+            guard request.headers["authorization"] == expected else {
+                return Reply(status: 401, headers: [("WWW-Authenticate", #"Basic realm="loopback""#)], body: .whole(Data("denied".utf8)))
+            }
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/json")],
+                body: .whole(Data(#"{"authenticated":true,"user":"\#(parts[1])"}"#.utf8)))
         case ("cache", 3) where parts[1] == "status":
             // `/cache/status/404?control=max-age%3D60`: that status, with that `Cache-Control` (none without `control`).
             let control = query(request.target, "control").map { [("Cache-Control", $0)] } ?? []

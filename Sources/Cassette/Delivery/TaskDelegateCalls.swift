@@ -141,4 +141,34 @@ enum TaskDelegateCalls {
             call.value { chosen in answer(UncheckedSendable(chosen)) }
         }
     }
+
+    /// Asks the caller's delegate to answer an authentication challenge the live server made
+    /// while recording or passing through, as the platform asks it live: for a task-specific
+    /// challenge (HTTP Basic, Digest) the task's own delegate first, else the session's; for a
+    /// session-wide one (server trust, client certificate) the session delegate's
+    /// `urlSession(_:didReceive:completionHandler:)` when it has one. Its answer goes to `reply`;
+    /// with nobody to ask, the platform's default handling.
+    static func challenge(
+        _ challenge: URLAuthenticationChallenge, of task: URLSessionTask?, known: URLSession? = nil, _ reply: @escaping ChallengeReply
+    ) {
+        guard let task, let session = TaskInternals.session(of: task, known: known) else { return reply(.performDefaultHandling, nil) }
+        let call = UncheckedSendable((session, task, challenge, [task.delegate, session.delegate as? URLSessionTaskDelegate]))
+        session.delegateQueue.addOperation {
+            let (session, task, challenge, delegates) = call.value
+            #if canImport(FoundationNetworking)
+            guard let delegate = delegates.compactMap({ $0 }).first else { return reply(.performDefaultHandling, nil) }
+            delegate.urlSession(session, task: task, didReceive: challenge, completionHandler: reply)
+            #else
+            let method = challenge.protectionSpace.authenticationMethod
+            let sessionWide = [NSURLAuthenticationMethodServerTrust, NSURLAuthenticationMethodClientCertificate].contains(method)
+            if sessionWide, let ask = session.delegate?.urlSession(_:didReceive:completionHandler:) {
+                return ask(session, challenge, reply)
+            }
+            guard let ask = delegates.lazy.compactMap({ $0?.urlSession(_:task:didReceive:completionHandler:) }).first else {
+                return reply(.performDefaultHandling, nil)
+            }
+            ask(session, task, challenge, reply)
+            #endif
+        }
+    }
 }

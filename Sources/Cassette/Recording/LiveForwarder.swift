@@ -4,6 +4,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// How a challenge is answered: `URLSession`'s completion handler for it.
+package typealias ChallengeReply = @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+
 /// Sends requests to the real network through an inner `URLSession` that does not contain
 /// Cassette's protocol, reporting the response head as soon as it arrives and the rest at the end.
 ///
@@ -87,14 +90,19 @@ package final class LiveForwarder: Sendable {
         var data: @Sendable (Data) -> Void = { _ in }
         /// Body bytes sent: this piece, the total so far, the total expected (0 when unknown).
         var sent: @Sendable (Int64, Int64, Int64) -> Void = { _, _, _ in }
+        /// An authentication challenge the server made (HTTP authentication, server trust), to be
+        /// answered as the caller's delegate answers it; without one, the platform's default.
+        var challenge: (@Sendable (URLAuthenticationChallenge, @escaping ChallengeReply) -> Void)?
 
         package init(
             head: @escaping @Sendable (HTTPURLResponse) -> Void = { _ in }, data: @escaping @Sendable (Data) -> Void = { _ in },
-            sent: @escaping @Sendable (Int64, Int64, Int64) -> Void = { _, _, _ in }
+            sent: @escaping @Sendable (Int64, Int64, Int64) -> Void = { _, _, _ in },
+            challenge: (@Sendable (URLAuthenticationChallenge, @escaping ChallengeReply) -> Void)? = nil
         ) {
             self.head = head
             self.data = data
             self.sent = sent
+            self.challenge = challenge
         }
     }
 
@@ -216,6 +224,31 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
     ) {
         completionHandler(exchanges.withLock { $0[task.taskIdentifier]?.bodyStream }.map { InputStream(data: $0) })
+    }
+
+    /// A challenge goes to whoever answers for the caller (``Progress/challenge``): the caller's
+    /// delegate, whose answer — a credential, the default handling, a cancel — is this task's.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping ChallengeReply
+    ) {
+        guard let forward = exchanges.withLock({ $0[task.taskIdentifier]?.progress.challenge }) else {
+            return completionHandler(.performDefaultHandling, nil)
+        }
+        let id = task.taskIdentifier
+        forward(challenge) { [exchanges] disposition, credential in
+            // Answered with a credential, the request is sent again: what arrived so far belonged
+            // to the challenged response (FoundationNetworking hands a 401's body over before
+            // asking), which a live caller of Apple's loading system never sees — not collected.
+            // Otherwise the challenged response is the answer, and its body stays.
+            if disposition == .useCredential, credential != nil {
+                exchanges.withLock { exchanges in
+                    exchanges[id]?.body = Data()
+                    exchanges[id]?.arrivals = []
+                }
+            }
+            completionHandler(disposition, credential)
+        }
     }
 
     /// Never followed here: the redirect response comes back with its body, for the Router to play.

@@ -291,6 +291,9 @@ struct SessionExecutor {
             },
             sent: { piece, total, expected in
                 sent.report(piece: piece, total: total, expected: expected)
+            },
+            challenge: { challenge, reply in
+                TaskDelegateCalls.challenge(challenge, of: task, known: known, reply)
             })
         // Off URLSession's shared queue: creating another session's task from it crashes.
         DispatchQueue.global().async { [self] in
