@@ -2,6 +2,9 @@ import Cassette
 import CassetteTools
 import Foundation
 
+// Processes cannot be started on iOS, tvOS or watchOS (CassetteTools' SpawnedProcess is Linux and macOS only).
+#if os(Linux) || os(macOS)
+
 /// The test suites' helper executables (`SharedSessionCheck`, `CassetteSaveCheck`,
 /// `CassetteMemoryCheck`), built next to the test bundle, run to the end.
 public enum ChildProcess {
@@ -48,3 +51,4 @@ public enum ChildProcess {
         return (result.status, String(decoding: result.output, as: UTF8.self))
     }
 }
+#endif

@@ -2,6 +2,9 @@ import Cassette
 import CassetteTools
 import Foundation
 
+// Processes cannot be started on iOS, tvOS or watchOS (CassetteTools' SpawnedProcess is Linux and macOS only).
+#if os(Linux) || os(macOS)
+
 /// Debian's `chromium`, headless, as a test tool: loads a page from `file://`, runs its scripts and
 /// gives back the DOM they left, or a screenshot. `.ci/run` installs it when it is missing; a test
 /// that needs it runs when it is installed, and fails (rather than skips) under `CI` without it.
@@ -60,3 +63,4 @@ public struct DumpedDOM {
             .replacingOccurrences(of: "&amp;", with: "&")
     }
 }
+#endif

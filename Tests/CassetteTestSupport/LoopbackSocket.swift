@@ -11,7 +11,11 @@ import Darwin
 enum LoopbackSocket {
     /// The socket and its port; the caller owns the socket and closes it.
     static func bound(reusingAddress: Bool) throws -> (descriptor: Int32, port: Int) {
+        #if canImport(Darwin)
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #else
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
         guard descriptor >= 0 else { throw ServerError("socket() failed: \(errno)") }
         if reusingAddress {
             var yes: Int32 = 1
@@ -35,14 +39,22 @@ enum LoopbackSocket {
         return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 
-    /// Writes all of `data` to `socket`; false when the peer is gone.
+    /// Writes all of `data` to `socket`; false when the peer is gone (never a `SIGPIPE`: Linux
+    /// is told with each send, Darwin with the socket's `SO_NOSIGPIPE`, as the tape's server does).
     @discardableResult
     static func write(_ data: Data, to socket: Int32) -> Bool {
-        data.withUnsafeBytes { raw -> Bool in
+        #if canImport(Darwin)
+        var yes: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        let flags: Int32 = 0
+        #else
+        let flags = Int32(MSG_NOSIGNAL)
+        #endif
+        return data.withUnsafeBytes { raw -> Bool in
             guard let base = raw.baseAddress else { return true }
             var offset = 0
             while offset < raw.count {
-                let count = Glibc.send(socket, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                let count = send(socket, base + offset, raw.count - offset, flags)
                 if count <= 0 { return false }
                 offset += count
             }

@@ -2,6 +2,9 @@ import Cassette
 import CassetteTools
 import Foundation
 
+// Processes cannot be started on iOS, tvOS or watchOS (CassetteTools' SpawnedProcess is Linux and macOS only).
+#if os(Linux) || os(macOS)
+
 /// A WebSocket client nobody here wrote: Python's `websockets` (from PyPI; CI installs it in its
 /// venv and names the interpreter in `CASSETTE_PYTHON`), holding the echo + push conversation of
 /// ``LoopbackWebSocket``: a ping, three JSON messages each sent once the last is answered, then
@@ -88,3 +91,4 @@ package enum PythonWebSocketClient {
         return try JSONDecoder().decode(Conversation.self, from: printed)
     }
 }
+#endif

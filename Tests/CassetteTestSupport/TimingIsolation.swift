@@ -40,13 +40,14 @@ public enum TimingIsolation {
     /// cooperative pool is not queueing work behind other tests; gives up after 5 s (the test then
     /// runs anyway, and a timing bound that fails says what it measured).
     static func settle() async {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(5)
+        // Dispatch's monotonic clock, not `ContinuousClock` (macOS 13 / iOS 16; the package goes back to 12 / 15).
+        let now = { DispatchTime.now().uptimeNanoseconds }
+        let deadline = now() + 5_000_000_000
         var onTime = 0
-        while onTime < 3, clock.now < deadline {
-            let asleep = clock.now
-            try? await Task.sleep(for: .milliseconds(10))
-            onTime = clock.now - asleep < .milliseconds(25) ? onTime + 1 : 0
+        while onTime < 3, now() < deadline {
+            let asleep = now()
+            try? await Task.sleep(nanoseconds: 10_000_000)
+            onTime = now() - asleep < 25_000_000 ? onTime + 1 : 0
         }
     }
 }

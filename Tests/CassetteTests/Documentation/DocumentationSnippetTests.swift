@@ -2,6 +2,9 @@ import CassetteTestSupport
 import Foundation
 import Testing
 
+// Starts processes (or reads the package's folder through them): Linux and macOS only.
+#if os(Linux) || os(macOS)
+
 /// Every Swift example in the README, `docs/` and the DocC articles marked `<!-- compiles -->` (the line
 /// before its fence) compiles as written: it is type-checked against the package's built modules
 /// and a stand-in app module (`Fixtures/Snippets/MyApp.swift`), as a reader's test target would
@@ -99,3 +102,4 @@ import Testing
         }
     }
 }
+#endif

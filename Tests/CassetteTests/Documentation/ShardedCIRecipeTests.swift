@@ -3,6 +3,9 @@ import CassetteTestSupport
 import Foundation
 import Testing
 
+// Starts processes (or reads the package's folder through them): Linux and macOS only.
+#if os(Linux) || os(macOS)
+
 /// The sharded-CI recipe the README and the guide give whole: the same block in both, naming the
 /// variables the ledger reads, and its shell line dealing every suite to exactly one shard.
 @Suite(.timingIsolated) struct ShardedCIRecipeTests {
@@ -53,3 +56,4 @@ import Testing
         #expect(dealt.sorted() == suites)
     }
 }
+#endif

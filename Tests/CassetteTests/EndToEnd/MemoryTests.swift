@@ -8,6 +8,9 @@ import Testing
 import FoundationNetworking
 #endif
 
+// Measures child processes (glibc's allocator figures): Linux and macOS only.
+#if os(Linux) || os(macOS)
+
 /// Nothing Cassette allocates for a request outlives it: replaying many requests and recording
 /// big bodies leaves the heap where it was. Measured in a fresh child process
 /// (`Tests/CassetteMemoryCheck`), so that other tests running in parallel do not count; the
@@ -118,3 +121,4 @@ import FoundationNetworking
         }
     }
 }
+#endif

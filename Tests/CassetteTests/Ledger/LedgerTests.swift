@@ -48,6 +48,7 @@ import Testing
         var requests: [String]
     }
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// Runs the test processes at once, each opening its tapes in parallel; their outputs.
     static func runSuite(
         _ processes: [[Planned]], ledger: URL, run: String, arguments: [String] = [], environment: [String: String] = [:]
@@ -68,6 +69,7 @@ import Testing
             return (status, String(decoding: output, as: UTF8.self))
         }
     }
+    #endif
 
     /// Two test processes at once: the first opens `loads` for one test (asking only for
     /// `/feed`), the second opens `loads` for another test and `profile` — each process its tapes
@@ -83,6 +85,7 @@ import Testing
         ]
     }
 
+    #if os(Linux) || os(macOS)  // starts a process
     @Test func aRunOfParallelProcessesFindsTheOrphanTheUnusedInteractionsAndTheStaleCassetteExactly() throws {
         try withScratchTape { scratch in
             let files = try Self.plantCassettes(in: scratch.url)
@@ -144,7 +147,9 @@ import Testing
             #expect(try PrunePlan(report: second, orphans: true, unusedInteractions: true).steps == [])
         }
     }
+    #endif
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// `CASSETTE_SUMMARY=1`: one line as the test process exits.
     @Test func theSummaryLineAtTheEndOfATestProcess() throws {
         try withScratchTape { scratch in
@@ -163,7 +168,9 @@ import Testing
             #expect(without.first?.output.contains("Cassette:") == false)
         }
     }
+    #endif
 
+    #if os(Linux) || os(macOS)  // starts a process
     @Test func aFilteredRunIsPartialAndPruneRefusesIt() throws {
         try withScratchTape { scratch in
             let files = try Self.plantCassettes(in: scratch.url)
@@ -187,7 +194,9 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: files.orphan.path))
         }
     }
+    #endif
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// A live run (`CASSETTE_LIVE`) says nothing of what the cassettes are used for: the ledger
     /// marks its tapes live, the report says so and judges no orphan or unused interaction, and
     /// prune refuses it.
@@ -211,7 +220,9 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: files.orphan.path))
         }
     }
+    #endif
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// A process killed while writing leaves a line cut short: the file is skipped with a warning
     /// naming it and the line, the run is partial, and no cassette looks orphaned.
     @Test func aLedgerFileCutShortIsSkippedNamedAndMakesNothingAnOrphan() throws {
@@ -232,6 +243,7 @@ import Testing
             #expect(report.unusedCount == 2)
         }
     }
+    #endif
 
     @Test func aProcessWithoutItsEndMakesTheRunPartial() throws {
         try withScratchTape { scratch in

@@ -11,6 +11,7 @@ import Testing
     /// The suite's tests as `swift test list` prints them.
     static let tests = ["App.FeedTests/loads()", "App.FeedTests/reloads()", "App.ProfileTests/shows()"]
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// The suite of ``LedgerTests``, split in two shards by `--filter`, each into its own ledger.
     static func runShards(
         _ files: (loads: URL, profile: URL, orphan: URL, slow: URL), in folder: URL
@@ -26,7 +27,9 @@ import Testing
         #expect((one + two).map(\.status) == [0, 0], "\((one + two).map(\.output))")
         return (first, second)
     }
+    #endif
 
+    #if os(Linux) || os(macOS)  // starts a process
     @Test func twoShardsTogetherPruneExactlyWhatTheWholeRunPrunes() throws {
         try withScratchTape { scratch in
             let files = try LedgerTests.plantCassettes(in: scratch.url)
@@ -53,7 +56,9 @@ import Testing
             #expect(try PrunePlan(report: report, orphans: true, unusedInteractions: true) == wholePlan)
         }
     }
+    #endif
 
+    #if os(Linux) || os(macOS)  // starts a process
     @Test func withAShardMissingPruneRefusesAndNamesTheTestsNoShardRan() throws {
         try withScratchTape { scratch in
             let files = try LedgerTests.plantCassettes(in: scratch.url)
@@ -79,6 +84,7 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: files.orphan.path))
         }
     }
+    #endif
 
     /// A shard that ran on another machine wrote its cassettes' paths under its own checkout: they
     /// are matched by their place in the package. Ledgers of two different packages are refused.

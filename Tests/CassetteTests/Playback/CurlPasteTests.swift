@@ -9,6 +9,9 @@ import Testing
 import FoundationNetworking
 #endif
 
+// Starts processes (or reads the package's folder through them): Linux and macOS only.
+#if os(Linux) || os(macOS)
+
 /// What `curl -i` prints for a real response, pasted under a request line into an `.http`
 /// cassette, replays as the response a `URLSession` gets live: status, headers and bytes.
 /// curl is a real client nobody here wrote; `.ci/run` installs it when it is missing.
@@ -48,3 +51,4 @@ import FoundationNetworking
         return result.output
     }
 }
+#endif

@@ -38,6 +38,7 @@ import FoundationNetworking
         try Tape(file: file, mode: .none, matching: RequestMatching.default.ignoringHost(), environment: .tests)
     }
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// What curl sees through the server: `-w` adds the final URL and the times after the body.
     static func curl(
         _ url: String, through server: TapeServer
@@ -58,7 +59,9 @@ import FoundationNetworking
             Double(stats.dropFirst().first ?? "") ?? -1, Double(stats.last ?? "") ?? -1
         )
     }
+    #endif
 
+    #if os(Linux) || os(macOS)  // starts a process
     @Test func aSessionAndTheServerAnswerTheSameCassetteAlike() async throws {
         try await withScratchTape { scratch in
             let file = try Self.cassette(in: scratch)
@@ -114,4 +117,5 @@ import FoundationNetworking
             #expect(serverReport.unmatched.map(\.request.url) == [Self.live + "/missing"])
         }
     }
+    #endif
 }

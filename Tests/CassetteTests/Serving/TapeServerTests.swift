@@ -53,6 +53,7 @@ import FoundationNetworking
         return file
     }
 
+    #if os(Linux) || os(macOS)  // starts a process
     static func curl(_ arguments: [String]) -> (status: Int32, out: Data, err: String) {
         do {
             let result = try SpawnedProcess.run(executable: "/usr/bin/env", ["curl", "-s", "--no-progress-meter"] + arguments)
@@ -61,6 +62,7 @@ import FoundationNetworking
             return (-1, Data(), "\(error)")
         }
     }
+    #endif
 
     // MARK: Replaying on the wire
 

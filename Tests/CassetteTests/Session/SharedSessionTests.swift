@@ -2,6 +2,9 @@ import CassetteTestSupport
 import Foundation
 import Testing
 
+// Starts processes (or reads the package's folder through them): Linux and macOS only.
+#if os(Linux) || os(macOS)
+
 /// `URLSession.shared` goes through `URLProtocol.registerClass`, which works only in a process
 /// that had no URLSession yet: each scenario runs `SharedSessionCheck` in a fresh process and
 /// passes when that process saw everything it expected (see `Tests/SharedSessionCheck/main.swift`).
@@ -57,3 +60,4 @@ import Testing
             ))
     }
 }
+#endif

@@ -4,6 +4,9 @@ import Testing
 @testable import Cassette
 @testable import CassetteTools
 
+// Starts processes (or reads the package's folder through them): Linux and macOS only.
+#if os(Linux) || os(macOS)
+
 #if os(Linux) || os(macOS)
 /// The one way the tool and the tests start a program: its arguments, environment and folder
 /// reach it; its output, error and exit status (a signal's too) come back whole.
@@ -49,4 +52,5 @@ import Testing
         #expect(throws: SpawnedProcess.StartFailure.self) { try SpawnedProcess.run(executable: "/nonexistent/program", []) }
     }
 }
+#endif
 #endif
