@@ -48,11 +48,12 @@ final class SlotBinding: Sendable {
 
     /// The configuration of the session that runs `task`: the one the class was put into, else
     /// (a class serving many configurations) the task's session's, found as a redirect finds it
-    /// (``TaskInternals/session(of:known:)``). Call from `startLoading`.
-    func configuration(for task: URLSessionTask?) -> URLSessionConfiguration? {
+    /// (``TaskInternals/session(of:known:)``). Call from `startLoading`. The task is asked for only
+    /// then: an instant replay through a class of one configuration never takes its lock.
+    func configuration(for task: @autoclosure () -> URLSessionTask?) -> URLSessionConfiguration? {
         if let configuration = configuration.value { return configuration }
         guard servesManyConfigurations else { return nil }
-        return TaskInternals.session(of: task)?.configuration
+        return TaskInternals.session(of: task())?.configuration
     }
 
     /// The session made from this route's configuration, when Cassette knows it.
