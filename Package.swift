@@ -3,6 +3,10 @@ import PackageDescription
 
 // Cassette records the HTTP traffic of code under test and replays it offline.
 // Zero package dependencies, by design: only what the Swift toolchain ships.
+
+/// Where the tests may start a child process (Foundation's `Process`): not iOS or tvOS.
+let startsProcesses = TargetDependencyCondition.when(platforms: [.linux, .macOS])
+
 let package = Package(
     name: "Cassette",
     // The async URLSession API, task-locals and Swift concurrency the runtime is built on.
@@ -99,10 +103,11 @@ let package = Package(
             name: "CassetteTests",
             dependencies: [
                 "Cassette", "CassetteServer", "CassetteTesting", "CassetteTestSupport", "CassetteTools", "CassetteXCTest",
-                "SharedSessionCheck",
-                "CassetteSaveCheck",
-                "CassetteMemoryCheck",
-                "CassetteLedgerCheck",
+                // The child processes, built only where a test can start one (not iOS, tvOS).
+                .target(name: "SharedSessionCheck", condition: startsProcesses),
+                .target(name: "CassetteSaveCheck", condition: startsProcesses),
+                .target(name: "CassetteMemoryCheck", condition: startsProcesses),
+                .target(name: "CassetteLedgerCheck", condition: startsProcesses),
             ], exclude: ["Fixtures"]),
         .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteTestSupport"], exclude: ["Fixtures"]),
     ],

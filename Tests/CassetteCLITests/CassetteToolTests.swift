@@ -37,7 +37,7 @@ import Testing
         #expect(CassetteTool.commands.sorted() == Self.commands.sorted())
         let help = Captured.run([command, "--help"]).out
         let statuses = try #require(help.range(of: "EXIT STATUS:")).upperBound
-        let section = help[statuses...].replacingOccurrences(of: "\n", with: " ").replacing(#/ +/#, with: " ")
+        let section = " " + help[statuses...].split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") + " "
         #expect(section.contains("2 the command line was wrong"), "\(section)")
         let usesThree = section.contains(" 3 ")
         #expect(usesThree == ["diff", "check", "record", "play"].contains(command), "\(command): \(section)")

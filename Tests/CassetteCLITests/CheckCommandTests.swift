@@ -17,6 +17,7 @@ import Testing
         #expect(post.status == 0, "\(post.error)")
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
     @Test(.timeLimit(.minutes(1))) func anUnchangedServerIsNoDriftAndAChangedOneIsReportedAtItsPaths() throws {
         try withScratchTape(cassette: "profile.json") { scratch in
             let server = scratch.server
@@ -70,6 +71,7 @@ import Testing
 
     /// `--update` records again only the interaction that drifted: the rest of the file keeps its
     /// bytes, the drifted one keeps its request, and the next check finds nothing.
+    @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
     @Test(.timeLimit(.minutes(1))) func updateRewritesOnlyTheDriftedInteraction() throws {
         try withScratchTape(cassette: "profile.json") { scratch in
             let server = scratch.server
@@ -105,6 +107,7 @@ import Testing
         }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
     @Test(.timeLimit(.minutes(1))) func aDryRunSendsNothingAndAnUnreachableServerExitsThree() throws {
         try withScratchTape(cassette: "profile.json") { scratch in
             Self.record(from: scratch.server, into: scratch.file)
@@ -124,6 +127,7 @@ import Testing
     }
 
     /// A redacted credential is sent only with `--secret`, and never printed.
+    @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
     @Test(.timeLimit(.minutes(1))) func redactedValuesComeFromTheEnvironment() throws {
         try withScratchTape(cassette: "secret.json") { scratch in
             try JSONCassetteCodec.encode(
@@ -147,6 +151,7 @@ import Testing
     }
 
     /// The library API returns the findings as values.
+    @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
     @Test(.timeLimit(.minutes(1))) func theLibraryReturnsFindings() async throws {
         try await withScratchTape(cassette: "profile.json") { scratch in
             Self.record(from: scratch.server, into: scratch.file)
@@ -166,6 +171,7 @@ import Testing
 
     /// A fault made by `cassette fault` is a scenario: the service cannot be asked to answer it
     /// again, so it is skipped, with a line, and never sent.
+    @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
     @Test(.timeLimit(.minutes(1))) func aScenarioIsSkippedWithALineAndNotSent() throws {
         try withScratchTape(cassette: "profile.json") { scratch in
             Self.record(from: scratch.server, into: scratch.file)

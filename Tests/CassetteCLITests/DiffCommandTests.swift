@@ -132,6 +132,7 @@ import Testing
         #expect(wrong.status == 2 && wrong.error.contains("--match-ignoring takes port or host, not 'path'"))
     }
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// `--git REV FILE`: the committed cassette against the file as it is.
     @Test func againstTheCommittedVersion() throws {
         let scratch = try Locations.scratch()
@@ -154,4 +155,5 @@ import Testing
         let missing = Captured.run(["diff", "--git", "no-such-revision", file.path])
         #expect(missing.status == 3 && missing.error.contains("no-such-revision:\(file.path)"), "\(missing.error)")
     }
+    #endif
 }

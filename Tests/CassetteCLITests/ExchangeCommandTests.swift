@@ -106,6 +106,7 @@ import Glibc
         #expect(result.error.hasPrefix("error: URLError -1009 (notConnectedToInternet)"))
     }
 
+    #if os(Linux) || os(macOS)  // starts a process
     @Test func recordingAConnectionFailureSavesTheErrorOnlyWhenAskedAndExitsThree() throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
@@ -134,6 +135,7 @@ import Glibc
         #expect(replayed.status == 3)
         #expect(replayed.error.hasPrefix("error: URLError -1004 (cannotConnectToHost)"))
     }
+    #endif
 
     @Test func recordAndPlayTakeTheLibrarysRedactionOptions() throws {
         let scratch = try ScratchFolder()
@@ -193,6 +195,7 @@ import Glibc
         #expect(help.out.hasPrefix("USAGE: cassette record --cassette FILE"))
     }
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// A signal in the middle of a long replay (or recording) cancels it and says so; the process
     /// does not die with the signal's default action.
     @Test func aSignalDuringPlayStopsItAndSaysSo() throws {
@@ -211,6 +214,7 @@ import Glibc
         #expect(ended.status == 1)
         #expect(text == "error: stopped by SIGINT before the answer was complete; nothing was printed\n")
     }
+    #endif
 
     /// record reads CASSETTE_RECORD_MODE and CI as a tape does, --mode winning; play never
     /// records whatever the environment says; CASSETTE_FOLDER places a relative --cassette.

@@ -84,6 +84,7 @@ import Darwin
         #expect(Self.mode(target) == 0o444)
     }
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// A new cassette is created `0644` at most, never `0666` — even under a umask that takes
     /// nothing away (the tool runs in a child process with `umask 0`).
     @Test func aNewCassetteIsCreated0644AtMost() throws {
@@ -97,7 +98,9 @@ import Darwin
         #expect(result.status == 0, "\(result.output)")
         #expect(Self.mode(out) == 0o644, "mode \(String(Self.mode(out), radix: 8))")
     }
+    #endif
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// Runs the `cassette` tool with each argument list at once, in child processes; their exit statuses.
     static func atOnce(_ runs: [[String]]) throws -> [(status: Int32, output: String)] {
         let tool = ChildProcess.url(of: "cassette").path
@@ -148,6 +151,7 @@ import Darwin
             #expect(status == (winner == 0 ? 502 : 504), "round \(round): the copy is not the winner's")
         }
     }
+    #endif
 }
 
 extension FileSafetyTests {
@@ -164,6 +168,7 @@ extension FileSafetyTests {
 
         """
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// `fault` at once with `lint --fix`, and with `redact`, on one cassette: every change lands.
     @Test func differentWritersAtOnceAllLand() throws {
         let folder = try Locations.scratch()
@@ -186,6 +191,7 @@ extension FileSafetyTests {
             }
         }
     }
+    #endif
 
     /// A temporary file a writer killed mid-write left beside the cassette is gone after the next write.
     @Test func aKilledWritersTemporaryFileIsSweptByTheNextWrite() throws {

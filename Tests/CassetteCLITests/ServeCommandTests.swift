@@ -10,6 +10,7 @@ import Testing
 import Glibc
 #endif
 
+#if os(Linux) || os(macOS)  // starts the tool
 /// `cassette serve` as a user runs it: a child process that prints where it listens, serves
 /// until a signal, then saves and reports. Clients: curl and Python's `http.client`.
 @Suite(.timingIsolated) struct ServeCommandTests {
@@ -495,3 +496,4 @@ import Glibc
             missing.status == 1 && missing.output.contains("does not exist and record mode \"none\" never records"), "\(missing.output)")
     }
 }
+#endif

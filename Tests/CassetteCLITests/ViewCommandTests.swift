@@ -5,6 +5,7 @@ import Testing
 
 @testable import CassetteCLI
 
+#if os(Linux) || os(macOS)  // starts a browser
 /// `cassette view`, checked in a real browser: headless Chromium opens the page from `file://`,
 /// runs its script, and the test reads the DOM it built.
 @Suite(.enabled(if: HeadlessBrowser.runsTests, "needs Debian's chromium (.ci/run installs it)"), .serialized)
@@ -317,3 +318,4 @@ struct ViewCommandTests {
         #expect(dom.all(#"<span id="count">(.*?)</span>"#) == ["5000 of 5000"])
     }
 }
+#endif

@@ -66,6 +66,7 @@ import FoundationNetworking
 
     // MARK: Replaying on the wire
 
+    #if os(Linux) || os(macOS)  // starts a process
     @Test func curlReceivesTheRecordingAsTheWireCarriesIt() throws {
         try withScratchTape { scratch in
             let tape = try Tape(
@@ -113,7 +114,9 @@ import FoundationNetworking
             #expect(Self.curl([base + "/users/42"]).status == 7, "curl: could not connect")
         }
     }
+    #endif
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// With a stub installed, requests cross the tape's session (stubs read the `URLRequest`);
     /// without, a replay goes straight from the router to the wire. Both put the same bytes on it.
     @Test func stubsAnswerTooAndBothPathsWriteTheSameBytes() throws {
@@ -137,7 +140,9 @@ import FoundationNetworking
             try viaSession.eject()
         }
     }
+    #endif
 
+    #if os(Linux) || os(macOS)  // starts a process
     @Test func faultsLookOnTheWireAsTheyDidToTheCaller() throws {
         try withScratchTape { scratch in
             let tape = try Tape(file: try Self.cassette(in: scratch), mode: .none, environment: .tests)
@@ -158,7 +163,9 @@ import FoundationNetworking
             try tape.eject()
         }
     }
+    #endif
 
+    #if os(Linux) || os(macOS)  // starts a process
     @Test func anUnmatchedRequestGetsTheReportWithAMarkedStatus() throws {
         try withScratchTape { scratch in
             let misses = Locked<[String]>([])
@@ -175,6 +182,7 @@ import FoundationNetworking
             #expect(try tape.eject().unmatched.count == 1)
         }
     }
+    #endif
 
     /// A download task on Linux cannot be replayed in-process (FoundationNetworking keeps the
     /// file's URL to itself): pointed at the server, it downloads the recorded body.
@@ -194,6 +202,7 @@ import FoundationNetworking
 
     // MARK: Recording as a reverse proxy
 
+    #if os(Linux) || os(macOS)  // starts a process
     @Test func recordedThroughTheServerThenReplayedGivesTheSameBytes() throws {
         try withScratchTape { scratch in
             let upstream = try LoopbackServer()
@@ -236,6 +245,7 @@ import FoundationNetworking
             #expect(try player.eject().replayed == 7)
         }
     }
+    #endif
 
     @Test func aRecordingModeWithNowhereToRecordFromRefusesToStart() throws {
         try withScratchTape { scratch in

@@ -92,6 +92,7 @@ import FoundationNetworking
     /// authorised answer's; the recording keeps the authorised answer alone, as Apple's loading
     /// system delivers it, so that is what a delegate gets on replay.
     /// (Limited in time: a challenge nobody answers never ends on Linux, see the type's notes.)
+    @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
     @Test(.timeLimit(.minutes(1)), arguments: FetchStyle.allCases)
     func aBasicChallengeReachesTheCallersDelegateWhileRecording(style: FetchStyle) async throws {
         try await withScratchTape { scratch in

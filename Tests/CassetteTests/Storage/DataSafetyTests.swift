@@ -15,6 +15,7 @@ import Glibc
 /// Cassette never loses or corrupts a recording: appends keep what was there, saves are in start
 /// order, atomic even under SIGKILL, refused without damage, and safe across processes.
 @Suite(.timingIsolated) struct DataSafetyTests {
+    #if os(Linux) || os(macOS)  // starts a process
     /// The child executable, built next to the test bundle (`Tests/CassetteSaveCheck`).
     static var child: URL { ChildProcess.url(of: "CassetteSaveCheck") }
 
@@ -41,11 +42,13 @@ import Glibc
             DispatchQueue.global().async { continuation.resume(with: Result(catching: work)) }
         }
     }
+    #endif
 
     static func queryValue(_ name: String, of url: String) -> String? {
         URLComponents(string: url)?.queryItems?.first { $0.name == name }?.value
     }
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// Kill test: a child recording into a cassette is killed with SIGKILL at a random moment of
     /// a save (its first or second, from 0 to 40 ms after it began, or to 1.25 times as long as a
     /// save was measured to take, when longer), 100 times or more (until one kill
@@ -145,6 +148,7 @@ import Glibc
             }
         }
     }
+    #endif
 
     /// 200 requests in flight at once finish in random order; the cassette lists them in the
     /// order they started, the same in every run.

@@ -26,6 +26,7 @@ import Testing
                 == "Cassette: recorded 2 interactions into /work/app/Cassettes/UserTests/fetchesUser.json (replacing what it held)")
     }
 
+    #if os(Linux) || os(macOS)  // starts a process
     /// Through a real process whose standard error is a pipe, as under `swift test`: the line
     /// unless silenced.
     @Test func aRecordingProcessPrintsItUnlessSilenced() throws {
@@ -42,4 +43,5 @@ import Testing
         #expect(quiet.output == "")
         #expect(FileManager.default.fileExists(atPath: folder.file("quiet.json").path))
     }
+    #endif
 }
