@@ -24,6 +24,8 @@ package final class ExecutorAccess: Sendable {
     /// outlives the tape (a configuration's own, `URLCache.shared` for `.default`, is a disk cache
     /// the next run would find) and no test's entries answer another's requests.
     let cache: UncheckedSendable<URLCache?>
+    /// The response heads the tape's sessions replay, each built once (``ResponseHeads``).
+    let heads = ResponseHeads()
     /// Whether requests no recording answers are recorded.
     package let recordsNewRequests: Bool
     /// Whether a connection failure is also said on standard error at once.

@@ -143,7 +143,7 @@ struct SessionExecutor {
     private func play(_ decided: Answer, hop: Hop, of exchange: Exchange) {
         let channel = exchange.channel
         let urlRequest = hop.request
-        let head = decided.response?.urlResponse(for: urlRequest.url ?? URL(fileURLWithPath: "/"))
+        let head = decided.response.flatMap { router.access.heads.head(for: $0, requestURL: urlRequest.url ?? URL(fileURLWithPath: "/")) }
         let answer =
             decided.response.map { response in
                 head != nil

@@ -1,0 +1,51 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `HTTPURLResponse`s a tape's sessions replay, each built once and handed to every task that
+/// gets the same head.
+///
+/// Building one is most of what a replay costs: FoundationNetworking's `HTTPURLResponse.init`
+/// sanitises and capitalises every header field name, about 40 % of an instant replay in
+/// CassetteBench at 64 in flight. An `HTTPURLResponse` is immutable (its fields are read-only, on
+/// every platform), and every reader of it — the loading system, a delegate, `data(for:)` — only
+/// reads, so one instance serves every task whose head is the same: the same request URL, the
+/// same recorded URL, status and header fields. A head that differs in any of them (a shifted
+/// `Date`, a filled placeholder) is built anew. What a caller can tell apart is identity alone
+/// (`===` between two tasks' responses), which no client relies on.
+///
+/// Bounded: at ``capacity`` distinct heads the cache starts again, so a tape that replays many
+/// URLs keeps at most that many responses.
+final class ResponseHeads: Sendable {
+    /// What makes two heads the same response.
+    private struct Key: Hashable {
+        let requestURL: String
+        let recordedURL: String?
+        let status: Int
+        let headers: Interaction.Headers
+    }
+
+    /// The most heads kept at once.
+    static let capacity = 256
+
+    private let heads = Locked([Key: UncheckedSendable<HTTPURLResponse>]())
+
+    /// The response for `response` answering a request for `requestURL`: the one built before for
+    /// the same head, or a new one (nil when the status cannot be a response's, as
+    /// ``Interaction/Response/urlResponse(for:)`` says).
+    func head(for response: Interaction.Response, requestURL: URL) -> HTTPURLResponse? {
+        let key = Key(requestURL: requestURL.absoluteString, recordedURL: response.url, status: response.status, headers: response.headers)
+        if let built = heads.withLock({ $0[key] }) { return built.value }
+        guard let built = response.urlResponse(for: requestURL) else { return nil }
+        heads.withLock { heads in
+            if heads.count >= Self.capacity { heads.removeAll(keepingCapacity: true) }
+            heads[key] = UncheckedSendable(built)
+        }
+        return built
+    }
+
+    /// How many heads are kept (for tests).
+    var count: Int { heads.withLock { $0.count } }
+}
