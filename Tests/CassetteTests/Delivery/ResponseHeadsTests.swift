@@ -13,9 +13,9 @@ import FoundationNetworking
 @Suite struct ResponseHeadsTests {
     static let url = URL(string: "https://api.example/feed?page=1")!
 
-    static func response(status: Int = 200, url: String? = nil, headers: Interaction.Headers = ["Content-Type": "application/json"])
-        -> Interaction.Response
-    {
+    static let json: Interaction.Headers = ["Content-Type": "application/json"]
+
+    static func response(status: Int = 200, url: String? = nil, headers: Interaction.Headers = json) -> Interaction.Response {
         Interaction.Response(status: status, url: url, headers: headers, body: .init(text: "{}"))
     }
 
@@ -39,7 +39,9 @@ import FoundationNetworking
             try #require(heads.head(for: Self.response(url: "https://cdn.example/feed"), requestURL: Self.url)),
             try #require(heads.head(for: Self.response(headers: ["Content-Type": "text/plain"]), requestURL: Self.url)),
             try #require(
-                heads.head(for: Self.response(headers: ["Content-Type": "application/json", "Date": "Sat, 28 Nov 2026 10:00:00 GMT"]), requestURL: Self.url)),
+                heads.head(
+                    for: Self.response(headers: ["Content-Type": "application/json", "Date": "Sat, 28 Nov 2026 10:00:00 GMT"]),
+                    requestURL: Self.url)),
         ]
         #expect(variants.allSatisfy { $0 !== base })
         #expect(variants.map(\.url) == [other, Self.url, URL(string: "https://cdn.example/feed"), Self.url, Self.url])
@@ -86,7 +88,9 @@ import FoundationNetworking
             for style in FetchStyle.allCases {
                 let session = Fetch.session(of: tape, style: style)
                 let fetched = await Fetch.run(feed, on: session, style: style)
-                #expect(fetched.status == 200 && fetched.headers.first { $0.key.lowercased() == "etag" }?.value == #""2""# && fetched.text == "two", "\(style)")
+                #expect(
+                    fetched.status == 200 && fetched.headers.first { $0.key.lowercased() == "etag" }?.value == #""2""#
+                        && fetched.text == "two", "\(style)")
             }
             _ = try tape.eject()
         }
