@@ -60,6 +60,28 @@ enum ReplayBenchmarks {
             a: { try await send(tape.session) }, b: { try await send(floor) })
     }
 
+    /// `replay_distinct_64`: 64 in flight as `replay_vs_floor_64`, but every request for its own
+    /// URL and recording, so that no replay finds its head built before (``ResponseHeads`` keeps
+    /// 256, the run asks for more): what a test's first replay of each interaction costs.
+    static func distinctVersusFloor(requests: Int, folder: URL) throws -> Harness.Pair {
+        FloorProtocol.body = body
+        FloorProtocol.headers = headers
+        let urls = (0..<requests).map { "https://bench.example/items/\($0)?page=1" }
+        let tape = try tape(CassetteDocument(interactions: urls.map(interaction)), in: folder, name: "replay-distinct.json")
+        let floor = FloorProtocol.session()
+        let sent = urls.compactMap(URL.init(string:))
+        func send(_ session: URLSession) async throws -> Double {
+            try await Harness.secondsPerOperation(requests) {
+                try await Requests.concurrent(sent, inFlight: 64, on: session, bodySize: body.count)
+            }
+        }
+        return Harness.Pair(
+            name: "replay_distinct_64",
+            what: "replay of a 1 KB JSON response, 64 in flight, \(requests) requests per run, each its own URL and recording",
+            aLabel: "Tape replay", bLabel: "URLProtocol from memory", unit: "s/op", goal: 1.10,
+            a: { try await send(tape.session) }, b: { try await send(floor) })
+    }
+
     /// `match_scaling`: the same replays from a cassette of `large` distinct interactions and from one of 10.
     static func matchScaling(large: Int, requests: Int, folder: URL) throws -> Harness.Pair {
         func document(_ count: Int) -> CassetteDocument {

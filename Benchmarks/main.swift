@@ -77,6 +77,9 @@ do {
     if wanted("replay_cpu_64") {
         try await run(try ReplayBenchmarks.versusFloor(inFlight: 64, requests: quick ? 256 : 4096, cpu: true, folder: folder))
     }
+    if wanted("replay_distinct_64") {
+        try await run(try ReplayBenchmarks.distinctVersusFloor(requests: quick ? 512 : 4096, folder: folder))
+    }
     if wanted("match_scaling") {
         try await run(try ReplayBenchmarks.matchScaling(large: quick ? 10_000 : 100_000, requests: quick ? 200 : 2000, folder: folder))
     }

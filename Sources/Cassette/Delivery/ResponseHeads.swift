@@ -19,12 +19,20 @@ import FoundationNetworking
 /// Bounded: at ``capacity`` distinct heads the cache starts again, so a tape that replays many
 /// URLs keeps at most that many responses.
 final class ResponseHeads: Sendable {
-    /// What makes two heads the same response.
+    /// What makes two heads the same response. Hashed by the URLs and status alone: hashing every
+    /// header field cost a miss (a recording's first replay) more than the lookup saves; equal
+    /// keys compare every field.
     private struct Key: Hashable {
         let requestURL: String
         let recordedURL: String?
         let status: Int
         let headers: Interaction.Headers
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(requestURL)
+            hasher.combine(recordedURL)
+            hasher.combine(status)
+        }
     }
 
     /// The most heads kept at once.
