@@ -95,4 +95,34 @@ import FoundationNetworking
             _ = try tape.eject()
         }
     }
+
+    /// Live, recorded, then replayed offline three times over (from the second time on, each
+    /// replay's head is the one built before): every replay is field by field what the live
+    /// caller saw, through each API.
+    @Test(arguments: FetchStyle.allCases)
+    func repeatedReplaysAreWhatTheLiveCallerSaw(style: FetchStyle) async throws {
+        try await withScratchTape { scratch in
+            let requests = ["/status/418", "/gzip", "/cache/max-age/60"].map { URLRequest(url: URL(string: scratch.server.baseURL + $0)!) }
+            let recording = try Tape(file: scratch.file, mode: .once, options: .init(redaction: .none), environment: .tests)
+            let liveSession = Fetch.session(of: recording, style: style)
+            var live: [Fetched] = []
+            for request in requests { live.append(await Fetch.run(request, on: liveSession, style: style)) }
+            #expect(try recording.eject().recorded == requests.count)
+            #expect(live.map(\.status) == [418, 200, 200])
+            scratch.server.stop()
+
+            let replaying = try Tape(file: scratch.file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
+            let replaySession = Fetch.session(of: replaying, style: style)
+            for round in 1...3 {
+                for (index, request) in requests.enumerated() {
+                    let replayed = await Fetch.run(request, on: replaySession, style: style)
+                    #expect(
+                        replayed.sameOutcome(as: live[index]),
+                        "round \(round), \(request.url!.path): live \(live[index]), replayed \(replayed)")
+                }
+            }
+            #expect(replaying.router.access.heads.count == requests.count)
+            #expect(try replaying.eject().replayed == 3 * requests.count)
+        }
+    }
 }
