@@ -30,6 +30,7 @@ package enum InteractionComparison {
         var found: [InteractionDifference] = []
         note(.recordedAt, old.recordedAt, new.recordedAt, shown: shown, into: &found)
         found += requestDifferences(old.request, new.request)
+        found += challengeDifferences(old.challenges, new.challenges)
         switch (old.response, new.response) {
         case (nil, nil): break
         case (let a?, let b?): found += responseDifferences(a, b, depth: depth)
@@ -195,6 +196,26 @@ package enum InteractionComparison {
 
     private static func chunks(_ stream: Interaction.StreamedBody) -> String {
         "\(stream.chunks.count) chunk\(stream.chunks.count == 1 ? "" : "s")"
+    }
+
+    // MARK: Challenges
+
+    /// Challenge by challenge: what the delegate was asked, its answer, and the challenged
+    /// response compared as the interaction's response is.
+    private static func challengeDifferences(_ old: [Interaction.Challenge], _ new: [Interaction.Challenge]) -> [InteractionDifference] {
+        var found: [InteractionDifference] = []
+        note(.challenges, old.count, new.count, shown: { "\($0) challenge\($0 == 1 ? "" : "s")" }, into: &found)
+        for (index, (a, b)) in zip(old, new).enumerated() {
+            note(.challenge(index, .method), a.method, b.method, shown: { $0 }, into: &found)
+            note(.challenge(index, .realm), a.realm, b.realm, shown: { $0 }, into: &found)
+            note(.challenge(index, .answer), a.answer, b.answer, shown: \.rawValue, into: &found)
+            for difference in responseDifferences(a.response, b.response, depth: .values) {
+                var inside = difference
+                inside.place = .challengeResponse(index, difference.place)
+                found.append(inside)
+            }
+        }
+        return found
     }
 
     // MARK: WebSocket

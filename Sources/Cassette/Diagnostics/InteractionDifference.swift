@@ -22,6 +22,13 @@ package struct InteractionDifference: Sendable, Equatable, CustomStringConvertib
         case requestHeaders
         /// The request's URL as written: the same parts spelled otherwise.
         case requestURL
+        /// The interactions have another number of authentication challenges.
+        case challenges
+        /// One member of one challenge (``Interaction/Challenge``), by its index.
+        case challenge(Int, ChallengeMember)
+        /// A place in one challenge's challenged response: ``status``, ``responseHeader(_:)``,
+        /// ``responseBody(_:)`` and the others, as in the interaction's response.
+        indirect case challengeResponse(Int, Place)
         /// One interaction has a response, the other none.
         case response
         case status
@@ -53,6 +60,13 @@ package struct InteractionDifference: Sendable, Equatable, CustomStringConvertib
         case webSocket
         /// One member of one WebSocket message.
         case message(Int, MessageMember)
+    }
+
+    /// What the delegate was asked about a challenge, and its answer.
+    package enum ChallengeMember: String, Sendable, Equatable {
+        case method
+        case realm
+        case answer
     }
 
     /// A member of a WebSocket message.
@@ -89,7 +103,7 @@ package struct InteractionDifference: Sendable, Equatable, CustomStringConvertib
     }
 
     /// The place as the walk names places: `recordedAt`, `request.url`, `request.headers.Accept`,
-    /// `request.body.$.user.id`, `response.status`, `response.headers.Date`, `response.body`,
+    /// `request.body.$.user.id`, `challenges[0].answer`, `response.status`, `response.headers.Date`, `response.body`,
     /// `response.stream.chunks[2].at`, `error`, `timing.firstByte`, `latency`, `scenario`,
     /// `webSocket.messages[1]`, `webSocket.messages[3].code`.
     package var name: String {
@@ -108,6 +122,9 @@ package struct InteractionDifference: Sendable, Equatable, CustomStringConvertib
             }
         case .requestHeaders: return "request.headers"
         case .requestURL: return "request.url"
+        case .challenges: return "challenges"
+        case .challenge(let index, let member): return "challenges[\(index)].\(member.rawValue)"
+        case .challengeResponse(let index, let inner): return "challenges[\(index)].\(InteractionDifference(inner, old: nil, new: nil).name)"
         case .response: return "response"
         case .status: return "response.status"
         case .responseURL: return "response.url"

@@ -89,7 +89,7 @@ struct RedactionRules: Sendable {
         switch part {
         case .url(.request):
             return redactUserInfo(of: redactQuery(of: text, secrets: &secrets), secrets: &secrets)
-        case .url(.response):
+        case .url(.response), .url(.challenge):
             return redactQuery(of: text, secrets: &secrets)
         case .header(_, let name):
             let lowercased = name.lowercased()

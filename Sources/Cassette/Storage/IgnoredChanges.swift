@@ -100,6 +100,11 @@ public struct IgnoredChanges: Sendable, Equatable {
             return difference.seconds.map { closeEnough($0.old, $0.new) } ?? false
         case .responseBody(let path?):
             return jsonPaths.contains { JSONPathPattern($0).contains(path) }
+        case .challengeResponse(_, let inside):
+            // A challenged response is held to what the interaction's response is held to.
+            var difference = difference
+            difference.place = inside
+            return ignores(difference)
         default:
             return false
         }

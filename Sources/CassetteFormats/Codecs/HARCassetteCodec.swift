@@ -126,6 +126,17 @@ package enum HARCassetteCodec {
             member("timings", timings),
         ]
         if !extras.isEmpty { members.append(member("_cassette", .object(extras))) }
+        if !interaction.challenges.isEmpty {
+            // Cassette's extension: each challenge as a cassette writes it, its response as HAR writes responses.
+            let challenges = interaction.challenges.map { challenge in
+                var members = [member("method", .string(challenge.method))]
+                if let realm = challenge.realm { members.append(member("realm", .string(realm))) }
+                members.append(member("answer", .string(challenge.answer.rawValue)))
+                members.append(member("response", response(challenge.response)))
+                return JSONNode(.object(members))
+            }
+            members.append(member("_challenges", .array(challenges)))
+        }
         if let conversation = interaction.webSocket {
             let upgradedAt = (interaction.recordedAt?.timeIntervalSince1970 ?? 0) + (interaction.timing?.firstByte ?? 0)
             members.append(member("_webSocketMessages", HARWebSocketMessages.tree(for: conversation, upgradedAt: upgradedAt)))

@@ -86,6 +86,18 @@ struct HARReader: JSONTreeReading {
         var response = requiredObject("response", in: node, at: path, expecting: "the response object")
             .flatMap { readResponse($0, at: path.appending("response")) }
 
+        var challenges: [Interaction.Challenge]? = []
+        if let challengesNode = node.memberValue("_challenges") {
+            challenges = readChallenges(challengesNode, at: path.appending("_challenges")) { reader, node, path in
+                switch reader.readResponse(node, at: path) {
+                case .some(.some(let response)): return response
+                case .some(nil):
+                    reader.report("a challenge is a 401 or 407 response, found 0", at: path.appending("status"), offset: node.offset)
+                    return nil
+                case nil: return nil
+                }
+            }
+        }
         var error = extras.error
         if case .some(nil) = response {
             // Status 0: the request got no response, the way browsers export a failed request.
@@ -146,9 +158,9 @@ struct HARReader: JSONTreeReading {
                 }
             }
         }
-        guard problems.count == problemsBefore, let request else { return nil }
+        guard problems.count == problemsBefore, let request, let challenges else { return nil }
         return Interaction(
-            recordedAt: recordedAt, request: request, response: finalResponse, error: error,
+            recordedAt: recordedAt, request: request, challenges: challenges, response: finalResponse, error: error,
             timing: timing, latency: extras.latency, webSocket: webSocket, scenario: extras.scenario)
     }
 

@@ -138,17 +138,38 @@ package enum HTTPMessageCassetteCodec {
         out += Array((["###"] + fields).joined(separator: " ").utf8)
         out.append(HTTPMessageSyntax.newline)
         if let scenario = interaction.scenario { line("# scenario: \(scenario)", to: &out) }
+        // Each challenge: a comment saying what was asked and answered, and its response before the final one.
+        let challengeBase64 = interaction.challenges.map { isBase64(challengeBody: $0.response) }
+        for (challenge, base64) in zip(interaction.challenges, challengeBase64) {
+            var words = "# challenge: \(challenge.answer.rawValue) \(challenge.method)"
+            if let realm = challenge.realm { words += " " + String(decoding: JSONWriter.compact(.string(realm)), as: UTF8.self) }
+            line(words + (base64 ? " " + HTTPMessageSyntax.base64Marker : ""), to: &out)
+        }
 
         line("\(request.method) \(request.url) HTTP/1.1", to: &out)
         write(request.headers, body: request.body, base64: requestBase64, to: &out)
-        if let response {
-            let reason = ReasonPhrase.of(response.status)
-            line("HTTP/1.1 \(response.status)" + (reason.isEmpty ? "" : " \(reason)"), to: &out)
-            write(response.headers, body: response.body, base64: responseBase64, to: &out)
+        for (challenge, base64) in zip(interaction.challenges, challengeBase64) {
+            write(challenge.response, base64: base64, to: &out)
         }
+        if let response { write(response, base64: responseBase64, to: &out) }
         for message in interaction.webSocket?.messages ?? [] {
             write(message, to: &out)
         }
+    }
+
+    /// The status line, header lines and body of a response.
+    private static func write(_ response: Interaction.Response, base64: Bool, to out: inout [UInt8]) {
+        let reason = ReasonPhrase.of(response.status)
+        line("HTTP/1.1 \(response.status)" + (reason.isEmpty ? "" : " \(reason)"), to: &out)
+        write(response.headers, body: response.body, base64: base64, to: &out)
+    }
+
+    /// Whether a challenged response's body is written as base64: a response follows it, so its
+    /// body ends at a status line.
+    private static func isBase64(challengeBody response: Interaction.Response) -> Bool {
+        !response.body.isEmpty
+            && (!isWritableRaw(response.body.data, endsAtStatusLines: true)
+                || readsLonger(response.body, declared: HTTPMessageSyntax.declaredLength(response.headers, status: response.status)))
     }
 
     /// `>>> AT KIND [CODE] [base64]` (the client sends; `<<<` the server), then the payload as a

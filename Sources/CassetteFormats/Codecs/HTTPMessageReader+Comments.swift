@@ -2,7 +2,7 @@ import Foundation
 
 // The `#` comment lines of an HTTP-message cassette that say something: in the preamble
 // `# version: 1`, `# recordedWith: TEXT` and `# metadata: {…}`; after an interaction's `###`
-// line, `# scenario: TEXT`. Every other comment is the reader's to skip.
+// line, `# scenario: TEXT` and `# challenge: ANSWER METHOD "REALM"`. Every other comment is the reader's to skip.
 extension HTTPMessageReader {
     // MARK: Comments
 
@@ -34,6 +34,59 @@ extension HTTPMessageReader {
             return nil
         }
         return value
+    }
+
+    /// What a `# challenge: ANSWER METHOD ["REALM"] [base64]` line says: a challenge without its
+    /// response, which follows the request; `base64` when that response's body is written so.
+    struct ChallengeLine {
+        var challenge: Interaction.Challenge?
+        var base64: Bool
+        var line: Int
+    }
+
+    /// The line at `index`, when it is `# challenge: …` after the `###` line: what it says, with
+    /// `challenge` nil (and the problem reported) when it says it wrongly. `number` is its place
+    /// among the interaction's challenges.
+    mutating func readChallengeComment(number: Int, at path: JSONPath) -> ChallengeLine? {
+        let text = string(Syntax.withoutCarriageReturn(line(index)))
+        guard let value = commentValue("challenge", in: text) else { return nil }
+        let place = path.appending("challenges").appending(number)
+        let column = text.utf8.count - value.utf8.count
+        var rest = Substring(value)
+        var base64 = false
+        if rest.hasSuffix(" " + Syntax.base64Marker) {
+            base64 = true
+            rest = rest.dropLast(Syntax.base64Marker.count + 1)
+        }
+        let words = rest.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard words.count >= 2 else {
+            report(
+                "expected \"# challenge: ANSWER METHOD \"REALM\"\", like \"# challenge: useCredential HTTPBasic \"api\"\"",
+                at: place, line: index, column: column)
+            return ChallengeLine(challenge: nil, base64: base64, line: index)
+        }
+        let read = CassetteRules.challengeAnswer(String(words[0]))
+        if let problem = read.problem { report(problem, at: place.appending("answer"), line: index, column: column) }
+        let method = String(words[1])
+        let methodProblem = CassetteRules.challengeMethodProblem(method)
+        if let methodProblem { report(methodProblem, at: place.appending("method"), line: index, column: column) }
+        var realm: String?
+        var realmRead = true
+        if words.count == 3 {
+            realm = (try? JSONParser.parse(Data(words[2].utf8)))?.value.stringValue
+            if realm == nil {
+                report(
+                    "expected the realm as a JSON string like \"api\", found \(CassetteRules.quoted(String(words[2])))",
+                    at: place.appending("realm"), line: index, column: column)
+                realmRead = false
+            } else if let realm, let problem = CassetteRules.challengeRealmProblem(realm) {
+                report(problem, at: place.appending("realm"), line: index, column: column)
+                realmRead = false
+            }
+        }
+        guard let answer = read.answer, methodProblem == nil, realmRead else { return ChallengeLine(challenge: nil, base64: base64, line: index) }
+        let challenge = Interaction.Challenge(method: method, realm: realm, answer: answer, response: .init(status: 401))
+        return ChallengeLine(challenge: challenge, base64: base64, line: index)
     }
 
     /// `# metadata: {"apiVersion":"2026-10-01"}`: the metadata as one line of JSON.

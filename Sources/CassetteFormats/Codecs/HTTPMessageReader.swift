@@ -91,8 +91,10 @@ struct HTTPMessageReader {
         }
         // Blank lines and comments; `# scenario: TEXT` says what the interaction simulates.
         var scenario: String?
+        var challengeLines: [ChallengeLine] = []
         while index < lines.count, Syntax.isBlank(line(index)) || Syntax.isComment(line(index)) {
             if let value = readScenarioComment(at: path) { scenario = value }
+            if let challenge = readChallengeComment(number: challengeLines.count, at: path) { challengeLines.append(challenge) }
             index += 1
         }
         guard index < lines.count, !Syntax.isSeparator(line(index)) else {
@@ -115,6 +117,27 @@ struct HTTPMessageReader {
                 base64: fields.requestBase64, contentType: requestHeaders["Content-Type"],
                 declaredLength: Syntax.declaredLength(requestHeaders, status: nil),
                 at: requestPath.appending("body"))
+        }
+
+        // Each challenge's response, then the response
+        var challenges: [Interaction.Challenge] = []
+        for (number, challengeLine) in challengeLines.enumerated() {
+            let place = path.appending("challenges").appending(number).appending("response")
+            guard index < lines.count, Syntax.isStatusLine(line(index)) else {
+                report(
+                    "\"# challenge:\" line \(number + 1) needs its response (a status line like \"HTTP/1.1 401 Unauthorized\") after the request",
+                    at: place, line: challengeLine.line, column: 0)
+                break
+            }
+            let statusLine = index
+            guard let read = readResponse(base64: challengeLine.base64, endsAtStatusLines: true, at: place) else { continue }
+            if let problem = CassetteRules.challengeResponseProblem(read) {
+                report(problem.message, at: place.appending(problem.field), line: statusLine, column: 0)
+            }
+            if var challenge = challengeLine.challenge {
+                challenge.response = read
+                challenges.append(challenge)
+            }
         }
 
         // Response
@@ -193,7 +216,7 @@ struct HTTPMessageReader {
         return Interaction(
             recordedAt: fields.recordedAt,
             request: .init(method: requestLine.method, url: requestLine.url, headers: requestHeaders, body: requestBody),
-            response: response, error: fields.error, timing: fields.timing, latency: fields.latency, webSocket: webSocket,
+            challenges: challenges, response: response, error: fields.error, timing: fields.timing, latency: fields.latency, webSocket: webSocket,
             scenario: scenario)
     }
 
@@ -298,7 +321,11 @@ struct HTTPMessageReader {
         return readResponse(base64: false, trimsBody: false, at: .root)
     }
 
-    mutating func readResponse(base64: Bool, trimsBody: Bool = true, at path: JSONPath) -> Interaction.Response? {
+    /// A response from its status line on. `endsAtStatusLines`: another response follows (after a
+    /// challenged one), so its body ends at a status line too.
+    mutating func readResponse(
+        base64: Bool, trimsBody: Bool = true, endsAtStatusLines: Bool = false, at path: JSONPath
+    ) -> Interaction.Response? {
         var status = Syntax.status(ofStatusLine: line(index)) ?? 0
         index += 1
         var headers = readHeaders(at: path.appending("headers"))
@@ -317,7 +344,9 @@ struct HTTPMessageReader {
             if trimsBody {
                 // A 101's body (there should be none) ends where its WebSocket messages begin.
                 body = readBody(
-                    until: { Syntax.isSeparator($0) || (status == 101 && Syntax.isWebSocketLine($0)) }, base64: base64,
+                    until: {
+                        Syntax.isSeparator($0) || (status == 101 && Syntax.isWebSocketLine($0)) || (endsAtStatusLines && Syntax.isStatusLine($0))
+                    }, base64: base64,
                     contentType: headers["Content-Type"], declaredLength: Syntax.declaredLength(headers, status: status),
                     at: path.appending("body"))
             } else {

@@ -161,16 +161,11 @@ package enum JSONCassetteCodec {
         var requestMembers = [member("method", .string(request.method)), member("url", .string(request.url))]
         appendMessage(headers: request.headers, body: request.body, to: &requestMembers)
         members.append(member("request", .object(requestMembers)))
+        if !interaction.challenges.isEmpty {
+            members.append(member("challenges", .array(interaction.challenges.map { JSONNode(tree(for: $0)) })))
+        }
         if let response = interaction.response {
-            var responseMembers = [member("status", .number(String(response.status)))]
-            if let url = response.url { responseMembers.append(member("url", .string(url))) }
-            if let stream = response.stream {
-                appendMessage(headers: response.headers, body: .empty, to: &responseMembers)
-                responseMembers.append(member("stream", tree(for: stream, contentType: response.headers["Content-Type"])))
-            } else {
-                appendMessage(headers: response.headers, body: response.body, to: &responseMembers)
-            }
-            members.append(member("response", .object(responseMembers)))
+            members.append(member("response", tree(for: response)))
         }
         if let error = interaction.error {
             let code: JSONValue = error.code.name.map { .string($0) } ?? .number(String(error.code.rawValue))
@@ -191,6 +186,27 @@ package enum JSONCassetteCodec {
             members.append(
                 member("webSocket", .object([member("messages", .array(conversation.messages.map { JSONNode(tree(for: $0)) }))])))
         }
+        return .object(members)
+    }
+
+    private static func tree(for response: Interaction.Response) -> JSONValue {
+        var members = [member("status", .number(String(response.status)))]
+        if let url = response.url { members.append(member("url", .string(url))) }
+        if let stream = response.stream {
+            appendMessage(headers: response.headers, body: .empty, to: &members)
+            members.append(member("stream", tree(for: stream, contentType: response.headers["Content-Type"])))
+        } else {
+            appendMessage(headers: response.headers, body: response.body, to: &members)
+        }
+        return .object(members)
+    }
+
+    /// A challenge: what the delegate was asked, its answer, and the challenged response.
+    private static func tree(for challenge: Interaction.Challenge) -> JSONValue {
+        var members = [member("method", .string(challenge.method))]
+        if let realm = challenge.realm { members.append(member("realm", .string(realm))) }
+        members.append(member("answer", .string(challenge.answer.rawValue)))
+        members.append(member("response", tree(for: challenge.response)))
         return .object(members)
     }
 

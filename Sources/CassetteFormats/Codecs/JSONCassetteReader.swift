@@ -62,11 +62,14 @@ struct JSONCassetteReader: JSONTreeReading {
         guard
             let fields = members(
                 of: node, at: path, expected: "an interaction object",
-                allowed: ["recordedAt", "request", "response", "error", "timing", "latency", "scenario", "webSocket"])
+                allowed: ["recordedAt", "request", "challenges", "response", "error", "timing", "latency", "scenario", "webSocket"])
         else { return nil }
         let recordedAt = fields["recordedAt"].flatMap { readTimestamp($0, at: path.appending("recordedAt")) }
         let request = required("request", in: fields, of: node, at: path, expecting: "an object with \"method\" and \"url\"")
             .flatMap { readRequest($0, at: path.appending("request")) }
+        let challenges = readOptional(fields["challenges"], default: []) {
+            $0.readChallenges($1, at: path.appending("challenges")) { $0.readResponse($1, at: $2) }
+        }
         let response = fields["response"].flatMap { readResponse($0, at: path.appending("response")) }
         let error = fields["error"].flatMap { readError($0, at: path.appending("error")) }
         let timing = fields["timing"].flatMap { readTiming($0, at: path.appending("timing")) }
@@ -98,10 +101,10 @@ struct JSONCassetteReader: JSONTreeReading {
         {
             report("expected a \"response\", an \"error\", or both", at: path, offset: node.offset)
         }
-        guard let request else { return nil }
+        guard let request, let challenges else { return nil }
         if fields["webSocket"] != nil, webSocket == nil { return nil }
         return Interaction(
-            recordedAt: recordedAt, request: request, response: response, error: error, timing: timing, latency: latency,
+            recordedAt: recordedAt, request: request, challenges: challenges, response: response, error: error, timing: timing, latency: latency,
             webSocket: webSocket, scenario: scenario)
     }
 

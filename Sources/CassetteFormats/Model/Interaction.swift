@@ -18,6 +18,9 @@ public struct Interaction: Sendable, Equatable {
     public var recordedAt: Date?
     /// The request as the caller built it.
     public var request: Request
+    /// The HTTP authentication challenges the server made before the ``response``, in order, and
+    /// how the caller's delegate answered each (``Challenge``); empty for most interactions.
+    public var challenges: [Challenge]
     /// The response, if one arrived.
     public var response: Response?
     /// The transport error, instead of a response or after one (a connection dropped mid-body).
@@ -41,6 +44,7 @@ public struct Interaction: Sendable, Equatable {
     public init(
         recordedAt: Date? = nil,
         request: Request,
+        challenges: [Challenge] = [],
         response: Response? = nil,
         error: TransportError? = nil,
         timing: Timing? = nil,
@@ -50,6 +54,7 @@ public struct Interaction: Sendable, Equatable {
     ) {
         self.recordedAt = recordedAt
         self.request = request
+        self.challenges = challenges
         self.response = response
         self.error = error
         self.timing = timing

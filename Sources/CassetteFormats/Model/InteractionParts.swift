@@ -21,12 +21,20 @@ extension Interaction {
         /// The payload of a text or binary WebSocket message, `index` in the conversation.
         case message(index: Int, from: Interaction.WebSocketMessage.Sender)
 
-        /// The request or the response.
+        /// The request, the response, or the challenged response of a challenge the server made
+        /// before the response (``Interaction/challenges``, by index).
         package enum Side: Sendable, Equatable {
             case request
             case response
+            case challenge(Int)
 
-            var name: String { self == .request ? "request" : "response" }
+            var name: String {
+                switch self {
+                case .request: return "request"
+                case .response: return "response"
+                case .challenge(let index): return "challenges[\(index)].response"
+                }
+            }
         }
 
         /// Where the part is, as findings and reports name it: `request.url`,
@@ -72,7 +80,8 @@ extension Interaction {
         package static let all: Parts = [.sent, .received]
     }
 
-    /// Visits every part of `parts` in order: the request's header values, URL and body; the
+    /// Visits every part of `parts` in order: the request's header values, URL and body; each
+    /// challenged response's header values, URL and body (with the response, as received); the
     /// response's header values, URL and body; each text and binary WebSocket message. (Header
     /// values come first because redaction numbers its placeholders in this order, and re-recording
     /// the same traffic must write the same numbers.)
@@ -106,9 +115,14 @@ extension Interaction {
         in parts: Parts = .all, urlsAndHeaders: Bool = true, text: (Part, String) -> String, body: (Part, Body) -> Body
     ) {
         if parts.contains(.request) { request.changeParts(urlsAndHeaders: urlsAndHeaders, text: text, body: body) }
-        if parts.contains(.response), var changed = response {
-            changed.changeParts(urlsAndHeaders: urlsAndHeaders, text: text, body: body)
-            response = changed
+        if parts.contains(.response) {
+            for index in challenges.indices {
+                challenges[index].response.changeParts(side: .challenge(index), urlsAndHeaders: urlsAndHeaders, text: text, body: body)
+            }
+            if var changed = response {
+                changed.changeParts(urlsAndHeaders: urlsAndHeaders, text: text, body: body)
+                response = changed
+            }
         }
         if var conversation = webSocket {
             var changed = false
@@ -150,15 +164,16 @@ extension Interaction.Request {
 
 extension Interaction.Response {
     /// The response with its parts changed (see ``Interaction/changeParts(in:urlsAndHeaders:text:body:)``).
+    /// `side` is where it is: the interaction's response, or a challenge's.
     package mutating func changeParts(
-        urlsAndHeaders: Bool = true, text: (Interaction.Part, String) -> String,
+        side: Interaction.Part.Side = .response, urlsAndHeaders: Bool = true, text: (Interaction.Part, String) -> String,
         body: (Interaction.Part, Interaction.Body) -> Interaction.Body
     ) {
         if urlsAndHeaders {
-            headers.transformValues { name, value in text(.header(.response, name: name), value) }
-            url = url.map { text(.url(.response), $0) }
+            headers.transformValues { name, value in text(.header(side, name: name), value) }
+            url = url.map { text(.url(side), $0) }
         }
-        let part = Interaction.Part.body(.response, contentType: headers["Content-Type"])
+        let part = Interaction.Part.body(side, contentType: headers["Content-Type"])
         changeBody { body(part, $0) }
     }
 

@@ -46,6 +46,42 @@ package enum CassetteRules {
         return nil
     }
 
+    /// A challenge's authentication method: one the platform names (``Interaction/Challenge/method``).
+    package static func challengeMethodProblem(_ method: String) -> String? {
+        let known = Interaction.Challenge.knownMethods
+        guard !known.contains(method) else { return nil }
+        let hint = NearestWord.closest(to: method, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+        return "unknown authentication method \(quoted(method))\(hint): expected one of "
+            + known.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+
+    /// A challenge's realm: one line.
+    package static func challengeRealmProblem(_ realm: String) -> String? {
+        for b in realm.utf8 where b == 0x0A || b == 0x0D || b == 0x00 {
+            return "a realm is one line, found a line break or NUL in \(quoted(realm))"
+        }
+        return nil
+    }
+
+    /// A challenge's answer, by its Swift name; the problem when it names none.
+    package static func challengeAnswer(_ text: String) -> (answer: Interaction.Challenge.Answer?, problem: String?) {
+        if let answer = Interaction.Challenge.Answer(rawValue: text) { return (answer, nil) }
+        let names = Interaction.Challenge.Answer.allCases.map(\.rawValue)
+        let hint = NearestWord.closest(to: text, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+        return (nil, "unknown answer \(quoted(text))\(hint): expected one of " + names.map { "\"\($0)\"" }.joined(separator: ", "))
+    }
+
+    /// A challenged response: a `401` from the server or a `407` from a proxy, from the request's
+    /// URL and in one piece (no `url`, no `stream`: the platform asks before anything else arrives).
+    package static func challengeResponseProblem(_ response: Interaction.Response) -> (field: String, message: String)? {
+        if ![401, 407].contains(response.status) {
+            return ("status", "a challenge is a 401 or 407 response, found \(response.status)")
+        }
+        if response.url != nil { return ("url", "a challenged response comes from the request's URL: remove its \"url\"") }
+        if response.stream != nil { return ("stream", "a challenged response arrives in one piece: write a \"body\", not a \"stream\"") }
+        return nil
+    }
+
     /// A multipart boundary: 1 to 70 characters (RFC 2046), none a control character or a quote.
     package static func multipartBoundaryProblem(_ boundary: String) -> String? {
         guard !boundary.isEmpty, boundary.utf8.count <= 70 else {

@@ -38,6 +38,15 @@ extension CassetteDocument {
             check(CassetteRules.methodProblem(interaction.request.method), request.appending("method"))
             check(CassetteRules.urlProblem(interaction.request.url), request.appending("url"))
             checkHeaders(interaction.request.headers, request.appending("headers"))
+            for (index, challenge) in interaction.challenges.enumerated() {
+                let place = path.appending("challenges").appending(index)
+                check(CassetteRules.challengeMethodProblem(challenge.method), place.appending("method"))
+                if let realm = challenge.realm { check(CassetteRules.challengeRealmProblem(realm), place.appending("realm")) }
+                if let problem = CassetteRules.challengeResponseProblem(challenge.response) {
+                    check(problem.message, place.appending("response").appending(problem.field))
+                }
+                checkHeaders(challenge.response.headers, place.appending("response").appending("headers"))
+            }
             if let response = interaction.response {
                 check(CassetteRules.statusProblem(response.status), path.appending("response").appending("status"))
                 if let url = response.url { check(CassetteRules.urlProblem(url), path.appending("response").appending("url")) }

@@ -28,6 +28,15 @@ import Testing
         Change(member: "Request.url", interaction: 0, place: "request.url") { $0.request.url += "/more" },
         Change(member: "Request.headers", interaction: 0, place: "request.headers.X-New") { $0.request.headers.add("X-New", "1") },
         Change(member: "Request.body", interaction: 1, place: "request.body") { $0.request.body = Interaction.Body(text: "other") },
+        Change(member: "Interaction.challenges", interaction: 0, place: "challenges") { $0.challenges.removeAll() },
+        Change(member: "Challenge.method", interaction: 0, place: "challenges[0].method") { $0.challenges[0].method = "HTTPDigest" },
+        Change(member: "Challenge.realm", interaction: 0, place: "challenges[0].realm") { $0.challenges[0].realm = nil },
+        Change(member: "Challenge.answer", interaction: 0, place: "challenges[0].answer") {
+            $0.challenges[0].answer = .cancelAuthenticationChallenge
+        },
+        Change(member: "Challenge.response", interaction: 0, place: "challenges[0].response.headers.WWW-Authenticate") {
+            $0.challenges[0].response.headers["WWW-Authenticate"] = #"Basic realm="other""#
+        },
         Change(member: "Response.status", interaction: 0, place: "response.status") { $0.response?.status = 503 },
         Change(member: "Response.url", interaction: 0, place: "response.url") { $0.response?.url = nil },
         Change(member: "Response.headers", interaction: 0, place: "response.headers.X-New") { $0.response?.headers.add("X-New", "1") },
@@ -106,8 +115,8 @@ import Testing
     /// `Type.member` for every stored member of the model types inside `value`.
     static func collectMembers(of value: Any, into members: inout Set<String>) {
         let modelTypes: Set<String> = [
-            "Interaction", "Request", "Response", "TransportError", "Timing", "WebSocketConversation", "WebSocketMessage",
-            "StreamedBody", "Chunk",
+            "Interaction", "Request", "Challenge", "Response", "TransportError", "Timing", "WebSocketConversation",
+            "WebSocketMessage", "StreamedBody", "Chunk",
         ]
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .optional || mirror.displayStyle == .collection {
