@@ -124,7 +124,8 @@ package struct InteractionDifference: Sendable, Equatable, CustomStringConvertib
         case .requestURL: return "request.url"
         case .challenges: return "challenges"
         case .challenge(let index, let member): return "challenges[\(index)].\(member.rawValue)"
-        case .challengeResponse(let index, let inner): return "challenges[\(index)].\(InteractionDifference(inner, old: nil, new: nil).name)"
+        case .challengeResponse(let index, let inner):
+            return "challenges[\(index)].\(InteractionDifference(inner, old: nil, new: nil).name)"
         case .response: return "response"
         case .status: return "response.status"
         case .responseURL: return "response.url"

@@ -84,7 +84,9 @@ extension HTTPMessageReader {
                 realmRead = false
             }
         }
-        guard let answer = read.answer, methodProblem == nil, realmRead else { return ChallengeLine(challenge: nil, base64: base64, line: index) }
+        guard let answer = read.answer, methodProblem == nil, realmRead else {
+            return ChallengeLine(challenge: nil, base64: base64, line: index)
+        }
         let challenge = Interaction.Challenge(method: method, realm: realm, answer: answer, response: .init(status: 401))
         return ChallengeLine(challenge: challenge, base64: base64, line: index)
     }

@@ -216,7 +216,8 @@ struct HTTPMessageReader {
         return Interaction(
             recordedAt: fields.recordedAt,
             request: .init(method: requestLine.method, url: requestLine.url, headers: requestHeaders, body: requestBody),
-            challenges: challenges, response: response, error: fields.error, timing: fields.timing, latency: fields.latency, webSocket: webSocket,
+            challenges: challenges, response: response, error: fields.error, timing: fields.timing, latency: fields.latency,
+            webSocket: webSocket,
             scenario: scenario)
     }
 
@@ -345,7 +346,8 @@ struct HTTPMessageReader {
                 // A 101's body (there should be none) ends where its WebSocket messages begin.
                 body = readBody(
                     until: {
-                        Syntax.isSeparator($0) || (status == 101 && Syntax.isWebSocketLine($0)) || (endsAtStatusLines && Syntax.isStatusLine($0))
+                        Syntax.isSeparator($0) || (status == 101 && Syntax.isWebSocketLine($0))
+                            || (endsAtStatusLines && Syntax.isStatusLine($0))
                     }, base64: base64,
                     contentType: headers["Content-Type"], declaredLength: Syntax.declaredLength(headers, status: status),
                     at: path.appending("body"))

@@ -104,7 +104,8 @@ struct JSONCassetteReader: JSONTreeReading {
         guard let request, let challenges else { return nil }
         if fields["webSocket"] != nil, webSocket == nil { return nil }
         return Interaction(
-            recordedAt: recordedAt, request: request, challenges: challenges, response: response, error: error, timing: timing, latency: latency,
+            recordedAt: recordedAt, request: request, challenges: challenges, response: response, error: error, timing: timing,
+            latency: latency,
             webSocket: webSocket, scenario: scenario)
     }
 

@@ -23,7 +23,8 @@ extension JSONTreeReading {
     private mutating func readChallenge(
         _ node: JSONNode, at path: JSONPath, readResponse: (inout Self, JSONNode, JSONPath) -> Interaction.Response?
     ) -> Interaction.Challenge? {
-        let expected = "a challenge like { \"method\": \"HTTPBasic\", \"realm\": \"api\", \"answer\": \"useCredential\", \"response\": { … } }"
+        let expected =
+            "a challenge like { \"method\": \"HTTPBasic\", \"realm\": \"api\", \"answer\": \"useCredential\", \"response\": { … } }"
         guard let fields = members(of: node, at: path, expected: expected, allowed: ["method", "realm", "answer", "response"]) else {
             return nil
         }
@@ -37,7 +38,8 @@ extension JSONTreeReading {
             readChecked($0, at: path.appending("realm"), expected: "the realm the server named", rule: CassetteRules.challengeRealmProblem)
         }
         var answer: Interaction.Challenge.Answer?
-        if let answerNode = required("answer", in: fields, of: node, at: path, expecting: "how the delegate answered, like \"useCredential\""),
+        if let answerNode = required(
+            "answer", in: fields, of: node, at: path, expecting: "how the delegate answered, like \"useCredential\""),
             let text = readString(answerNode, at: path.appending("answer"), expected: "how the delegate answered, like \"useCredential\"")
         {
             let read = CassetteRules.challengeAnswer(text)

@@ -115,7 +115,20 @@ struct InteractionGenerator {
             recordedAt: chance(0.8) ? date() : nil, request: request, response: response, error: error,
             timing: chance(0.8) ? timing() : nil, latency: chance(0.3) ? latency() : nil)
         if chance(0.2) { interaction.scenario = pick(["status 503", " spaces kept ", "überlastet — 503", "a \"quoted\" # and ###"]) }
+        if chance(0.15) { interaction.challenges = (0..<Int.random(in: 1...2, using: &rng)).map { _ in challenge() } }
         return interaction
+    }
+
+    /// A challenge the server made: any method, realm and answer, a 401 or 407 with any fields and body.
+    private mutating func challenge() -> Interaction.Challenge {
+        var headers = headers()
+        headers.add(
+            pick(["WWW-Authenticate", "Proxy-Authenticate"]), pick([#"Basic realm="api""#, "Negotiate", #"Digest realm="x", nonce="1""#]))
+        return Interaction.Challenge(
+            method: pick(Interaction.Challenge.knownMethods),
+            realm: chance(0.8) ? pick(["api", "", " spaces ", #"a "quoted" realm"#, "ünïcödé ✓", "base64", "x base64"]) : nil,
+            answer: pick(Interaction.Challenge.Answer.allCases),
+            response: .init(status: pick([401, 407]), headers: headers, body: body()))
     }
 
     // MARK: Parts
