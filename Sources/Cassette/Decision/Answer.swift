@@ -47,6 +47,18 @@ package struct Answer: Sendable {
     var shape: Shape = .even
     /// Whether anything waits: the plan runs on a timer.
     var isDelayed: Bool
+    /// The challenges the server made before this answer, to ask the caller's delegate first
+    /// (``KeptChallenge``); empty for most answers, and for a stub's.
+    var challenges: [ChallengeStep] = []
+
+    /// A recorded challenge, and the answer a replay plays when the delegate answers it otherwise
+    /// than recorded: the challenged response.
+    struct ChallengeStep: Sendable {
+        var challenge: Interaction.Challenge
+        var challenged: Answer
+        /// Why the request fails when the delegate answers with a credential the recording was not answered with.
+        var unrecorded: RequestFailure
+    }
 
     /// Whether the head sets cookies (a session stores them as it delivers the head).
     var setsCookies: Bool { response?.headers.contains("Set-Cookie") ?? false }

@@ -5,8 +5,28 @@ extension Interaction {
     /// caller gets — cut by the recorded error's `afterBytes`, or by a `Content-Length` it does not
     /// keep — how it ends, and when, at the interaction's latency or else `latency`.
     ///
-    /// - Parameter cassette: named when a hand-edited `Content-Length` cuts the exchange.
-    func answer(to request: Interaction.Request, latency tapeLatency: Latency, cassette: URL?) -> Answer {
+    /// Its challenges come with it (``Answer/challenges``), each with the challenged response as
+    /// an answer of its own.
+    ///
+    /// - Parameters:
+    ///   - cassette: named when a hand-edited `Content-Length` cuts the exchange.
+    ///   - keepsDeclaredLength: false for a challenged response, whose body the platform may not
+    ///     have handed over while recording (Apple's loading system does not): played as stored.
+    func answer(to request: Interaction.Request, latency tapeLatency: Latency, cassette: URL?, keepsDeclaredLength: Bool = true) -> Answer {
+        var answer = answerAlone(to: request, latency: tapeLatency, cassette: cassette, keepsDeclaredLength: keepsDeclaredLength)
+        answer.challenges = challenges.enumerated().map { round, challenge in
+            let challenged = Interaction(request: self.request, response: challenge.response, timing: timing, latency: latency)
+            return Answer.ChallengeStep(
+                challenge: challenge,
+                challenged: challenged.answer(to: request, latency: tapeLatency, cassette: cassette, keepsDeclaredLength: false),
+                unrecorded: RequestFailure(.challengeAnsweredOtherwise(challenge, round: round, cassette: cassette), request: request))
+        }
+        return answer
+    }
+
+    private func answerAlone(
+        to request: Interaction.Request, latency tapeLatency: Latency, cassette: URL?, keepsDeclaredLength: Bool
+    ) -> Answer {
         let latency = self.latency ?? tapeLatency
         var body = Data()
         var endCode = error?.urlError.code
@@ -15,7 +35,7 @@ extension Interaction {
             body = response.body.data
             if let afterBytes = error?.afterBytes {
                 body = body.prefix(max(0, afterBytes))
-            } else if error == nil, request.method != "HEAD", let declared = response.declaredBodyLength {
+            } else if error == nil, keepsDeclaredLength, request.method != "HEAD", let declared = response.declaredBodyLength {
                 // Kept as the wire would keep it (see Interaction.Response.declaredBodyLength).
                 if declared < body.count {
                     body = body.prefix(declared)

@@ -53,6 +53,10 @@ package struct RequestFailure: Error, Sendable {
         case webSocketUpstreamUnreachable(why: String)
         /// A body pattern of the redaction rules ran past its budget on this request's body.
         case redactionTooSlow(pattern: String, budget: TimeInterval)
+        /// A replay's challenge answered with a credential where the recording has another answer.
+        case challengeAnsweredOtherwise(Interaction.Challenge, round: Int, cassette: URL?)
+        /// A `401` FoundationNetworking would take for a challenge it cannot end (``KeptChallenge/takenForAChallengeOnThisPlatform(_:url:)``).
+        case challengeNotEndable
     }
 
     package var reason: Reason
@@ -74,7 +78,7 @@ package struct RequestFailure: Error, Sendable {
     /// The `URLError` code the task fails with.
     var code: URLError.Code {
         switch reason {
-        case .unmatched, .noStub, .noRoute: return Self.unmatchedCode
+        case .unmatched, .noStub, .noRoute, .challengeAnsweredOtherwise: return Self.unmatchedCode
         case .downloadOnLinux: return .cannotCreateFile
         // The codes a live upload from a missing or unreadable file or stream fails with.
         case .uploadFileUnreadable(_, let missing, _): return missing ? .fileDoesNotExist : .noPermissionsToReadFile
@@ -83,6 +87,7 @@ package struct RequestFailure: Error, Sendable {
         case .tooManyRedirects: return .httpTooManyRedirects
         case .resourceTimeout, .waitedTooLong: return .timedOut
         case .bodyShorterThanDeclared: return .networkConnectionLost
+        case .challengeNotEndable: return .userAuthenticationRequired
         case .unbuildableStatus: return .badServerResponse
         case .notInCache: return .resourceUnavailable
         case .webSocketConversation: return .unsupportedURL
@@ -155,6 +160,19 @@ package struct RequestFailure: Error, Sendable {
             return "Cassette: \(request) was not answered: the redaction body pattern \"\(pattern)\" ran longer than its budget of "
                 + "\(JSONCassetteCodec.formatSeconds((budget * 100).rounded() / 100)) s on the request's body and was stopped (it backtracks without end on "
                 + "this input). Make the pattern linear — no nested or overlapping repetition like (a|aa)+ — and anchor what it can."
+        case .challengeAnsweredOtherwise(let challenge, let round, let cassette):
+            let realm = challenge.realm.map { ", realm \"\($0)\"" } ?? ""
+            return "Cassette: the delegate answered challenge \(round + 1) to \(request) (\(challenge.method)\(realm)) with "
+                + "useCredential, but when it was recorded it was answered with \(challenge.answer.rawValue), so "
+                + "\(cassette?.path ?? "the cassette") holds no answer to the request sent with a credential. Record the interaction "
+                + "again (delete it, or record with mode .all) with the delegate that answers with a credential."
+        case .challengeNotEndable:
+            return "Cassette: the answer to \(request) is a 401 with WWW-Authenticate, which FoundationNetworking takes for a "
+                + "challenge when a URLProtocol delivers it: it would ask the session's delegate and then never end the task (no "
+                + "delegate, or the default handling), send the request live around the cassette (a credential), or stop the process "
+                + "(Digest, or a scheme it has no handler for). Cassette ended the task with this error after the 401 instead; on "
+                + "Apple platforms the 401 is the answer. To replay it on Linux, answer the challenge in the delegate when recording "
+                + "(a recorded challenge is asked again on replay), or remove WWW-Authenticate from the recorded response."
         case .notInCache:
             return "Cassette: \(request) is not in the session's URL cache, and its cache policy (returnCacheDataDontLoad) does not "
                 + "allow loading it, so nothing was sent or replayed, as live. Make the request once with a policy that loads, or use "

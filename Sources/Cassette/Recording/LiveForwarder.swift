@@ -25,6 +25,9 @@ package final class LiveForwarder: Sendable {
         /// Seconds from the start of the request to the response head, and to the end.
         var firstByte: TimeInterval?
         var duration: TimeInterval
+        /// The HTTP authentication challenges the server made before the answer, and how each
+        /// was answered (``Interaction/challenges``).
+        var challenges: [Interaction.Challenge] = []
         /// Whether the outcome is reported on FoundationNetworking's work queue, and so is
         /// serialised with every client call of FoundationNetworking (see ``ClientChannel/soon(onClientQueue:_:)``).
         var isOnClientQueue = false
@@ -149,6 +152,7 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         var firstByte: TimeInterval?
         var body = Data()
         var arrivals: [StreamCapture.Arrival] = []
+        var challenges: [Interaction.Challenge] = []
         /// The body a streamed upload's `needNewBodyStream` gives.
         var bodyStream: Data?
 
@@ -237,15 +241,22 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         }
         let id = task.taskIdentifier
         forward(challenge) { [exchanges] disposition, credential in
-            // Answered with a credential, the request is sent again: what arrived so far belonged
-            // to the challenged response (FoundationNetworking hands a 401's body over before
-            // asking), which a live caller of Apple's loading system never sees — not collected.
-            // Otherwise the challenged response is the answer, and its body stays.
-            if disposition == .useCredential, credential != nil {
-                exchanges.withLock { exchanges in
-                    exchanges[id]?.body = Data()
-                    exchanges[id]?.arrivals = []
+            let answer = KeptChallenge.answer(disposition, credential: credential)
+            exchanges.withLock { exchanges in
+                guard var exchange = exchanges[id] else { return }
+                // What arrived so far belonged to the challenged response (FoundationNetworking
+                // hands a 401's head and body over before asking; Apple's loading system neither).
+                if let recorded = KeptChallenge.recorded(challenge, answer: answer, body: exchange.body) {
+                    exchange.challenges.append(recorded)
                 }
+                // Answered with a credential, the request is sent again: the challenged body is not
+                // the answer's, and a live caller of Apple's loading system never sees it. Otherwise
+                // the challenged response is the answer, and its body stays.
+                if answer == .useCredential {
+                    exchange.body = Data()
+                    exchange.arrivals = []
+                }
+                exchanges[id] = exchange
             }
             completionHandler(disposition, credential)
         }
@@ -271,7 +282,7 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         var outcome = LiveForwarder.Outcome(
             response: response, body: exchange.body, arrivals: exchange.arrivals, error: urlError,
             firstByte: exchange.firstByte ?? (response == nil ? nil : Date().timeIntervalSince(exchange.start)),
-            duration: Date().timeIntervalSince(exchange.start)
+            duration: Date().timeIntervalSince(exchange.start), challenges: exchange.challenges
         )
         // On Linux this runs on FoundationNetworking's work queue (see LiveForwarder.init):
         // building and redacting a large body's interaction there would hold up every session in

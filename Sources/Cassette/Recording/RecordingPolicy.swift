@@ -47,7 +47,7 @@ package struct RecordingPolicy: Sendable {
             response?.stream = stream
         }
         let interaction = Interaction(
-            recordedAt: recordedAt, request: request, response: response,
+            recordedAt: recordedAt, request: request, challenges: outcome.challenges, response: response,
             error: outcome.error.map(Interaction.TransportError.init), timing: timing)
         return redactor.forRecording(interaction).map(Kept.interaction) ?? .nothing
     }

@@ -138,13 +138,15 @@ struct SessionExecutor {
             of: exchange.channel.task, known: exchange.knownSession, count: count, expected: hop.body.expectedLength)
     }
 
-    /// Plays `answer` to `hop`: follows it when it is a redirect, otherwise runs its plan — inline
-    /// when nothing waits, on a timer (with the request's timeout) when something does.
-    private func play(_ decided: Answer, hop: Hop, of exchange: Exchange) {
+    /// Plays `answer` to `hop`: asks its challenges first (``askChallenges(of:from:hop:of:)``),
+    /// follows it when it is a redirect, otherwise runs its plan — inline when nothing waits, on a
+    /// timer (with the request's timeout) when something does.
+    func play(_ decided: Answer, hop: Hop, of exchange: Exchange) {
+        if !decided.challenges.isEmpty { return askChallenges(of: decided, from: 0, hop: hop, of: exchange) }
         let channel = exchange.channel
         let urlRequest = hop.request
         let head = decided.response.flatMap { router.access.heads.head(for: $0, requestURL: urlRequest.url ?? URL(fileURLWithPath: "/")) }
-        let answer =
+        var prepared =
             decided.response.map { response in
                 head != nil
                     ? decided
@@ -153,9 +155,15 @@ struct SessionExecutor {
                             .unbuildableStatus(response.status, stub: decided.source == .stub),
                             request: decided.request))
             } ?? decided
-        if let head, answer.endCode == nil, let next = Redirect.nextRequest(after: head, to: urlRequest, body: hop.body.data) {
-            return follow(head, body: answer.body, to: next, after: answer.timing.duration, hop: hop, of: exchange, shownAs: answer.request)
+        if let head, prepared.endCode == nil, let next = Redirect.nextRequest(after: head, to: urlRequest, body: hop.body.data) {
+            return follow(
+                head, body: prepared.body, to: next, after: prepared.timing.duration, hop: hop, of: exchange, shownAs: prepared.request)
         }
+        if prepared.endCode == nil, KeptChallenge.takenForAChallengeOnThisPlatform(prepared.response, url: urlRequest.url) {
+            prepared.failure = RequestFailure(.challengeNotEndable, request: prepared.request)
+            prepared.endCode = prepared.failure?.code
+        }
+        let answer = prepared
         let delayed = answer.isDelayed
         if delayed { armResourceDeadline(of: exchange) }
         let timeout = delayed ? Self.timeout(of: urlRequest, configuration: exchange.configuration) : nil

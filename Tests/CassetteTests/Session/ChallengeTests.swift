@@ -12,16 +12,25 @@ import FoundationNetworking
 /// delegate (the task's own first, else the session's, as `URLSession` asks), its answer is used
 /// for the request that goes live, and what the caller then saw is what is recorded and replayed.
 @Suite struct ChallengeTests {
-    /// A task delegate that answers an HTTP Basic challenge with `credential` the first time, and
-    /// cancels it otherwise (FoundationNetworking 6.3.1 never completes a task whose Basic
-    /// challenge gets `.performDefaultHandling` and no credential, or no delegate at all: measured).
+    /// A task delegate that answers each HTTP Basic challenge as `answers` says for its
+    /// `previousFailureCount` (after the last: cancel), and notes every challenge it was asked:
+    /// method, realm, count, protection space and failure response.
+    /// (FoundationNetworking 6.3.1 never completes a task whose Basic challenge gets
+    /// `.performDefaultHandling` and no credential, or no delegate at all: measured; so live runs
+    /// here answer with a credential or cancel.)
     final class Answering: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+        typealias Reply = (URLSession.AuthChallengeDisposition, URLCredential?)
         private let lock = NSLock()
         private var seen: [String] = []
-        let credential: URLCredential?
+        let answers: [Reply]
 
-        init(credential: URLCredential?) {
-            self.credential = credential
+        init(_ answers: [Reply]) {
+            self.answers = answers
+        }
+
+        /// Answers with `credential` the first time and cancels after, or cancels at once.
+        convenience init(credential: URLCredential?) {
+            self.init(credential.map { [(.useCredential, $0)] } ?? [])
         }
 
         var challenges: [String] {
@@ -35,14 +44,18 @@ import FoundationNetworking
             completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
         ) {
             let space = challenge.protectionSpace
+            let failure = challenge.failureResponse as? HTTPURLResponse
+            let asked =
+                "\(space.authenticationMethod) \(space.realm ?? "-") \(challenge.previousFailureCount) "
+                + "\(space.protocol ?? "-")://\(space.host):\(space.port) proxy=\(space.isProxy()) "
+                + "failure=\(failure?.statusCode ?? 0) \(failure?.value(forHTTPHeaderField: "WWW-Authenticate") ?? "-") "
+                + "proposed=\(challenge.proposedCredential?.user ?? "-")"
             lock.lock()
-            seen.append("\(space.authenticationMethod) \(space.realm ?? "-") \(challenge.previousFailureCount)")
+            seen.append(asked)
             lock.unlock()
-            if let credential, challenge.previousFailureCount == 0 {
-                completionHandler(.useCredential, credential)
-            } else {
-                completionHandler(.cancelAuthenticationChallenge, nil)
-            }
+            let count = challenge.previousFailureCount
+            let (disposition, credential) = count < answers.count ? answers[count] : (.cancelAuthenticationChallenge, nil)
+            completionHandler(disposition, credential)
         }
     }
 
@@ -61,7 +74,10 @@ import FoundationNetworking
     /// delegate collects the events and the answering one is the task's own.
     static func run(_ style: FetchStyle, path: String, credential: URLCredential?, server: LoopbackServer, tape: Tape?) async throws -> Run
     {
-        let answering = Answering(credential: credential)
+        try await run(style, path: path, answering: Answering(credential: credential), server: server, tape: tape)
+    }
+
+    static func run(_ style: FetchStyle, path: String, answering: Answering, server: LoopbackServer, tape: Tape?) async throws -> Run {
         let configuration = URLSessionConfiguration.ephemeral
         try tape?.configure(configuration)
         let collecting = CollectingDelegate()
@@ -85,25 +101,35 @@ import FoundationNetworking
             sent: server.received.dropFirst(before).map { $0.headers["authorization"] ?? "-" })
     }
 
+    /// What the delegate is asked for the `count`th challenge of `/basic-auth/…` on `server`.
+    static func asked(_ count: Int, server: LoopbackServer) -> String {
+        "NSURLAuthenticationMethodHTTPBasic loopback \(count) http://127.0.0.1:\(server.port) proxy=false "
+            + #"failure=401 Basic realm="loopback" proposed=-"#
+    }
+
     /// An HTTP Basic challenge answered with a credential, and one cancelled: live, recorded (the
     /// challenge reaches the caller's delegate, the retry carries its credential, the caller sees
-    /// what it saw live) and replayed offline (the answer the caller saw). One difference is
-    /// FoundationNetworking's and pinned: live, it hands a delegate the `401`'s body before the
-    /// authorised answer's; the recording keeps the authorised answer alone, as Apple's loading
-    /// system delivers it, so that is what a delegate gets on replay.
+    /// what it saw live, the challenge is kept with its answer) and replayed offline (the delegate
+    /// is asked the same challenge — protection space, count, failure response — and its answer
+    /// leads to the recorded answer). One difference is FoundationNetworking's and pinned: live,
+    /// it hands a delegate the `401`'s body before the authorised answer's; the recording keeps
+    /// the authorised answer alone, as Apple's loading system delivers it, so that is what a
+    /// delegate gets on replay.
     /// (Limited in time: a challenge nobody answers never ends on Linux, see the type's notes.)
     @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
     @Test(.timeLimit(.minutes(1)), arguments: FetchStyle.allCases)
-    func aBasicChallengeReachesTheCallersDelegateWhileRecording(style: FetchStyle) async throws {
+    func aBasicChallengeIsRecordedAndAskedAgainOnReplay(style: FetchStyle) async throws {
         try await withScratchTape { scratch in
             let credential = URLCredential(user: "ada", password: "s3cret", persistence: .forSession)
-            let asked = ["NSURLAuthenticationMethodHTTPBasic loopback 0"]
+            let asked = [Self.asked(0, server: scratch.server)]
             let authorised = "Basic " + Data("ada:s3cret".utf8).base64EncodedString()
             let json = #"{"authenticated":true,"user":"ada"}"#
             #if canImport(FoundationNetworking)
             let deliversTheChallengedBody = style == .delegate
+            let challengedBody = "denied"
             #else
             let deliversTheChallengedBody = false
+            let challengedBody = ""
             #endif
             for (path, answer) in [("/basic-auth/ada/s3cret", credential), ("/basic-auth/ada/other", nil)] {
                 let live = try await Self.run(style, path: path, credential: answer, server: scratch.server, tape: nil)
@@ -129,19 +155,164 @@ import FoundationNetworking
                 #expect(saved.response?.status == (answer == nil ? 401 : 200))
                 #expect(saved.response?.body.data == Data((answer == nil ? "denied" : json).utf8))
                 #expect(saved.error?.code == (answer == nil ? .cancelled : nil))
+                #expect(
+                    saved.challenges == [
+                        Interaction.Challenge(
+                            method: "HTTPBasic", realm: "loopback", answer: answer == nil ? .cancelAuthenticationChallenge : .useCredential,
+                            response: .init(
+                                status: 401,
+                                headers: ["Content-Length": "6", "WWW-Authenticate": #"Basic realm="loopback""#],
+                                body: .init(text: challengedBody)))
+                    ])
 
                 let replaying = try Tape(file: file, mode: .none, options: Tape.Options().quiet, environment: .tests)
                 var replayed = try await Self.run(style, path: path, credential: answer, server: scratch.server, tape: replaying)
-                #expect(replayed.challenges == [] && replayed.sent == [], "offline, nobody asked")
+                #expect(replayed.challenges == asked, "replayed, \(style): the delegate is asked what it was asked live")
+                #expect(replayed.sent == [], "offline")
                 if answer != nil, deliversTheChallengedBody {
                     #expect(replayed.body == json)
                     replayed.body = live.body
                 }
-                replayed.challenges = live.challenges
                 replayed.sent = live.sent
                 #expect(replayed == live, "replayed, \(style)")
                 _ = try replaying.eject()
             }
+        }
+    }
+
+    /// A wrong credential, then a cancel: two challenges, both kept with their answers, both asked
+    /// again on replay (counts 0 and 1), and the caller ends as it did live.
+    @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
+    @Test(.timeLimit(.minutes(1)), arguments: FetchStyle.allCases)
+    func aWrongCredentialAndThenACancelAreTwoChallenges(style: FetchStyle) async throws {
+        try await withScratchTape { scratch in
+            let wrong = URLCredential(user: "ada", password: "guess", persistence: .none)
+            let answering = { Answering([(.useCredential, wrong)]) }
+            let path = "/basic-auth/ada/s3cret"
+            let asked = [Self.asked(0, server: scratch.server), Self.asked(1, server: scratch.server)]
+            let live = try await Self.run(style, path: path, answering: answering(), server: scratch.server, tape: nil)
+            #expect(live.challenges == asked)
+            #expect(live.error == .cancelled)
+            #expect(live.sent == ["-", "Basic " + Data("ada:guess".utf8).base64EncodedString()])
+
+            let file = scratch.file("twice.json")
+            let recording = try Tape(file: file, mode: .once, options: Tape.Options().quiet, environment: .tests)
+            let recorded = try await Self.run(style, path: path, answering: answering(), server: scratch.server, tape: recording)
+            #expect(recorded == live, "recorded, \(style)")
+            _ = try recording.eject()
+            let saved = try #require(CassetteFile.read(file).interactions.first)
+            #expect(saved.challenges.map(\.answer) == [.useCredential, .cancelAuthenticationChallenge])
+            #expect(saved.response?.status == 401 && saved.error?.code == .cancelled)
+
+            let replaying = try Tape(file: file, mode: .none, options: Tape.Options().quiet, environment: .tests)
+            var replayed = try await Self.run(style, path: path, answering: answering(), server: scratch.server, tape: replaying)
+            #expect(replayed.challenges == asked, "replayed, \(style)")
+            #if canImport(FoundationNetworking)
+            if style == .delegate {
+                // Live, FoundationNetworking hands a delegate each 401's body before asking; a replay, the answer's alone.
+                #expect(live.body == "denieddenied" && replayed.body == "denied")
+                replayed.body = live.body
+            }
+            #endif
+            replayed.sent = live.sent
+            #expect(replayed == live, "replayed, \(style)")
+            _ = try replaying.eject()
+        }
+    }
+
+    /// A replay whose delegate answers otherwise than the recorded one: a cancel plays the
+    /// challenged response and then `cancelled` — what the same cancel gets live; the default
+    /// handling plays the challenged response as the answer (Apple's loading system's behaviour:
+    /// FoundationNetworking never ends such a task live, so there is no live run to compare); a
+    /// credential where the recording cancelled fails like a miss, saying what to do.
+    @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
+    @Test(.timeLimit(.minutes(1)), arguments: FetchStyle.allCases)
+    func anotherAnswerOnReplayEndsAtTheChallenge(style: FetchStyle) async throws {
+        try await withScratchTape { scratch in
+            let credential = URLCredential(user: "ada", password: "s3cret", persistence: .forSession)
+            let path = "/basic-auth/ada/s3cret"
+            let answered = scratch.file("answered.json")
+            let recording = try Tape(file: answered, mode: .once, options: Tape.Options().quiet, environment: .tests)
+            _ = try await Self.run(style, path: path, credential: credential, server: scratch.server, tape: recording)
+            _ = try recording.eject()
+
+            // Cancelled on replay: as a cancel live.
+            let cancelledLive = try await Self.run(style, path: path, credential: nil, server: scratch.server, tape: nil)
+            let replaying = try Tape(file: answered, mode: .none, options: Tape.Options().quiet, environment: .tests)
+            var cancelled = try await Self.run(style, path: path, credential: nil, server: scratch.server, tape: replaying)
+            #expect(cancelled.sent == [])
+            cancelled.sent = cancelledLive.sent
+            #expect(cancelled == cancelledLive, "cancelled on replay, \(style)")
+
+            _ = try replaying.eject()
+
+            // The default handling: the challenged response is the answer — on Linux followed by
+            // userAuthenticationRequired (see aReplayed401WithAChallengeEndsOnLinux).
+            let again = try Tape(file: answered, mode: .none, options: Tape.Options().quiet, environment: .tests)
+            let byDefault = try await Self.run(
+                style, path: path, answering: Answering([(.performDefaultHandling, nil)]), server: scratch.server, tape: again)
+            let asked = [Self.asked(0, server: scratch.server)]
+            #if canImport(FoundationNetworking)
+            let expected = Run(
+                status: style == .delegate ? 401 : nil, body: style == .delegate ? "denied" : "", error: .userAuthenticationRequired,
+                challenges: asked, sent: [])
+            #else
+            let expected = Run(status: 401, body: "", error: nil, challenges: asked, sent: [])
+            #endif
+            #expect(byDefault == expected, "default handling on replay, \(style)")
+            _ = try again.eject()
+
+            // A credential where the recording cancelled: not in the cassette.
+            let refused = scratch.file("refused.json")
+            let cancelling = try Tape(file: refused, mode: .once, options: Tape.Options().quiet, environment: .tests)
+            _ = try await Self.run(style, path: path, credential: nil, server: scratch.server, tape: cancelling)
+            _ = try cancelling.eject()
+            let replayingRefused = try Tape(file: refused, mode: .none, options: Tape.Options().quiet, environment: .tests)
+            let configuration = URLSessionConfiguration.ephemeral
+            try replayingRefused.configure(configuration)
+            let session = URLSession(configuration: configuration, delegate: Answering(credential: credential), delegateQueue: nil)
+            defer { session.finishTasksAndInvalidate() }
+            let fetched = await Fetch.run(
+                URLRequest(url: try #require(URL(string: scratch.server.baseURL + path))), on: session,
+                style: style == .delegate ? .async : style)
+            #expect(fetched.errorCode == .resourceUnavailable)
+            #expect(
+                fetched.errorDescription
+                    == "Cassette: the delegate answered challenge 1 to GET \(scratch.server.baseURL + path) (HTTPBasic, realm \"loopback\") "
+                    + "with useCredential, but when it was recorded it was answered with cancelAuthenticationChallenge, so "
+                    + "\(refused.path) holds no answer to the request sent with a credential. Record the interaction again (delete it, "
+                    + "or record with mode .all) with the delegate that answers with a credential.")
+            _ = try replayingRefused.eject()
+        }
+    }
+
+    /// A replayed `401` with `WWW-Authenticate` and no recorded challenge (recorded on an Apple
+    /// system, or edited by hand): FoundationNetworking takes it for a challenge when a protocol
+    /// finishes it, and then never ends the task (no delegate, the default handling) — measured.
+    /// On Linux the replay ends after the 401 with `userAuthenticationRequired`, saying why; on
+    /// Apple platforms the 401 is the answer.
+    @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
+    @Test(.timeLimit(.minutes(1)), arguments: FetchStyle.allCases)
+    func aReplayed401WithAChallengeEndsOnLinux(style: FetchStyle) async throws {
+        try await withScratchTape { scratch in
+            let url = "http://127.0.0.1:9/account"
+            let file = scratch.file("bare-401.json")
+            let cassette =
+                #"{ "version": 1, "interactions": [ { "request": { "method": "GET", "url": "\#(url)" }, "response": { "status": 401, "#
+                + #""headers": { "WWW-Authenticate": "Basic realm=\"api\"" }, "body": { "text": "sign in" } } } ] }"#
+            try Data(cassette.utf8).write(to: file)
+            let tape = try Tape(file: file, mode: .none, options: Tape.Options().quiet, environment: .tests)
+            let fetched = await Fetch.run(
+                URLRequest(url: try #require(URL(string: url))), on: Fetch.session(of: tape, style: style), style: style)
+            #if canImport(FoundationNetworking)
+            #expect(fetched.errorCode == .userAuthenticationRequired)
+            #expect(fetched.errorDescription?.hasPrefix("Cassette: the answer to GET \(url) is a 401 with WWW-Authenticate") == true)
+            #expect(fetched.status == (style == .delegate ? 401 : nil))
+            #expect(fetched.text == (style == .delegate ? "sign in" : ""))
+            #else
+            #expect(fetched.errorCode == nil && fetched.status == 401 && fetched.text == "sign in")
+            #endif
+            _ = try tape.eject()
         }
     }
 }

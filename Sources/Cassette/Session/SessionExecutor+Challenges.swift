@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension SessionExecutor {
+    /// Asks the caller's delegate the `round`th challenge recorded before `answer`, as a live
+    /// session asks after a challenged response, and goes on as ``KeptChallenge/next(recorded:given:)``
+    /// decides: the next challenge, then the recorded answer; or the challenged response; or a
+    /// failure like a miss. Nobody to ask is the platform's default handling, as live.
+    func askChallenges(of answer: Answer, from round: Int, hop: Hop, of exchange: Exchange) {
+        guard round < answer.challenges.count else {
+            var answered = answer
+            answered.challenges = []
+            return play(answered, hop: hop, of: exchange)
+        }
+        let step = answer.challenges[round]
+        let channel = exchange.channel
+        guard let url = hop.request.url, let question = KeptChallenge.question(step.challenge, round: round, url: url) else {
+            return askChallenges(of: answer, from: round + 1, hop: hop, of: exchange)
+        }
+        TaskDelegateCalls.challenge(question, of: channel.task, known: exchange.knownSession) { disposition, credential in
+            let given = KeptChallenge.answer(disposition, credential: credential)
+            channel.later { [self] in
+                guard !exchange.isStopped else { return }
+                switch KeptChallenge.next(recorded: step.challenge.answer, given: given) {
+                case .asRecorded:
+                    askChallenges(of: answer, from: round + 1, hop: hop, of: exchange)
+                case .challengedResponse(let endCode):
+                    var challenged = step.challenged
+                    if let endCode { challenged.endCode = endCode }
+                    play(challenged, hop: hop, of: exchange)
+                case .unrecorded:
+                    channel.finish(error: step.unrecorded.urlError)
+                }
+            }
+        }
+    }
+}
