@@ -176,6 +176,10 @@ package enum LiveCheck {
         if let scenario = interaction.scenario {
             return .failure(Skip(message: "a scenario (\(scenario)): the service cannot be asked to answer it again"))
         }
+        if let challenge = interaction.challenges.first {
+            return .failure(
+                Skip(message: "answered after an authentication challenge (\(challenge.method)): the check has no credential to answer it with"))
+        }
         guard options.allMethods || safeMethods.contains(recorded.method.uppercased()) else {
             return .failure(Skip(message: "\(recorded.method) is not sent without --all-methods (LiveCheck.Options.allMethods)"))
         }

@@ -1,10 +1,10 @@
 import Cassette
 import CassetteTestSupport
-import CassetteTools
 import Foundation
 import Testing
 
 @testable import CassetteCLI
+@testable import CassetteTools
 
 /// `cassette check --live` and `LiveCheck`: a cassette recorded from the loopback server, then the
 /// server moved on.
@@ -188,5 +188,19 @@ import Testing
             #expect(scratch.server.received.count == before + 1)
             #expect(scratch.server.received.last?.target == "/echo")
         }
+    }
+
+    /// An interaction answered after an authentication challenge is skipped with a line: the
+    /// check sends no credential, so the service would answer the challenge again.
+    @Test func anInteractionAnsweredAfterAChallengeIsSkipped() {
+        let interaction = Interaction(
+            request: .init(method: "GET", url: "https://api.example.com/me"),
+            challenges: [.init(method: "HTTPBasic", realm: "api", answer: .useCredential, response: .init(status: 401))],
+            response: .init(status: 200))
+        guard case .failure(let skip) = LiveCheck.request(for: interaction, options: .init()) else {
+            Issue.record("sent")
+            return
+        }
+        #expect(skip.message == "answered after an authentication challenge (HTTPBasic): the check has no credential to answer it with")
     }
 }

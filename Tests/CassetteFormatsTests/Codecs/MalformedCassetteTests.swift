@@ -49,7 +49,7 @@ import Testing
         .init(
             file: "unknown-interaction-field.json", path: "interactions[0].reponse", line: 6, column: 7,
             says:
-                "unknown field \"reponse\" (did you mean \"response\"?); expected one of \"recordedAt\", \"request\", \"response\", \"error\", \"timing\""
+                "unknown field \"reponse\" (did you mean \"response\"?); expected one of \"recordedAt\", \"request\", \"challenges\", \"response\", \"error\", \"timing\""
         ),
         .init(
             file: "interactions-not-array.json", path: "interactions", line: 3, column: 19,
