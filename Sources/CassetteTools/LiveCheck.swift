@@ -178,7 +178,9 @@ package enum LiveCheck {
         }
         if let challenge = interaction.challenges.first {
             return .failure(
-                Skip(message: "answered after an authentication challenge (\(challenge.method)): the check has no credential to answer it with"))
+                Skip(
+                    message:
+                        "answered after an authentication challenge (\(challenge.method)): the check has no credential to answer it with"))
         }
         guard options.allMethods || safeMethods.contains(recorded.method.uppercased()) else {
             return .failure(Skip(message: "\(recorded.method) is not sent without --all-methods (LiveCheck.Options.allMethods)"))
