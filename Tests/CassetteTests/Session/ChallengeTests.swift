@@ -107,6 +107,21 @@ import FoundationNetworking
             + #"failure=401 Basic realm="loopback" proposed=-"#
     }
 
+    /// What recording `GET path` into `file` and then replaying it offline gave, each run with a
+    /// delegate of its own from `answering`: the recorded run, the interaction saved, the replayed run.
+    static func recordAndReplay(
+        _ style: FetchStyle, path: String, answering: () -> Answering, into file: URL, server: LoopbackServer
+    ) async throws -> (recorded: Run, saved: Interaction, replayed: Run) {
+        let recording = try Tape(file: file, mode: .once, options: Tape.Options().quiet, environment: .tests)
+        let recorded = try await run(style, path: path, answering: answering(), server: server, tape: recording)
+        #expect(try recording.eject().recorded == 1)
+        let saved = try #require(CassetteFile.read(file).interactions.first)
+        let replaying = try Tape(file: file, mode: .none, options: Tape.Options().quiet, environment: .tests)
+        let replayed = try await run(style, path: path, answering: answering(), server: server, tape: replaying)
+        _ = try replaying.eject()
+        return (recorded, saved, replayed)
+    }
+
     /// An HTTP Basic challenge answered with a credential, and one cancelled: live, recorded (the
     /// challenge reaches the caller's delegate, the retry carries its credential, the caller sees
     /// what it saw live, the challenge is kept with its answer) and replayed offline (the delegate
@@ -146,11 +161,9 @@ import FoundationNetworking
                 }
 
                 let file = scratch.file("challenge-\(answer == nil ? "cancelled" : "answered").json")
-                let recording = try Tape(file: file, mode: .once, options: Tape.Options().quiet, environment: .tests)
-                let recorded = try await Self.run(style, path: path, credential: answer, server: scratch.server, tape: recording)
+                var (recorded, saved, replayed) = try await Self.recordAndReplay(
+                    style, path: path, answering: { Answering(credential: answer) }, into: file, server: scratch.server)
                 #expect(recorded == live, "recorded, \(style)")
-                #expect(try recording.eject().recorded == 1)
-                let saved = try #require(CassetteFile.read(file).interactions.first)
                 #expect(saved.request.headers["Authorization"] == nil, "the request as the caller made it")
                 #expect(saved.response?.status == (answer == nil ? 401 : 200))
                 #expect(saved.response?.body.data == Data((answer == nil ? "denied" : json).utf8))
@@ -165,8 +178,6 @@ import FoundationNetworking
                                 body: .init(text: challengedBody)))
                     ])
 
-                let replaying = try Tape(file: file, mode: .none, options: Tape.Options().quiet, environment: .tests)
-                var replayed = try await Self.run(style, path: path, credential: answer, server: scratch.server, tape: replaying)
                 #expect(replayed.challenges == asked, "replayed, \(style): the delegate is asked what it was asked live")
                 #expect(replayed.sent == [], "offline")
                 if answer != nil, deliversTheChallengedBody {
@@ -175,7 +186,6 @@ import FoundationNetworking
                 }
                 replayed.sent = live.sent
                 #expect(replayed == live, "replayed, \(style)")
-                _ = try replaying.eject()
             }
         }
     }
@@ -195,17 +205,11 @@ import FoundationNetworking
             #expect(live.error == .cancelled)
             #expect(live.sent == ["-", "Basic " + Data("ada:guess".utf8).base64EncodedString()])
 
-            let file = scratch.file("twice.json")
-            let recording = try Tape(file: file, mode: .once, options: Tape.Options().quiet, environment: .tests)
-            let recorded = try await Self.run(style, path: path, answering: answering(), server: scratch.server, tape: recording)
+            var (recorded, saved, replayed) = try await Self.recordAndReplay(
+                style, path: path, answering: answering, into: scratch.file("twice.json"), server: scratch.server)
             #expect(recorded == live, "recorded, \(style)")
-            _ = try recording.eject()
-            let saved = try #require(CassetteFile.read(file).interactions.first)
             #expect(saved.challenges.map(\.answer) == [.useCredential, .cancelAuthenticationChallenge])
             #expect(saved.response?.status == 401 && saved.error?.code == .cancelled)
-
-            let replaying = try Tape(file: file, mode: .none, options: Tape.Options().quiet, environment: .tests)
-            var replayed = try await Self.run(style, path: path, answering: answering(), server: scratch.server, tape: replaying)
             #expect(replayed.challenges == asked, "replayed, \(style)")
             #if canImport(FoundationNetworking)
             if style == .delegate {
@@ -216,7 +220,6 @@ import FoundationNetworking
             #endif
             replayed.sent = live.sent
             #expect(replayed == live, "replayed, \(style)")
-            _ = try replaying.eject()
         }
     }
 
