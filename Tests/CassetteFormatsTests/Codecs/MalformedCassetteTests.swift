@@ -52,6 +52,12 @@ import Testing
                 "unknown field \"reponse\" (did you mean \"response\"?); expected one of \"recordedAt\", \"request\", \"challenges\", \"response\", \"error\", \"timing\""
         ),
         .init(
+            file: "challenge-answer-unknown.json", path: "interactions[0].challenges[0].answer", line: 7, column: 60,
+            says: "unknown answer \"useCredentials\" (did you mean \"useCredential\"?)"),
+        .init(
+            file: "challenge-status-not-401.json", path: "interactions[0].challenges[0].response.status", line: 7, column: 85,
+            says: "a challenge is a 401 or 407 response, found 403"),
+        .init(
             file: "interactions-not-array.json", path: "interactions", line: 3, column: 19,
             says: "expected an array of interactions, found an object"),
         .init(
