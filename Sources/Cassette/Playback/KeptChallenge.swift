@@ -82,9 +82,10 @@ enum KeptChallenge {
     /// Whether FoundationNetworking takes `response`, finished normally by a protocol for a
     /// request to `url`, for a challenge of its own: a `401` with a `WWW-Authenticate` field from an
     /// `http` or `https` URL. It then asks the session's delegate and never ends the task without a
-    /// credential (no delegate, the default handling), sends the request again live through its own
-    /// HTTP protocol (a credential), or stops the process (a nil credential; Digest or another
-    /// scheme it has no handler for) — measured on 6.3.1, and read in its `_ProtocolClient`. Such
+    /// credential (no delegate, the default handling: measured on 6.3.1), and, as its
+    /// `_ProtocolClient` reads, sends the request again live through its own HTTP protocol (a
+    /// credential) or stops the process (a nil credential; Digest or another scheme it has no
+    /// handler for). Such
     /// an answer ends with ``RequestFailure/Reason/challengeNotEndable`` after its head and body
     /// instead. False on Apple platforms, where the `401` is the answer.
     static func takenForAChallengeOnThisPlatform(_ response: Interaction.Response?, url: URL?) -> Bool {
