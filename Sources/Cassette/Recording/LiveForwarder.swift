@@ -242,21 +242,21 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
         let id = task.taskIdentifier
         forward(challenge) { [exchanges] disposition, credential in
             let answer = KeptChallenge.answer(disposition, credential: credential)
+            // What arrived so far belonged to the challenged response (FoundationNetworking hands a
+            // 401's head and body over before asking; Apple's loading system neither). Nothing more
+            // arrives until the answer goes back, so it is kept outside the lock every task shares.
+            let body = exchanges.withLock { $0[id]?.body } ?? Data()
+            let recorded = KeptChallenge.recorded(challenge, answer: answer, body: body)
             exchanges.withLock { exchanges in
-                guard var exchange = exchanges[id] else { return }
-                // What arrived so far belonged to the challenged response (FoundationNetworking
-                // hands a 401's head and body over before asking; Apple's loading system neither).
-                if let recorded = KeptChallenge.recorded(challenge, answer: answer, body: exchange.body) {
-                    exchange.challenges.append(recorded)
-                }
+                guard exchanges[id] != nil else { return }
+                if let recorded { exchanges[id]?.challenges.append(recorded) }
                 // Answered with a credential, the request is sent again: the challenged body is not
                 // the answer's, and a live caller of Apple's loading system never sees it. Otherwise
                 // the challenged response is the answer, and its body stays.
                 if answer == .useCredential {
-                    exchange.body = Data()
-                    exchange.arrivals = []
+                    exchanges[id]?.body = Data()
+                    exchanges[id]?.arrivals = []
                 }
-                exchanges[id] = exchange
             }
             completionHandler(disposition, credential)
         }

@@ -49,10 +49,7 @@ package enum CassetteRules {
     /// A challenge's authentication method: one the platform names (``Interaction/Challenge/method``).
     package static func challengeMethodProblem(_ method: String) -> String? {
         let known = Interaction.Challenge.knownMethods
-        guard !known.contains(method) else { return nil }
-        let hint = NearestWord.closest(to: method, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
-        return "unknown authentication method \(quoted(method))\(hint): expected one of "
-            + known.map { "\"\($0)\"" }.joined(separator: ", ")
+        return known.contains(method) ? nil : unknown("authentication method", method, expected: known)
     }
 
     /// A challenge's realm: one line.
@@ -66,9 +63,13 @@ package enum CassetteRules {
     /// A challenge's answer, by its Swift name; the problem when it names none.
     package static func challengeAnswer(_ text: String) -> (answer: Interaction.Challenge.Answer?, problem: String?) {
         if let answer = Interaction.Challenge.Answer(rawValue: text) { return (answer, nil) }
-        let names = Interaction.Challenge.Answer.allCases.map(\.rawValue)
-        let hint = NearestWord.closest(to: text, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
-        return (nil, "unknown answer \(quoted(text))\(hint): expected one of " + names.map { "\"\($0)\"" }.joined(separator: ", "))
+        return (nil, unknown("answer", text, expected: Interaction.Challenge.Answer.allCases.map(\.rawValue)))
+    }
+
+    /// `unknown WHAT "name" (did you mean "…"?): expected one of "a", "b"`.
+    private static func unknown(_ what: String, _ name: String, expected names: [String]) -> String {
+        let hint = NearestWord.closest(to: name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+        return "unknown \(what) \(quoted(name))\(hint): expected one of " + names.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 
     /// A challenged response: a `401` from the server or a `407` from a proxy, from the request's
