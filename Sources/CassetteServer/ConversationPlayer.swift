@@ -26,7 +26,6 @@ struct ConversationPlayer {
 
     /// Plays the conversation to its end; the caller then closes the connection.
     func run() {
-        let messages = replay.script.messages
         var anchor = DispatchTime.now()
         var waiting: [(message: WebSocketFrameReader.Message, arrived: DispatchTime)] = []
         var clientClose: UInt16??
@@ -64,7 +63,7 @@ struct ConversationPlayer {
                     }
                 }
                 let (message, arrived) = waiting.removeFirst()
-                if let difference = WebSocketScript.difference(message, from: messages[index], ignoringJSONPaths: replay.ignoredJSONPaths) {
+                if let difference = replay.difference(message, at: index) {
                     onMiss(replay.miss(at: index, difference))
                     if case .close(let code, _) = message {
                         channel.send(.close, WebSocketFrame.closePayload(code: code, reason: ""))

@@ -24,7 +24,7 @@ extension TapeServer {
             // Said in words rather than a reset: a plain request for a recording only an upgrade can have.
             writeClosing(status: 501, text: failure.message, to: connection)
             return false
-        case .redactionTooSlow:
+        case .redactionFailed:
             // The tape's own rule failed this request: said in words, the connection's thread free.
             writeClosing(status: 500, text: failure.message, to: connection)
             return false

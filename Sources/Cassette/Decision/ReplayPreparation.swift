@@ -71,6 +71,6 @@ struct ReplayPreparation: Sendable {
             script: WebSocketScript(conversation, latency: recording.latency ?? latency),
             number: number, request: redacted, cassette: cassette, mode: mode,
             ignoredJSONPaths: playback.rules.ignoredJSONPaths,
-            placeholders: holdsPlaceholders || redactor.changesPlayback ? redactor : nil)
+            placeholders: holdsPlaceholders || redactor.changesPlayback ? redactor : nil, redactor: redactor)
     }
 }

@@ -51,8 +51,9 @@ package struct RequestFailure: Error, Sendable {
         case webSocketOverTLS
         /// The replay server could not open the WebSocket it was to record upstream.
         case webSocketUpstreamUnreachable(why: String)
-        /// A body pattern of the redaction rules ran past its budget on this request's body.
-        case redactionTooSlow(pattern: String, budget: TimeInterval)
+        /// A body pattern of the redaction rules did not finish on this request's body: it ran past
+        /// its budget (in seconds), or the engine gave up (no budget).
+        case redactionFailed(pattern: String, budget: TimeInterval?)
         /// A replay's challenge answered with a credential where the recording has another answer.
         case challengeAnsweredOtherwise(Interaction.Challenge, round: Int, cassette: URL?)
         /// A `401` FoundationNetworking would take for a challenge it cannot end (``KeptChallenge/takenForAChallengeOnThisPlatform(_:url:)``).
@@ -93,7 +94,7 @@ package struct RequestFailure: Error, Sendable {
         case .webSocketConversation: return .unsupportedURL
         case .webSocketOverTLS: return .secureConnectionFailed
         case .webSocketUpstreamUnreachable: return .cannotConnectToHost
-        case .redactionTooSlow: return .cannotDecodeRawData
+        case .redactionFailed: return .cannotDecodeRawData
         }
     }
 
@@ -156,10 +157,15 @@ package struct RequestFailure: Error, Sendable {
                 + "staging one: --upstream http://HOST:PORT), then replay the cassette as usual."
         case .webSocketUpstreamUnreachable(let why):
             return "Cassette could not record the WebSocket at \(url ?? ""): \(why). Nothing was recorded."
-        case .redactionTooSlow(let pattern, let budget):
+        case .redactionFailed(let pattern, .some(let budget)):
             return "Cassette: \(request) was not answered: the redaction body pattern \"\(pattern)\" ran longer than its budget of "
                 + "\(JSONCassetteCodec.formatSeconds((budget * 100).rounded() / 100)) s on the request's body and was stopped (it backtracks without end on "
                 + "this input). Make the pattern linear — no nested or overlapping repetition like (a|aa)+ — and anchor what it can."
+        case .redactionFailed(let pattern, .none):
+            return "Cassette: \(request) was not answered: the regular expression engine gave up on the redaction body pattern "
+                + "\"\(pattern)\" over the request's body (its backtracking ran out of stack on this input), so no part of the body "
+                + "could be kept. Write the pattern with one character class per repetition — [A-Za-z0-9-]+ rather than "
+                + "(?:[A-Za-z0-9]|-)+ — which matches without backtracking."
         case .challengeAnsweredOtherwise(let challenge, let round, let cassette):
             let realm = challenge.realm.map { ", realm \"\($0)\"" } ?? ""
             return "Cassette: the delegate answered challenge \(round + 1) to \(request) (\(challenge.method)\(realm)) with "

@@ -93,12 +93,13 @@ package final class Router: Sendable {
             return .decided(.passThrough(request.withReadableBody()))
         }
         // Compared, and shown in errors, as it would be stored: never with its secrets.
-        let (redacted, slowPattern) = redactor.forMatching(request)
-        if let slowPattern {
-            // A rule that backtracks without end was stopped: refused with why, the thread freed.
+        let (redacted, failedPattern) = redactor.forMatching(request)
+        if let failedPattern {
+            // A rule that backtracks without end, or that the engine gave up on: refused with why, the thread freed.
             if newRequest { access.noteRequest() }
-            let budget = BodyPattern.budget(length: String(decoding: request.body.data, as: UTF8.self).utf16.count)
-            return .decided(.refuse(RequestFailure(.redactionTooSlow(pattern: slowPattern, budget: budget), request: redacted)))
+            var budget: TimeInterval?
+            if case .overBudget(let seconds) = failedPattern.failure { budget = seconds }
+            return .decided(.refuse(RequestFailure(.redactionFailed(pattern: failedPattern.pattern, budget: budget), request: redacted)))
         }
         var usedUp = 0
         // Recordings `beforeReplay` declined for this request: as if absent, so the next one that matches is taken.

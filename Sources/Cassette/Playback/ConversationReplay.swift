@@ -20,6 +20,8 @@ package struct ConversationReplay: Sendable {
     /// gives values back on replay): it learns what they stand for from the live client's
     /// messages and gives the values back in the server's. Nil: messages replay as recorded.
     var placeholders: Redactor?
+    /// The tape's redactor, which shows a client's message in a miss report as it would be stored.
+    var redactor: Redactor?
 
     /// Learns what the placeholders of the recorded client message at `index` stood for in
     /// `received`, which matched it (``WebSocketScript/difference(_:from:ignoringJSONPaths:)``):
@@ -42,6 +44,17 @@ package struct ConversationReplay: Sendable {
 
     /// The miss report for a client message that differs from the recorded message at `index`
     /// (`difference` says how), or that never came (`difference` says what happened instead).
+    /// How the client's `received` message differs from the recorded one at `index`, or nil when it
+    /// matches (``WebSocketScript/difference(_:from:ignoringJSONPaths:)``) — said of the message
+    /// as a miss report may show it: redacted, never with what the rules hide.
+    package func difference(_ received: ConversationMessage, at index: Int) -> String? {
+        let expected = script.messages[index]
+        guard WebSocketScript.difference(received, from: expected, ignoringJSONPaths: ignoredJSONPaths) != nil else { return nil }
+        let shown = redactor?.shown(received) ?? received
+        return WebSocketScript.difference(shown, from: expected, ignoringJSONPaths: ignoredJSONPaths)
+            ?? "it differs from the recorded message only where the redaction rules hide what it holds"
+    }
+
     package func miss(at index: Int, _ difference: String) -> UnmatchedRequest {
         let clientMessages = script.messages.indices.filter { script.messages[$0].from == .client && script.messages[$0].kind != .ping }
         let ordinal = (clientMessages.firstIndex(of: index) ?? 0) + 1

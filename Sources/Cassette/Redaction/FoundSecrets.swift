@@ -1,3 +1,6 @@
+/// A body pattern and why its matching did not finish.
+typealias FailedPattern = (pattern: String, failure: BodyPattern.Failure)
+
 /// The secrets the rules found, in the order they found them (so that numbering them is
 /// repeatable), each once.
 struct FoundSecrets {
@@ -6,9 +9,9 @@ struct FoundSecrets {
     /// The ones found as JSON numbers: they stay numbers, never placeholders.
     private(set) var numbers: Set<String> = []
 
-    /// A body pattern stopped at its budget (``BodyPattern/budget(length:)``): its body was
-    /// redacted whole, and a request whose matching stopped is refused.
-    var slowPattern: String?
+    /// A body pattern whose matching did not finish (``BodyPattern/Failure``): its body was
+    /// redacted whole, and a request whose matching did not finish is refused.
+    var failedPattern: FailedPattern?
 
     var isEmpty: Bool { list.isEmpty }
 

@@ -282,26 +282,51 @@ struct RedactionRules: Sendable {
             if redacted != text { data = Data(redacted.utf8) }
         }
         if !patterns.isEmpty, UTF8Validation.isValid(data) {
+            // One budget for the body, every pattern and replacement together.
             var text = String(decoding: data, as: UTF8.self)
+            let deadline = BodyPattern.deadline(for: text)
             for pattern in patterns {
-                guard let matches = pattern.matches(in: text) else {
-                    // Stopped at its budget: what is left of the body cannot be known to hold no
-                    // secret, so none of it is kept; the caller is told (a request is refused).
-                    secrets.slowPattern = pattern.pattern
+                switch pattern.matches(in: text, deadline: deadline) {
+                case .failure(let failure):
+                    // What is left of the body cannot be known to hold no secret, so none of it is
+                    // kept; the caller is told (a request is refused).
+                    secrets.failedPattern = (pattern.pattern, failure)
                     return Interaction.Body(Data(Redaction.replacement.utf8), contentType: contentType)
-                }
-                for match in matches.reversed() {
-                    let group = match.numberOfRanges > 1 && match.range(at: 1).location != NSNotFound ? 1 : 0
-                    guard let range = Range(match.range(at: group), in: text), !range.isEmpty else { continue }
-                    let secret = String(text[range])
-                    if isKept(secret) { continue }
-                    secrets.insert(secret)
-                    text.replaceSubrange(range, with: Redaction.replacement)
+                case .success(let matches):
+                    text = replacing(matches, in: text, secrets: &secrets)
                 }
             }
             data = Data(text.utf8)
         }
         return data == body.data ? body : Interaction.Body(data, contentType: contentType)
+    }
+
+    /// `text` with each match (its first group where it has one) replaced by
+    /// ``Redaction/replacement``, unless the rules keep it; in one pass over the text, so that
+    /// 10,000 matches cost what one does.
+    private func replacing(_ matches: [NSTextCheckingResult], in text: String, secrets: inout FoundSecrets) -> String {
+        guard !matches.isEmpty else { return text }
+        let units = Array(text.utf16)
+        var out: [UInt16] = []
+        out.reserveCapacity(units.count)
+        var cursor = 0
+        var found: [String] = []
+        for match in matches {
+            let group = match.numberOfRanges > 1 && match.range(at: 1).location != NSNotFound ? 1 : 0
+            let range = match.range(at: group)
+            guard range.length > 0, range.location >= cursor, NSMaxRange(range) <= units.count else { continue }
+            let secret = String(decoding: units[range.location..<NSMaxRange(range)], as: UTF16.self)
+            if isKept(secret) { continue }
+            found.append(secret)
+            out.append(contentsOf: units[cursor..<range.location])
+            out.append(contentsOf: Redaction.replacement.utf16)
+            cursor = NSMaxRange(range)
+        }
+        // Last match first, as they were numbered when each was replaced from the end.
+        for secret in found.reversed() { secrets.insert(secret) }
+        if found.isEmpty { return text }
+        out.append(contentsOf: units[cursor...])
+        return String(decoding: out, as: UTF16.self)
     }
 
     /// `value` with the URL rules applied to each string that holds a URL with a query

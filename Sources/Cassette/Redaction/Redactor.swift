@@ -138,9 +138,9 @@ final class Redactor: Sendable {
     /// removed wherever it appears. What the rules find joins the tape's ledger (a secret matched
     /// now gets its number before the recording that echoes it).
     ///
-    /// - Returns: the request as compared, and the body pattern that ran past its budget on it,
-    ///   if one did (the body is then redacted whole; the router refuses the request).
-    func forMatching(_ request: Interaction.Request) -> (request: Interaction.Request, slowPattern: String?) {
+    /// - Returns: the request as compared, and the body pattern whose matching did not finish on
+    ///   it, if one did not (the body is then redacted whole; the router refuses the request).
+    func forMatching(_ request: Interaction.Request) -> (request: Interaction.Request, failedPattern: FailedPattern?) {
         redacted(request, remembering: true)
     }
 
@@ -151,7 +151,25 @@ final class Redactor: Sendable {
         redacted(request, remembering: false).request
     }
 
-    private func redacted(_ request: Interaction.Request, remembering: Bool) -> (request: Interaction.Request, slowPattern: String?) {
+    /// A message a live client sent, as a miss report shows it: a text message redacted as a
+    /// recorded one is (the tape's placeholders, the rules, every secret they found and every
+    /// secret the tape found before), the ledger left as it was. Other messages are shown by
+    /// their size or code only, which holds nothing to hide.
+    func shown(_ message: ConversationMessage) -> ConversationMessage {
+        guard case .text(let text) = message else { return message }
+        var secrets = FoundSecrets()
+        var data = Data(text.utf8)
+        data = placing.apply(data) ?? data
+        data = rules.redact(Interaction.Body(data, contentType: nil), contentType: nil, secrets: &secrets).data
+        for scrubber in [rules.echoScrubber(secrets.list), ledger.knownSecrets].compactMap({ $0 }) {
+            data = scrubber.apply(data) ?? data
+        }
+        return .text(String(decoding: data, as: UTF8.self))
+    }
+
+    private func redacted(
+        _ request: Interaction.Request, remembering: Bool
+    ) -> (request: Interaction.Request, failedPattern: FailedPattern?) {
         var request = request
         if !placing.isEmpty { scrub(&request, with: placing) }
         var secrets = FoundSecrets()
@@ -163,7 +181,7 @@ final class Redactor: Sendable {
         }
         // Every request passes here: only a tape that found secrets pays for scrubbing with them.
         if let earlier = ledger.knownSecrets { scrub(&request, with: earlier) }
-        return (request, secrets.slowPattern)
+        return (request, secrets.failedPattern)
     }
 
     /// Adds what the rules found to the ledger: the secrets long enough to search for that the

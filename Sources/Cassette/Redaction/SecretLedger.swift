@@ -17,6 +17,9 @@ final class SecretLedger: Sendable {
         var placeholders: [String: String] = [:]
         /// Every numbered secret to its placeholder.
         var numbered = SecretScrubber(pairs: [])
+        /// Each numbered secret's percent-decoded spelling to its placeholder: the other spelling
+        /// of a secret found later shares its number without a search through every secret.
+        var decodedPlaceholders: [String: String] = [:]
         /// The number the next secret gets.
         var nextNumber = 1
     }
@@ -48,12 +51,15 @@ final class SecretLedger: Sendable {
                 guard !numbers.contains(secret) else { continue }
                 let decoded = secret.removingPercentEncoding
                 if let placeholder = bound[secret] ?? decoded.flatMap({ bound[$0] ?? known.placeholders[$0] })
-                    ?? known.placeholders.first(where: { $0.key.removingPercentEncoding == secret })?.value
+                    ?? known.decodedPlaceholders[secret]
                 {
                     known.placeholders[secret] = placeholder
                 } else {
                     known.placeholders[secret] = "[REDACTED-\(known.nextNumber)]"
                     known.nextNumber += 1
+                }
+                if let decoded, let placeholder = known.placeholders[secret], known.decodedPlaceholders[decoded] == nil {
+                    known.decodedPlaceholders[decoded] = placeholder
                 }
             }
             known.scrubber = SecretScrubber(secrets: known.secrets, with: Redaction.replacement)
@@ -72,6 +78,7 @@ final class SecretLedger: Sendable {
             var changed = false
             for (placeholder, value) in bound where known.placeholders[value] != nil && known.placeholders[value] != placeholder {
                 known.placeholders[value] = placeholder
+                if let decoded = value.removingPercentEncoding { known.decodedPlaceholders[decoded] = placeholder }
                 changed = true
             }
             if changed {

@@ -4,10 +4,12 @@ import Foundation
 /// an interaction with `[REDACTED]`, or placeholders with their secrets.
 ///
 /// Each secret is searched for as written, percent-encoded (as in a URL or form body) and
-/// JSON-escaped (as in a JSON body), longest first, so that a secret containing another is
-/// replaced whole.
+/// JSON-escaped (as in a JSON body). One pass over the bytes replaces, at each place, the longest
+/// text that starts there (a secret containing another is replaced whole), so scrubbing costs the
+/// same with 10,000 secrets as with one: it walks a trie of the texts from each byte that starts
+/// one, never searches the message once per secret.
 struct SecretScrubber {
-    private let replacements: [(from: String, to: String)]
+    private let trie: Trie
 
     /// Replaces each of `secrets` with `replacement`.
     init<Secrets: Sequence<String>>(secrets: Secrets, with replacement: String) {
@@ -23,7 +25,7 @@ struct SecretScrubber {
                 replacements.append((variant, to))
             }
         }
-        self.replacements = replacements.sorted { $0.from.utf8.count > $1.from.utf8.count }
+        trie = Trie(replacements)
     }
 
     /// Puts each `value` back where its `placeholder` stands, spelled as the placeholder is
@@ -42,11 +44,11 @@ struct SecretScrubber {
                 replacements.append((from, to))
             }
         }
-        self.replacements = replacements.sorted { $0.from.utf8.count > $1.from.utf8.count }
+        trie = Trie(replacements)
     }
 
     /// Whether there is nothing to replace.
-    var isEmpty: Bool { replacements.isEmpty }
+    var isEmpty: Bool { trie.isEmpty }
 
     /// `request` with every occurrence replaced in each of its parts (``Interaction/Part``).
     func applied(to request: Interaction.Request) -> Interaction.Request {
@@ -71,40 +73,83 @@ struct SecretScrubber {
 
     /// `text` with every occurrence replaced.
     func apply(_ text: String) -> String {
+        guard !isEmpty else { return text }
         var text = text
-        for (from, to) in replacements where text.contains(from) {
-            text = text.replacingOccurrences(of: from, with: to)
-        }
-        return text
+        guard let replaced = text.withUTF8({ trie.replacing(in: $0) }) else { return text }
+        return String(decoding: replaced, as: UTF8.self)
     }
 
     /// `data` with every occurrence replaced, or nil when nothing occurs in it.
     func apply(_ data: Data) -> Data? {
-        var result = data
-        var changed = false
-        for (from, to) in replacements {
-            if let replaced = Self.replacing(Data(from.utf8), with: Data(to.utf8), in: result) {
-                result = replaced
-                changed = true
-            }
-        }
-        return changed ? result : nil
+        guard !isEmpty else { return nil }
+        return data.withUnsafeBytes { trie.replacing(in: $0.bindMemory(to: UInt8.self)) }.map { Data($0) }
     }
 
-    private static func replacing(_ target: Data, with replacement: Data, in data: Data) -> Data? {
-        guard var found = data.range(of: target) else { return nil }
-        var result = Data()
-        result.reserveCapacity(data.count)
-        var cursor = data.startIndex
-        while true {
-            result.append(data[cursor..<found.lowerBound])
-            result.append(replacement)
-            cursor = found.upperBound
-            guard let next = data.range(of: target, in: cursor..<data.endIndex) else { break }
-            found = next
+    /// The texts to replace as a trie of their UTF-8 bytes: `children` maps a node and a byte to
+    /// the next node (the root is 0), `ending` says which replacement a node completes.
+    private struct Trie {
+        private var children: [Int: Int32] = [:]
+        private var ending: [Int32] = [-1]
+        private var replacements: [[UInt8]] = []
+        /// The bytes some text starts with: every other byte is copied without a look-up.
+        private var starts = [Bool](repeating: false, count: 256)
+
+        /// The first pair of each `from` counts.
+        init(_ pairs: [(from: String, to: String)]) {
+            for (from, to) in pairs {
+                var node = 0
+                for byte in from.utf8 {
+                    let key = node << 8 | Int(byte)
+                    if let next = children[key] {
+                        node = Int(next)
+                    } else {
+                        children[key] = Int32(ending.count)
+                        node = ending.count
+                        ending.append(-1)
+                    }
+                }
+                guard ending[node] < 0, let first = from.utf8.first else { continue }
+                starts[Int(first)] = true
+                ending[node] = Int32(replacements.count)
+                replacements.append(Array(to.utf8))
+            }
         }
-        result.append(data[cursor..<data.endIndex])
-        return result
+
+        var isEmpty: Bool { replacements.isEmpty }
+
+        /// `bytes` with, from left to right, the longest text that starts at each place replaced;
+        /// nil when none occurs.
+        func replacing(in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+            var result: [UInt8] = []
+            var copied = 0
+            var index = 0
+            while index < bytes.count {
+                guard starts[Int(bytes[index])] else {
+                    index += 1
+                    continue
+                }
+                var node = 0
+                var cursor = index
+                var found: (replacement: Int, end: Int)?
+                while cursor < bytes.count, let next = children[node << 8 | Int(bytes[cursor])] {
+                    node = Int(next)
+                    cursor += 1
+                    if ending[node] >= 0 { found = (Int(ending[node]), cursor) }
+                }
+                guard let found else {
+                    index += 1
+                    continue
+                }
+                if result.isEmpty { result.reserveCapacity(bytes.count) }
+                result.append(contentsOf: bytes[copied..<index])
+                result.append(contentsOf: replacements[found.replacement])
+                copied = found.end
+                index = found.end
+            }
+            guard copied > 0 else { return nil }
+            result.append(contentsOf: bytes[copied...])
+            return result
+        }
     }
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

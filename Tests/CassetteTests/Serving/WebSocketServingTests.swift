@@ -100,6 +100,23 @@ import Testing
         }
     }
 
+    /// A client message that misses is shown as it would be stored: the tape's body pattern
+    /// hides the secret the client sent in the miss report, the server's report and the close.
+    @Test func aMissShowsTheClientsMessageRedacted() throws {
+        try withScratchTape { scratch in
+            let redaction = Redaction.default.redactingBodyMatches("sk_live_[A-Za-z0-9]+")
+            _ = try Self.record(scratch, redaction: redaction)
+            let tape = try scratch.tape(mode: .none, options: Tape.Options(redaction: redaction))
+            let server = try tape.serve()
+            let secret = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
+            let seen = try Self.converse(port: server.port, say: [#"{"say":"hello 1"}"#, #"{"say":"LOGIN \#(secret)"}"#])
+            #expect(seen.last?.message == .close(code: 1008, reason: "Cassette: message 2 does not match the recording"))
+            let miss = try #require(try tape.eject().unmatched.first)
+            #expect(miss.description.contains(#"$.say: "hello 2" → "LOGIN [REDACTED]". The server closed"#), "\(miss.description)")
+            #expect(!miss.description.contains("sk_live_4eC3"))
+        }
+    }
+
     /// The tape's latency applies: instant (the default) sends the five timed updates at once.
     @Test func instantLatencySendsAtOnce() throws {
         try withScratchTape { scratch in
