@@ -62,10 +62,10 @@ package struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
             }
         }
         if !folders.isEmpty {
-            let roots = folders.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
+            let roots = folders.map { RealPath.of($0.path) }
             steps.removeAll { step in
                 let file = Self.file(of: step)
-                let real = file.resolvingSymlinksInPath().path
+                let real = RealPath.of(file.path)
                 guard !roots.contains(where: { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else { return false }
                 leftAlone.append(
                     "\(ShownPath.of(file)): its real place, \(real), is outside the folders given (\(roots.joined(separator: ", "))); "

@@ -33,7 +33,9 @@ public enum CassetteNames {
         ("plain.json", "plain.json"),
         ("httponly", "httponly.http"),
         ("haronly", "haronly.har"),
-        ("haronly.HAR", "haronly.HAR"),  // an extension in any case is that file (here a new one)
+        // An extension in another case is the file that exists, as on a case-insensitive file system
+        // (macOS's): one name finds one cassette on every platform.
+        ("haronly.HAR", "haronly.har"),
         ("both", "both.json"),
         ("both.http", "both.http"),
         ("Nested/deep", "Nested/deep.json"),
@@ -54,6 +56,6 @@ public enum CassetteNames {
 
     /// Whether the table's file for a name exists in the folder before anything is written.
     public static func exists(_ file: String) -> Bool {
-        !["new.json", "Nested/new.json", "haronly.HAR"].contains(file)
+        !["new.json", "Nested/new.json"].contains(file)
     }
 }

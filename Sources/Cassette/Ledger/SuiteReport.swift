@@ -145,28 +145,43 @@ package struct SuiteReport: Sendable, Equatable {
         return plain ? path : URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
+    /// A cassette's identity: its real path (``RealPath``), so that a file opened through a link
+    /// and by its own path is one cassette, used by both.
+    static func identity(_ path: String) -> String {
+        RealPath.of(standardized(path))
+    }
+
     static func make(run: Ledger.Run, cassettes roots: [URL], maximumAge: TimeInterval, now: Date) -> SuiteReport {
         let files = CassetteStore.find(under: roots)
         // Paths as strings, computed once: `URL.path` decodes the URL at every call.
         let paths = files.map(\.path)
-        let known = Set(paths)
+        let identities = paths.map { Self.identity($0) }
+        let known = Set(identities)
         var byCassette: [String: [LedgerRecord.Tape]] = [:]
         var opened = Set<String>()
+        var resolved: [String: String] = [:]
+        func remembered(_ path: String) -> String {
+            if let known = resolved[path] { return known }
+            let found = Self.identity(path)
+            resolved[path] = found
+            return found
+        }
         for tape in run.tapes {
-            let path = standardized(tape.cassette)
-            for beneath in tape.beneath { opened.insert(standardized(beneath)) }
+            let path = remembered(tape.cassette)
+            for beneath in tape.beneath { opened.insert(remembered(beneath)) }
             opened.insert(path)
             guard known.contains(path) else { continue }
             byCassette[path, default: []].append(tape)
         }
-        // Folders a tape opened an existing cassette in: a ledger line naming a file that is not
-        // there (deleted since, or written by hand) makes no folder's cassettes orphans.
-        let visited = Set(opened.filter(known.contains).map { ($0 as NSString).deletingLastPathComponent })
+        // Folders where a tape opened an existing cassette, by any of its names: a ledger line
+        // naming a file that is not there (deleted since, or written by hand) makes no folder's
+        // cassettes orphans.
+        let visited = Set(zip(paths, identities).filter { opened.contains($0.1) }.map { ($0.0 as NSString).deletingLastPathComponent })
         var report = SuiteReport(
             run: run.id, partial: run.partial, warnings: run.warnings, cassetteCount: files.count, replayed: [], recorded: [],
             misses: [], orphans: [], unvisitedFolders: [], unused: [], stale: [])
         var unvisited = Set<String>()
-        for (file, path) in zip(files, paths) where !opened.contains(path) {
+        for (file, (path, identity)) in zip(files, zip(paths, identities)) where !opened.contains(identity) {
             let folder = (path as NSString).deletingLastPathComponent
             if !visited.contains(folder) {
                 unvisited.insert(folder)

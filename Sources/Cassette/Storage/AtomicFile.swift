@@ -12,9 +12,11 @@ import Darwin
 /// (`fault`, `lint --fix`, `redact`, `convert`, `prune`, `check --update`):
 ///
 /// - **Atomic**: into a temporary file beside the real one, then renamed over it, so a failed or
-///   killed write leaves the old file as it was. Temporary files (`.NAME.UUID.tmp`) a killed
+///   killed write leaves the old file as it was. The temporary name fits wherever the file's own
+///   does (a 255-byte name is saved). Temporary files (`.NAME.RANDOM.tmp`) a killed
 ///   process left are removed by the next write of the same file, under the folder's lock.
-/// - **Through links**: a symbolic link is followed and its target replaced; the link stays.
+/// - **Through links**: a symbolic link is followed and its target replaced (or created, for a
+///   link whose target is not there yet); the link stays.
 /// - **Keeping the mode**: a replaced file keeps its permissions (a `0600` cassette stays `0600`);
 ///   a new one is created `0644` (less what the umask takes away).
 /// - **Never over what the user may not write**: a file without write permission for this user, or
@@ -30,7 +32,8 @@ enum AtomicFile {
     ///
     /// - Throws: ``CassetteError/saveFailed(file:reason:)`` when the file exists and this user may not write it.
     static func target(of file: URL) throws(CassetteError) -> (real: URL, mode: mode_t?) {
-        let real = file.resolvingSymlinksInPath()
+        // A dangling link too: its target is created, the link stays.
+        let real = RealPath.of(file)
         var status = stat()
         guard stat(real.path, &status) == 0 else { return (real, nil) }
         // Read-only for everyone (0444) is refused for root too, who may write anything: the mode
@@ -63,7 +66,7 @@ enum AtomicFile {
             throw .saveFailed(
                 file: file.path, reason: "cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
         }
-        let temporary = folder.appendingPathComponent(temporaryPrefix(of: real) + UUID().uuidString + ".tmp")
+        let temporary = folder.appendingPathComponent(temporaryPrefix(of: real) + uniqueSuffix())
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode ?? 0o644)
         guard descriptor >= 0 else {
             throw .saveFailed(file: file.path, reason: "cannot write \(temporary.path): \(String(cString: strerror(errno)))")
@@ -136,15 +139,29 @@ enum AtomicFile {
         }
     }
 
-    /// Temporary files of `file` are `.NAME.UUID.tmp` next to it.
+    /// The longest name a file system gives a file, in bytes (Linux's `NAME_MAX`, APFS's limit).
+    static let longestName = 255
+
+    /// Temporary files of `file` are `.NAME.` and 16 random hex digits and `.tmp`, next to it:
+    /// `NAME` cut (at a character) so the whole fits wherever `file`'s own name fits.
     static func temporaryPrefix(of file: URL) -> String {
-        ".\(file.lastPathComponent)."
+        let room = longestName - 2 - uniqueSuffixLength
+        var name = file.lastPathComponent
+        while name.utf8.count > room { name.removeLast() }
+        return ".\(name)."
     }
+
+    /// 16 hex digits of a new UUID and `.tmp`.
+    private static func uniqueSuffix() -> String {
+        String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16)) + ".tmp"
+    }
+
+    private static let uniqueSuffixLength = 20
 
     /// Removes the temporary files of `file` that a process killed while writing left behind. Only
     /// under the folder lock, where no other write of this file is making one.
     static func removeLeftovers(of file: URL) {
-        let real = file.resolvingSymlinksInPath()
+        let real = RealPath.of(file)
         let folder = real.deletingLastPathComponent()
         let prefix = temporaryPrefix(of: real)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

@@ -202,7 +202,7 @@ package enum CassetteFile {
     /// The folder whose lock a write of `file` takes: the real file's (links followed), created
     /// when missing so that it can be locked.
     static func lockedFolder(of file: URL) throws(CassetteError) -> URL {
-        let folder = file.resolvingSymlinksInPath().deletingLastPathComponent()
+        let folder = RealPath.of(file).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {

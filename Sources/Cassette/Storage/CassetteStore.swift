@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A folder of cassettes: the one answer to "which file is cassette `x`" and "what in this folder
 /// is a cassette" (``scan(_:)``), for tapes, `withCassette`, the `.cassette` trait, the folder
 /// server (`TapeServer.load(_:beneath:)`) and every command.
@@ -52,7 +60,8 @@ package struct CassetteStore: Sendable {
         }
         // The last candidate is the new file's name (for a name with an extension, the only one).
         let files = candidates.map { folder.appendingPathComponent($0) }
-        if let existing = files.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+        // A link counts as there even when its target is not yet: a save writes through it.
+        if let existing = files.first(where: { Self.isThere($0) }) ?? differentlyCased(files.dropLast(candidates.count == 1 ? 0 : 1)) {
             try checkInside(existing, name: name)
             return (existing, false)
         }
@@ -66,17 +75,38 @@ package struct CassetteStore: Sendable {
         return (new, false)
     }
 
-    /// Refuses a file whose real place (every link on the way followed) is outside the folder's.
+    /// Refuses a file whose real place (``RealPath``: every link on the way followed, the folder's
+    /// too, whether or not they exist yet) is outside the folder's.
     private func checkInside(_ file: URL, name: String) throws(CassetteError) {
-        let root = folder.resolvingSymlinksInPath().path
-        var existing = file
-        var rest: [String] = []
-        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
-            rest.insert(existing.lastPathComponent, at: 0)
-            existing = existing.deletingLastPathComponent()
-        }
-        let real = rest.reduce(existing.resolvingSymlinksInPath()) { $0.appendingPathComponent($1) }.path
+        let root = RealPath.of(folder.path)
+        let real = RealPath.of(file.path)
         guard real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { throw .invalidCassetteName(name) }
+    }
+
+    /// Whether there is a file, or a symbolic link, at `file`.
+    private static func isThere(_ file: URL) -> Bool {
+        var status = stat()
+        return lstat(file.path, &status) == 0
+    }
+
+    /// The file among `files` whose extension is written in another case (`Feed.JSON` for
+    /// `Feed.json`), as a case-insensitive file system (macOS, Windows) would find it: a name
+    /// finds the same cassette on Linux.
+    private func differentlyCased(_ files: ArraySlice<URL>) -> URL? {
+        guard let first = files.first else { return nil }
+        let directory = first.deletingLastPathComponent()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return nil }
+        for file in files {
+            let wanted = file.lastPathComponent
+            let stem = (wanted as NSString).deletingPathExtension
+            let ext = (wanted as NSString).pathExtension.lowercased()
+            if let found = names.sorted().first(where: {
+                ($0 as NSString).deletingPathExtension == stem && ($0 as NSString).pathExtension.lowercased() == ext
+            }) {
+                return directory.appendingPathComponent(found)
+            }
+        }
+        return nil
     }
 
     /// `relative` (`Users/fetch.json`) among `bundle`'s resources: under `Cassettes/`, then at the root.

@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file's identity: its real path, every symbolic link on the way followed — also a link whose
+/// target does not exist yet, and a path whose last steps do not exist yet (their real place is
+/// their nearest existing folder's). A cassette opened as `Login/success.json`, a link to
+/// `../Shared/login.json`, is the same cassette as `Shared/login.json` to the ledger's report,
+/// `prune`, the store's containment check and every write.
+package enum RealPath {
+    /// The real path of `path` (absolute, or taken from the current folder).
+    package static func of(_ path: String) -> String {
+        // An existing file (nearly always): one `realpath`, no URL built.
+        if path.hasPrefix("/"), let resolved = realPath(path) { return resolved }
+        return resolve(URL(fileURLWithPath: path).standardizedFileURL.path, hops: 0)
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The real path of `file`.
+    package static func of(_ file: URL) -> URL {
+        URL(fileURLWithPath: of(file.path))
+    }
+
+    /// As many links as `realpath` follows before it gives up on a loop.
+    private static let maximumHops = 40
+
+    private static func resolve(_ path: String, hops: Int) -> String {
+        if let resolved = realPath(path) { return resolved }
+        guard path != "/", !path.isEmpty, hops < maximumHops else { return path }
+        let parent = (path as NSString).deletingLastPathComponent
+        if let target = linkTarget(path) {
+            let joined = target.hasPrefix("/") ? target : (parent as NSString).appendingPathComponent(target)
+            return resolve(URL(fileURLWithPath: joined).standardizedFileURL.path, hops: hops + 1)
+        }
+        let realParent = resolve(parent.isEmpty ? "/" : parent, hops: hops)
+        return (realParent as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+    }
+
+    /// What the symbolic link at `path` holds, or nil when `path` is not a link.
+    private static func linkTarget(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

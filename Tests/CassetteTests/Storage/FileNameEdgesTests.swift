@@ -1,0 +1,69 @@
+import CassetteTestSupport
+import Foundation
+import Testing
+
+@testable import Cassette
+
+/// Names that fit are saved, and a folder is the same folder whichever way it is reached: a name of
+/// 255 bytes (the temporary file once added 42 and failed "File name too long"), a folder reached
+/// through a link that does not exist yet, a link whose target is not there yet, an extension
+/// written in capitals.
+@Suite struct FileNameEdgesTests {
+    static let interaction = Interaction(request: .init(method: "GET", url: "https://api.example.com/a"), response: .init(status: 200))
+
+    /// 250 letters and `.json`: the longest name Linux and APFS give a file, saved and read back.
+    @Test func aNameOf255BytesIsSaved() throws {
+        try withScratchTape { scratch in
+            let store = CassetteStore(folder: scratch.url)
+            let name = String(repeating: "a", count: 250)
+            let (file, _) = try store.file(named: name)
+            #expect(file.lastPathComponent.utf8.count == 255)
+            try CassetteFile.write(CassetteDocument(interactions: [Self.interaction]), to: file)
+            #expect(try CassetteFile.read(file).interactions == [Self.interaction])
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasSuffix(".tmp") }
+            #expect(leftovers == [])
+        }
+    }
+
+    /// `lnk -> real`; the folder `lnk/NewCassettes` does not exist yet: `feed` is a file in it
+    /// (it was refused "a symbolic link that leads out of the folder"), and saving it creates
+    /// `real/NewCassettes/feed.json`.
+    @Test func aNewFolderReachedThroughALinkTakesNames() throws {
+        try withScratchTape { scratch in
+            let real = scratch.url.appendingPathComponent("real")
+            try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: scratch.url.appendingPathComponent("lnk").path, withDestinationPath: "real")
+            let store = CassetteStore(folder: scratch.url.appendingPathComponent("lnk/NewCassettes"))
+            let (file, inBundle) = try store.file(named: "feed")
+            #expect(file.path == scratch.url.appendingPathComponent("lnk/NewCassettes/feed.json").standardizedFileURL.path)
+            #expect(!inBundle)
+            try CassetteFile.write(CassetteDocument(interactions: [Self.interaction]), to: file)
+            #expect(FileManager.default.fileExists(atPath: real.appendingPathComponent("NewCassettes/feed.json").path))
+        }
+    }
+
+    /// A link in the folder whose target is not there yet: saving writes the target, and the link
+    /// stays a link (it was replaced by a plain file).
+    @Test func aDanglingLinkIsWrittenThrough() throws {
+        try withScratchTape { scratch in
+            let link = scratch.url.appendingPathComponent("feed.json")
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "Shared/feed.json")
+            let (file, _) = try CassetteStore(folder: scratch.url).file(named: "feed")
+            #expect(file.lastPathComponent == "feed.json")
+            try CassetteFile.write(CassetteDocument(interactions: [Self.interaction]), to: file)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "Shared/feed.json")
+            #expect(try CassetteFile.read(scratch.url.appendingPathComponent("Shared/feed.json")).interactions == [Self.interaction])
+        }
+    }
+
+    /// `Feed` finds `Feed.JSON`, as it does on a case-insensitive file system, instead of creating
+    /// `Feed.json` beside it.
+    @Test func anExtensionInCapitalsIsFound() throws {
+        try withScratchTape { scratch in
+            let existing = scratch.url.appendingPathComponent("Feed.JSON")
+            try CassetteFile.write(CassetteDocument(interactions: [Self.interaction]), to: existing)
+            let (file, _) = try CassetteStore(folder: scratch.url).file(named: "Feed")
+            #expect(file.lastPathComponent == "Feed.JSON")
+        }
+    }
+}
