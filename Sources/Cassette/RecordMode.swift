@@ -52,9 +52,11 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
         return requested
     }
 
-    /// Whether `environment` says this is CI: `CI` set, and not to `false` or `0`.
+    /// Whether `environment` says this is CI: `CI` set, and not to an off value of every switch
+    /// (``EnvironmentSwitch``: `0`, `false`, `no`, `off`). Any other value is on: hosted CI sets
+    /// `true`, some set their own name (`woodpecker`).
     static func isCI(_ environment: [String: String]) -> Bool {
         guard let ci = environment["CI"] else { return false }
-        return !ci.isEmpty && ci.lowercased() != "false" && ci != "0"
+        return !ci.isEmpty && !EnvironmentSwitch.offValues.contains(ci.lowercased())
     }
 }

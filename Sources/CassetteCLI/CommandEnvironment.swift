@@ -42,10 +42,14 @@ struct CommandEnvironment {
         variables[CassetteLocation.folderVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// What the tape reads itself: the latency, the live switch and whether a saved cassette is
-    /// announced (`CASSETTE_SUMMARY=0`); the mode was resolved here, with the command line first.
+    /// What the tape reads itself: the latency, the live switch, whether a saved cassette is
+    /// announced (`CASSETTE_SUMMARY=0`) and whether misses are written beside it
+    /// (`CASSETTE_WRITE_MISSES`, refused when neither on nor off, as a tape refuses it); the mode
+    /// was resolved here, with the command line first. The tapes' ledger records are marked as the
+    /// tool's (`Ledger.toolRunVariable`): a `play` or `serve` beside a suite changes no judgment
+    /// of `report` or `prune`, and keeps no command line.
     var forTape: [String: String] {
-        let read: Set = [Latency.environmentVariable, LiveSwitch.environmentVariable, RunSummary.variable]
-        return variables.filter { read.contains($0.key) }
+        let read = Set([Latency.environmentVariable, LiveSwitch.environmentVariable, RunSummary.variable] + EnvironmentSwitch.names)
+        return variables.filter { read.contains($0.key) }.merging([Ledger.toolRunVariable: "1"]) { _, tool in tool }
     }
 }

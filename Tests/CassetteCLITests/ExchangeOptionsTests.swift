@@ -78,6 +78,24 @@ import Testing
             "cassette", ["play", "--cassette", file, "https://api.example.com/slow"], environment: ["CASSETTE_LATENCY": "sometimes"])
         #expect(wrong.status == 1 && wrong.output.contains("sometimes"), "\(wrong.output)")
     }
+
+    /// `CASSETTE_WRITE_MISSES` reaches the tool's tapes as a test's: `1` writes the misses beside
+    /// the cassette (the tool ignored it), `maybe` is refused naming the accepted values (the tool
+    /// accepted it).
+    @Test func playHonoursCassetteWriteMisses() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let file = try Self.slowCassette(in: scratch, seconds: 0)
+        let missed = try ChildProcess.run(
+            "cassette", ["play", "--cassette", file, "https://api.example.com/other"], environment: ["CASSETTE_WRITE_MISSES": "1"])
+        #expect(missed.status != 0, "\(missed.output)")
+        let misses = (file as NSString).deletingPathExtension + ".misses.json"
+        #expect(FileManager.default.fileExists(atPath: misses), "\(missed.output)")
+        let wrong = try ChildProcess.run(
+            "cassette", ["play", "--cassette", file, "https://api.example.com/slow"], environment: ["CASSETTE_WRITE_MISSES": "maybe"])
+        #expect(wrong.status == 1, "\(wrong.output)")
+        #expect(wrong.output.contains(#"CASSETTE_WRITE_MISSES"#) && wrong.output.contains("maybe"), "\(wrong.output)")
+    }
     #endif
 
     @Test func recordWithModeAllTwiceGivesTheSameFile() throws {

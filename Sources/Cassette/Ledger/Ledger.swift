@@ -24,8 +24,14 @@ package struct Ledger: Sendable, Equatable {
     /// `CASSETTE_SHARD`: the name of the shard a test process runs in, when a suite is split over
     /// several machines (`1`, `linux-2`); its ledger records say so.
     package static let shardVariable = "CASSETTE_SHARD"
-    /// How many runs the ledger keeps.
+    /// How many runs the ledger keeps: this many test runs, and as many runs of the tool.
     static let keptRuns = 10
+
+    /// Set by the `cassette` tool for its own tapes (`play`, `record`, `serve`): their records go
+    /// to a run of the tool's (`tool-PID-TICKS`), which keeps no command line, is never the run
+    /// `report` and `prune` judge, and whose uses of cassettes still count — a cassette only a
+    /// `serve` during UI tests opened is no orphan.
+    package static let toolRunVariable = "CASSETTE_TOOL_RUN"
 
     /// The default ledger of the package at `packageRoot`: `.build/cassette-ledger`.
     package static func defaultFolder(packageRoot: URL) -> URL {
@@ -69,6 +75,9 @@ package struct Ledger: Sendable, Equatable {
         package var selected: [String] = []
         /// Why it is partial otherwise (a process cut short, an unreadable file, a live run).
         package var incomplete: [String] = []
+        /// The cassettes the `cassette` tool's kept runs opened (``Ledger/toolRunVariable``): never
+        /// orphans, though the tool's runs are not judged.
+        package var toolOpened: [String] = []
 
         /// Whether the run covers the whole suite: only then may a cassette nobody opened be an orphan.
         package var isComplete: Bool { partial == nil }
@@ -84,11 +93,13 @@ package struct Ledger: Sendable, Equatable {
         }
     }
 
-    /// The run whose first process started last.
+    /// The test run whose first process started last, with the cassettes the tool's kept runs
+    /// opened (``Run/toolOpened``).
     ///
-    /// - Throws: ``ReadError`` when the folder holds no run.
+    /// - Throws: ``ReadError`` when the folder holds no test run.
     package func lastRun() throws -> Run {
-        let runs = runFolders()
+        let all = runFolders()
+        let runs = all.filter { !$0.lastPathComponent.hasPrefix(TestRun.toolPrefix) }
         guard !runs.isEmpty else {
             throw ReadError(
                 description:
@@ -100,7 +111,10 @@ package struct Ledger: Sendable, Equatable {
             let run = read(runFolder)
             if newest == nil || (run.started ?? .distantPast) > (newest?.started ?? .distantPast) { newest = run }
         }
-        guard let newest else { throw ReadError(description: "the ledger \(folder.path) holds no run") }
+        guard var newest else { throw ReadError(description: "the ledger \(folder.path) holds no run") }
+        for tool in all where tool.lastPathComponent.hasPrefix(TestRun.toolPrefix) {
+            newest.toolOpened += read(tool).tapes.flatMap { [$0.cassette] + $0.beneath }
+        }
         return newest
     }
 
@@ -180,10 +194,14 @@ package struct Ledger: Sendable, Equatable {
             .sorted { $0.1 < $1.1 }.map(\.0)
     }
 
-    /// Removes all but the newest ``keptRuns`` runs; never `current`.
+    /// Removes all but the newest ``keptRuns`` test runs and as many of the tool's; never
+    /// `current`. A burst of tool runs never pushes the suite's last run out.
     func removeOldRuns(keeping current: String) {
         let runs = runFolders().filter { $0.lastPathComponent != current }
-        for old in runs.dropLast(max(0, Self.keptRuns - 1)) { try? FileManager.default.removeItem(at: old) }
+        for tool in [true, false] {
+            let kind = runs.filter { $0.lastPathComponent.hasPrefix(TestRun.toolPrefix) == tool }
+            for old in kind.dropLast(max(0, Self.keptRuns - 1)) { try? FileManager.default.removeItem(at: old) }
+        }
     }
 }
 

@@ -26,6 +26,7 @@ extension Ledger.Run {
         union.shards = Array(Set(runs.flatMap(\.shards))).sorted()
         union.selections = runs.flatMap(\.selections)
         union.incomplete = runs.flatMap(\.incomplete)
+        union.toolOpened = runs.flatMap(\.toolOpened)
         let rootPath = root?.standardizedFileURL.path
         for run in runs {
             for var tape in run.tapes {

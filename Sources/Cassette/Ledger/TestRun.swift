@@ -31,15 +31,29 @@ struct TestRun: Sendable, Equatable {
         "--xunit-output", "--configuration-path", "--attachments-path", "--repetitions", "--repeat-until", "--num-workers",
     ]
 
+    /// The folder-name prefix of a run of the `cassette` tool (``Ledger/toolRunVariable``).
+    static let toolPrefix = "tool-"
+
+    /// Whether the run is the `cassette` tool's own (`play`, `record`, `serve`): its uses of
+    /// cassettes count, but it is never the run `report` and `prune` judge.
+    var isTool: Bool { id.hasPrefix(Self.toolPrefix) }
+
     /// This process's run.
     static func current(environment: [String: String]) -> TestRun {
+        if environment[Ledger.toolRunVariable] == "1" {
+            // Only the command's name is kept: its arguments may hold a token (`record -H "Authorization: …"`).
+            let command = CommandLine.arguments.dropFirst().first.map { [$0] } ?? []
+            return TestRun(
+                id: "\(toolPrefix)\(getpid())-\(ProcessLineage.ownStartTicks())", arguments: command, runnerArguments: nil, filter: nil)
+        }
         let own = Array(CommandLine.arguments.dropFirst())
         let parent = ProcessLineage.parent()
         let runner = parent.flatMap { $0.isSwiftTest ? $0 : nil }
         let filter = runner.map { selection(inRunner: $0.arguments) } ?? selection(inTestBinary: own)
-        let id: String
+        var id: String
         if let given = environment[runIDVariable], !given.isEmpty {
             id = sanitized(given)
+            if id.hasPrefix(toolPrefix) { id = "_" + id }
         } else if let runner {
             id = "swift-test-\(runner.pid)-\(runner.startTicks)"
         } else {

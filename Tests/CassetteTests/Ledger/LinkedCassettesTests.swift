@@ -9,6 +9,7 @@ import Testing
 /// `report` never calls a file a test opened through a link an orphan, and two tests using one file
 /// by two names never make each other's interactions unused.
 @Suite struct LinkedCassettesTests {
+    /// A cassette of GET requests to `paths`.
     static func cassette(_ paths: [String]) -> Data {
         let interactions = paths.map {
             #"{ "request": { "method": "GET", "url": "https://api.example.com\#($0)" }, "response": { "status": 200 } }"#

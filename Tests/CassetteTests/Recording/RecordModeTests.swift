@@ -118,6 +118,11 @@ import FoundationNetworking
         #expect(try RecordMode.resolve(requested: .once, environment: ["CI": "true"]) == .none)
         #expect(try RecordMode.resolve(requested: .all, environment: ["CI": "1"]) == .none)
         #expect(try RecordMode.resolve(requested: .all, environment: ["CI": "false"]) == .all)
+        // Off as every switch reads off (they once meant "on CI"); any other value is on.
+        for off in ["no", "off", "OFF", "0", "False"] {
+            #expect(try RecordMode.resolve(requested: .all, environment: ["CI": off]) == .all, "CI=\(off)")
+        }
+        #expect(try RecordMode.resolve(requested: .all, environment: ["CI": "woodpecker"]) == .none)
         #expect(try RecordMode.resolve(requested: .once, environment: ["CI": "true", "CASSETTE_RECORD_MODE": "all"]) == .all)
         #expect(try RecordMode.resolve(requested: .none, environment: ["CASSETTE_RECORD_MODE": "newEpisodes"]) == .newEpisodes)
         #expect(throws: CassetteError.invalidRecordMode("always", source: "CASSETTE_RECORD_MODE")) {
