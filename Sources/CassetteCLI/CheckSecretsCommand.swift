@@ -77,7 +77,7 @@ enum CheckSecretsCommand {
             return .failure(CassetteFiles.NotFound(message: "no such file or folder"))
         }
         let text = found.others.filter { !isBinary(URL(fileURLWithPath: $0)) }
-        let files = (found.all + found.rules + text).sorted()
+        let files = (found.all + found.rules + found.evidence + text).sorted()
         guard !files.isEmpty else { return .failure(CassetteFiles.NotFound(message: "no files to check in this folder")) }
         return .success(files)
     }

@@ -144,4 +144,30 @@ import Testing
         #expect(seconds < 1 * TimingIsolation.scale, "\(seconds) s")
         #expect(result.out == "\(file.path):1:1000002: secret: GitHub token in line 1: \"ghp_…\" (40 characters)\n1 secret in 1 file\n")
     }
+    /// Where the tool writes is checked when named: a misses file beside a cassette (read as the
+    /// cassette it is) and the suite ledger's process files.
+    @Test func missesFilesAndTheLedgerAreChecked() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let token = "ghp_" + String(repeating: "aB3dE5fG7h", count: 3) + "Jk9LmN"
+        let misses = scratch.appendingPathComponent("Cassettes/feed.misses.json")
+        let ledgerFile = scratch.appendingPathComponent(".build/cassette-ledger/swift-test-1-2/1.jsonl")
+        for file in [misses, ledgerFile] {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        try Data(
+            #"{ "version": 1, "interactions": [ { "request": { "method": "GET", "url": "https://api.example.com/?t=\#(token)" } } ] }"#
+                .utf8
+        ).write(to: misses)
+        try Data(#"{"process":{"pid":1,"started":"2026-11-28T00:00:00.000Z","arguments":["-H","token \#(token)"]}}"#.utf8 + [0x0A])
+            .write(to: ledgerFile)
+        let result = Captured.run([
+            "check-secrets", scratch.appendingPathComponent("Cassettes").path,
+            ledgerFile.deletingLastPathComponent().deletingLastPathComponent().path,
+        ])
+        #expect(result.out.contains("\(misses.path):"), "\(result.out)")
+        #expect(result.out.contains("\(ledgerFile.path):1:"), "\(result.out)")
+        #expect(result.out.hasSuffix("2 secrets in 2 files\n"), "\(result.out)")
+        #expect(result.status == 1)
+    }
 }

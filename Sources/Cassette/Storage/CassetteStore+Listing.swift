@@ -25,14 +25,26 @@ extension CassetteStore {
         /// Every other file that is not hidden, when the scan was asked for them (`others: true`):
         /// what `cassette check-secrets` reads line by line.
         package var others: [String] = []
+        /// The evidence a tape wrote beside its cassette in cassette form (`feed.misses.json`,
+        /// ``isEvidenceName(_:)``): never a cassette to `lint`, `report` or `prune`; what
+        /// `cassette check-secrets` reads as a cassette.
+        package var evidence: [String] = []
 
         /// Both lists together, sorted: what a command reads (and reports failing to read).
         package var all: [String] { (cassettes + unreadable).sorted() }
     }
 
-    /// Whether a file called `name` is taken for a cassette in a folder.
+    /// Whether a file called `name` is taken for a cassette in a folder: not the evidence a tape
+    /// writes beside one (``isEvidenceName(_:)``).
     package static func isCassetteName(_ name: String) -> Bool {
         !name.hasPrefix(".") && name != TapeRules.fileName && CassetteFormat(fileExtension: (name as NSString).pathExtension) != nil
+            && !isEvidenceName(name)
+    }
+
+    /// Whether `name` is a misses file a tape writes beside its cassette (`feed.misses.json`,
+    /// ``Tape/Options/writesMisses``), in any case.
+    package static func isEvidenceName(_ name: String) -> Bool {
+        name.lowercased().hasSuffix(".misses.json")
     }
 
     /// What is in this store's folder (``scan(_:)``).
@@ -55,6 +67,7 @@ extension CassetteStore {
         found.unreadable.sort()
         found.rules.sort()
         found.others.sort()
+        found.evidence.sort()
         return found
     }
 
@@ -81,6 +94,8 @@ extension CassetteStore {
                 collect(in: path, into: &found, visited: &visited, others: others)
             } else if name == TapeRules.fileName, exists {
                 found.rules.append(path)
+            } else if isEvidenceName(name), exists {
+                found.evidence.append(path)
             } else if isCassetteName(name) {
                 if exists { found.cassettes.append(path) } else { found.unreadable.append(path) }
             } else if others, exists {

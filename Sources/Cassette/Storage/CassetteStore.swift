@@ -20,7 +20,8 @@ import Darwin
 /// - refused (``CassetteError/invalidCassetteName(_:)``): an empty name, an absolute path, `..`,
 ///   `.`, an empty step, a backslash, a hidden step (a name starting with `.`, which listings skip,
 ///   so `lint`, `report` and `prune` would never see it), the folder's rules file
-///   (``TapeRules/fileName``), and a symbolic link that leads out of the folder.
+///   (``TapeRules/fileName``), a misses file (`feed.misses.json`, evidence, never a cassette), and a
+///   symbolic link that leads out of the folder.
 ///
 /// When the file is not in the folder and a `bundle` is given (a test bundle's resources, on a
 /// device where the source tree is out of reach), it is looked up there, under `Cassettes/` first,
@@ -55,7 +56,11 @@ package struct CassetteStore: Sendable {
         let candidates: [String] =
             CassetteFormat(fileExtension: (name as NSString).pathExtension) != nil
             ? [name] : Self.extensions.map { name + "." + $0 } + [name + "." + newExtension]
-        guard !candidates.contains(where: { ($0 as NSString).lastPathComponent == TapeRules.fileName }) else {
+        guard
+            !candidates.contains(where: {
+                ($0 as NSString).lastPathComponent == TapeRules.fileName || Self.isEvidenceName(($0 as NSString).lastPathComponent)
+            })
+        else {
             throw .invalidCassetteName(name)
         }
         // The last candidate is the new file's name (for a name with an extension, the only one).

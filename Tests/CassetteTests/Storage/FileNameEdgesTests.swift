@@ -66,4 +66,21 @@ import Testing
             #expect(file.lastPathComponent == "Feed.JSON")
         }
     }
+    /// The misses a tape writes beside its cassette are evidence, never a cassette: the listing
+    /// every command and the suite report use keeps them apart (lint counted `loads.misses.json`,
+    /// report called it an orphan, prune planned to remove it), and the store refuses the name.
+    @Test func aMissesFileIsNoCassette() throws {
+        try withScratchTape { scratch in
+            for name in ["loads.json", "loads.misses.json", "Other.MISSES.JSON"] {
+                try CassetteFile.write(CassetteDocument(interactions: [Self.interaction]), to: scratch.url.appendingPathComponent(name))
+            }
+            let found = try #require(CassetteStore.scan(scratch.url.path))
+            #expect(found.cassettes == [scratch.url.appendingPathComponent("loads.json").path])
+            #expect(found.evidence == ["Other.MISSES.JSON", "loads.misses.json"].map { scratch.url.appendingPathComponent($0).path })
+            #expect(CassetteStore.find(under: [scratch.url]).map(\.lastPathComponent) == ["loads.json"])
+            for name in ["loads.misses", "loads.misses.json"] {
+                #expect(throws: CassetteError.invalidCassetteName(name)) { try CassetteStore(folder: scratch.url).file(named: name) }
+            }
+        }
+    }
 }
