@@ -120,13 +120,16 @@ extension Tape {
                 }
             }
             let metadata = storedMetadata.current
+            // A re-recording writes the scenarios it kept as they were, first.
             (saved, rerecorded) = try CassetteFile.save(
-                recorded, replacing: replacing, ignoring: options.ignoredChanges, schema: options.schemaReference,
+                replacing ? keptScenarios + recorded : recorded, replacing: replacing, ignoring: options.ignoredChanges,
+                schema: options.schemaReference,
                 metadata: metadata.changed ? metadata.values : nil, to: file)
             if saved, announcesSaves {
                 StandardError.write(
                     SaveAnnouncement.line(
                         recorded: recorded.count, file: file, replacing: replacing, fileExisted: fileExisted,
+                        keptScenarios: replacing ? keptScenarios.compactMap(\.scenario) : [],
                         currentFolder: FileManager.default.currentDirectoryPath))
             }
         }

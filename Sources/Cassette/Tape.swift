@@ -109,6 +109,8 @@ public final class Tape: Sendable {
     /// Whether saving prints what was written (``SaveAnnouncement``).
     let announcesSaves: Bool
     let fileExisted: Bool
+    /// The scenarios a re-recording keeps as they were (``TapePlan/keptScenarios``).
+    let keptScenarios: [Interaction]
     /// Whether the tape is a pass-through (``isLive``).
     let isLive: Bool
     /// ``metadata``, and whether the test changed it.
@@ -213,6 +215,7 @@ public final class Tape: Sendable {
         self.matching = matching
         self.latency = latency
         self.fileExisted = plan.fileExisted
+        keptScenarios = plan.keptScenarios
         storedMetadata = Locked((plan.stored?.metadata ?? [:], changed: false))
         isLive = plan.live
         savesWhenTestFails = SavePolicy.savesWhenTestFails(option: options.savesWhenTestFails, environment: environment)

@@ -32,6 +32,10 @@ struct TapePlan {
     var layerEnds: [Int]
     /// How many of ``replayed`` are the cassette's own.
     var ownCount: Int
+    /// The interactions marked as scenarios (``Interaction/scenario``) that a re-recording (mode
+    /// `all`, from the test, the environment or staleness) keeps: they replay, and the saved file
+    /// holds them as they were. To record a scenario again, delete its `scenario` member.
+    var keptScenarios: [Interaction] = []
     /// Whether the replayed interactions are judged for staleness when the tape is ejected: whether
     /// a stale one fails, and what to add to the message.
     var staleJudgment: (fails: Bool, note: String)?
@@ -41,8 +45,8 @@ struct TapePlan {
         !live && (mode == .newEpisodes || mode == .all || (mode == .once && !fileExisted))
     }
 
-    /// Whether recordings answer requests: live, only when scenarios do.
-    var replays: Bool { live ? !replayed.isEmpty : mode != .all }
+    /// Whether recordings answer requests: live, or re-recording, only when scenarios do.
+    var replays: Bool { live || mode == .all ? !replayed.isEmpty : true }
 
     /// The plan for the cassette at `file`.
     ///
@@ -78,9 +82,14 @@ struct TapePlan {
             case .reRecord:
                 if staleness.isStale(replayed, at: now) {
                     mode = .all
-                    replayed = []
+                    replayed = replayed.filter { $0.scenario != nil }
                 }
             }
+        }
+        if mode == .all, !live {
+            // Re-recording never re-records a scenario: read for them alone (the rest is replaced).
+            if stored == nil, exists { replayed = (try? disk.read(file))?.interactions.filter { $0.scenario != nil } ?? [] }
+            keptScenarios = replayed
         }
         ownCount = replayed.count
         var layerEnds: [Int] = []

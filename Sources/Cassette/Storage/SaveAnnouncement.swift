@@ -19,10 +19,19 @@ enum SaveAnnouncement {
     }
 
     /// The line for `recorded` interactions written into `file`: a new file, added to what it
-    /// held, or replacing it (mode `all`), shown from `currentFolder` (``ShownPath``).
-    static func line(recorded: Int, file: URL, replacing: Bool, fileExisted: Bool, currentFolder: String) -> String {
+    /// held, or replacing it (mode `all`) but for the scenarios it kept (`keptScenarios`, each
+    /// as its mark says), shown from `currentFolder` (``ShownPath``).
+    static func line(
+        recorded: Int, file: URL, replacing: Bool, fileExisted: Bool, keptScenarios: [String] = [], currentFolder: String
+    ) -> String {
         let shown = ShownPath.of(file, from: currentFolder)
-        let what = !fileExisted ? "a new cassette" : replacing ? "replacing what it held" : "added after what it held"
+        var what = !fileExisted ? "a new cassette" : replacing ? "replacing what it held" : "added after what it held"
+        if !keptScenarios.isEmpty {
+            let count = keptScenarios.count
+            what +=
+                "; kept \(count) scenario\(count == 1 ? "" : "s") as \(count == 1 ? "it was" : "they were"): "
+                + keptScenarios.joined(separator: ", ")
+        }
         return "Cassette: recorded \(recorded) interaction\(recorded == 1 ? "" : "s") into \(shown) (\(what))"
     }
 }
