@@ -19,9 +19,7 @@ final class ServerStage: Sendable {
     ///   record from, or the upstream is the server itself (by any name: ``OwnAddress``).
     init(tape: Tape, upstream: URL?, ownOrigin: String, own: OwnAddress) throws {
         if let upstream, own.isReached(by: upstream) {
-            throw CassetteError.serverFailed(
-                "the upstream \(upstream.absoluteString) is this server itself (listening on \(ownOrigin)): every request would "
-                    + "go round to it forever; give the address of the real server, or another port for this one")
+            throw CassetteError.serverFailed(TapeServer.selfReference(upstream.absoluteString, ownOrigin: ownOrigin, what: "the upstream"))
         }
         if let upstream {
             // A ws:// or wss:// upstream is the same origin as http:// or https://: HTTP requests go
@@ -34,6 +32,11 @@ final class ServerStage: Sendable {
         } else {
             let origins = tape.router.recordedOrigins
             origin = origins.count == 1 ? origins.first ?? ownOrigin : ownOrigin
+        }
+        // The cassette's own origin as the upstream ("serve the recording on the API's old port"):
+        // a recording would go round to this server.
+        if tape.router.access.forwards, upstream == nil, origin != ownOrigin, let url = URL(string: origin), own.isReached(by: url) {
+            throw CassetteError.serverFailed(TapeServer.selfReference(origin, ownOrigin: ownOrigin, what: "the cassette's origin"))
         }
         if tape.router.access.recordsNewRequests, upstream == nil, origin == ownOrigin {
             throw CassetteError.serverFailed(

@@ -26,10 +26,11 @@ extension TapeServer {
             writeRefusal(WireRequest.Refusal(status: 400, reason: "\(wire.target) does not make a URL"), to: connection)
             return false
         }
-        if OriginMove.origin(of: url.absoluteString) == ownOrigin || (!wire.target.hasPrefix("/") && own.isReached(by: url)) {
+        // Only a tape that may forward can send a request round to this server; one that only
+        // replays (mode none) matches it against its recordings like any other.
+        if stage.tape.router.access.forwards, OriginMove.origin(of: url.absoluteString) == ownOrigin || own.isReached(by: url) {
             writeRefusal(
-                WireRequest.Refusal(status: 502, reason: "this request would go to this server itself: start it with an upstream"),
-                to: connection)
+                WireRequest.Refusal(status: 502, reason: Self.selfReference(url.absoluteString, ownOrigin: ownOrigin)), to: connection)
             return false
         }
         let upgrade: WebSocketHandshake.Upgrade?

@@ -72,4 +72,13 @@ extension TapeServer {
             + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         connection.write(Array(head.utf8) + Array(body))
     }
+
+    /// The one message for a URL that would lead back to this server, at start (the upstream, the
+    /// cassette's origin) or for a request (proxy form, or a path with no upstream): where it
+    /// leads, and what to do.
+    static func selfReference(_ url: String, ownOrigin: String, what: String = "this request's URL") -> String {
+        "\(what) \(url) leads back to this server itself, listening on \(ownOrigin): every request would go round to it "
+            + "forever. Give the real service's address (cassette serve --upstream https://api.example.com), or serve on "
+            + "another port; a server in record mode none forwards nothing"
+    }
 }

@@ -28,6 +28,9 @@ package final class ExecutorAccess: Sendable {
     let heads = ResponseHeads()
     /// Whether requests no recording answers are recorded.
     package let recordsNewRequests: Bool
+    /// Whether any request may go to the network: recorded, sent live, or ignored by the tape. A
+    /// tape that only replays (mode `none`) forwards nothing, so no request can lead anywhere.
+    package var forwards: Bool { recordsNewRequests || goesLiveOrIgnores }
     /// Whether a connection failure is also said on standard error at once.
     private let announcesWarnings: Bool
     private let redactor: Redactor
