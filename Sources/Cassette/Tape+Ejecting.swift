@@ -94,7 +94,8 @@ extension Tape {
         let (recorded, log) = (conclusion.recorded, conclusion.log)
         let verdict = SavePolicy.verdict(
             mode: mode, fileExisted: fileExisted, recorded: recorded.count,
-            connectionFailures: log.connectionFailures, file: file, live: isLive, testFailed: discarding)
+            connectionFailures: log.connectionFailures, file: file, live: isLive, testFailed: discarding,
+            createsEmpty: createsEmptyCassette)
         var warnings = log.warnings
         var saved = false
         var rerecorded: RerecordingChanges?

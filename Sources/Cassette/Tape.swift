@@ -111,6 +111,9 @@ public final class Tape: Sendable {
     let fileExisted: Bool
     /// The scenarios a re-recording keeps as they were (``TapePlan/keptScenarios``).
     let keptScenarios: [Interaction]
+    /// Whether a tape that recorded nothing creates its new cassette empty: not one of the
+    /// `cassette` tool's (``Ledger/toolRunVariable``; ``SavePolicy``).
+    let createsEmptyCassette: Bool
     /// Whether the tape is a pass-through (``isLive``).
     let isLive: Bool
     /// ``metadata``, and whether the test changed it.
@@ -216,6 +219,7 @@ public final class Tape: Sendable {
         self.latency = latency
         self.fileExisted = plan.fileExisted
         keptScenarios = plan.keptScenarios
+        createsEmptyCassette = environment[Ledger.toolRunVariable] != "1"
         storedMetadata = Locked((plan.stored?.metadata ?? [:], changed: false))
         isLive = plan.live
         savesWhenTestFails = SavePolicy.savesWhenTestFails(option: options.savesWhenTestFails, environment: environment)

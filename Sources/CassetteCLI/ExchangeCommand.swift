@@ -230,8 +230,10 @@ struct ExchangeCommand {
         request.httpBody = data
 
         let tape: Tape
+        let fileExisted: Bool
         do {
             let file = environment.file(cassette, folder: folder)
+            fileExisted = FileManager.default.fileExists(atPath: file.path)
             let rules = try RulesOption.rules(given: rulesFile, folder: file.deletingLastPathComponent())
             var options = rules.applying(to: Tape.Options(savesConnectionFailures: savesConnectionFailures))
             options.redaction = redaction(over: noDefaultRedaction ? .none : rules.redaction ?? .default)
@@ -264,7 +266,10 @@ struct ExchangeCommand {
         if let signal = stoppedBy.withLock({ $0 }), result.error?.code == .cancelled {
             output.errorLine(
                 "error: stopped by \(signal) before the answer was complete; "
-                    + (kind == .record ? "nothing was recorded, the cassette is as it was" : "nothing was printed"))
+                    + (kind == .record
+                        ? (fileExisted
+                            ? "nothing was recorded, the cassette is as it was" : "nothing was recorded, and no cassette was created")
+                        : "nothing was printed"))
             return ExitCode.failure
         }
         if verbose {

@@ -238,6 +238,8 @@ struct ServeCommand {
             if let latency { options.latency = latency }
             options.time = timeOption.time
             options.adviceReader = .command("serve")
+            // A server stopped before any client came is no test that bypassed its session.
+            options.expectsRequests = false
             let recordMode = try environment.mode(given: mode, fallback: .once)
             let matching = MatchingOption.apply(matchIgnoring, to: rules.matching)
             let tapeMatching = upstream == nil ? matching.ignoringHost() : matching

@@ -214,6 +214,31 @@ import Glibc
         #expect(ended.status == 1)
         #expect(text == "error: stopped by SIGINT before the answer was complete; nothing was printed\n")
     }
+
+    /// SIGTERM in the middle of a recording that waits on a slow server (a minute): the tool ends
+    /// within a second, says so, and leaves no new cassette (it held the signal until the exchange
+    /// ended, 404 s, and left `"interactions": []`, which mode once never records into).
+    @Test func aSignalDuringRecordStopsItWithinASecondAndLeavesNoFile() throws {
+        try withScratchTape { scratch in
+            let file = scratch.url.appendingPathComponent("interrupted.json").path
+            let process = try SpawnedProcess(
+                executable: ChildProcess.url(of: "cassette").path, ["record", "--cassette", file, scratch.url("/delay/60000")],
+                environment: ChildProcess.environment(["CI": "", "CASSETTE_RECORD_MODE": ""]))
+            let deadline = Date().addingTimeInterval(10)
+            while scratch.server.received.isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(!scratch.server.received.isEmpty, "the request never reached the server")
+            let start = Date()
+            process.send(SIGTERM)
+            let ended = process.finish()
+            let waited = Date().timeIntervalSince(start)
+            #expect(waited < 1 * TimingIsolation.scale, "\(waited) s")
+            #expect(ended.status == 1)
+            #expect(
+                String(decoding: ended.errors, as: UTF8.self)
+                    == "error: stopped by SIGTERM before the answer was complete; nothing was recorded, and no cassette was created\n")
+            #expect(!FileManager.default.fileExists(atPath: file))
+        }
+    }
     #endif
 
     /// record reads CASSETTE_RECORD_MODE and CI as a tape does, --mode winning; play never

@@ -329,6 +329,40 @@ import Glibc
         #expect(outcomes == ["clean": 100])
     }
 
+    /// `serve --mode once` on a new cassette, stopped before any client came: no file is left (an
+    /// empty one blocked every later recording in mode once), and nothing blames another session.
+    @Test func anIdleRecordingServerLeavesNoFile() throws {
+        try withScratchTape { scratch in
+            let file = scratch.file("idle.json").path
+            let served = try Served(["--cassette", file, "--upstream", scratch.server.baseURL, "--mode", "once"])
+            let (status, errors) = served.stop()
+            #expect(status == 0)
+            #expect(errors == "cassette serve: stopped by SIGTERM; 0 replayed, 0 recorded, 0 unmatched\n")
+            #expect(!FileManager.default.fileExists(atPath: file))
+        }
+    }
+
+    /// SIGTERM while a recording waits on a slow upstream (a minute): the server stops within a
+    /// second, keeps nothing of the exchange cut short, and leaves no file.
+    @Test func aSignalDuringARecordingStopsTheServerWithinASecond() throws {
+        try withScratchTape { scratch in
+            let file = scratch.file("slow.json").path
+            let recording = try Served(["--cassette", file, "--upstream", scratch.server.baseURL, "--mode", "once"])
+            let client = Thread { _ = Self.curl(["-m", "30", recording.base + "/slow-chunks/60/1000"]) }
+            client.start()
+            let deadline = Date().addingTimeInterval(10)
+            while scratch.server.received.isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            Thread.sleep(forTimeInterval: 0.3)
+            let start = Date()
+            let (status, errors) = recording.stop()
+            let waited = Date().timeIntervalSince(start)
+            #expect(waited < 1 * TimingIsolation.scale, "\(waited) s")
+            #expect(status == 0, "\(errors)")
+            #expect(errors.hasSuffix("0 replayed, 0 recorded, 0 unmatched\n"), "\(errors)")
+            #expect(!FileManager.default.fileExists(atPath: file))
+        }
+    }
+
     /// A recording proxy stopped at once after its first exchange keeps that exchange.
     @Test func aRecordingProxyStoppedRightAfterItsFirstExchangeSavesIt() throws {
         try withScratchTape { scratch in

@@ -30,7 +30,8 @@ package struct Ledger: Sendable, Equatable {
     /// Set by the `cassette` tool for its own tapes (`play`, `record`, `serve`): their records go
     /// to a run of the tool's (`tool-PID-TICKS`), which keeps no command line, is never the run
     /// `report` and `prune` judge, and whose uses of cassettes still count — a cassette only a
-    /// `serve` during UI tests opened is no orphan.
+    /// `serve` during UI tests opened is no orphan. Such a tape also never creates its new cassette
+    /// empty (``SavePolicy``).
     package static let toolRunVariable = "CASSETTE_TOOL_RUN"
 
     /// The default ledger of the package at `packageRoot`: `.build/cassette-ledger`.

@@ -29,12 +29,17 @@ enum SavePolicy {
     /// - Parameters:
     ///   - live: a pass-through tape (``Tape/isLive``), which never writes.
     ///   - testFailed: whether the test failed and what it recorded is not to be saved.
+    ///   - createsEmpty: whether a tape that recorded nothing creates its new cassette empty (a
+    ///     test's tape: "recorded, no traffic"); the `cassette` tool's tapes do not — a `record`
+    ///     stopped by a signal or a `serve` stopped idle leaves no file that mode `once` would then
+    ///     never record into.
     static func verdict(
         mode: RecordMode, fileExisted: Bool, recorded: Int, connectionFailures: Int, file: URL, live: Bool = false,
-        testFailed: Bool = false
+        testFailed: Bool = false, createsEmpty: Bool = true
     ) -> Verdict {
         let recordingMode = !live && mode != .none && !(mode == .once && fileExisted)
         guard recordingMode else { return .leaveAsIs }
+        if !createsEmpty, !fileExisted, recorded == 0 { return .leaveAsIs }
         if testFailed, recorded > 0 || !fileExisted {
             return .testFailed(
                 warning: "cassette \(file.path) was not saved: its test failed, and what a failing test records is often the failure "

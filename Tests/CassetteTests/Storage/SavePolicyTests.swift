@@ -29,6 +29,23 @@ import Testing
         #expect(Self.verdict(.newEpisodes, existed: false, recorded: 0) == .save(replacing: false))
     }
 
+    /// The tool's tapes (`record` stopped by a signal, `serve` stopped idle) create no empty
+    /// cassette; what they record is saved as a test's is, and an existing file is left as it is.
+    @Test func theToolsTapesCreateNoEmptyCassette() {
+        let file = URL(fileURLWithPath: "/cassettes/api.json")
+        for mode in [RecordMode.once, .newEpisodes, .all] {
+            #expect(
+                SavePolicy.verdict(mode: mode, fileExisted: false, recorded: 0, connectionFailures: 0, file: file, createsEmpty: false)
+                    == .leaveAsIs)
+            #expect(
+                SavePolicy.verdict(mode: mode, fileExisted: false, recorded: 1, connectionFailures: 0, file: file, createsEmpty: false)
+                    == .save(replacing: mode == .all))
+        }
+        #expect(
+            SavePolicy.verdict(mode: .all, fileExisted: true, recorded: 0, connectionFailures: 0, file: file, createsEmpty: false)
+                == .save(replacing: true))
+    }
+
     @Test func anIncompleteRecordingNeitherReplacesNorCreatesAnEmptyCassette() {
         #expect(
             Self.verdict(.all, existed: true, recorded: 3, failures: 1)
