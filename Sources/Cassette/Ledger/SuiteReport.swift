@@ -155,15 +155,15 @@ package struct SuiteReport: Sendable, Equatable {
         let files = CassetteStore.find(under: roots)
         // Paths as strings, computed once: `URL.path` decodes the URL at every call.
         let paths = files.map(\.path)
-        let identities = paths.map { Self.identity($0) }
+        let identities = paths.map { ExactPath(Self.identity($0)) }
         let known = Set(identities)
-        var byCassette: [String: [LedgerRecord.Tape]] = [:]
-        var opened = Set<String>()
-        var resolved: [String: String] = [:]
-        func remembered(_ path: String) -> String {
-            if let known = resolved[path] { return known }
-            let found = Self.identity(path)
-            resolved[path] = found
+        var byCassette: [ExactPath: [LedgerRecord.Tape]] = [:]
+        var opened = Set<ExactPath>()
+        var resolved: [ExactPath: ExactPath] = [:]
+        func remembered(_ path: String) -> ExactPath {
+            if let known = resolved[ExactPath(path)] { return known }
+            let found = ExactPath(Self.identity(path))
+            resolved[ExactPath(path)] = found
             return found
         }
         for tape in run.tapes {
@@ -176,26 +176,27 @@ package struct SuiteReport: Sendable, Equatable {
         // Folders where a tape opened an existing cassette, by any of its names: a ledger line
         // naming a file that is not there (deleted since, or written by hand) makes no folder's
         // cassettes orphans.
-        let visited = Set(zip(paths, identities).filter { opened.contains($0.1) }.map { ($0.0 as NSString).deletingLastPathComponent })
+        let visited = Set(
+            zip(paths, identities).filter { opened.contains($0.1) }.map { ExactPath(($0.0 as NSString).deletingLastPathComponent) })
         // The tool's uses (a `serve` during UI tests) keep a cassette from being an orphan, and
         // are judged no further: they make no folder visited.
         for path in run.toolOpened { opened.insert(remembered(path)) }
         var report = SuiteReport(
             run: run.id, partial: run.partial, warnings: run.warnings, cassetteCount: files.count, replayed: [], recorded: [],
             misses: [], orphans: [], unvisitedFolders: [], unused: [], stale: [])
-        var unvisited = Set<String>()
+        var unvisited = Set<ExactPath>()
         for (file, (path, identity)) in zip(files, zip(paths, identities)) where !opened.contains(identity) {
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = ExactPath((path as NSString).deletingLastPathComponent)
             if !visited.contains(folder) {
                 unvisited.insert(folder)
             } else if run.isComplete {
                 report.orphans.append(file)
             }
         }
-        report.unvisitedFolders = unvisited.sorted().map { URL(fileURLWithPath: $0, isDirectory: true) }
-        for path in byCassette.keys.sorted() {
-            guard let tapes = byCassette[path] else { continue }
-            let cassette = URL(fileURLWithPath: path)
+        report.unvisitedFolders = unvisited.sorted().map { URL(fileURLWithPath: $0.path, isDirectory: true) }
+        for key in byCassette.keys.sorted() {
+            guard let tapes = byCassette[key] else { continue }
+            let cassette = URL(fileURLWithPath: key.path)
             if tapes.contains(where: { !$0.replayed.isEmpty }) { report.replayed.append(cassette) }
             if tapes.contains(where: { $0.recorded > 0 }) { report.recorded.append(cassette) }
             for tape in tapes {

@@ -76,8 +76,9 @@ extension CassetteStore {
     package static func find(under roots: [URL]) -> [URL] {
         let files = roots.flatMap { scan($0.path)?.cassettes ?? [] }
         // Sorted by paths computed once: `URL.path` decodes the URL at every call.
-        let standardized = Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-        return standardized.sorted().map { URL(fileURLWithPath: $0) }
+        // Compared by bytes (``ExactPath``): two names that differ only in Unicode normalization are two files.
+        let standardized = Set(files.map { ExactPath(URL(fileURLWithPath: $0).standardizedFileURL.path) })
+        return standardized.sorted().map { URL(fileURLWithPath: $0.path) }
     }
 
     private static func collect(in folder: String, into found: inout Found, visited: inout Set<String>, others: Bool) {

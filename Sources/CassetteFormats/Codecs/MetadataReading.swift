@@ -30,7 +30,7 @@ extension JSONTreeReading {
             }
             let value = MetadataValue(json: member.value.value)
             if let problem = value.problem {
-                // A number beyond a double (1e400): what the writer could not write back.
+                // What the writer could not write back (a value built in code, never one read).
                 report(problem, at: memberPath, offset: member.value.offset)
                 valid = false
             }

@@ -62,11 +62,12 @@ public enum MetadataValue: Sendable, Hashable, CustomStringConvertible {
         case .number(let text):
             if let whole = Int(text), String(whole) == text {
                 self = .integer(whole)
-            } else if let value = Double(text), value.isFinite, value.description != text {
-                // Written otherwise than a double would write it: kept as written.
-                self = .numberLiteral(text)
+            } else if let value = Double(text), value.isFinite, value.description == text {
+                self = .number(value)
             } else {
-                self = .number(Double(text) ?? .nan)
+                // Written otherwise than a double would write it, or beyond a double (1e400, valid
+                // JSON): kept as written, never the reason a cassette cannot be read.
+                self = .numberLiteral(text)
             }
         case .string, .longString, .base64: self = .string(json.stringValue ?? "")
         case .array(let elements): self = .array(elements.map { MetadataValue(json: $0.value) })

@@ -118,9 +118,10 @@ import Testing
 
 extension MetadataTests {
     /// Numbers a double would write otherwise are kept as written, through every format:
-    /// `12345678901234567890123` became `1.2345678901234568e+22` and `1.10` became `1.1`.
+    /// `12345678901234567890123` became `1.2345678901234568e+22` and `1.10` became `1.1`; `1e400`,
+    /// beyond a double, made the whole cassette unreadable.
     static let written = """
-        { "version": 1, "metadata": { "big": 12345678901234567890123, "ratio": 1.10, "plain": 0.5, "count": 3, "kilo": 1E3 },
+        { "version": 1, "metadata": { "big": 12345678901234567890123, "ratio": 1.10, "plain": 0.5, "count": 3, "kilo": 1E3, "huge": 1e400 },
           "interactions": [ { "request": { "method": "GET", "url": "https://api.example.com/feed" }, "response": { "status": 204 } } ] }
         """
 
@@ -130,11 +131,13 @@ extension MetadataTests {
         #expect(
             read.metadata == [
                 "big": .numberLiteral("12345678901234567890123"), "ratio": .numberLiteral("1.10"), "plain": .number(0.5),
-                "count": .integer(3), "kilo": .numberLiteral("1E3"),
+                "count": .integer(3), "kilo": .numberLiteral("1E3"), "huge": .numberLiteral("1e400"),
             ])
         let encoded = try format.encode(read)
         let text = String(decoding: encoded, as: UTF8.self)
-        for literal in ["12345678901234567890123", "1.10", "1E3"] { #expect(text.contains(literal), "\(format): \(literal) in \(text)") }
+        for literal in ["12345678901234567890123", "1.10", "1E3", "1e400"] {
+            #expect(text.contains(literal), "\(format): \(literal) in \(text)")
+        }
         #expect(try format.decode(encoded, file: "m.\(format.fileExtension)").metadata == read.metadata)
     }
 

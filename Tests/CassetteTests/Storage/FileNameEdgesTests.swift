@@ -83,4 +83,31 @@ import Testing
             }
         }
     }
+    /// `café.json` composed (NFC) and decomposed (NFD): two files on Linux, whose file systems
+    /// compare names by bytes — listed as two and counted as two (they were counted as one), and a
+    /// test opening one leaves the other an orphan. APFS (macOS, iOS) compares names by their
+    /// normalized form: the second write is the first file, one cassette.
+    @Test func namesInTwoNormalizationsAreTwoFilesWhereTheFileSystemSaysSo() throws {
+        try withScratchTape { scratch in
+            let composed = "caf\u{E9}.json"
+            let decomposed = "cafe\u{301}.json"
+            for name in [composed, decomposed] {
+                try CassetteFile.write(CassetteDocument(interactions: [Self.interaction]), to: scratch.url.appendingPathComponent(name))
+            }
+            let found = CassetteStore.find(under: [scratch.url])
+            let listed = try #require(CassetteStore.scan(scratch.url.path)).cassettes
+            #if os(Linux)
+            #expect(found.count == 2)
+            #expect(listed.count == 2)
+            let ledger = scratch.url.appendingPathComponent("ledger")
+            try LinkedCassettesTests.writeLedger(ledger, uses: [(scratch.url.appendingPathComponent(composed), [])])
+            let report = try SuiteReport.make(ledger: Ledger(folder: ledger), cassettes: [scratch.url])
+            #expect(report.cassetteCount == 2)
+            #expect(report.orphans.map { Array($0.lastPathComponent.utf8) } == [Array(decomposed.utf8)])
+            #else
+            #expect(found.count == 1)
+            #expect(listed.count == 1)
+            #endif
+        }
+    }
 }
