@@ -17,6 +17,8 @@ struct CommandEnvironment {
           CASSETTE_FOLDER       Where a relative --cassette path is, when --folder is not given.
           CASSETTE_LIVE         1: serve and record send every request live and keep nothing, as a
                                 tape does (a nightly run of UI tests against the real service).
+          CASSETTE_WRITE_MISSES 1: the misses are written beside the cassette (NAME.misses.json and
+                                .txt), as a tape writes them.
         """
 
     /// The record mode: `given` (`--mode`); else `CASSETTE_RECORD_MODE`; else `none` when `CI`
