@@ -21,12 +21,14 @@ enum ScalingBenchmarks {
             (#"{"version":1,"interactions":["# + Array(repeating: interaction, count: 4_000).joined(separator: ",") + "]}").utf8)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         var generator = SystemRandomNumberGenerator()
-        let line = String(decoding: (0..<1_000_000).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }, as: UTF8.self)
+        let line = String(
+            decoding: (0..<1_000_000).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }, as: UTF8.self)
         let scanner = try SecretScanner()
         let linear = try NSRegularExpression(pattern: "[A-Za-z0-9_-]+")
         let addresses = Data(("[" + (0..<10_000).map { "\"user.\($0)@example.com\"" }.joined(separator: ",") + "]").utf8)
         let listed = Interaction(
-            request: .init(method: "POST", url: "https://bench.example/list", headers: ["Content-Type": "application/json"], body: .init(addresses)),
+            request: .init(
+                method: "POST", url: "https://bench.example/list", headers: ["Content-Type": "application/json"], body: .init(addresses)),
             response: .init(status: 204))
         let rules = Redaction.default.redactingBodyMatches(#"[a-z0-9.]+@example\.com"#)
         func time(_ body: () throws -> Void) rethrows -> Double {

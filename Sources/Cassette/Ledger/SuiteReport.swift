@@ -147,25 +147,28 @@ package struct SuiteReport: Sendable, Equatable {
 
     /// A cassette's identity: its real path (``RealPath``), so that a file opened through a link
     /// and by its own path is one cassette, used by both.
-    static func identity(_ path: String) -> String {
-        RealPath.of(standardized(path))
+    static func identity(_ path: String, cache: inout RealPath.Cache) -> String {
+        cache.of(standardized(path))
     }
 
     static func make(run: Ledger.Run, cassettes roots: [URL], maximumAge: TimeInterval, now: Date) -> SuiteReport {
         let files = CassetteStore.find(under: roots)
         // Paths as strings, computed once: `URL.path` decodes the URL at every call.
         let paths = files.map(\.path)
-        let identities = paths.map { ExactPath(Self.identity($0)) }
+        var realPaths = RealPath.Cache()
+        var resolved: [ExactPath: ExactPath] = [:]
+        // Each path resolved once, whether listed or in the ledger (nearly always both).
+        func remembered(_ path: String) -> ExactPath {
+            let key = ExactPath(path)
+            if let known = resolved[key] { return known }
+            let found = ExactPath(Self.identity(path, cache: &realPaths))
+            resolved[key] = found
+            return found
+        }
+        let identities = paths.map(remembered)
         let known = Set(identities)
         var byCassette: [ExactPath: [LedgerRecord.Tape]] = [:]
         var opened = Set<ExactPath>()
-        var resolved: [ExactPath: ExactPath] = [:]
-        func remembered(_ path: String) -> ExactPath {
-            if let known = resolved[ExactPath(path)] { return known }
-            let found = ExactPath(Self.identity(path))
-            resolved[ExactPath(path)] = found
-            return found
-        }
         for tape in run.tapes {
             let path = remembered(tape.cassette)
             for beneath in tape.beneath { opened.insert(remembered(beneath)) }

@@ -95,7 +95,8 @@ final class Redactor: Sendable {
             scrub(&interaction, with: known.numbered)
             var left = FoundSecrets()
             rules.redact(&interaction, secrets: &left)
-            scrub(&interaction, with: rules.echoScrubber(left.list + known.secrets))
+            // Nothing left for the rules: the ledger's scrubber is that of every known secret, built once.
+            scrub(&interaction, with: left.isEmpty ? known.scrubber : rules.echoScrubber(left.list + known.secrets))
         }
         lengths.keepContentLengths(of: &interaction)
         return interaction

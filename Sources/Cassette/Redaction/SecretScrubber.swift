@@ -96,6 +96,9 @@ struct SecretScrubber {
 
         /// The first pair of each `from` counts.
         init(_ pairs: [(from: String, to: String)]) {
+            let bytes = pairs.reduce(0) { $0 + $1.from.utf8.count }
+            children.reserveCapacity(bytes)
+            ending.reserveCapacity(bytes + 1)
             for (from, to) in pairs {
                 var node = 0
                 for byte in from.utf8 {

@@ -32,6 +32,31 @@ package enum RealPath {
         URL(fileURLWithPath: of(file.path))
     }
 
+    /// Real paths of many files, each folder resolved once: a file that is not a link is its real
+    /// folder and its name (one `lstat`), so a report over 10,000 cassettes does not resolve
+    /// every step of every path again.
+    package struct Cache {
+        private var folders: [ExactPath: String] = [:]
+
+        package init() {}
+
+        /// The real path of the absolute, standardized `path`.
+        package mutating func of(_ path: String) -> String {
+            guard path.hasPrefix("/"), let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return RealPath.of(path) }
+            let name = path[path.index(after: slash)...]
+            guard !name.isEmpty, name != ".", name != "..", linkTarget(path) == nil else { return RealPath.of(path) }
+            let folder = ExactPath(slash == path.startIndex ? "/" : String(path[..<slash]))
+            let real: String
+            if let known = folders[folder] {
+                real = known
+            } else {
+                real = RealPath.of(folder.path)
+                folders[folder] = real
+            }
+            return real.hasSuffix("/") ? real + name : real + "/" + name
+        }
+    }
+
     /// As many links as `realpath` follows before it gives up on a loop.
     private static let maximumHops = 40
 
