@@ -126,24 +126,34 @@ import Testing
         #expect(result.error == "")
         #expect(result.status == 1)
     }
-    /// Every pattern runs in time linear in the line: one line of a million base64url characters
+
+    /// Every pattern runs in time linear in the line: one line of a million token characters
     /// with no `=` or `:` (a run the assignment pattern once re-read from each of its characters:
-    /// 40,000 took 93 s), then a token, is read in well under a second (scaled; debug build).
-    @Test(.timingIsolated) func aOneMegabyteLineIsReadInUnderASecond() throws {
+    /// 40,000 took 93 s), then a token, is read in seconds in a debug build on a busy machine (a
+    /// quadratic pattern would take hours); `secrets_1mb_line` in the benchmarks holds it under a
+    /// second in release (0.06 s).
+    @Test(.timingIsolated) func aOneMegabyteLineIsReadInLinearTime() throws {
         let scratch = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let token = "ghp_" + String(repeating: "aB3dE5fG7h", count: 3) + "Jk9LmN"
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        var generator = SystemRandomNumberGenerator()
-        let line = String((0..<1_000_000).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        // Letters and digits in a fixed pseudo-random order: no separator, so no known shape (`AIza…`
+        // in random capitals was once a "Google API key") can form in it.
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        var state: UInt64 = 42
+        let line = String(
+            (0..<1_000_000).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return alphabet[Int(state >> 33) % alphabet.count]
+            })
         let file = scratch.appendingPathComponent("blob.txt")
         try Data((line + " " + token + "\n").utf8).write(to: file)
         let start = Date()
         let result = Captured.run(["check-secrets", file.path])
         let seconds = Date().timeIntervalSince(start)
-        #expect(seconds < 1 * TimingIsolation.scale, "\(seconds) s")
+        #expect(seconds < 3 * TimingIsolation.scale, "\(seconds) s")
         #expect(result.out == "\(file.path):1:1000002: secret: GitHub token in line 1: \"ghp_…\" (40 characters)\n1 secret in 1 file\n")
     }
+
     /// Where the tool writes is checked when named: a misses file beside a cassette (read as the
     /// cassette it is) and the suite ledger's process files.
     @Test func missesFilesAndTheLedgerAreChecked() throws {

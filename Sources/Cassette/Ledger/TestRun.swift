@@ -34,10 +34,6 @@ struct TestRun: Sendable, Equatable {
     /// The folder-name prefix of a run of the `cassette` tool (``Ledger/toolRunVariable``).
     static let toolPrefix = "tool-"
 
-    /// Whether the run is the `cassette` tool's own (`play`, `record`, `serve`): its uses of
-    /// cassettes count, but it is never the run `report` and `prune` judge.
-    var isTool: Bool { id.hasPrefix(Self.toolPrefix) }
-
     /// This process's run.
     static func current(environment: [String: String]) -> TestRun {
         if environment[Ledger.toolRunVariable] == "1" {

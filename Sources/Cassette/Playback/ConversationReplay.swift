@@ -42,8 +42,6 @@ package struct ConversationReplay: Sendable {
         placeholders.map { $0.forPlayback(script.messages[index], index: index) } ?? script.messages[index]
     }
 
-    /// The miss report for a client message that differs from the recorded message at `index`
-    /// (`difference` says how), or that never came (`difference` says what happened instead).
     /// How the client's `received` message differs from the recorded one at `index`, or nil when it
     /// matches (``WebSocketScript/difference(_:from:ignoringJSONPaths:)``) — said of the message
     /// as a miss report may show it: redacted, never with what the rules hide.
@@ -55,6 +53,8 @@ package struct ConversationReplay: Sendable {
             ?? "it differs from the recorded message only where the redaction rules hide what it holds"
     }
 
+    /// The miss report for a client message that differs from the recorded message at `index`
+    /// (`difference` says how), or that never came (`difference` says what happened instead).
     package func miss(at index: Int, _ difference: String) -> UnmatchedRequest {
         let clientMessages = script.messages.indices.filter { script.messages[$0].from == .client && script.messages[$0].kind != .ping }
         let ordinal = (clientMessages.firstIndex(of: index) ?? 0) + 1

@@ -66,6 +66,7 @@ import Testing
             #expect(file.lastPathComponent == "Feed.JSON")
         }
     }
+
     /// The misses a tape writes beside its cassette are evidence, never a cassette: the listing
     /// every command and the suite report use keeps them apart (lint counted `loads.misses.json`,
     /// report called it an orphan, prune planned to remove it), and the store refuses the name.
@@ -83,6 +84,7 @@ import Testing
             }
         }
     }
+
     /// `café.json` composed (NFC) and decomposed (NFD): two files on Linux, whose file systems
     /// compare names by bytes — listed as two and counted as two (they were counted as one), and a
     /// test opening one leaves the other an orphan. APFS (macOS, iOS) compares names by their
