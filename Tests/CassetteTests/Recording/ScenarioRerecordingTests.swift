@@ -13,7 +13,8 @@ import FoundationNetworking
 /// rest anew, and writes the scenario back as it was, mark included; the run's line says what it
 /// kept. (It sent the scenario live and dropped its mark.)
 @Suite struct ScenarioRerecordingTests {
-    @Test func modeAllKeepsAScenarioAndReRecordsTheRest() async throws {
+    @Test(arguments: FetchStyle.allCases)
+    func modeAllKeepsAScenarioAndReRecordsTheRest(style: FetchStyle) async throws {
         try await withScratchTape { scratch in
             let scenario = Interaction(
                 request: .init(method: "GET", url: scratch.url("/echo/down")),
@@ -24,10 +25,13 @@ import FoundationNetworking
 
             let tape = try Tape(file: scratch.file, mode: .none, environment: ["CASSETTE_RECORD_MODE": "all"])
             let down = await Fetch.run(
-                URLRequest(url: try #require(URL(string: scratch.url("/echo/down")))), on: tape.session, style: .async)
+                URLRequest(url: try #require(URL(string: scratch.url("/echo/down")))), on: Fetch.session(of: tape, style: style),
+                style: style)
             #expect(down.status == 503)
             #expect(down.text == "down for maintenance")
-            let up = await Fetch.run(URLRequest(url: try #require(URL(string: scratch.url("/echo/up")))), on: tape.session, style: .async)
+            let up = await Fetch.run(
+                URLRequest(url: try #require(URL(string: scratch.url("/echo/up")))), on: Fetch.session(of: tape, style: style), style: style
+            )
             #expect(up.status == 200)
             let report = try tape.eject()
             #expect(report.recorded == 1 && report.replayed == 1)
