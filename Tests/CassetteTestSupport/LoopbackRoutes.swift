@@ -28,11 +28,22 @@ struct Reply {
     /// For a chunked body: the pause before each chunk after the first.
     var chunkDelay: TimeInterval = 0
 
-    /// Writes the reply; `false` when the connection must close.
-    func send(on socket: Int32) -> Bool {
+    /// Writes the reply; `false` when the connection must close. The answer to a `HEAD` (`headOnly`)
+    /// is the head a `GET` would get, its `Content-Length` included, and no body (RFC 9110 §9.3.2).
+    func send(on socket: Int32, headOnly: Bool = false) -> Bool {
         if delay > 0, !Self.pause(delay, on: socket) { return false }
         var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if headOnly {
+            switch body {
+            case .drop: return false
+            case .whole(let data): head += "Content-Length: \(data.count)\r\n\r\n"
+            case .patterned(let count): head += "Content-Length: \(count)\r\n\r\n"
+            case .truncated(let declared, _): head += "Content-Length: \(declared)\r\n\r\n"
+            case .chunked: head += "Transfer-Encoding: chunked\r\n\r\n"
+            }
+            return write(Data(head.utf8), to: socket)
+        }
         switch body {
         case .drop:
             return false

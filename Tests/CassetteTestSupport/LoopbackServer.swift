@@ -31,7 +31,8 @@ import Darwin
 /// | `/drop-mid-body`   | promises 1000 bytes, sends 10, closes                                  |
 /// | anything else      | 404                                                                    |
 ///
-/// Every request it receives is kept in ``received``, so a test can assert what reached it.
+/// A `HEAD` gets the head a `GET` would, `Content-Length` included, and no body. Every request it
+/// receives is kept in ``received``, so a test can assert what reached it.
 public final class LoopbackServer: @unchecked Sendable {
     /// A request as the server read it.
     public struct Received: Sendable, Equatable {
@@ -157,7 +158,7 @@ public final class LoopbackServer: @unchecked Sendable {
                 return
             }
             guard let reply = LoopbackRoutes.reply(to: request, number: number, editions: editions) else { return }
-            if !reply.send(on: connection) { return }
+            if !reply.send(on: connection, headOnly: request.method == "HEAD") { return }
             if request.headers["connection"]?.lowercased() == "close" { return }
         }
     }

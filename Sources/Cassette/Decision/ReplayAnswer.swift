@@ -35,8 +35,8 @@ extension Interaction {
             body = response.body.data
             if let afterBytes = error?.afterBytes {
                 body = body.prefix(max(0, afterBytes))
-            } else if error == nil, keepsDeclaredLength, request.method != "HEAD", let declared = response.declaredBodyLength {
-                // Kept as the wire would keep it (see Interaction.Response.declaredBodyLength).
+            } else if error == nil, keepsDeclaredLength, let declared = response.declaredBodyLength(answering: request.method) {
+                // Kept as the wire would keep it (see Interaction.Response.declaredBodyLength(answering:)).
                 if declared < body.count {
                     body = body.prefix(declared)
                 } else if declared > body.count {

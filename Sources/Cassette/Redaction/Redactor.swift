@@ -284,7 +284,7 @@ final class Redactor: Sendable {
                 interaction.request.headers["Content-Length"] = String(body)
             }
             if let length = response, var changed = interaction.response, changed.body.data.count != length,
-                changed.declaredBodyLength == length
+                changed.declaredBodyLength(answering: interaction.request.method) == length
             {
                 changed.headers["Content-Length"] = String(changed.body.data.count)
                 interaction.response = changed

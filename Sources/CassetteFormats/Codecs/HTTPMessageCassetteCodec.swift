@@ -112,7 +112,8 @@ package enum HTTPMessageCassetteCodec {
             response.map {
                 !$0.body.isEmpty
                     && (!isWritableRaw($0.body.data, endsAtStatusLines: (100...199).contains($0.status))
-                        || readsLonger($0.body, declared: HTTPMessageSyntax.declaredLength($0.headers, status: $0.status)))
+                        || readsLonger(
+                            $0.body, declared: HTTPMessageSyntax.declaredLength($0.headers, status: $0.status, answering: request.method)))
             } ?? false
 
         var fields: [String] = []
@@ -139,7 +140,7 @@ package enum HTTPMessageCassetteCodec {
         out.append(HTTPMessageSyntax.newline)
         if let scenario = interaction.scenario { line("# scenario: \(scenario)", to: &out) }
         // Each challenge: a comment saying what was asked and answered, and its response before the final one.
-        let challengeBase64 = interaction.challenges.map { isBase64(challengeBody: $0.response) }
+        let challengeBase64 = interaction.challenges.map { isBase64(challengeBody: $0.response, answering: request.method) }
         for (challenge, base64) in zip(interaction.challenges, challengeBase64) {
             var words = "# challenge: \(challenge.answer.rawValue) \(challenge.method)"
             if let realm = challenge.realm { words += " " + String(decoding: JSONWriter.compact(.string(realm)), as: UTF8.self) }
@@ -166,10 +167,11 @@ package enum HTTPMessageCassetteCodec {
 
     /// Whether a challenged response's body is written as base64: a response follows it, so its
     /// body ends at a status line.
-    private static func isBase64(challengeBody response: Interaction.Response) -> Bool {
+    private static func isBase64(challengeBody response: Interaction.Response, answering method: String) -> Bool {
         !response.body.isEmpty
             && (!isWritableRaw(response.body.data, endsAtStatusLines: true)
-                || readsLonger(response.body, declared: HTTPMessageSyntax.declaredLength(response.headers, status: response.status)))
+                || readsLonger(
+                    response.body, declared: HTTPMessageSyntax.declaredLength(response.headers, status: response.status, answering: method)))
     }
 
     /// `>>> AT KIND [CODE] [base64]` (the client sends; `<<<` the server), then the payload as a

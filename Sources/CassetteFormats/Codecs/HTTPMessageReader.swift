@@ -130,7 +130,10 @@ struct HTTPMessageReader {
                 break
             }
             let statusLine = index
-            guard let read = readResponse(base64: challengeLine.base64, endsAtStatusLines: true, at: place) else { continue }
+            guard
+                let read = readResponse(
+                    base64: challengeLine.base64, endsAtStatusLines: true, answering: requestLine?.method, at: place)
+            else { continue }
             if let problem = CassetteRules.challengeResponseProblem(read) {
                 report(problem.message, at: place.appending(problem.field), line: statusLine, column: 0)
             }
@@ -143,7 +146,7 @@ struct HTTPMessageReader {
         // Response
         var response: Interaction.Response?
         if index < lines.count, Syntax.isStatusLine(line(index)) {
-            response = readResponse(base64: fields.responseBase64, at: path.appending("response"))
+            response = readResponse(base64: fields.responseBase64, answering: requestLine?.method, at: path.appending("response"))
             response?.url = fields.responseURL
             if let pieces = fields.stream, let whole = response?.body.data {
                 if let stream = Interaction.StreamedBody(cutting: whole, into: pieces) {
@@ -323,9 +326,10 @@ struct HTTPMessageReader {
     }
 
     /// A response from its status line on. `endsAtStatusLines`: another response follows (after a
-    /// challenged one), so its body ends at a status line too.
+    /// challenged one), so its body ends at a status line too. `method`: the request's, when known
+    /// (the answer to a `HEAD` promises no body, whatever its `Content-Length`).
     mutating func readResponse(
-        base64: Bool, trimsBody: Bool = true, endsAtStatusLines: Bool = false, at path: JSONPath
+        base64: Bool, trimsBody: Bool = true, endsAtStatusLines: Bool = false, answering method: String? = nil, at path: JSONPath
     ) -> Interaction.Response? {
         var status = Syntax.status(ofStatusLine: line(index)) ?? 0
         index += 1
@@ -349,7 +353,7 @@ struct HTTPMessageReader {
                         Syntax.isSeparator($0) || (status == 101 && Syntax.isWebSocketLine($0))
                             || (endsAtStatusLines && Syntax.isStatusLine($0))
                     }, base64: base64,
-                    contentType: headers["Content-Type"], declaredLength: Syntax.declaredLength(headers, status: status),
+                    contentType: headers["Content-Type"], declaredLength: Syntax.declaredLength(headers, status: status, answering: method),
                     at: path.appending("body"))
             } else {
                 let start = index < lines.count ? lines[index].lowerBound : bytes.count

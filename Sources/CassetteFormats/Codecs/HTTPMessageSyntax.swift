@@ -98,11 +98,11 @@ enum HTTPMessageSyntax {
     private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
     /// The body length `Content-Length` promises (no `Content-Encoding`; for a response, a status
-    /// with a body), or nil. The reader never cuts a text body below it (a `curl -i` paste keeps
-    /// its last line break).
-    static func declaredLength(_ headers: Interaction.Headers, status: Int?) -> Int? {
+    /// with a body, answering a request other than `HEAD`), or nil. The reader never cuts a text
+    /// body below it (a `curl -i` paste keeps its last line break).
+    static func declaredLength(_ headers: Interaction.Headers, status: Int?, answering method: String? = nil) -> Int? {
         if let status {
-            return Interaction.Response(status: status, headers: headers).declaredBodyLength
+            return Interaction.Response(status: status, headers: headers).declaredBodyLength(answering: method)
         }
         guard !headers.contains("Content-Encoding"), let text = headers["Content-Length"], text.utf8.count <= 18,
             text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })

@@ -56,14 +56,18 @@ extension Interaction {
         /// How many body bytes the headers promise: `Content-Length` when it is a plain number
         /// and the body is stored as it was sent (no `Content-Encoding`: a decoded body is longer
         /// than the compressed length, as it is for a live caller). Nil when nothing is promised,
-        /// or for a status that has no body (1xx, 204, 304).
+        /// for a status that has no body (1xx, 204, 304), and for the answer to a `HEAD`, whose
+        /// `Content-Length` is the length a `GET` would have had (RFC 9110 §8.6, §9.3.2).
         ///
         /// A replay keeps this promise as the wire would: a longer stored body is cut to it, and
         /// a shorter one ends with `networkConnectionLost` after its last byte, which is what a
         /// live client sees when a server closes early. `afterBytes` and errors written in the
         /// cassette still win.
-        package var declaredBodyLength: Int? {
-            guard status >= 200, status != 204, status != 304,
+        ///
+        /// - Parameter method: the method of the request this answers; nil when it is not known
+        ///   (a lone response file).
+        package func declaredBodyLength(answering method: String?) -> Int? {
+            guard status >= 200, status != 204, status != 304, method?.uppercased() != "HEAD",
                 !headers.contains("Content-Encoding"),
                 let text = headers["Content-Length"], !text.isEmpty, text.utf8.count <= 18,
                 text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })

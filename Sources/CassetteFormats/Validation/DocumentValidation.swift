@@ -93,12 +93,13 @@ extension CassetteDocument {
 extension CassetteDocument {
     /// What is valid but probably not meant, with the JSON path of each value: today, a response
     /// whose `Content-Length` its body does not keep (a body edited by hand). A replay keeps that
-    /// promise as the wire would (``Interaction/Response/declaredBodyLength``), so `cassette lint`
+    /// promise as the wire would (``Interaction/Response/declaredBodyLength(answering:)``), so `cassette lint`
     /// warns about it; nothing here stops a cassette from being read or written.
     package func warnings() -> [CassetteFormatError.Problem] {
         var warnings: [CassetteFormatError.Problem] = []
         for (i, interaction) in interactions.enumerated() {
-            guard interaction.error == nil, let response = interaction.response, let declared = response.declaredBodyLength else {
+            guard interaction.error == nil, let response = interaction.response, let declared = response.declaredBodyLength(answering: interaction.request.method)
+            else {
                 continue
             }
             let size = response.body.data.count
