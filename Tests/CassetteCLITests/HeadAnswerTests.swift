@@ -23,7 +23,9 @@ import FoundationNetworking
 
         // Through the protocol: the tool's `record`, a URLSession task through the tape.
         let viaProtocol = scratch.file("protocol.\(format)")
-        let recorded = Captured.runCapturingBytes(["record", "--cassette", viaProtocol.path, "-X", "HEAD", upstream.baseURL + "/bytes/2048"])
+        let recorded = Captured.runCapturingBytes([
+            "record", "--cassette", viaProtocol.path, "-X", "HEAD", upstream.baseURL + "/bytes/2048",
+        ])
         #expect(recorded.status == 0, "\(recorded.error)")
         #expect(recorded.out.isEmpty)
 

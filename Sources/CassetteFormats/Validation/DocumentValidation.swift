@@ -98,7 +98,8 @@ extension CassetteDocument {
     package func warnings() -> [CassetteFormatError.Problem] {
         var warnings: [CassetteFormatError.Problem] = []
         for (i, interaction) in interactions.enumerated() {
-            guard interaction.error == nil, let response = interaction.response, let declared = response.declaredBodyLength(answering: interaction.request.method)
+            guard interaction.error == nil, let response = interaction.response,
+                let declared = response.declaredBodyLength(answering: interaction.request.method)
             else {
                 continue
             }
