@@ -309,6 +309,11 @@ public final class Tape: Sendable {
     /// What the tape did so far, while it is still in use: requests replayed, recorded (not saved
     /// yet) and unmatched, and the interactions that answered nothing yet. ``eject()`` returns
     /// the final report.
+    ///
+    /// An exchange counts as recorded before its caller can see its end: a `URLSession` task
+    /// completes, and a client of the tape's server (`CassetteServer`) reads the last byte of its
+    /// response, only once the recording is kept. So a test may assert on the count right after
+    /// its request returns.
     public var reportSoFar: Report {
         let (recorded, log, unused) = router.progress()
         var report = Report(

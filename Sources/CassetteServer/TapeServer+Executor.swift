@@ -71,6 +71,11 @@ extension TapeServer {
     /// Records `request` (as captured from `wire`) the one way both executors record
     /// (`LiveRecording`), and writes what comes back to the wire as it arrives. A redirect is
     /// not followed: the client on the wire follows it if it wants to.
+    ///
+    /// The bytes that would complete the response for the client (the last of a `Content-Length`
+    /// body, or the head of a response without one) wait until the recording has ended and is
+    /// kept: a test that reads `tape.reportSoFar` once its client has the response finds it
+    /// counted, as a `URLSession` caller does (its task ends only after the recording is kept).
     func record(
         _ request: Interaction.Request, wire: WireRequest, url: URL, on connection: ServerConnection, stage: ServerStage,
         keeping: Bool = true
@@ -91,26 +96,34 @@ extension TapeServer {
         let number = stage.started(cancel: cancel)
         defer { stage.finished(number) }
         var response: WireResponse?
+        var bodySent = 0
+        var held: [UInt8] = []
         while true {
             switch stream.next() {
             case .head(let head):
                 guard response == nil else { continue }
                 let started = WireResponse(head, for: wire)
                 response = started
-                guard connection.write(started.headBytes) else {
+                if started.completingLength == 0 {
+                    held = started.headBytes
+                } else if !connection.write(started.headBytes) {
                     cancel()
                     return false
                 }
             case .data(let data):
                 guard let response else { return false }
-                guard connection.write(response.bodyBytes(data)) else {
+                bodySent += data.count
+                if let length = response.completingLength, bodySent >= length {
+                    held += response.bodyBytes(data)
+                } else if !connection.write(response.bodyBytes(data)) {
                     cancel()
                     return false
                 }
             case .end(nil):
                 guard let response else { return false }
-                return connection.write(response.endBytes) && response.keepsConnection
+                return connection.write(held + response.endBytes) && response.keepsConnection
             case .end(let error?):
+                guard held.isEmpty || connection.write(held) else { return false }
                 return fail(before: response == nil, error, on: connection)
             }
         }

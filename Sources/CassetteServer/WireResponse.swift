@@ -74,6 +74,17 @@ struct WireResponse {
     /// What ends a successful body on the wire (the last chunk, when chunked).
     var endBytes: [UInt8] { framing == .chunked ? Array("0\r\n\r\n".utf8) : [] }
 
+    /// How many body bytes complete this response for a client reading it: once they are on the
+    /// wire, it has the whole response (0: the head alone). Nil when the end is a signal of its own
+    /// (the last chunk, or the connection closing).
+    var completingLength: Int? {
+        switch framing {
+        case .none: 0
+        case .length: Int(headers["Content-Length"] ?? "0")
+        case .chunked, .untilClose: nil
+        }
+    }
+
     /// Whether the connection can serve another request after a successful end.
     var keepsConnection: Bool { keepsAlive && framing != .untilClose }
 

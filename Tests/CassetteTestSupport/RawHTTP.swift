@@ -75,13 +75,17 @@ public final class RawHTTP: @unchecked Sendable {
     }
 
     /// One whole response of a kept-alive connection: its head, and a body by `Content-Length`
-    /// (or none) or chunked (decoded); nil when the connection closed first.
-    public func receiveResponse(timeout: TimeInterval = 5) -> (head: String, body: Data)? {
+    /// (or none) or chunked (decoded); nil when the connection closed first. A `204` or `304` ends
+    /// with its head, and so does any answer when `bodiless` (to a `HEAD`, or a `CONNECT`'s `2xx`),
+    /// whatever its fields say (RFC 9112 §6.3).
+    public func receiveResponse(timeout: TimeInterval = 5, bodiless: Bool = false) -> (head: String, body: Data)? {
         var data = Data()
         let deadline = Date(timeIntervalSinceNow: timeout)
         while true {
             if let end = data.range(of: Data("\r\n\r\n".utf8)) {
                 let head = String(decoding: data[..<end.lowerBound], as: UTF8.self)
+                let status = head.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) }
+                if bodiless || status == 204 || status == 304 { return (head, Data()) }
                 if head.lowercased().contains("\r\ntransfer-encoding: chunked") {
                     if let body = Self.dechunked(data[end.upperBound...]) { return (head, body) }
                 } else {
@@ -102,9 +106,6 @@ public final class RawHTTP: @unchecked Sendable {
         }
     }
 
-    /// How many sockets with local port `port` are open in this machine's network namespace
-    /// (`/proc/net/tcp` and `tcp6`, entries that still have an inode: TIME_WAIT ones have none):
-    /// a server's listener and its accepted connections. -1 where `/proc` is missing.
     /// The body of a chunked message whose bytes after the head are `bytes`, or nil while its
     /// last chunk has not arrived.
     static func dechunked(_ bytes: Data) -> Data? {
@@ -123,6 +124,9 @@ public final class RawHTTP: @unchecked Sendable {
         return nil
     }
 
+    /// How many sockets with local port `port` are open in this machine's network namespace
+    /// (`/proc/net/tcp` and `tcp6`, entries that still have an inode: TIME_WAIT ones have none):
+    /// a server's listener and its accepted connections. -1 where `/proc` is missing.
     public static func openSockets(localPort port: Int) -> Int {
         var count = 0
         var found = false
