@@ -60,8 +60,10 @@ extension TapeServer {
         }
     }
 
-    /// Requests on one connection, one after another, until it closes.
-    private func serve(_ connection: ServerConnection) {
+    /// Requests on one connection, one after another, until it closes. A `CONNECT` turns the rest
+    /// of the connection into a tunnel (``tunnel(_:on:)``), whose requests are served here too,
+    /// each for `tunnel`'s origin.
+    func serve(_ connection: ServerConnection, tunnel: TunnelTarget? = nil) {
         while !state.withLock({ $0.stopped }) {
             let outcome = WireRequest.read(from: connection, limits: options.limits.wire) {
                 connection.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
@@ -72,8 +74,14 @@ extension TapeServer {
             case .refused(let refusal):
                 writeRefusal(refusal, to: connection)
                 return
+            case .request(let request) where request.method == "CONNECT":
+                guard tunnel == nil else {
+                    writeRefusal(.init(status: 400, reason: "a CONNECT inside a tunnel: send the requests themselves"), to: connection)
+                    return
+                }
+                return self.tunnel(request, on: connection)
             case .request(let request):
-                guard answer(request, on: connection), request.keepsAlive else { return }
+                guard answer(request, on: connection, tunnel: tunnel), request.keepsAlive else { return }
             }
         }
     }

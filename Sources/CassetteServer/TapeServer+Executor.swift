@@ -12,9 +12,10 @@ extension TapeServer {
     /// Answers one request; false when the connection must close. The tape's router decides;
     /// a stub's or a recording's answer goes straight to the wire on its plan, a refusal is
     /// answered here, and a request to record is sent and kept through `LiveRecording` (decided once,
-    /// by this router) and goes to the wire as it arrives.
-    func answer(_ wire: WireRequest, on connection: ServerConnection) -> Bool {
-        if let admin = options.admin, wire.target.hasPrefix(admin.prefix) {
+    /// by this router) and goes to the wire as it arrives. In a `tunnel`, a path is that origin's
+    /// (never the admin interface's): the request is the one a client would send in proxy form.
+    func answer(_ wire: WireRequest, on connection: ServerConnection, tunnel: TunnelTarget? = nil) -> Bool {
+        if tunnel == nil, let admin = options.admin, wire.target.hasPrefix(admin.prefix) {
             return answerAdmin(wire, command: String(wire.target.dropFirst(admin.prefix.count)), on: connection)
         }
         guard let stage = stage.withLock({ $0 }) else {
@@ -22,7 +23,7 @@ extension TapeServer {
             writeRefusal(WireRequest.Refusal(status: 503, reason: "no cassette is loaded: \(how) first"), to: connection)
             return false
         }
-        guard let url = url(for: wire, origin: stage.origin) else {
+        guard let url = url(for: wire, origin: tunnel?.origin ?? stage.origin) else {
             writeRefusal(WireRequest.Refusal(status: 400, reason: "\(wire.target) does not make a URL"), to: connection)
             return false
         }

@@ -5,7 +5,8 @@ import Foundation
 /// header fields, and the body by `Content-Length` or chunked, within ``Limits``.
 struct WireRequest {
     var method: String
-    /// The request target as sent: `/path?query`, or an absolute URL (a proxy request).
+    /// The request target as sent: `/path?query`, an absolute URL (a proxy request), or `host:port`
+    /// (a `CONNECT`, which opens a tunnel).
     var target: String
     /// `HTTP/1.0` or `HTTP/1.1`.
     var version: String
@@ -190,11 +191,17 @@ struct WireRequest {
             throw Refusal(
                 status: version.hasPrefix("HTTP/") ? 505 : 400, reason: "HTTP version \"\(version)\" is not supported; send HTTP/1.1")
         }
-        guard
-            target.hasPrefix("/") || target.hasPrefix("http://") || target.hasPrefix("https://") || (target == "*" && method == "OPTIONS"),
-            !target.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
-        else {
-            throw Refusal(status: 400, reason: "the request target \"\(target.prefix(60))\" is neither a path nor an absolute URL")
+        if method == "CONNECT" {
+            // The authority form, and only it (RFC 9112 §3.2.3): `host:port`.
+            guard TunnelTarget(authority: target) != nil else { throw TunnelTarget.refusal(of: target) }
+        } else {
+            guard
+                target.hasPrefix("/") || target.hasPrefix("http://") || target.hasPrefix("https://")
+                    || (target == "*" && method == "OPTIONS"),
+                !target.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
+            else {
+                throw Refusal(status: 400, reason: "the request target \"\(target.prefix(60))\" is neither a path nor an absolute URL")
+            }
         }
         var headers: [(name: String, value: String)] = []
         for line in lines {

@@ -84,7 +84,7 @@ package final class ExecutorAccess: Sendable {
 
     /// A warning for the tape's report (and standard error, unless the tape's options say not
     /// to), said once however many requests lead to it.
-    func warnOnce(_ warning: String) {
+    package func warnOnce(_ warning: String) {
         let new = log.withLock { log -> Bool in
             guard !log.warnings.contains(warning) else { return false }
             log.warnings.append(warning)
