@@ -35,14 +35,17 @@ import Darwin
 /// **Where requests go.** A request for `/path?query` is the request for `upstream` + that path.
 /// Without an `upstream`, the cassette's own origin is used when all its interactions share one;
 /// otherwise the server's own origin (open the tape with `RequestMatching.ignoringHost()`). A
-/// request with an absolute target (a client using the server as its HTTP proxy) keeps its URL.
+/// request with an absolute target (a client using the server as its HTTP proxy) keeps its URL,
+/// and so does a request inside a `CONNECT` tunnel (a client that always tunnels through its
+/// proxy, as AsyncHTTPClient does): a path there is the tunnel's `http://host:port` + the path.
+/// A tunnel that would carry TLS is refused, saying why: the server cannot read TLS.
 /// Recording (a mode that records) forwards what the cassette cannot answer to that URL — the
 /// server is then a recording reverse proxy.
 ///
 /// **On the wire.** Status and header fields as recorded (repeated fields joined with `, `, and
 /// `Set-Cookie` split again into one field per cookie); the body as the caller of `URLSession`
 /// receives it — decoded, so a recorded `Content-Encoding` is left out and the body is framed by
-/// its own length or chunked. `HEAD`, keep-alive, `Expect: 100-continue`, request bodies by
+/// its own length or chunked. `HEAD`, `CONNECT`, keep-alive, `Expect: 100-continue`, request bodies by
 /// `Content-Length` or chunked. A recorded `timedOut` is no answer until the client gives up;
 /// `networkConnectionLost` after N bytes closes the connection after them; `cannotConnectToHost`
 /// and the other connection failures reset the connection. A request the cassette cannot answer

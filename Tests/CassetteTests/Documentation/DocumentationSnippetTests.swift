@@ -7,8 +7,8 @@ import Testing
 
 /// Every Swift example in the README, `docs/` and the DocC articles marked `<!-- compiles -->` (the line
 /// before its fence) compiles as written: it is type-checked against the package's built modules
-/// and a stand-in app module (`Fixtures/Snippets/MyApp.swift`), as a reader's test target would
-/// compile it. The README's first example must be one of them.
+/// and stand-in modules (`Fixtures/Snippets`: the reader's app, and the API of a client library a
+/// recipe imports, such as AsyncHTTPClient's), as a reader's test target would compile it. The README's first example must be one of them.
 @Suite(.timingIsolated) struct DocumentationSnippetTests {
     static let marker = "<!-- compiles -->"
 
@@ -79,14 +79,17 @@ import Testing
         defer { scratch.remove() }
         // The package's modules are built next to the test bundle.
         let modules = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("Modules")
-        let app = PackagePaths.root.appendingPathComponent("Tests/CassetteTests/Fixtures/Snippets/MyApp.swift")
-        let built = try Self.swiftc(
-            [
-                "-emit-module", "-enable-testing", "-parse-as-library", "-swift-version", "6", "-module-name", "MyApp",
-                "-emit-module-path", scratch.file("MyApp.swiftmodule").path, app.path,
-            ],
-            in: scratch.url)
-        try #require(built.status == 0, "the stand-in app module: \(built.output)")
+        // The stand-ins: the reader's app, and the client libraries a recipe imports.
+        for module in ["MyApp", "AsyncHTTPClient"] {
+            let source = PackagePaths.root.appendingPathComponent("Tests/CassetteTests/Fixtures/Snippets/\(module).swift")
+            let built = try Self.swiftc(
+                [
+                    "-emit-module", "-enable-testing", "-parse-as-library", "-swift-version", "6", "-module-name", module,
+                    "-emit-module-path", scratch.file("\(module).swiftmodule").path, source.path,
+                ],
+                in: scratch.url)
+            try #require(built.status == 0, "the stand-in module \(module): \(built.output)")
+        }
 
         for (number, snippet) in snippets.enumerated() {
             let source = scratch.file("Snippet\(number).swift")
