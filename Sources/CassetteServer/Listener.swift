@@ -28,6 +28,8 @@ final class Listener: @unchecked Sendable {
     let descriptor: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
+    /// Whether the descriptors were closed: their numbers may then belong to other sockets.
+    private let closed = Locked(false)
 
     /// Takes `descriptor`, a socket already listening; closes it when a wake pipe cannot be made.
     init(listening descriptor: Int32) throws(CassetteError) {
@@ -58,16 +60,24 @@ final class Listener: @unchecked Sendable {
         }
     }
 
-    /// Ends the wait of ``next()``, now or at its next call. Safe from any thread, more than once.
+    /// Ends the wait of ``next()``, now or at its next call. Safe from any thread, more than once,
+    /// and after ``close()`` (it then does nothing).
     func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        closed.withLock { closed in
+            guard !closed else { return }
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+        }
     }
 
-    /// Closes the socket and the pipe; call once the waiting thread is done with them.
+    /// Closes the socket and the pipe, once; call once the waiting thread is done with them.
     func close() {
-        closeDescriptor(descriptor)
-        closeDescriptor(wakeRead)
-        closeDescriptor(wakeWrite)
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            closeDescriptor(descriptor)
+            closeDescriptor(wakeRead)
+            closeDescriptor(wakeWrite)
+        }
     }
 }

@@ -16,7 +16,9 @@ final class ServerConnection: @unchecked Sendable {
     let socket: Int32
     private var buffer: [UInt8] = []
     private var start = 0
-    private var closed = false
+    /// Whether the descriptor was closed: after that its number may belong to another socket (a
+    /// listener, another connection), which ``shutDown()`` from another thread must never reach.
+    private let closed = Locked(false)
     /// Where `recv` writes: allocated once per connection, not once per read.
     private var chunk = [UInt8](repeating: 0, count: 65_536)
 
@@ -130,15 +132,20 @@ final class ServerConnection: @unchecked Sendable {
         close()
     }
 
-    /// Ends both directions (from another thread: a blocked read returns).
+    /// Ends both directions (from another thread: a blocked read returns). Nothing once the
+    /// connection is closed.
     func shutDown() {
-        shutdown(socket, Int32(SHUT_RDWR))
+        closed.withLock { closed in
+            if !closed { shutdown(socket, Int32(SHUT_RDWR)) }
+        }
     }
 
     func close() {
-        guard !closed else { return }
-        closed = true
-        closeDescriptor(socket)
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            closeDescriptor(socket)
+        }
     }
 }
 
