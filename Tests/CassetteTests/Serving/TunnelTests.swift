@@ -146,6 +146,28 @@ import Testing
         }
     }
 
+    /// A tunnel to the server itself: a request inside would go round to it, and is answered
+    /// `502` with the one message a proxy-form request for it gets.
+    @Test func aTunnelBackToTheServerIsAnsweredAsItsProxyFormIs() throws {
+        try withScratchTape { scratch in
+            let tape = try scratch.tape(mode: .once)
+            let server = try tape.serve(.init(upstream: URL(string: scratch.server.baseURL)))
+            let loop = [(method: "GET", path: "/loop", body: "")]
+            let client = try RawHTTP(port: server.port)
+            client.send("CONNECT 127.0.0.1:\(server.port) HTTP/1.1\r\n\r\n")
+            #expect(client.receiveResponse(bodiless: true)?.head == "HTTP/1.1 200 Connection Established")
+            client.send("GET /loop HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+            let tunnelled = String(decoding: client.receiveUntilClosed().data, as: UTF8.self)
+            let proxied = try Self.exchange(loop, port: server.port, upstream: server.port, tunnel: false)
+            let reason = TapeServer.selfReference("http://127.0.0.1:\(server.port)/loop", ownOrigin: "\(server.baseURL)")
+            #expect(tunnelled.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"), "\(tunnelled)")
+            #expect(tunnelled.hasSuffix("\r\n\r\n502 Bad Gateway: \(reason)\n"), "\(tunnelled)")
+            #expect(proxied == [tunnelled])
+            #expect(try tape.eject().recorded == 0)
+            #expect(scratch.server.received.isEmpty)
+        }
+    }
+
     @Test(arguments: [
         ("CONNECT /users HTTP/1.1", #"CONNECT needs a target "host:port" (like "api.example.com:80"), found "/users""#),
         ("CONNECT api.example.com HTTP/1.1", #"CONNECT needs a target "host:port" (like "api.example.com:80"), found "api.example.com""#),
