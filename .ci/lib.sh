@@ -29,6 +29,17 @@ export CI=true
 # The README's test command (.ci/run sets it; a step run alone uses the same).
 export CI_TEST_COMMAND=${CI_TEST_COMMAND:-swift test}
 
+# The switches the tests read (CI and every CASSETTE_ variable), each as TEST_RUNNER_NAME=value:
+# `xcodebuild test` hands a test process only the variables with that prefix, the prefix removed
+# (its man page); a plain CI=true never reaches a test on a simulator. One per line.
+test_runner_env() {
+  env | while IFS= read -r line; do
+    case "$line" in
+      CI=* | CASSETTE_*=*) printf 'TEST_RUNNER_%s\n' "$line" ;;
+    esac
+  done
+}
+
 # Fails the step with a message on standard error.
 fail() {
   echo "error: $*" >&2
