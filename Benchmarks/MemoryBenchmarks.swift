@@ -21,6 +21,10 @@ enum MemoryBenchmarks {
 
     /// Runs the child and returns (peak growth in bytes) / `size`.
     static func ratio(child arguments: [String], size: Int) throws -> Double {
+        #if !(os(Linux) || os(macOS))
+        // Xcode builds every executable for iOS too; nothing starts a process there.
+        throw Requests.Failed(description: "the memory benchmarks start a child process: run CassetteBench on Linux or macOS")
+        #else
         let child = try SpawnedProcess.run(
             executable: URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path, ["--child"] + arguments)
         let output = String(decoding: child.output, as: UTF8.self)
@@ -31,6 +35,7 @@ enum MemoryBenchmarks {
                 description: "the memory child failed (\(child.status)): \(output)\(String(decoding: child.errors, as: UTF8.self))")
         }
         return growth / Double(size)
+        #endif
     }
 
     /// `memory_replay_100mb`: replaying one body of `size` bytes from a JSON cassette.

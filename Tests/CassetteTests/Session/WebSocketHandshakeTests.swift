@@ -52,6 +52,19 @@ import FoundationNetworking
             + "to; see WebSockets in the documentation)."
     }
 
+    /// The notes a platform may give for a WebSocket task to `url` (`ws://` or `wss://`): the URL
+    /// the task was made with on Linux, where the test hands the task itself to the protocol; on
+    /// Apple platforms the loading system may show the protocol the upgrade's request in its
+    /// `http://` form (DebugSwift#400), and either note is right.
+    static func leftNotes(_ url: String) -> Set<String> {
+        #if canImport(FoundationNetworking)
+        return [leftNote(url)]
+        #else
+        let http = url.hasPrefix("wss:") ? "https:" + url.dropFirst(4) : url.hasPrefix("ws:") ? "http:" + url.dropFirst(3) : url
+        return [leftNote(url), leftNote(http)]
+        #endif
+    }
+
     /// A WebSocket task through a tape's session goes to the network whatever the mode — CI
     /// included — so the report says it when the loading system shows the task to the protocol
     /// (Apple platforms ask `canInit(with:)` for every task), once per URL and without the query.
@@ -67,9 +80,11 @@ import FoundationNetworking
                 #expect(!protocolClass.canInit(with: socket))
                 socket.cancel()
             }
-            #expect(tape.reportSoFar.warnings == [Self.leftNote("wss://api.example.com/socket")])
+            let notes = Self.leftNotes("wss://api.example.com/socket")
+            let warnings = tape.reportSoFar.warnings
+            #expect(warnings.count == 1 && notes.contains(warnings[0]), "\(warnings)")
             // Then what ejecting adds (an empty cassette says so).
-            #expect(try tape.eject().warnings.first == Self.leftNote("wss://api.example.com/socket"))
+            #expect(try tape.eject().warnings.first.map(notes.contains) == true)
         }
     }
 
@@ -88,7 +103,8 @@ import FoundationNetworking
             #if canImport(FoundationNetworking)
             #expect(tape.reportSoFar.warnings == [])
             #else
-            #expect(tape.reportSoFar.warnings == [Self.leftNote(base + "/socket")])
+            let warnings = tape.reportSoFar.warnings
+            #expect(warnings.count == 1 && Self.leftNotes(base + "/socket").contains(warnings[0]), "\(warnings)")
             #endif
             _ = try tape.eject()
         }
