@@ -44,6 +44,9 @@ final class ClientChannel: @unchecked Sendable {
     private var deadline: DispatchSourceTimer?
     /// What the session's URL cache does with the answer; nil when nothing is cached.
     private var cacheWriter: CacheWriter?
+    /// The session Cassette knows runs the task (``Exchange/knownSession``), whose delegate is
+    /// asked `willCacheResponse`; nil: found through the task (``TaskInternals/session(of:known:)``).
+    private var knownSession: URLSession?
 
     init(_ urlProtocol: URLProtocol) {
         self.urlProtocol = urlProtocol
@@ -72,10 +75,12 @@ final class ClientChannel: @unchecked Sendable {
     /// Seconds since `startLoading`.
     var age: TimeInterval { Double(DispatchTime.now().uptimeNanoseconds - createdAt.uptimeNanoseconds) / 1_000_000_000 }
 
-    /// Hands the answer to `writer` as it is delivered (see ``CacheWriter``).
-    func cache(with writer: CacheWriter) {
+    /// Hands the answer to `writer` as it is delivered (see ``CacheWriter``); `known` is the
+    /// session Cassette knows runs the task, asked before the private way of finding it.
+    func cache(with writer: CacheWriter, known: URLSession?) {
         lock.lock()
         cacheWriter = writer
+        knownSession = known
         lock.unlock()
     }
 
@@ -250,16 +255,20 @@ final class ClientChannel: @unchecked Sendable {
 
     /// Ends the exchange with `error`, or successfully when `nil`, and closes the channel. When
     /// the session's cache would store the answer, the task's delegate is asked first
-    /// (``TaskDelegateCalls/willCacheResponse(_:of:_:)``), and the exchange ends once it answered,
-    /// as a live task completes after its `willCacheResponse`.
+    /// (``TaskDelegateCalls/willCacheResponse(_:of:known:_:)``), and the exchange ends once it
+    /// answered, as a live task completes after its `willCacheResponse`. The question goes on the
+    /// delegate queue after the response and every piece of the body were handed to the client,
+    /// so a delegate asked finds what `didReceive` kept (Apple's order: response, data,
+    /// `willCacheResponse`, completion; `URLCachePolicyTests` records it on a serial queue).
     func finish(error: URLError?) {
         lock.lock()
         let writer = isOpen ? cacheWriter : nil
         cacheWriter = nil
         let task = urlProtocol?.task
+        let known = knownSession
         lock.unlock()
         guard let writer, let proposed = writer.finish(failed: error != nil) else { return end(error: error) }
-        TaskDelegateCalls.willCacheResponse(proposed, of: task) { [self] chosen in
+        TaskDelegateCalls.willCacheResponse(proposed, of: task, known: known) { [self] chosen in
             if let entry = chosen.value { writer.store(entry) }
             later { self.end(error: error) }
         }

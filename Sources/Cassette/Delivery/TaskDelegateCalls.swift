@@ -116,12 +116,13 @@ enum TaskDelegateCalls {
     /// session's (on Apple platforms, whichever has the optional method). Its answer — the entry,
     /// another, or nil for none — is given to `answer`; without a delegate that would be asked,
     /// or without the task's session, `proposed` at once. Alamofire's `CachedResponseHandler`
-    /// (`ResponseCacher.doNotCache`) answers here.
+    /// (`ResponseCacher.doNotCache`) answers here. The session is `known` when Cassette made it,
+    /// else found through the task (``TaskInternals/session(of:known:)``).
     static func willCacheResponse(
-        _ proposed: CachedURLResponse, of task: URLSessionTask?,
+        _ proposed: CachedURLResponse, of task: URLSessionTask?, known: URLSession? = nil,
         _ answer: @escaping @Sendable (UncheckedSendable<CachedURLResponse?>) -> Void
     ) {
-        guard let dataTask = task as? URLSessionDataTask, let session = TaskInternals.session(of: task) else {
+        guard let dataTask = task as? URLSessionDataTask, let session = TaskInternals.session(of: task, known: known) else {
             return answer(UncheckedSendable(proposed))
         }
         let candidates = [dataTask.delegate as? URLSessionDataDelegate, session.delegate as? URLSessionDataDelegate].compactMap { $0 }

@@ -41,7 +41,7 @@ enum TaskInternals {
     /// on every platform. Else, Linux: FoundationNetworking's `session` field, by reflection;
     /// Apple platforms: the task's `session` property, which is not public API: asked only when
     /// the task answers its selector (checked first), so a system without it gives nil, never an
-    /// exception.
+    /// exception, and standard error says so once.
     static func session(of task: URLSessionTask?, known: URLSession? = nil) -> URLSession? {
         guard let task else { return nil }
         if let known { return known }
@@ -50,11 +50,31 @@ enum TaskInternals {
         let session = field("session", of: task) as? URLSession
         #else
         let selector = NSSelectorFromString("session")
-        let session = task.responds(to: selector) ? task.perform(selector)?.takeUnretainedValue() as? URLSession : nil
+        let answers = task.responds(to: selector)
+        if !answers { noteMissingSessionProperty() }
+        let session = answers ? task.perform(selector)?.takeUnretainedValue() as? URLSession : nil
         #endif
         lastSession.withLock { $0 = LastSession(task: task, session: session) }
         return session
     }
+
+    #if !canImport(FoundationNetworking)
+    private static let saidMissingSessionProperty = Locked(false)
+
+    /// Says once per process that this OS's tasks no longer answer `session`: the delegate of a
+    /// session Cassette did not make is then not asked what only a session's delegate answers.
+    private static func noteMissingSessionProperty() {
+        let first = saidMissingSessionProperty.withLock { said -> Bool in
+            defer { said = true }
+            return !said
+        }
+        guard first else { return }
+        StandardError.warn(
+            "this OS's URLSessionTask no longer answers `session` (not public API), so for a session Cassette did not make, "
+                + "its delegate is not asked about redirects, caching or challenges: make the session with "
+                + "tape.makeSession(configuration:delegate:delegateQueue:), which Cassette knows, and report the OS version")
+    }
+    #endif
 
     /// Whether every `didLoad` reaches the caller: true when the task reports to a session
     /// delegate. Completion handlers and `data(for:)` on Linux keep only the last `didLoad`

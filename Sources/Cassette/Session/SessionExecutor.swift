@@ -73,17 +73,17 @@ struct SessionExecutor {
                 exchange.channel.deliverCached(head, body: stored.data)
                 return nil
             }
-            exchange.channel.cache(with: CacheWriter(cache: cache, request: request, revalidating: nil))
+            exchange.channel.cache(with: CacheWriter(cache: cache, request: request, revalidating: nil), known: exchange.knownSession)
             return request
         case .unavailable:
             let shown = router.access.shown(Interaction.Request.capturing(request).request)
             exchange.channel.finish(error: RequestFailure(.notInCache, request: shown).urlError)
             return nil
         case .revalidate(let stored, let conditional):
-            exchange.channel.cache(with: CacheWriter(cache: cache, request: request, revalidating: stored))
+            exchange.channel.cache(with: CacheWriter(cache: cache, request: request, revalidating: stored), known: exchange.knownSession)
             return conditional
         case .miss:
-            exchange.channel.cache(with: CacheWriter(cache: cache, request: request, revalidating: nil))
+            exchange.channel.cache(with: CacheWriter(cache: cache, request: request, revalidating: nil), known: exchange.knownSession)
             return request
         }
     }

@@ -186,6 +186,77 @@ import FoundationNetworking
         }
     }
 
+    /// A data delegate on a serial delegate queue that notes every call it gets, in order.
+    final class OrderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [String] = []
+        private let done: @Sendable () -> Void
+
+        init(done: @escaping @Sendable () -> Void) { self.done = done }
+
+        var calls: [String] { lock.withLock { events } }
+        private func note(_ event: String) { lock.withLock { events.append(event) } }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+        ) {
+            note("response")
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            // Pieces are told apart from the order only: a run of data calls notes one event.
+            if calls.last != "data" { note("data") }
+        }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse,
+            completionHandler: @escaping @Sendable (CachedURLResponse?) -> Void
+        ) {
+            // What a delegate that keeps state from `didReceive` reads here: the response and the data are in.
+            note("willCacheResponse after \(calls.joined(separator: ","))")
+            completionHandler(proposedResponse)
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            note("complete")
+            done()
+        }
+    }
+
+    /// Apple's order for a response the cache stores: the response, the data, then
+    /// `willCacheResponse`, then the completion — on a serial delegate queue that records it, for a
+    /// recorded answer and a replayed one, and for a body delivered at once and over time.
+    @Test(arguments: ["/cache/status/200", "/slow-chunks/3/20"])
+    func willCacheResponseComesAfterTheResponseAndTheData(path: String) async throws {
+        try await withScratchTape { scratch in
+            let url = try #require(URL(string: scratch.url(path + "?order=1")))
+            for mode in [RecordMode.once, .none] {
+                let tape = try scratch.tape(mode: mode, options: Tape.Options(urlCache: .keptCachingAsOnApplePlatforms))
+                let finished = DispatchSemaphore(value: 0)
+                let delegate = OrderDelegate { finished.signal() }
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = 1
+                let configuration = URLSessionConfiguration.ephemeral
+                try tape.configure(configuration)
+                let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+                session.dataTask(with: url).resume()
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().async {
+                        _ = finished.wait(timeout: .now() + 10)
+                        continuation.resume()
+                    }
+                }
+                #expect(
+                    delegate.calls == ["response", "data", "willCacheResponse after response,data", "complete"],
+                    "\(mode) \(path)")
+                session.finishTasksAndInvalidate()
+                _ = try tape.eject()
+            }
+        }
+    }
+
     /// The session delegate's `willCacheResponse` is asked before the task completes (its call is
     /// there when the completion handler runs), and its
     /// answer is what is stored: nil stores nothing (Alamofire's `ResponseCacher.doNotCache`),
