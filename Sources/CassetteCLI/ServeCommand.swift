@@ -42,6 +42,10 @@ struct ServeCommand {
                              (ws:// for http://); ws:// and wss:// URLs work too. wss:// cannot be
                              recorded (the server has no TLS client): record from a ws:// server.
                              Without it, requests are matched ignoring scheme, host and port.
+                             A client may also use the server as its HTTP proxy for http:// URLs:
+                             absolute-form requests (curl -x) and CONNECT tunnels (AsyncHTTPClient,
+                             curl --proxytunnel) keep their own URL. A tunnel that would carry TLS
+                             is refused with 501 and why.
           --mode M           none, once, newEpisodes or all, as a tape's record mode. Default:
                              CASSETTE_RECORD_MODE, else none when CI is set, else once. once records
                              only when the cassette does not exist yet (needs --upstream).
