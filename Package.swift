@@ -109,7 +109,8 @@ let package = Package(
                 .target(name: "CassetteMemoryCheck", condition: startsProcesses),
                 .target(name: "CassetteLedgerCheck", condition: startsProcesses),
             ], exclude: ["Fixtures"]),
-        .testTarget(name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteServer", "CassetteTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "CassetteCLITests", dependencies: ["CassetteCLI", "CassetteServer", "CassetteTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
