@@ -244,7 +244,8 @@ public final class Tape: Sendable {
                 urlCache: options.urlCache,
                 time: options.time,
                 announcesWarnings: options.announcesWarnings,
-                clock: options.clock
+                clock: options.clock,
+                challengeRules: options.challengeRules
             ),
             redactor: redactor,
             playback: PlaybackQueue(

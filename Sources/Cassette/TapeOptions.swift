@@ -118,6 +118,8 @@ extension Tape {
         package var underlyingCassettes: [URL] = []
         /// The test that opens the tape (`Feed/loads()`) and its source file, for the ledger.
         package var openedBy: (test: String, file: String)?
+        /// How challenges go on this platform (``ChallengeRules``): the tests set the other platform's.
+        package var challengeRules = ChallengeRules.platform
 
         /// Options with their defaults.
         ///

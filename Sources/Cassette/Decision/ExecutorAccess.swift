@@ -28,6 +28,8 @@ package final class ExecutorAccess: Sendable {
     let heads = ResponseHeads()
     /// Whether requests no recording answers are recorded.
     package let recordsNewRequests: Bool
+    /// How the platform goes through an authentication challenge, recording and replaying.
+    let challengeRules: ChallengeRules
     /// Whether any request may go to the network: recorded, sent live, or ignored by the tape. A
     /// tape that only replays (mode `none`) forwards nothing, so no request can lead anywhere.
     package var forwards: Bool { recordsNewRequests || goesLiveOrIgnores }
@@ -48,6 +50,7 @@ package final class ExecutorAccess: Sendable {
         urlCache = setup.urlCache
         cache = UncheckedSendable(setup.urlCache.keepsCache ? TapeURLCache(capacity: 32 << 20) : nil)
         recordsNewRequests = setup.recordsNewRequests
+        challengeRules = setup.challengeRules
         announcesWarnings = setup.announcesWarnings
         goesLiveOrIgnores = setup.live || !setup.ignored.isEmpty
         self.redactor = redactor

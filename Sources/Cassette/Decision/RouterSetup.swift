@@ -28,5 +28,7 @@ extension Router {
         var announcesWarnings = true
         /// The real time.
         var clock: @Sendable () -> Date = { Date() }
+        /// How challenges go (``ChallengeRules``): the platform's, unless a test sets the other's.
+        var challengeRules = ChallengeRules.platform
     }
 }

@@ -10,11 +10,11 @@ import FoundationNetworking
 ///
 /// A replay asks each recorded challenge in order, as a live session asks after each challenged
 /// response. An answer like the recorded one goes on to the next challenge, and after the last the
-/// recorded answer plays. Another answer ends it there (``Next``): a cancel plays the challenged
-/// response and then `cancelled`, as FoundationNetworking does live; the default handling or a
-/// rejected protection space plays the challenged response as the answer, as Apple's loading
-/// system does (FoundationNetworking never ends such a task: measured); a credential where none was
-/// given when recording is a request the cassette does not hold, and fails like a miss.
+/// recorded answer plays. Another answer ends it there (``Next``): a cancel ends with `cancelled`,
+/// after the challenged response where the platform delivers it (``ChallengeRules``); the default
+/// handling or a rejected protection space plays the challenged response as the answer, as Apple's
+/// loading system does (FoundationNetworking never ends such a task: measured); a credential where
+/// none was given when recording is a request the cassette does not hold, and fails like a miss.
 enum KeptChallenge {
     /// How a delegate answered, as a cassette keeps it: a credential-less `useCredential` is the
     /// platform's default handling.
@@ -47,15 +47,19 @@ enum KeptChallenge {
 
     /// The challenge a replay asks for `recorded`, the `round`th (from 0) of a request to `url`:
     /// the protection space of the request's host, port and scheme with the recorded method and
-    /// realm, the challenged response as the failure response, no proposed credential (none is
-    /// stored), `previousFailureCount` the round. Nil for a URL without a host.
-    static func question(_ recorded: Interaction.Challenge, round: Int, url: URL) -> URLAuthenticationChallenge? {
+    /// realm, the challenged response as the failure response, `previousFailureCount` the round,
+    /// and as proposed credential `proposed`: the one the delegate gave in the round before, where
+    /// the platform proposes the credential that failed (none is ever stored). Nil for a URL
+    /// without a host.
+    static func question(
+        _ recorded: Interaction.Challenge, round: Int, url: URL, proposed: URLCredential? = nil
+    ) -> URLAuthenticationChallenge? {
         guard let host = url.host, let scheme = url.scheme?.lowercased() else { return nil }
         let port = url.port ?? (scheme == "https" || scheme == "wss" ? 443 : 80)
         let space = URLProtectionSpace(
             host: host, port: port, protocol: scheme, realm: recorded.realm, authenticationMethod: methodPrefix + recorded.method)
         return URLAuthenticationChallenge(
-            protectionSpace: space, proposedCredential: nil, previousFailureCount: round,
+            protectionSpace: space, proposedCredential: proposed, previousFailureCount: round,
             failureResponse: recorded.response.urlResponse(for: url), error: nil, sender: AnsweredByCompletionHandler())
     }
 
@@ -65,16 +69,22 @@ enum KeptChallenge {
         case asRecorded
         /// The challenged response is the answer, ending with `endCode` (a cancel's) or none.
         case challengedResponse(endCode: URLError.Code?)
+        /// Cancelled, with no response: Apple's cancel disposition cancels the whole request.
+        case cancelled
         /// Answered with a credential the recording was not answered with: the request sent with
         /// it is not in the cassette.
         case unrecorded
     }
 
-    static func next(recorded: Interaction.Challenge.Answer, given: Interaction.Challenge.Answer) -> Next {
-        if given == recorded { return .asRecorded }
+    /// What follows `given` where `recorded` was the answer, by the platform's `rules`.
+    static func next(recorded: Interaction.Challenge.Answer, given: Interaction.Challenge.Answer, rules: ChallengeRules) -> Next {
+        if given == recorded, given != .cancelAuthenticationChallenge || rules.cancelDeliversChallengedResponse {
+            return .asRecorded
+        }
         switch given {
         case .useCredential: return .unrecorded
-        case .cancelAuthenticationChallenge: return .challengedResponse(endCode: .cancelled)
+        case .cancelAuthenticationChallenge:
+            return rules.cancelDeliversChallengedResponse ? .challengedResponse(endCode: .cancelled) : .cancelled
         case .performDefaultHandling, .rejectProtectionSpace: return .challengedResponse(endCode: nil)
         }
     }

@@ -96,16 +96,22 @@ package final class LiveForwarder: Sendable {
         /// An authentication challenge the server made (HTTP authentication, server trust), to be
         /// answered as the caller's delegate answers it; without one, the platform's default.
         var challenge: (@Sendable (URLAuthenticationChallenge, @escaping ChallengeReply) -> Void)?
+        /// The credential the caller's default handling would use for a challenge (its
+        /// configuration's credential storage, where the platform's default handling reads it);
+        /// nil: the default handling of the session that sends the request.
+        var defaultCredential: (@Sendable (URLAuthenticationChallenge) -> URLCredential?)?
 
         package init(
             head: @escaping @Sendable (HTTPURLResponse) -> Void = { _ in }, data: @escaping @Sendable (Data) -> Void = { _ in },
             sent: @escaping @Sendable (Int64, Int64, Int64) -> Void = { _, _, _ in },
-            challenge: (@Sendable (URLAuthenticationChallenge, @escaping ChallengeReply) -> Void)? = nil
+            challenge: (@Sendable (URLAuthenticationChallenge, @escaping ChallengeReply) -> Void)? = nil,
+            defaultCredential: (@Sendable (URLAuthenticationChallenge) -> URLCredential?)? = nil
         ) {
             self.head = head
             self.data = data
             self.sent = sent
             self.challenge = challenge
+            self.defaultCredential = defaultCredential
         }
     }
 
@@ -231,17 +237,23 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
     }
 
     /// A challenge goes to whoever answers for the caller (``Progress/challenge``): the caller's
-    /// delegate, whose answer — a credential, the default handling, a cancel — is this task's.
+    /// delegate, whose answer — a credential, the default handling, a cancel — is this task's,
+    /// and is what the cassette keeps. The default handling answers with the caller's stored
+    /// credential where the platform's does (``Progress/defaultCredential``), not this session's.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping ChallengeReply
     ) {
-        guard let forward = exchanges.withLock({ $0[task.taskIdentifier]?.progress.challenge }) else {
+        guard let progress = exchanges.withLock({ $0[task.taskIdentifier]?.progress }), let forward = progress.challenge else {
             return completionHandler(.performDefaultHandling, nil)
         }
         let id = task.taskIdentifier
-        forward(challenge) { [exchanges] disposition, credential in
-            let answer = KeptChallenge.answer(disposition, credential: credential)
+        forward(challenge) { [exchanges] given, givenCredential in
+            let answer = KeptChallenge.answer(given, credential: givenCredential)
+            var (disposition, credential) = (given, givenCredential)
+            if answer == .performDefaultHandling, let stored = progress.defaultCredential?(challenge) {
+                (disposition, credential) = (.useCredential, stored)
+            }
             // What arrived so far belonged to the challenged response (FoundationNetworking hands a
             // 401's head and body over before asking; Apple's loading system neither). Nothing more
             // arrives until the answer goes back, so it is kept outside the lock every task shares.
@@ -253,7 +265,7 @@ private final class ForwardingDelegate: NSObject, URLSessionDataDelegate, @unche
                 // Answered with a credential, the request is sent again: the challenged body is not
                 // the answer's, and a live caller of Apple's loading system never sees it. Otherwise
                 // the challenged response is the answer, and its body stays.
-                if answer == .useCredential {
+                if disposition == .useCredential, credential != nil {
                     exchanges[id]?.body = Data()
                     exchanges[id]?.arrivals = []
                 }

@@ -8,8 +8,9 @@ extension SessionExecutor {
     /// Asks the caller's delegate the `round`th challenge recorded before `answer`, as a live
     /// session asks after a challenged response, and goes on as ``KeptChallenge/next(recorded:given:)``
     /// decides: the next challenge, then the recorded answer; or the challenged response; or a
-    /// failure like a miss. Nobody to ask is the platform's default handling, as live.
-    func askChallenges(of answer: Answer, from round: Int, hop: Hop, of exchange: Exchange) {
+    /// failure like a miss. Nobody to ask is the platform's default handling, as live. `failed` is
+    /// the credential the delegate gave in the round before, which the platform may propose.
+    func askChallenges(of answer: Answer, from round: Int, hop: Hop, of exchange: Exchange, failed: URLCredential? = nil) {
         guard round < answer.challenges.count else {
             var answered = answer
             answered.challenges = []
@@ -17,16 +18,22 @@ extension SessionExecutor {
         }
         let step = answer.challenges[round]
         let channel = exchange.channel
-        guard let url = hop.request.url, let question = KeptChallenge.question(step.challenge, round: round, url: url) else {
+        let rules = router.access.challengeRules
+        let proposed = rules.proposesFailedCredential ? failed : nil
+        guard let url = hop.request.url, let question = KeptChallenge.question(step.challenge, round: round, url: url, proposed: proposed)
+        else {
             return askChallenges(of: answer, from: round + 1, hop: hop, of: exchange)
         }
         TaskDelegateCalls.challenge(question, of: channel.task, known: exchange.knownSession) { disposition, credential in
             let given = KeptChallenge.answer(disposition, credential: credential)
+            let sendable = UncheckedSendable(credential)
             channel.later { [self] in
                 guard !exchange.isStopped else { return }
-                switch KeptChallenge.next(recorded: step.challenge.answer, given: given) {
+                switch KeptChallenge.next(recorded: step.challenge.answer, given: given, rules: rules) {
                 case .asRecorded:
-                    askChallenges(of: answer, from: round + 1, hop: hop, of: exchange)
+                    askChallenges(of: answer, from: round + 1, hop: hop, of: exchange, failed: sendable.value)
+                case .cancelled:
+                    channel.finish(error: URLError(.cancelled))
                 case .challengedResponse(let endCode):
                     var challenged = step.challenged
                     if let endCode { challenged.endCode = endCode }

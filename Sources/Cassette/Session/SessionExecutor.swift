@@ -302,6 +302,10 @@ struct SessionExecutor {
             },
             challenge: { challenge, reply in
                 TaskDelegateCalls.challenge(challenge, of: task, known: known, reply)
+            },
+            defaultCredential: {
+                [rules = access.challengeRules, storage = UncheckedSendable(exchange.configuration?.urlCredentialStorage)] in
+                rules.storedCredential(for: $0, in: storage.value)
             })
         // Off URLSession's shared queue: creating another session's task from it crashes.
         DispatchQueue.global().async { [self] in

@@ -77,8 +77,12 @@ import FoundationNetworking
         try await run(style, path: path, answering: Answering(credential: credential), server: server, tape: tape)
     }
 
-    static func run(_ style: FetchStyle, path: String, answering: Answering, server: LoopbackServer, tape: Tape?) async throws -> Run {
+    static func run(
+        _ style: FetchStyle, path: String, answering: Answering, server: LoopbackServer, tape: Tape?,
+        credentials: URLCredentialStorage? = nil
+    ) async throws -> Run {
         let configuration = URLSessionConfiguration.ephemeral
+        if let credentials { configuration.urlCredentialStorage = credentials }
         try tape?.configure(configuration)
         let collecting = CollectingDelegate()
         let session = URLSession(configuration: configuration, delegate: style == .delegate ? collecting : answering, delegateQueue: nil)
@@ -199,7 +203,14 @@ import FoundationNetworking
             let wrong = URLCredential(user: "ada", password: "guess", persistence: .none)
             let answering = { Answering([(.useCredential, wrong)]) }
             let path = "/basic-auth/ada/s3cret"
-            let asked = [Self.asked(0, server: scratch.server), Self.asked(1, server: scratch.server)]
+            // The second challenge proposes the credential that failed where the platform does
+            // (Apple: "the most recent failed credential"; FoundationNetworking: none), live and replayed.
+            let second = Self.asked(1, server: scratch.server)
+            let proposed = ChallengeRules.platform.proposesFailedCredential
+            let asked = [
+                Self.asked(0, server: scratch.server),
+                proposed ? second.replacingOccurrences(of: "proposed=-", with: "proposed=ada") : second,
+            ]
             let live = try await Self.run(style, path: path, answering: answering(), server: scratch.server, tape: nil)
             #expect(live.challenges == asked)
             #expect(live.error == .cancelled)
