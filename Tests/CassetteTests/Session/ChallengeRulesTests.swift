@@ -72,13 +72,14 @@ import FoundationNetworking
                 let replayed = try await ChallengeTests.run(
                     style, path: path, answering: .init([(.useCredential, wrong)]), server: scratch.server, tape: tape)
                 _ = try tape.eject()
-                let second = ChallengeTests.asked(1, server: scratch.server)
+                let proposed = rules.proposesFailedCredential ? "ada" : "-"
                 #expect(
                     replayed.challenges
                         == [
                             ChallengeTests.asked(0, server: scratch.server),
-                            rules.proposesFailedCredential ? second.replacingOccurrences(of: "proposed=-", with: "proposed=ada") : second,
-                        ], "\(rules == .apple ? "Apple" : "FoundationNetworking"), \(style)")
+                            ChallengeTests.asked(1, server: scratch.server, proposed: proposed),
+                        ],
+                    "\(rules == .apple ? "Apple" : "FoundationNetworking"), \(style)")
                 #expect(replayed.error == .cancelled)
             }
         }
