@@ -11,24 +11,27 @@ import FoundationNetworking
 /// - Apple (`URLAuthenticationChallenge.proposedCredential`: "the most recent failed credential"
 ///   after a failure; the cancel disposition "cancels the entire request"; the default handling
 ///   answers with the configuration's credential storage).
-/// - FoundationNetworking 6.3.1 (measured): no proposed credential; a cancel hands a caller the
-///   challenged `401` and then `cancelled`; the default handling never ends such a task, stored
+/// - FoundationNetworking 6.3.1 (measured): no proposed credential; the challenged `401`'s head
+///   and body reach a delegate that hears every piece before it is asked (so a cancel leaves it
+///   with that `401` and then `cancelled`); the default handling never ends such a task, stored
 ///   credential or not.
 package struct ChallengeRules: Sendable, Equatable {
     /// Whether a challenge after a failed attempt proposes the credential that failed.
     package var proposesFailedCredential: Bool
-    /// Whether a cancel delivers the challenged response before `cancelled`; else `cancelled` alone.
-    package var cancelDeliversChallengedResponse: Bool
+    /// Whether the challenged response's head and body reach a caller that hears every piece
+    /// (a data delegate) before its delegate is asked; else the caller sees none of it, and a
+    /// cancel is `cancelled` alone.
+    package var handsChallengedResponseBeforeAsking: Bool
     /// Whether the default handling answers with the default credential the caller's
     /// configuration's `urlCredentialStorage` keeps for the protection space (first attempt only).
     package var defaultHandlingUsesStoredCredential: Bool
 
     /// Apple's loading system.
     package static let apple = ChallengeRules(
-        proposesFailedCredential: true, cancelDeliversChallengedResponse: false, defaultHandlingUsesStoredCredential: true)
+        proposesFailedCredential: true, handsChallengedResponseBeforeAsking: false, defaultHandlingUsesStoredCredential: true)
     /// FoundationNetworking's.
     package static let foundationNetworking = ChallengeRules(
-        proposesFailedCredential: false, cancelDeliversChallengedResponse: true, defaultHandlingUsesStoredCredential: false)
+        proposesFailedCredential: false, handsChallengedResponseBeforeAsking: true, defaultHandlingUsesStoredCredential: false)
 
     /// The rules of the platform this runs on.
     package static var platform: ChallengeRules {

@@ -10,11 +10,12 @@ import FoundationNetworking
 ///
 /// A replay asks each recorded challenge in order, as a live session asks after each challenged
 /// response. An answer like the recorded one goes on to the next challenge, and after the last the
-/// recorded answer plays. Another answer ends it there (``Next``): a cancel ends with `cancelled`,
-/// after the challenged response where the platform delivers it (``ChallengeRules``); the default
-/// handling or a rejected protection space plays the challenged response as the answer, as Apple's
-/// loading system does (FoundationNetworking never ends such a task: measured); a credential where
-/// none was given when recording is a request the cassette does not hold, and fails like a miss.
+/// recorded answer plays. Another answer ends it there (``Next``): a cancel ends with `cancelled`
+/// (after the challenged response where the platform hands it over before asking:
+/// ``ChallengeRules``); the default handling or a rejected protection space plays the challenged
+/// response as the answer, as Apple's loading system does (FoundationNetworking never ends such a
+/// task: measured); a credential where none was given when recording is a request the cassette
+/// does not hold, and fails like a miss.
 enum KeptChallenge {
     /// How a delegate answered, as a cassette keeps it: a credential-less `useCredential` is the
     /// platform's default handling.
@@ -67,25 +68,24 @@ enum KeptChallenge {
     enum Next: Equatable {
         /// Answered as recorded: the next challenge is asked, or after the last the recorded answer plays.
         case asRecorded
-        /// The challenged response is the answer, ending with `endCode` (a cancel's) or none.
-        case challengedResponse(endCode: URLError.Code?)
-        /// Cancelled, with no response: Apple's cancel disposition cancels the whole request.
+        /// The challenged response is the answer.
+        case challengedResponse
+        /// Cancelled: the request ends with `cancelled` and nothing more (Apple's cancel disposition
+        /// "cancels the entire request"; FoundationNetworking handed the challenged response over
+        /// before asking, where it does, and then ends).
         case cancelled
         /// Answered with a credential the recording was not answered with: the request sent with
         /// it is not in the cassette.
         case unrecorded
     }
 
-    /// What follows `given` where `recorded` was the answer, by the platform's `rules`.
-    static func next(recorded: Interaction.Challenge.Answer, given: Interaction.Challenge.Answer, rules: ChallengeRules) -> Next {
-        if given == recorded, given != .cancelAuthenticationChallenge || rules.cancelDeliversChallengedResponse {
-            return .asRecorded
-        }
+    /// What follows `given` where `recorded` was the answer.
+    static func next(recorded: Interaction.Challenge.Answer, given: Interaction.Challenge.Answer) -> Next {
         switch given {
+        case .cancelAuthenticationChallenge: return .cancelled
+        case _ where given == recorded: return .asRecorded
         case .useCredential: return .unrecorded
-        case .cancelAuthenticationChallenge:
-            return rules.cancelDeliversChallengedResponse ? .challengedResponse(endCode: .cancelled) : .cancelled
-        case .performDefaultHandling, .rejectProtectionSpace: return .challengedResponse(endCode: nil)
+        case .performDefaultHandling, .rejectProtectionSpace: return .challengedResponse
         }
     }
 

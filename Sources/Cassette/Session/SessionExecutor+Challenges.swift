@@ -10,6 +10,9 @@ extension SessionExecutor {
     /// decides: the next challenge, then the recorded answer; or the challenged response; or a
     /// failure like a miss. Nobody to ask is the platform's default handling, as live. `failed` is
     /// the credential the delegate gave in the round before, which the platform may propose.
+    /// Where the platform hands a delegate the challenged response before asking
+    /// (``ChallengeRules/handsChallengedResponseBeforeAsking``), its head and body go first, and
+    /// an answer that ends at the challenge does not hand them over again.
     func askChallenges(of answer: Answer, from round: Int, hop: Hop, of exchange: Exchange, failed: URLCredential? = nil) {
         guard round < answer.challenges.count else {
             var answered = answer
@@ -24,24 +27,39 @@ extension SessionExecutor {
         else {
             return askChallenges(of: answer, from: round + 1, hop: hop, of: exchange)
         }
+        let handed = rules.handsChallengedResponseBeforeAsking && handOver(step.challenged, to: url, of: exchange)
         TaskDelegateCalls.challenge(question, of: channel.task, known: exchange.knownSession) { disposition, credential in
             let given = KeptChallenge.answer(disposition, credential: credential)
             let sendable = UncheckedSendable(credential)
             channel.later { [self] in
                 guard !exchange.isStopped else { return }
-                switch KeptChallenge.next(recorded: step.challenge.answer, given: given, rules: rules) {
+                switch KeptChallenge.next(recorded: step.challenge.answer, given: given) {
                 case .asRecorded:
                     askChallenges(of: answer, from: round + 1, hop: hop, of: exchange, failed: sendable.value)
                 case .cancelled:
                     channel.finish(error: URLError(.cancelled))
-                case .challengedResponse(let endCode):
-                    var challenged = step.challenged
-                    if let endCode { challenged.endCode = endCode }
-                    play(challenged, hop: hop, of: exchange)
+                case .challengedResponse where handed:
+                    let ended = endedAsThePlatformEnds(step.challenged, url: url)
+                    channel.finish(error: ended.endCode.map { ended.error($0, timeout: nil) })
+                case .challengedResponse:
+                    play(step.challenged, hop: hop, of: exchange)
                 case .unrecorded:
                     channel.finish(error: step.unrecorded.urlError)
                 }
             }
         }
+    }
+
+    /// Hands `challenged`'s head and body to a caller that hears every piece, as
+    /// FoundationNetworking does before it asks about a challenge; false when the caller does not
+    /// (it gets the whole answer at the end) or the head cannot be built.
+    private func handOver(_ challenged: Answer, to url: URL, of exchange: Exchange) -> Bool {
+        let channel = exchange.channel
+        guard TaskInternals.deliversEveryChunk(channel.task, known: exchange.knownSession),
+            let response = challenged.response, let head = router.access.heads.head(for: response, requestURL: url)
+        else { return false }
+        channel.deliverHead(head, setsCookies: challenged.setsCookies)
+        channel.deliverData(challenged.body)
+        return true
     }
 }

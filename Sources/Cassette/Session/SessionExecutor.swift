@@ -146,7 +146,7 @@ struct SessionExecutor {
         let channel = exchange.channel
         let urlRequest = hop.request
         let head = decided.response.flatMap { router.access.heads.head(for: $0, requestURL: urlRequest.url ?? URL(fileURLWithPath: "/")) }
-        var prepared =
+        let prepared =
             decided.response.map { response in
                 head != nil
                     ? decided
@@ -159,11 +159,7 @@ struct SessionExecutor {
             return follow(
                 head, body: prepared.body, to: next, after: prepared.timing.duration, hop: hop, of: exchange, shownAs: prepared.request)
         }
-        if prepared.endCode == nil, KeptChallenge.takenForAChallengeOnThisPlatform(prepared.response, url: urlRequest.url) {
-            prepared.failure = RequestFailure(.challengeNotEndable, request: prepared.request)
-            prepared.endCode = prepared.failure?.code
-        }
-        let answer = prepared
+        let answer = endedAsThePlatformEnds(prepared, url: urlRequest.url)
         let delayed = answer.isDelayed
         if delayed { armResourceDeadline(of: exchange) }
         let timeout = delayed ? Self.timeout(of: urlRequest, configuration: exchange.configuration) : nil
@@ -175,6 +171,17 @@ struct SessionExecutor {
         } else {
             channel.play(plan, head: head, setsCookies: answer.setsCookies, body: answer.body) { answer.error($0, timeout: timeout) }
         }
+    }
+
+    /// `answer` to a request for `url` as this platform ends it: a `401` that FoundationNetworking
+    /// would take for a challenge of its own (``KeptChallenge/takenForAChallengeOnThisPlatform(_:url:)``)
+    /// ends with ``RequestFailure/Reason/challengeNotEndable`` after its head and body.
+    func endedAsThePlatformEnds(_ answer: Answer, url: URL?) -> Answer {
+        guard answer.endCode == nil, KeptChallenge.takenForAChallengeOnThisPlatform(answer.response, url: url) else { return answer }
+        var ended = answer
+        ended.failure = RequestFailure(.challengeNotEndable, request: answer.request)
+        ended.endCode = ended.failure?.code
+        return ended
     }
 
     /// Follows the redirect `head` (with `body`) answering `hop`, once `delay` has passed: stores
@@ -301,7 +308,9 @@ struct SessionExecutor {
                 sent.report(piece: piece, total: total, expected: expected)
             },
             challenge: { challenge, reply in
-                TaskDelegateCalls.challenge(challenge, of: task, known: known, reply)
+                // After the head and pieces handed over before it, as the caller would hear them live.
+                let asked = UncheckedSendable(challenge)
+                channel.later { TaskDelegateCalls.challenge(asked.value, of: task, known: known, reply) }
             },
             defaultCredential: {
                 [rules = access.challengeRules, storage = UncheckedSendable(exchange.configuration?.urlCredentialStorage)] in

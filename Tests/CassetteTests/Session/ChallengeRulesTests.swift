@@ -15,7 +15,8 @@ import FoundationNetworking
 /// - after a failed credential Apple proposes it ("the most recent failed credential",
 ///   `URLAuthenticationChallenge.proposedCredential`); FoundationNetworking proposes none;
 /// - Apple's cancel disposition "cancels the entire request": `cancelled`, no response;
-///   FoundationNetworking hands the challenged `401` over first (measured: `ChallengeTests`);
+///   FoundationNetworking hands a data delegate the challenged `401` before it asks, so a cancel
+///   leaves it with that `401` (measured: `ChallengeTests`); Apple hands over the answer alone;
 /// - Apple's default handling answers with the credential the configuration's
 ///   `urlCredentialStorage` keeps for the protection space; FoundationNetworking's never ends
 ///   such a task (measured), so it has no live run to follow.
@@ -49,7 +50,7 @@ import FoundationNetworking
                 let tape = try Tape(file: file, mode: .none, options: Self.options(rules), environment: .tests)
                 let replayed = try await ChallengeTests.run(style, path: path, credential: nil, server: scratch.server, tape: tape)
                 _ = try tape.eject()
-                let delivers = rules.cancelDeliversChallengedResponse && style == .delegate
+                let delivers = rules.handsChallengedResponseBeforeAsking && style == .delegate
                 #expect(
                     replayed
                         == ChallengeTests.Run(
@@ -127,6 +128,29 @@ import FoundationNetworking
             let replayed = try await ChallengeTests.run(style, path: path, answering: byDefault(), server: scratch.server, tape: replaying)
             _ = try replaying.eject()
             #expect(replayed == ChallengeTests.Run(status: 200, body: json, error: nil, challenges: asked, sent: []), "replayed, \(style)")
+        }
+    }
+
+    /// The calls a data delegate gets replaying a challenge answered with a credential, by each
+    /// platform's rules: FoundationNetworking hands it the challenged `401` first (as live there:
+    /// `ChallengeTests.theDelegateIsHandedTheSameCallsLiveRecordedAndReplayed`); Apple's loading
+    /// system asks, then hands over the answer alone.
+    @available(macOS 13, iOS 16, tvOS 16, *)  // the time limit
+    @Test(.timeLimit(.minutes(1)))
+    func theChallengedResponseReachesADelegateWhereThePlatformHandsItOver() async throws {
+        try await withScratchTape { scratch in
+            let right = URLCredential(user: "ada", password: "s3cret", persistence: .none)
+            let path = "/basic-auth/ada/s3cret"
+            let file = scratch.file("answered.json")
+            try await Self.record(.delegate, path: path, answering: .init(credential: right), into: file, server: scratch.server)
+            let answer = ["challenge 0", "response 200", #"data {"authenticated":true,"user":"ada"}"#, "complete -"]
+            for (rules, expected) in [(ChallengeRules.foundationNetworking, ["response 401", "data denied"] + answer), (.apple, answer)] {
+                let tape = try Tape(file: file, mode: .none, options: Self.options(rules), environment: .tests)
+                let replayed = try await ChallengeTests.events(
+                    path: path, answering: .init(credential: right), server: scratch.server, tape: tape)
+                _ = try tape.eject()
+                #expect(replayed == expected, "\(rules == .apple ? "Apple" : "FoundationNetworking")")
+            }
         }
     }
 }
