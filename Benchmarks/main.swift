@@ -58,7 +58,7 @@ let needsServer = ["record_vs_direct", "memory_record_100mb"].contains(where: wa
 let server = needsServer ? try LoopbackServer() : nil
 defer { server?.stop() }
 
-let harness = Harness(runs: quick ? 3 : 25)
+let harness = Harness(runs: quick ? 9 : 25)
 let slowHarness = Harness(runs: quick ? 1 : 5, warmUp: quick ? 0 : 1)
 var results: [Harness.Result] = []
 @MainActor func run(_ pair: @autoclosure () throws -> Harness.Pair, with harness: Harness = harness) async throws {
