@@ -152,17 +152,18 @@ extension Tape {
         // The test most likely sent its requests through another session: said at once, since the
         // empty cassette just saved would replay nothing on CI; and said again on every replay of an
         // empty cassette, even when the test failed (offline, the bypassing request is its failure).
-        var bypassed: VerificationFinding?
+        var bypassed: [VerificationFinding] = []
         if log.requests == 0, options.expectsRequests, !isLive {
             if router.recordsNewRequests {
-                if !discarding { bypassed = .nothingRecorded(cassette: file, saved: saved) }
+                if !discarding { bypassed.append(.nothingRecorded(cassette: file, saved: saved)) }
             } else if router.ownCount == 0 {
-                bypassed = .emptyCassetteReplayed(cassette: file)
+                bypassed.append(.emptyCassetteReplayed(cassette: file))
             }
         }
-        if let bypassed {
-            warnings.append(bypassed.description)
-            if announcesWarnings, options.announcesWarnings { StandardError.warn(bypassed.description) }
+        bypassed += routes.watch.bypasses().map { .interceptionBypassed(cassette: file, message: $0) }
+        for finding in bypassed {
+            warnings.append(finding.description)
+            if announcesWarnings, options.announcesWarnings { StandardError.warn(finding.description) }
         }
         let recordedBytes = recorded.reduce(0) { $0 + $1.request.body.data.count + ($1.response?.body.data.count ?? 0) }
         var report = Report(

@@ -56,8 +56,10 @@ extension Tape {
         /// What the test that used the tape carries as attachments (``Evidence``).
         package var evidence: [Evidence] = []
         /// The requests went elsewhere: a recording tape, or a replay of an empty cassette, that no
-        /// request reached (``Options/expectsRequests``); it is among ``warnings``.
-        package var bypassed: VerificationFinding?
+        /// request reached (``Options/expectsRequests``), and requests that went around the
+        /// protocol of an interception (``VerificationFinding/interceptionBypassed(cassette:message:)``);
+        /// each is among ``warnings``.
+        package var bypassed: [VerificationFinding] = []
 
         /// A replay whose match relied on redacted values.
         public struct RedactedMatch: Sendable, Equatable, CustomStringConvertible {

@@ -63,6 +63,10 @@ extension Tape {
     /// a `wss://` relay) are never intercepted.
     /// Background configurations (`.background(withIdentifier:)`) run in another process and
     /// cannot be intercepted; nor can `URLSession.shared` this way (see ``interceptSharedSession()``).
+    /// What goes around the cassette is said when the tape is ejected, among its warnings
+    /// (``VerificationFinding/interceptionBypassed(cassette:message:)``): a background
+    /// configuration made meanwhile, and a configuration in which another protocol class came to
+    /// stand before Cassette's (a debugging tool such as netfox, or the code under test).
     ///
     /// - Throws: ``CassetteError/everySessionNotInterceptable`` on Linux, where
     ///   FoundationNetworking's configuration getters cannot be replaced (there is no
@@ -128,38 +132,69 @@ package enum ConfigurationHooks {
         }
     }
 
+    /// Notes a background configuration made for `identifier` (the replaced background getter
+    /// calls it) with the tape that would have routed it, which says so when it is ejected
+    /// (``InterceptionWatch``); with none, says so now. Nothing while Cassette makes its own.
+    static func noteBackground(identifier: String) {
+        guard !bypassed else { return }
+        if let tape = Tape.current ?? fallbacks.withLock({ $0.last?.tape }) {
+            tape.routes.watch.noteBackground(identifier: identifier)
+        } else {
+            StandardError.warn(InterceptionWatch.message(background: identifier))
+        }
+    }
+
     /// How many interceptions hold the getters now (for tests).
     package static var holders: Int { count.current }
 
     #if canImport(ObjectiveC)
     private typealias Getter = @convention(c) (AnyClass, Selector) -> URLSessionConfiguration
+    private typealias BackgroundGetter = @convention(c) (AnyClass, Selector, NSString) -> URLSessionConfiguration
     /// Each replaced getter's implementation as Cassette installed it: uninstalling restores the
     /// original only while this is still the getter's implementation.
     private static let ours = Locked<[String: IMP]>([:])
     private static let originals = Locked<[String: IMP]>([:])
     private static let selectors = ["defaultSessionConfiguration", "ephemeralSessionConfiguration"]
+    private static let backgroundSelector = "backgroundSessionConfigurationWithIdentifier:"
 
     /// Replaces each getter — unless Cassette's replacement is still its implementation (left in
     /// place by an earlier uninstall because another library replaced it after Cassette): then
     /// it only routes again. A replacement of Cassette's that a later one calls routes only while
-    /// an interception holds the getters, so one left behind does nothing.
+    /// an interception holds the getters, so one left behind does nothing. The background getter's
+    /// replacement routes nothing (no protocol sees a background session): it notes the identifier.
     private static func install() {
         for name in selectors {
-            let selector = NSSelectorFromString(name)
-            guard let method = class_getClassMethod(URLSessionConfiguration.self, selector) else { continue }
-            let current = method_getImplementation(method)
-            if ours.withLock({ $0[name] }) == current { continue }
-            let getter = unsafeBitCast(current, to: Getter.self)
-            let replacement: @convention(block) (AnyClass) -> URLSessionConfiguration = { type in
-                let configuration = getter(type, selector)
-                if holders > 0 { route(configuration) }
-                return configuration
+            replace(name) { current, selector in
+                let getter = unsafeBitCast(current, to: Getter.self)
+                let replacement: @convention(block) (AnyClass) -> URLSessionConfiguration = { type in
+                    let configuration = getter(type, selector)
+                    if holders > 0 { route(configuration) }
+                    return configuration
+                }
+                return imp_implementationWithBlock(replacement)
             }
-            let installed = imp_implementationWithBlock(replacement)
-            method_setImplementation(method, installed)
-            originals.withLock { $0[name] = current }
-            ours.withLock { $0[name] = installed }
         }
+        replace(backgroundSelector) { current, selector in
+            let getter = unsafeBitCast(current, to: BackgroundGetter.self)
+            let replacement: @convention(block) (AnyClass, NSString) -> URLSessionConfiguration = { type, identifier in
+                if holders > 0 { noteBackground(identifier: identifier as String) }
+                return getter(type, selector, identifier)
+            }
+            return imp_implementationWithBlock(replacement)
+        }
+    }
+
+    /// Sets the class method `name` of `URLSessionConfiguration` to what `make` builds from its
+    /// current implementation, and keeps both.
+    private static func replace(_ name: String, with make: (IMP, Selector) -> IMP) {
+        let selector = NSSelectorFromString(name)
+        guard let method = class_getClassMethod(URLSessionConfiguration.self, selector) else { return }
+        let current = method_getImplementation(method)
+        if ours.withLock({ $0[name] }) == current { return }
+        let installed = make(current, selector)
+        method_setImplementation(method, installed)
+        originals.withLock { $0[name] = current }
+        ours.withLock { $0[name] = installed }
     }
 
     /// Puts each getter's original back while Cassette's replacement is still its implementation.
@@ -167,7 +202,7 @@ package enum ConfigurationHooks {
     /// replacement calls Cassette's, which is left in place, doing nothing: restoring the original
     /// would undo the other library's.
     private static func uninstall() {
-        for name in selectors {
+        for name in selectors + [backgroundSelector] {
             guard let method = class_getClassMethod(URLSessionConfiguration.self, NSSelectorFromString(name)),
                 let installed = ours.withLock({ $0[name] }), method_getImplementation(method) == installed,
                 let original = originals.withLock({ $0.removeValue(forKey: name) })

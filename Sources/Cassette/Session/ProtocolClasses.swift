@@ -15,6 +15,8 @@ final class ProtocolClasses: Sendable {
     private let classes: Locked<[CassetteURLProtocol.Type]>
     /// The one class of every configuration the intercepted getters made for this tape, once made.
     private let intercepted = Locked<CassetteURLProtocol.Type?>(nil)
+    /// What the intercepted getters routed here and cannot see afterwards.
+    let watch = InterceptionWatch()
 
     /// Attaches `router` and makes its own session from an ephemeral configuration (with the
     /// tape's cache when the router's sessions keep theirs).
@@ -56,6 +58,7 @@ final class ProtocolClasses: Sendable {
             return made
         }
         shared.route(configuration, cache: router.access.cache.value)
+        watch.watch(configuration)
     }
 
     /// A session made from a copy of `configuration` (as `URLSession` copies it), routed through

@@ -24,7 +24,7 @@ extension EjectVerification {
         evidence = report.evidence
         let alreadySaid = bodyError.map { "\($0)\n" + ($0 as NSError).localizedDescription } ?? ""
         failures += report.unmatched.filter { !alreadySaid.contains($0.description) }.map(VerificationFinding.unmatched)
-        if let bypassed = report.bypassed { warnings.append(bypassed) }
+        warnings += report.bypassed
         if let stale = report.stale {
             let finding = VerificationFinding.stale(cassette: report.file, message: stale.message)
             if stale.fails { failures.append(finding) } else { warnings.append(finding) }

@@ -21,6 +21,11 @@ public enum VerificationFinding: Sendable, Equatable, CustomStringConvertible {
     /// through another session, to the network — offline or on CI they fail with the platform's
     /// connection error, and this names the likely cause. Said whether the test passed or not.
     case emptyCassetteReplayed(cassette: URL)
+    /// While ``Tape/interceptEverySession(routingTo:)`` routed sessions to the tape, requests
+    /// went around its protocol: a background configuration was made, or another protocol class
+    /// came to stand before Cassette's in a configuration (a debugging tool such as netfox, or the
+    /// code under test). `message` says which, and what to do. A warning.
+    case interceptionBypassed(cassette: URL, message: String)
 
     /// What to do about requests that went through another session.
     static let anotherSessionAdvice =
@@ -51,6 +56,8 @@ public enum VerificationFinding: Sendable, Equatable, CustomStringConvertible {
                 + "requests through another URLSession (URLSession.shared, or one it made itself), so they went to the network, "
                 + "and offline or on CI they fail with a connection error: " + Self.anotherSessionAdvice
                 + " Then record the cassette again: delete it and run the test once with network access."
+        case .interceptionBypassed(let cassette, let message):
+            return "cassette \(cassette.path): " + message
         }
     }
 }

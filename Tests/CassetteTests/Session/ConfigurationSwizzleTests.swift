@@ -7,9 +7,10 @@ import Testing
 @testable import Cassette
 
 /// The real getter replacement of `Tape.interceptEverySession()`, which only the Objective-C
-/// runtime allows (macOS CI runs this; checklist row 12). Serialized with nothing else that
-/// replaces the getters: these tests change process-wide state and put it back.
-@Suite(.serialized) struct ConfigurationSwizzleTests {
+/// runtime allows (the macOS and iOS jobs run this; checklist row 12). In a process of its own
+/// (``RunsAlone``): while these tests hold the getters, every configuration made in the process
+/// is routed, so a suite beside them would have its sessions sent to their cassette.
+@Suite(.serialized, .runsAlone("ConfigurationSwizzleTests")) struct ConfigurationSwizzleTests {
     typealias Getter = @convention(c) (AnyClass, Selector) -> URLSessionConfiguration
     static let selector = NSSelectorFromString("defaultSessionConfiguration")
 
@@ -77,6 +78,21 @@ import Testing
         real.undo()
         real.undo()
         #expect(ConfigurationHooks.holders == before)
+    }
+
+    /// The background getter is replaced too: a background configuration made while the
+    /// interception lasts is said when the tape is ejected; one made after the undo is not.
+    @Test func aBackgroundConfigurationIsSaidOnEject() throws {
+        let tape = try InterceptionWatchTests.tape()
+        let interception = try Tape.interceptEverySession(routingTo: tape)
+        let background = URLSessionConfiguration.background(withIdentifier: "com.example.swizzled")
+        #expect(background.identifier == "com.example.swizzled")
+        #expect(!Self.isRouted(background))
+        interception.undo()
+        _ = URLSessionConfiguration.background(withIdentifier: "com.example.after")
+        let report = try tape.eject()
+        let cassette = PackagePaths.examples.appendingPathComponent("users-api.json").path
+        #expect(report.warnings == ["cassette \(cassette): " + InterceptionWatch.message(background: "com.example.swizzled")])
     }
 
     /// Many calls of the real getter make one class for the tape.
