@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 // Reads the sources with `Regex` (macOS 13 / iOS 16, later than the package's platforms) and
-// starts processes: the modules' arrows are the same on every platform, checked on Linux.
+// starts processes. Apple: none needed — the modules' arrows are the same on every platform,
+// checked on Linux.
 #if os(Linux)
 
 /// The modules' arrows go one way, read from the sources: each module imports only the modules

@@ -11,7 +11,8 @@ import FoundationNetworking
 /// Download tasks on Linux: FoundationNetworking gives a download answered by a URLProtocol no
 /// file, and its async and delegate paths would crash on the missing one (docs/Architecture.md, "Linux facts"). Cassette
 /// fails them with a clear error instead — recording and replaying, through every API — and the
-/// process lives on.
+/// process lives on. On Apple platforms the loading system writes the file: a download records
+/// and replays as it runs live.
 @Suite struct DownloadTaskTests {
     #if canImport(FoundationNetworking)
     static let advice = "Use data(for:) or a data task and write the body to a file yourself"
@@ -66,6 +67,31 @@ import FoundationNetworking
                 from: URL(string: "https://files.example.com/report.pdf")!)
             #expect((response as? HTTPURLResponse)?.statusCode == 200 && data == Data("%PDF".utf8))
             _ = try tape.eject()
+        }
+    }
+    #else
+    /// Apple platforms: a download live, recorded and replayed offline gives the caller the same
+    /// file, response and delegate calls, through every API (checklist row 11).
+    @Test(arguments: TaskCall.allCases)
+    func downloadsRecordAndReplayAsLive(call: TaskCall) async throws {
+        try await withScratchTape { scratch in
+            let request = URLRequest(url: try #require(URL(string: scratch.server.baseURL + "/bytes/2048")))
+            let live = await TaskRun.observe(.download(request), call: call, configuration: .ephemeral)
+            #expect(live.status == 200 && live.errorCode == nil)
+            #expect(live.body == Data((0..<2048).map { UInt8($0 % 251) }), "the file holds the bytes sent")
+
+            let file = scratch.file("downloads.json")
+            var outcomes: [Observed] = []
+            for mode in [RecordMode.once, .none] {
+                let tape = try Tape(file: file, mode: mode, environment: .tests)
+                let configuration = URLSessionConfiguration.ephemeral
+                try tape.configure(configuration)
+                outcomes.append(await TaskRun.observe(.download(request), call: call, configuration: configuration))
+                _ = try tape.eject()
+            }
+            #expect(outcomes[0].sameOutcome(as: live), "recorded, \(call): \(outcomes[0])")
+            #expect(outcomes[1].sameOutcome(as: live), "replayed, \(call): \(outcomes[1])")
+            #expect(try CassetteFile.read(file).interactions.first?.response?.body.data == live.body)
         }
     }
     #endif

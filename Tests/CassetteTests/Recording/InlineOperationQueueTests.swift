@@ -4,6 +4,8 @@ import Testing
 
 @testable import Cassette
 
+// Apple: none — the queue exists only on Linux; the recording's inner session there uses an
+// serial delegate queue of its own (LiveForwarder).
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 

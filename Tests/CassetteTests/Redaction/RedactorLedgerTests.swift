@@ -45,6 +45,8 @@ import FoundationNetworking
         #expect(redactor.ledger.current.placeholders == ["alpha-secret-1": "[REDACTED-1]"])
     }
 
+    // Apple: none — a download is answered there (DownloadTaskTests); the numbering a request
+    // that fails before any decision leaves is the same code on every platform, checked here.
     #if canImport(FoundationNetworking)
     /// Through a tape: a download task on Linux fails before any decision, and its error shows the
     /// request (redacted); the recordings after it number their secrets as if it had not been made.

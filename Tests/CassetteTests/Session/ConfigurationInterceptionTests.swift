@@ -12,6 +12,7 @@ import FoundationNetworking
 /// apply — a configuration made while a tape is current goes to that tape, one made with none
 /// fails its requests clearly. (The getter replacement itself needs the Objective-C runtime.)
 @Suite(.serialized) struct ConfigurationInterceptionTests {
+    // Apple: the getters are replaced there, which ConfigurationSwizzleTests checks.
     #if canImport(FoundationNetworking)
     @Test func onLinuxItSaysWhyNotAndWhatToUse() {
         #expect(throws: CassetteError.everySessionNotInterceptable) { _ = try Tape.interceptEverySession() }
