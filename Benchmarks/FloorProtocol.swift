@@ -10,6 +10,8 @@ final class FloorProtocol: URLProtocol {
     /// The body and header fields every request gets; set before the first request.
     nonisolated(unsafe) static var body = Data()
     nonisolated(unsafe) static var headers: [String: String] = [:]
+    /// A body by URL, for the requests that have one (a suite's many responses); the others get ``body``.
+    nonisolated(unsafe) static var answers: [String: Data] = [:]
 
     override class func canInit(with request: URLRequest) -> Bool { true }
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
@@ -22,7 +24,7 @@ final class FloorProtocol: URLProtocol {
             return
         }
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-        client?.urlProtocol(self, didLoad: Self.body)
+        client?.urlProtocol(self, didLoad: Self.answers.isEmpty ? Self.body : Self.answers[url.absoluteString] ?? Self.body)
         client?.urlProtocolDidFinishLoading(self)
     }
 

@@ -83,6 +83,9 @@ do {
     if wanted("match_scaling") {
         try await run(try ReplayBenchmarks.matchScaling(large: quick ? 10_000 : 100_000, requests: quick ? 200 : 2000, folder: folder))
     }
+    for cpu in [false, true] where wanted(cpu ? "suite_replay_cpu" : "suite_replay") {
+        try await run(try SuiteBenchmark.pair(tests: quick ? 60 : 400, cpu: cpu, folder: folder))
+    }
     if wanted("tape_lifecycle") {
         try await run(try LifecycleBenchmarks.tapeLifecycle(interactions: 50, repetitions: quick ? 5 : 50, folder: folder))
     }

@@ -340,11 +340,10 @@ package enum JSONCassetteCodec {
             if let contentType = part.contentType { members.append(member("contentType", .string(contentType))) }
         }
         if !part.otherHeaders.isEmpty { members.append(member("headers", tree(for: part.otherHeaders))) }
-        var body = Interaction.Body(part.body, contentType: part.contentType)
-        if body.form == .multipart {
-            body = Interaction.Body(unchecked: part.body, form: Interaction.Body.isWritableAsText(part.body) ? .text : .base64)
-        }
-        if case .object(let form) = tree(for: body) { members += form }
+        // The best form, chosen once; a part is never written as a multipart of its own.
+        var form = Interaction.Body(part.body, contentType: part.contentType).form
+        if form == .multipart { form = Interaction.Body.isWritableAsText(part.body) ? .text : .base64 }
+        if case .object(let written) = tree(for: Interaction.Body(unchecked: part.body, form: form)) { members += written }
         return .object(members)
     }
 

@@ -145,13 +145,16 @@ extension JSONValue {
                 }
             }
         case .object(let members):
+            // A few keys are compared with each other, which costs less than hashing them.
+            let hashes = members.count > 16
             var seen: [String: Int] = [:]
-            seen.reserveCapacity(members.count)
-            for member in members {
-                if let first = seen[member.key] {
+            if hashes { seen.reserveCapacity(members.count) }
+            for (index, member) in members.enumerated() {
+                let first = hashes ? seen[member.key] : members[..<index].first { $0.key == member.key }?.keyOffset
+                if let first {
                     return (member.key, JSONPath([.key(member.key)]), member.keyOffset, first)
                 }
-                seen[member.key] = member.keyOffset
+                if hashes { seen[member.key] = member.keyOffset }
                 if let found = member.value.value.firstDuplicateKey() {
                     return (found.key, JSONPath([.key(member.key)] + found.path.components), found.offset, found.firstOffset)
                 }

@@ -32,8 +32,14 @@ extension Interaction {
 
         /// The exact bytes.
         public let data: Data
-        /// How the bytes are written in a cassette file.
-        package let form: Form
+        /// How the bytes are written in a cassette file: the form given, or else the most readable
+        /// one for the bytes and `contentType`, chosen when a writer asks (a replay never does, so
+        /// a body read to be replayed is never parsed to see whether it is compact JSON).
+        package var form: Form { chosen ?? Self.bestForm(for: data, contentType: contentType) }
+        /// The form given, or nil for the best one.
+        private let chosen: Form?
+        /// The `Content-Type` the best form depends on, when none was given.
+        private let contentType: String?
 
         /// No bytes.
         public static let empty = Body(unchecked: Data(), form: .text)
@@ -45,7 +51,9 @@ extension Interaction {
         ///   (`application/json`, `…+json`) lets compact JSON scalars be written inline too; a binary
         ///   media type (`image/png`) is always written as base64.
         public init(_ data: Data, contentType: String? = nil) {
-            self.init(unchecked: data, form: Self.bestForm(for: data, contentType: contentType))
+            self.data = data
+            chosen = nil
+            self.contentType = contentType
         }
 
         /// A UTF-8 text body.
@@ -78,7 +86,8 @@ extension Interaction {
 
         package init(unchecked data: Data, form: Form) {
             self.data = data
-            self.form = form
+            chosen = form
+            contentType = nil
         }
 
         /// Whether there are no bytes.
