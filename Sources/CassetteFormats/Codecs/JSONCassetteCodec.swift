@@ -58,6 +58,7 @@ package enum JSONCassetteCodec {
         let root = try parse(data, file: file, release: release)
         var reader = JSONCassetteReader()
         reader.deferred = deferring
+        reader.source = data
         let document = reader.readDocument(root)
         if let document, reader.problems.isEmpty { return (document, reader.deferred) }
         guard !reader.problems.isEmpty else {  // not reachable: the reader reports why it returns nil

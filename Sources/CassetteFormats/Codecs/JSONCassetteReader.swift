@@ -8,6 +8,9 @@ struct JSONCassetteReader: JSONTreeReading {
     /// ``DeferredBodies``); nil reads every body.
     var deferred: DeferredBodies?
     var misspelt: Set<JSONMisspeltKey> = []
+    /// The bytes the tree was parsed from, when the reader may copy a `"json"` body's compact form
+    /// from them (``JSONCompactCopy``); nil writes it from the tree.
+    var source: Data?
 
     // MARK: Document
 
@@ -337,7 +340,8 @@ struct JSONCassetteReader: JSONTreeReading {
                     at: JSONPath(formPath.components + duplicate.path.components), offset: duplicate.offset)
                 return nil
             }
-            return Interaction.Body(unchecked: Data(JSONWriter.compact(value.value)), form: .json)
+            let copied = source.flatMap { source in source.withUnsafeBytes { JSONCompactCopy.copy($0, from: value.offset) } }
+            return Interaction.Body(unchecked: Data(copied ?? JSONWriter.compact(value.value)), form: .json)
         default:  // base64
             let decoded: Data?
             switch value.value {
