@@ -8,9 +8,11 @@ import Foundation
 //   swift run -c release CassetteBench            full run (several minutes)
 //   swift run -c release CassetteBench --quick    small sizes, few runs: CI checks it still works
 //   swift run -c release CassetteBench --only replay_vs_floor,match_scaling
+//   swift run -c release CassetteBench --sizes    the cost-by-size tables of docs/Performance.md
 
 let usage = """
     USAGE: CassetteBench [--quick] [--only NAME[,NAME...]]
+           CassetteBench --sizes
 
     Runs each benchmark's pair interleaved, prints a table, then one line per benchmark:
     BENCH name=<name> ratio=<median A/B> a_median=<…> b_median=<…> unit=<…> n=<runs>
@@ -27,11 +29,13 @@ if arguments.first == "--child" {
     }
 }
 var quick = false
+var sizes = false
 var only: Set<String>?
 while let argument = arguments.first {
     arguments.removeFirst()
     switch argument {
     case "--quick": quick = true
+    case "--sizes": sizes = true
     case "--only":
         guard let names = arguments.first else {
             FileHandle.standardError.write(Data("error: --only needs benchmark names\n\(usage)\n".utf8))
@@ -53,6 +57,11 @@ while let argument = arguments.first {
 let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("cassette-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
+if sizes {
+    try await SizeTable.print(folder: folder)
+    try? FileManager.default.removeItem(at: folder)
+    exit(0)
+}
 // Started only for the benchmarks that need a server.
 let needsServer = ["record_vs_direct", "memory_record_100mb"].contains(where: wanted)
 let server = needsServer ? try LoopbackServer() : nil

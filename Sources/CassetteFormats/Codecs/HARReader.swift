@@ -358,7 +358,7 @@ struct HARReader: JSONTreeReading {
                 return nil
             }
             guard let parts = readMultipartParams(paramsNode, at: path.appending("params")) else { return nil }
-            return Interaction.Body(Multipart(boundary: boundary, parts: parts).serialized(), contentType: contentType)
+            return Interaction.Body(read: Multipart(boundary: boundary, parts: parts).serialized(), contentType: contentType)
         }
         // Some tools give only the form fields: rebuild the urlencoded body.
         guard let params = readArray(paramsNode, at: path.appending("params"), expected: "an array of { \"name\", \"value\" } objects")
@@ -380,7 +380,7 @@ struct HARReader: JSONTreeReading {
             }
             fields.append(Self.formEncoded(name) + "=" + Self.formEncoded(value))
         }
-        return Interaction.Body(Data(fields.joined(separator: "&").utf8), contentType: contentType)
+        return Interaction.Body(read: Data(fields.joined(separator: "&").utf8), contentType: contentType)
     }
 
     /// HAR's `params` of a multipart body: `name`, `value`, and optionally `fileName` and
@@ -423,11 +423,11 @@ struct HARReader: JSONTreeReading {
     mutating func readText(_ textNode: JSONNode, encoding: JSONNode?, contentType: String?, at path: JSONPath) -> Interaction.Body? {
         if case .longString(let long) = textNode.value, encoding.flatMap({ $0.value.stringValue }) == "base64" || encoding == nil {
             // Read from the file's bytes: a copy of a long body as a String would double it.
-            guard encoding != nil else { return Interaction.Body(long.copiedBytes, contentType: contentType) }
+            guard encoding != nil else { return Interaction.Body(read: long.copiedBytes, contentType: contentType) }
             if let data = Base64.decode(long.bytes, allowingWhitespace: true) { return Interaction.Body(unchecked: data, form: .base64) }
         }
         guard let text = readString(textNode, at: path.appending("text"), expected: "the body as text (a string)") else { return nil }
-        guard let encoding else { return Interaction.Body(Data(text.utf8), contentType: contentType) }
+        guard let encoding else { return Interaction.Body(read: Data(text.utf8), contentType: contentType) }
         guard encoding.value.stringValue == "base64" else {
             report(
                 "expected the encoding \"base64\" (or no encoding for text), found \(Self.describe(encoding.value))",

@@ -357,7 +357,7 @@ struct HTTPMessageReader {
                     at: path.appending("body"))
             } else {
                 let start = index < lines.count ? lines[index].lowerBound : bytes.count
-                body = Interaction.Body(Data(bytes[start...]), contentType: headers["Content-Type"])
+                body = Interaction.Body(read: Data(bytes[start...]), contentType: headers["Content-Type"])
                 index = lines.count
             }
         }
@@ -418,7 +418,7 @@ struct HTTPMessageReader {
             if end > floor, bytes[end - 1] == Syntax.carriageReturn { end -= 1 }
         }
         let content = bytes[start..<end]
-        guard base64 else { return Interaction.Body(Data(content), contentType: contentType) }
+        guard base64 else { return Interaction.Body(read: Data(content), contentType: contentType) }
         guard let data = Base64.decode(content, allowingWhitespace: true) else {
             let encoded = content.filter { $0 != Syntax.newline && $0 != Syntax.carriageReturn && $0 != Syntax.space && $0 != Syntax.tab }
             report(

@@ -32,9 +32,10 @@ extension Interaction {
 
         /// The exact bytes.
         public let data: Data
-        /// How the bytes are written in a cassette file: the form given, or else the most readable
-        /// one for the bytes and `contentType`, chosen when a writer asks (a replay never does, so
-        /// a body read to be replayed is never parsed to see whether it is compact JSON).
+        /// How the bytes are written in a cassette file: the form given or chosen when the body was
+        /// made, or, for a body a reader made (``init(read:contentType:)``), the most readable one,
+        /// chosen when a writer asks (a replay never does, so a body read to be replayed is never
+        /// parsed to see whether it is compact JSON).
         package var form: Form { chosen ?? Self.bestForm(for: data, contentType: contentType) }
         /// The form given, or nil for the best one.
         private let chosen: Form?
@@ -51,6 +52,12 @@ extension Interaction {
         ///   (`application/json`, `…+json`) lets compact JSON scalars be written inline too; a binary
         ///   media type (`image/png`) is always written as base64.
         public init(_ data: Data, contentType: String? = nil) {
+            self.init(unchecked: data, form: Self.bestForm(for: data, contentType: contentType))
+        }
+
+        /// A body a reader found in a cassette file, written in the most readable form when it is
+        /// written again: the form is chosen then, not now.
+        package init(read data: Data, contentType: String?) {
             self.data = data
             chosen = nil
             self.contentType = contentType
