@@ -65,7 +65,8 @@ enum SizeTable {
             let url = "https://bench.example/report"
             let interaction = Interaction(
                 request: .init(url: url),
-                response: .init(status: 200, headers: ["Content-Type": "application/json"], body: .init(body, contentType: "application/json")))
+                response: .init(
+                    status: 200, headers: ["Content-Type": "application/json"], body: .init(body, contentType: "application/json")))
             guard let asked = URL(string: url) else { continue }
             byBody.append(
                 try await row(
@@ -83,8 +84,11 @@ enum SizeTable {
     }
 
     static func duration(_ seconds: Double) -> String {
-        seconds >= 1 ? String(format: "%.2f s", seconds) : seconds >= 1e-3 ? String(format: "%.1f ms", seconds * 1e3)
-            : String(format: "%.0f µs", seconds * 1e6)
+        seconds >= 1
+            ? String(format: "%.2f s", seconds)
+            : seconds >= 1e-3
+                ? String(format: "%.1f ms", seconds * 1e3)
+                : String(format: "%.0f µs", seconds * 1e6)
     }
 
     static func megabytes(_ bytes: Int) -> String {
@@ -99,7 +103,8 @@ enum SizeTable {
             Swift.print("| --- | ---: | ---: | ---: | ---: |")
             for row in rows {
                 Swift.print(
-                    "| \(row.label) | \(megabytes(row.fileBytes)) | \(duration(row.load)) | \(duration(row.replay)) | \(duration(row.save)) |")
+                    "| \(row.label) | \(megabytes(row.fileBytes)) | \(duration(row.load)) | \(duration(row.replay)) | \(duration(row.save)) |"
+                )
             }
             Swift.print("")
         }

@@ -74,8 +74,8 @@ public struct Observed: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 }
 
-/// A session and task delegate that logs what a caller is told, and answers redirects and
-/// streamed bodies as a test asks.
+/// A session and task delegate that logs what a caller is told, and answers redirects, streamed
+/// bodies and authentication challenges as a test asks.
 public final class EventDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
     /// What to answer `willPerformHTTPRedirection`.
     public enum Redirects: Sendable {
@@ -89,6 +89,10 @@ public final class EventDelegate: NSObject, URLSessionDataDelegate, URLSessionDo
     private let lock = NSLock()
     private let redirects: Redirects
     private let streamedBody: Data?
+    /// Who answers a challenge (noted as `challenge N`, N its `previousFailureCount`); nil: the default handling.
+    private let challenges: (any URLSessionTaskDelegate)?
+    /// Whether each piece of the body is noted too, as `data <its text>`.
+    private let notesData: Bool
     private var log: [String] = []
     private var received = Data()
     private var downloadedBody: Data?
@@ -97,9 +101,13 @@ public final class EventDelegate: NSObject, URLSessionDataDelegate, URLSessionDo
     private var failure: Error?
     private var waiter: CheckedContinuation<Void, Never>?
 
-    public init(redirects: Redirects, streamedBody: Data? = nil) {
+    public init(
+        redirects: Redirects, streamedBody: Data? = nil, challenges: (any URLSessionTaskDelegate)? = nil, notesData: Bool = false
+    ) {
         self.redirects = redirects
         self.streamedBody = streamedBody
+        self.challenges = challenges
+        self.notesData = notesData
     }
 
     public var events: [String] { lock.withLock { log } }
@@ -160,7 +168,19 @@ public final class EventDelegate: NSObject, URLSessionDataDelegate, URLSessionDo
     }
 
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        if notesData { note("data \(String(decoding: data, as: UTF8.self))") }
         lock.withLock { received.append(data) }
+    }
+
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        note("challenge \(challenge.previousFailureCount)")
+        guard let answer = challenges?.urlSession(_:task:didReceive:completionHandler:) else {
+            return completionHandler(.performDefaultHandling, nil)
+        }
+        answer(session, task, challenge, completionHandler)
     }
 
     public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
@@ -191,11 +211,11 @@ public final class EventDelegate: NSObject, URLSessionDataDelegate, URLSessionDo
 public enum TaskRun {
     public static func observe(
         _ kind: TaskKind, call: TaskCall, configuration: URLSessionConfiguration,
-        redirects: EventDelegate.Redirects = .follow
+        redirects: EventDelegate.Redirects = .follow, challenges: (any URLSessionTaskDelegate)? = nil, notesData: Bool = false
     ) async -> Observed {
         var streamed: Data?
         if case .uploadStream(_, let body) = kind { streamed = body }
-        let delegate = EventDelegate(redirects: redirects, streamedBody: streamed)
+        let delegate = EventDelegate(redirects: redirects, streamedBody: streamed, challenges: challenges, notesData: notesData)
         let session = URLSession(configuration: configuration, delegate: call == .async ? nil : delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         var outcome: (body: Data?, response: URLResponse?, error: Error?)

@@ -143,7 +143,7 @@ import FoundationNetworking
             let path = "/basic-auth/ada/s3cret"
             let file = scratch.file("answered.json")
             try await Self.record(.delegate, path: path, answering: .init(credential: right), into: file, server: scratch.server)
-            let answer = ["challenge 0", "response 200", #"data {"authenticated":true,"user":"ada"}"#, "complete -"]
+            let answer = ["challenge 0", "response 200", #"data {"authenticated":true,"user":"ada"}"#, "complete ok"]
             for (rules, expected) in [(ChallengeRules.foundationNetworking, ["response 401", "data denied"] + answer), (.apple, answer)] {
                 let tape = try Tape(file: file, mode: .none, options: Self.options(rules), environment: .tests)
                 let replayed = try await ChallengeTests.events(

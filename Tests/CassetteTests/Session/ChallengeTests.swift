@@ -322,65 +322,14 @@ import FoundationNetworking
         }
     }
 
-    /// A delegate that answers each challenge as an ``Answering`` does and notes every call it
-    /// gets, in order: `response 401`, `data 6`, `challenge 0`, `complete -`.
-    final class Noting: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        private let lock = NSLock()
-        private var seen: [String] = []
-        private let answering: Answering
-        private let done: @Sendable ([String]) -> Void
-
-        init(_ answering: Answering, done: @escaping @Sendable ([String]) -> Void) {
-            self.answering = answering
-            self.done = done
-        }
-
-        private func note(_ event: String) {
-            lock.lock()
-            seen.append(event)
-            lock.unlock()
-        }
-
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-        ) {
-            note("challenge \(challenge.previousFailureCount)")
-            answering.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
-        }
-
-        func urlSession(
-            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-        ) {
-            note("response \((response as? HTTPURLResponse)?.statusCode ?? 0)")
-            completionHandler(.allow)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            note("data \(String(decoding: data, as: UTF8.self))")
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-            note("complete \((error as? URLError)?.code.rawValue.description ?? "-")")
-            lock.lock()
-            let events = seen
-            lock.unlock()
-            done(events)
-        }
-    }
-
-    /// The calls a session delegate of `GET path` gets, through `tape` (none: live).
+    /// The calls a session's data delegate gets for `GET path` through `tape` (none: live), each
+    /// challenge answered by `answering` (``EventDelegate`` with every piece of the body noted).
     static func events(path: String, answering: Answering, server: LoopbackServer, tape: Tape?) async throws -> [String] {
         let configuration = URLSessionConfiguration.ephemeral
         try tape?.configure(configuration)
         let request = URLRequest(url: try #require(URL(string: server.baseURL + path)))
-        return await withCheckedContinuation { continuation in
-            let session = URLSession(
-                configuration: configuration, delegate: Noting(answering) { continuation.resume(returning: $0) }, delegateQueue: nil)
-            session.dataTask(with: request).resume()
-            session.finishTasksAndInvalidate()
-        }
+        return await TaskRun.observe(.data(request), call: .delegate, configuration: configuration, challenges: answering, notesData: true)
+            .events
     }
 
     /// What a session delegate is handed, call by call, for a challenge answered with a
@@ -395,12 +344,12 @@ import FoundationNetworking
             let right = URLCredential(user: "ada", password: "s3cret", persistence: .none)
             let wrong = URLCredential(user: "ada", password: "guess", persistence: .none)
             let json = #"{"authenticated":true,"user":"ada"}"#
-            let cancelled = "complete \(URLError.Code.cancelled.rawValue)"
+            let cancelled = "complete NSURLErrorDomain \(URLError.Code.cancelled.rawValue)"
             #if canImport(FoundationNetworking)
-            let answered = ["response 401", "data denied", "challenge 0", "response 200", "data \(json)", "complete -"]
+            let answered = ["response 401", "data denied", "challenge 0", "response 200", "data \(json)", "complete ok"]
             let twice = ["response 401", "data denied", "challenge 0", "response 401", "data denied", "challenge 1", cancelled]
             #else
-            let answered = ["challenge 0", "response 200", "data \(json)", "complete -"]
+            let answered = ["challenge 0", "response 200", "data \(json)", "complete ok"]
             let twice = ["challenge 0", "challenge 1", cancelled]
             #endif
             for (name, answers, expected) in [("answered", [right], answered), ("twice", [wrong], twice)] {
