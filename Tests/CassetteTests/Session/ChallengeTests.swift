@@ -225,9 +225,9 @@ import FoundationNetworking
         }
     }
 
-    /// A replay whose delegate answers otherwise than the recorded one: a cancel plays the
-    /// challenged response (where the platform hands it over: ``ChallengeRules``) and then
-    /// `cancelled` — what the same cancel gets live; the default
+    /// A replay whose delegate answers otherwise than the recorded one: a cancel ends with
+    /// `cancelled` after what the platform hands over before the question (``ChallengeRules``) —
+    /// what the same cancel gets live; the default
     /// handling plays the challenged response as the answer (Apple's loading system's behaviour:
     /// FoundationNetworking never ends such a task live, so there is no live run to compare); a
     /// credential where the recording cancelled fails like a miss, saying what to do.
