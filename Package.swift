@@ -28,9 +28,6 @@ let package = Package(
         // `swift package cassette-write fault …` (that write to the package) and
         // `swift package cassette-live record …` (that reach the network).
         .plugin(name: "CassetteCommand", targets: ["CassetteCommand"]),
-        // The same tool under its target's name, which is how SwiftPM 6.3 finds a plugin's tool
-        // when the tool's product is named otherwise (swiftlang/swift-package-manager#8831).
-        .executable(name: "CassetteCLI", targets: ["CassetteCLI"]),
         .plugin(name: "CassetteWriteCommand", targets: ["CassetteWriteCommand"]),
         .plugin(name: "CassetteLiveCommand", targets: ["CassetteLiveCommand"]),
     ],
@@ -53,11 +50,12 @@ let package = Package(
         .target(name: "CassetteXCTest", dependencies: ["Cassette"]),
         // The `cassette` command-line tool.
         .executableTarget(name: "CassetteCLI", dependencies: ["Cassette", "CassetteServer", "CassetteTools"]),
+        // The command plugins ask SwiftPM to build the `cassette` product, not for a tool: SwiftPM
+        // builds a plugin's tool dependencies as a second copy of every module (Plugins/ToolRun.swift).
         // `swift package cassette …`: the tool for the commands that only read.
         .plugin(
             name: "CassetteCommand",
-            capability: .command(intent: .custom(verb: "cassette", description: "Runs a cassette command that only reads (lint, show, …)")),
-            dependencies: ["CassetteCLI"]),
+            capability: .command(intent: .custom(verb: "cassette", description: "Runs a cassette command that only reads (lint, show, …)"))),
         // `swift package cassette-write …`: the commands that write to the package and send nothing.
         .plugin(
             name: "CassetteWriteCommand",
@@ -65,8 +63,7 @@ let package = Package(
                 intent: .custom(verb: "cassette-write", description: "Runs a cassette command that writes (fault, lint --fix, redact, …)"),
                 permissions: [
                     .writeToPackageDirectory(reason: "fault, lint --fix, redact, convert, prune --apply and view write cassettes and pages")
-                ]),
-            dependencies: ["CassetteCLI"]),
+                ])),
         // `swift package cassette-live …`: the commands that reach the network, and write what they record.
         .plugin(
             name: "CassetteLiveCommand",
@@ -76,12 +73,11 @@ let package = Package(
                 permissions: [
                     .writeToPackageDirectory(reason: "record, serve and check --live --update write what they record into cassettes"),
                     .allowNetworkConnections(scope: .all(), reason: "record, serve and check --live reach the servers the cassettes name"),
-                ]),
-            dependencies: ["CassetteCLI"]),
+                ])),
         // The benchmarks: `swift run -c release CassetteBench` (ratios against the platform floor).
         .executableTarget(
             name: "CassetteBench", dependencies: ["Cassette", "CassetteServer", "CassetteTools", "CassetteTestSupport"], path: "Benchmarks",
-            exclude: ["compare", "baseline.json"]),
+            exclude: ["compare", "build-time", "baseline.json"]),
         // Test-only support: an in-process loopback HTTP server, so tests record without network.
         .target(
             name: "CassetteTestSupport", dependencies: ["Cassette", "CassetteServer", "CassetteTools", "CHeapUsage"],

@@ -7,6 +7,6 @@ import PackagePlugin
 @main
 struct CassetteCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        try ToolRun.run(verb: "cassette", context: context, arguments: arguments)
+        try ToolRun.run(verb: "cassette", context: context, packageManager: packageManager, arguments: arguments)
     }
 }

@@ -6,6 +6,6 @@ import PackagePlugin
 @main
 struct CassetteLiveCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        try ToolRun.run(verb: "cassette-live", context: context, arguments: arguments)
+        try ToolRun.run(verb: "cassette-live", context: context, packageManager: packageManager, arguments: arguments)
     }
 }

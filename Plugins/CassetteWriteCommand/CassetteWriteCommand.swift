@@ -6,6 +6,6 @@ import PackagePlugin
 @main
 struct CassetteWriteCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        try ToolRun.run(verb: "cassette-write", context: context, arguments: arguments)
+        try ToolRun.run(verb: "cassette-write", context: context, packageManager: packageManager, arguments: arguments)
     }
 }
