@@ -55,7 +55,8 @@ let package = Package(
         // `swift package cassette …`: the tool for the commands that only read.
         .plugin(
             name: "CassetteCommand",
-            capability: .command(intent: .custom(verb: "cassette", description: "Runs a cassette command that only reads (lint, show, …)"))),
+            capability: .command(
+                intent: .custom(verb: "cassette", description: "Runs a cassette command that only reads (lint, show, …)"))),
         // `swift package cassette-write …`: the commands that write to the package and send nothing.
         .plugin(
             name: "CassetteWriteCommand",
