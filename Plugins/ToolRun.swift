@@ -16,8 +16,13 @@ import PackagePlugin
 enum ToolRun {
     static func run(verb: String, context: PluginContext, packageManager: PackageManager, arguments: [String]) throws -> Never {
         let build = try packageManager.build(.product("cassette"), parameters: .init(configuration: .debug, logging: .concise))
-        guard build.succeeded, let tool = build.builtArtifacts.first(where: { $0.kind == .executable }) else {
+        guard build.succeeded else {
             FileHandle.standardError.write(Data("error: building the cassette tool failed:\n\(build.logText)\n".utf8))
+            exit(1)
+        }
+        guard let tool = build.builtArtifacts.first(where: { $0.kind == .executable }) else {
+            let message = "error: SwiftPM built the cassette product but named no executable; run swift run cassette instead\n"
+            FileHandle.standardError.write(Data(message.utf8))
             exit(1)
         }
         let process = Process()
