@@ -91,6 +91,40 @@ enum LifecycleBenchmarks {
             })
     }
 
+    /// `tape_setup`: what a test pays to start talking to its cassette, the way a test opens one —
+    /// `Tape(file:)` on a cassette of one interaction, one request through `tape.session`, `eject()`
+    /// — against a bare ephemeral session answered by `FloorProtocol`, one request, invalidated.
+    static func tapeSetup(repetitions: Int, folder: URL) throws -> Harness.Pair {
+        let url = "https://bench.example/items?page=1"
+        guard let asked = URL(string: url) else { throw Requests.Failed(description: "bad URL") }
+        FloorProtocol.body = ReplayBenchmarks.body
+        FloorProtocol.headers = ReplayBenchmarks.headers
+        let size = ReplayBenchmarks.body.count
+        let file = folder.appendingPathComponent("tape-setup.json")
+        try JSONCassetteCodec.encode(CassetteDocument(interactions: [ReplayBenchmarks.interaction(url)])).write(to: file)
+        return Harness.Pair(
+            name: "tape_setup", what: "Tape(file:) on one interaction, one request, eject (\(repetitions) per run)",
+            aLabel: "Tape + request + eject", bLabel: "bare session + request", unit: "s/op", goal: 1.5,
+            a: {
+                try await Harness.secondsPerOperation(repetitions) {
+                    for _ in 0..<repetitions {
+                        let tape = try Tape(file: file, mode: .none, environment: [:])
+                        try await Requests.fetch(asked, on: tape.session, bodySize: size)
+                        try tape.eject()
+                    }
+                }
+            },
+            b: {
+                try await Harness.secondsPerOperation(repetitions) {
+                    for _ in 0..<repetitions {
+                        let session = FloorProtocol.session()
+                        try await Requests.fetch(asked, on: session, bodySize: size)
+                        session.invalidateAndCancel()
+                    }
+                }
+            })
+    }
+
     /// `save_10k`: saving a cassette of `interactions` interactions (as `eject` does: encoded, then
     /// written to a temporary file and renamed over the cassette) against `JSONSerialization.data`
     /// of the same content plus `Data.write(options: .atomic)`.

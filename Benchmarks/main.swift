@@ -101,6 +101,9 @@ do {
     for stubs in [false, true] where wanted(stubs ? "stub_session_setup" : "session_setup") {
         try await run(try LifecycleBenchmarks.sessionSetup(stubs: stubs, repetitions: quick ? 5 : 50, folder: folder))
     }
+    if wanted("tape_setup") {
+        try await run(try LifecycleBenchmarks.tapeSetup(repetitions: quick ? 5 : 50, folder: folder))
+    }
     if wanted("ledger_cost") {
         try await run(try LedgerBenchmarks.cost(interactions: 50, repetitions: quick ? 5 : 50, folder: folder))
     }

@@ -98,7 +98,7 @@ enum CheckSecretsCommand {
         let text = String(decoding: data, as: UTF8.self)
         var findings: [SecretScanner.Finding]
         let isRules = (file as NSString).lastPathComponent == TapeRules.fileName
-        if CassetteFormat(fileExtension: (file as NSString).pathExtension) != nil, !isRules {
+        if CassetteFormat(fileExtension: CassetteFormat.pathExtension(of: file)) != nil, !isRules {
             switch CassetteFiles.read(file) {
             case .success(let document):
                 findings = scanner.findings(in: document)

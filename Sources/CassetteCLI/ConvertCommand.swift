@@ -25,7 +25,7 @@ enum ConvertCommand {
             return output.usageError("'cassette convert' takes two files, IN and OUT", command: "convert")
         }
         let (input, destination) = (list.operands[0], list.operands[1])
-        guard let format = CassetteFormat(fileExtension: (destination as NSString).pathExtension) else {
+        guard let format = CassetteFormat(fileExtension: CassetteFormat.pathExtension(of: destination)) else {
             let extensions = CassetteFormat.fileExtensions.map { "." + $0 }.joined(separator: ", ")
             return output.usageError("cannot tell the format of '\(destination)' from its extension; use \(extensions)", command: "convert")
         }

@@ -23,6 +23,11 @@ struct RedactionRules: Sendable {
     /// - Throws: ``CassetteError/invalidRedactionPattern(_:reason:)`` for a body pattern that is not
     ///   a regular expression.
     init(_ redaction: Redaction) throws(CassetteError) {
+        // Most tapes keep the default rules: made once, not per tape (about 10 µs of each).
+        if redaction.hasTheSameRules(as: Self.standard.redaction) {
+            self = Self.standard
+            return
+        }
         var patterns: [BodyPattern] = []
         for pattern in redaction.bodyPatterns {
             do throws(BodyPattern.Problem) {
@@ -36,6 +41,9 @@ struct RedactionRules: Sendable {
 
     /// Rules that change nothing.
     static let none = RedactionRules(.none, patterns: [])
+
+    /// The rules of ``Redaction/default``, which has no body patterns to compile.
+    private static let standard = RedactionRules(.default, patterns: [])
 
     private init(_ redaction: Redaction, patterns: [BodyPattern]) {
         self.redaction = redaction

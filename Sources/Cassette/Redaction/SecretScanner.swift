@@ -79,7 +79,7 @@ package struct SecretScanner {
                 }
             },
             body: { part, body in
-                let data = body.data.count <= largestBody ? body.data : Data(body.data.prefix(largestBody))
+                let data = body.data.prefix(largestBody)  // a slice: scanning reads the bytes in place
                 // A binary WebSocket message is often text sent as binary: searched as text. A body
                 // that is not UTF-8 (an image, a compressed or protobuf body) is not: searching
                 // megabytes of bytes at every save costs more than the shapes it could hold.

@@ -37,7 +37,7 @@ extension CassetteStore {
     /// Whether a file called `name` is taken for a cassette in a folder: not the evidence a tape
     /// writes beside one (``isEvidenceName(_:)``).
     package static func isCassetteName(_ name: String) -> Bool {
-        !name.hasPrefix(".") && name != TapeRules.fileName && CassetteFormat(fileExtension: (name as NSString).pathExtension) != nil
+        !name.hasPrefix(".") && name != TapeRules.fileName && CassetteFormat(fileExtension: CassetteFormat.pathExtension(of: name)) != nil
             && !isEvidenceName(name)
     }
 

@@ -54,7 +54,7 @@ package struct CassetteStore: Sendable {
             throw .invalidCassetteName(name)
         }
         let candidates: [String] =
-            CassetteFormat(fileExtension: (name as NSString).pathExtension) != nil
+            CassetteFormat(fileExtension: CassetteFormat.pathExtension(of: name)) != nil
             ? [name] : Self.extensions.map { name + "." + $0 } + [name + "." + newExtension]
         guard
             !candidates.contains(where: {

@@ -24,13 +24,24 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
 
     /// The format of a file with this extension (without the dot, any case), or nil for an
     /// extension that names none.
-    package init?(fileExtension: String) {
+    package init?(fileExtension: some StringProtocol) {
         self.init(rawValue: fileExtension.lowercased())
     }
 
     /// The format of the file at `path`: by its extension, and JSON for any other extension.
     public init(path: String) {
-        self = CassetteFormat(fileExtension: (path as NSString).pathExtension) ?? .json
+        self = CassetteFormat(fileExtension: Self.pathExtension(of: path)) ?? .json
+    }
+
+    /// What `NSString.pathExtension` gives for `path` (after the last `.` of its last component,
+    /// trailing slashes ignored; nothing for a name that starts with its only dot), without
+    /// bridging: every tape asks it when it opens its cassette.
+    package static func pathExtension(of path: String) -> Substring {
+        var name = path[...]
+        while name.count > 1, name.hasSuffix("/") { name.removeLast() }
+        if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return name[name.index(after: dot)...]
     }
 
     /// The extension files of this format get, without the dot.

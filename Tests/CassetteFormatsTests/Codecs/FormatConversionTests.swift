@@ -6,6 +6,16 @@ import Testing
 /// JSON → HTTP messages → JSON and JSON → HAR → JSON give back the same interactions, for the
 /// generated corpus of ``RoundTripTests`` (1,000 interactions, two 10 MB bodies).
 @Suite struct FormatConversionTests {
+    /// A file's format comes from its extension as `NSString.pathExtension` reads it.
+    @Test(arguments: [
+        "a.json", "Cassettes/login.http", "/tmp/x.HAR", "dir.json/file", "a.b.har", "trailing.http/", ".json", "noext",
+        "dir/.http", "", "/", "a.", "ünï/cödé.json",
+    ])
+    func theFormatOfAPathIsItsExtensionAsNSStringReadsIt(path: String) {
+        #expect(CassetteFormat.pathExtension(of: path) == (path as NSString).pathExtension[...], "\(path)")
+        #expect(CassetteFormat(path: path) == CassetteFormat(fileExtension: (path as NSString).pathExtension) ?? .json)
+    }
+
     @Test(arguments: [CassetteFormat.httpMessages, .har])
     func theGeneratedCorpusSurvivesAConversion(through format: CassetteFormat) async throws {
         try await TimingIsolation.run {

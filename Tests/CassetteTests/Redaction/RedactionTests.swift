@@ -311,4 +311,37 @@ import FoundationNetworking
             }
         }
     }
+
+    /// Names compare lowercased without `_` and `-`, ASCII or not.
+    @Test func namesCompareLowercasedWithoutUnderscoresAndHyphens() {
+        #expect(Redaction.comparable("X-Api_KEY") == "xapikey")
+        #expect(Redaction.comparable("access_token") == "accesstoken")
+        #expect(Redaction.comparable("") == "")
+        #expect(Redaction.comparable("Clé-Privée_Ü") == "cléprivéeü")
+    }
+
+    /// A tape with the default rules reuses them: the comparison sees every rule, so a tape that
+    /// changes any one of them gets its own.
+    @Test func theDefaultRulesAreReusedOnlyWhenEveryRuleIsTheSame() {
+        let base = Redaction.default
+        #expect(base.hasTheSameRules(as: .default))
+        var changed: [Redaction] = []
+        for index in 0..<8 {
+            var other = base
+            switch index {
+            case 0: other.headers.append("X-Other")
+            case 1: other.queryParameters.append("other")
+            case 2: other.jsonPaths.append("$.other")
+            case 3: other.jsonKeys.append("other")
+            case 4: other.formFields.append("other")
+            case 5: other.bodyPatterns.append("other")
+            case 6: other.placeholders.append(.init(secret: "s3cret-value", placeholder: "<S>"))
+            default: other.minimumEchoLength += 1
+            }
+            changed.append(other)
+        }
+        for (index, other) in changed.enumerated() { #expect(!other.hasTheSameRules(as: base), "rule \(index)") }
+        // Every stored rule is one of the eight above: a new one must join the comparison.
+        #expect(Mirror(reflecting: base).children.count == 8)
+    }
 }
