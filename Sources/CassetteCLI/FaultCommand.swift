@@ -14,7 +14,8 @@ enum FaultCommand {
         timing follow the change, so the file replays as the fault it names and lint is content.
 
         CHOOSING THE INTERACTION (one of):
-          --interaction N        The interaction at index N, as 'cassette show' numbers them (from 0).
+          --interaction N        The Nth interaction, numbered from 1 as 'cassette show', 'cassette report',
+                                 'cassette prune' and a miss's report number them; '#N' too.
           --match 'METHOD URL'   The one interaction with this method and URL: a whole URL, or a path
                                  ('/v1/feed', with its query when the recording has one to match).
 
@@ -43,7 +44,7 @@ enum FaultCommand {
                                  none is refused.
           --dry-run              Print the interaction before ('-') and after ('+'); write nothing.
 
-        OUTPUT: 'FILE: interaction N (METHOD URL): WHAT'.
+        OUTPUT: 'FILE: interaction #N (METHOD URL): WHAT'.
 
         EXIT STATUS: 0 done, 1 the cassette cannot be read or written or the interaction cannot take
         the fault (why on standard error; nothing is written), 2 the command line was wrong.
@@ -158,7 +159,7 @@ enum FaultCommand {
         case .failure(let problem): return .failure(Stop(message: "\(file): error: \(problem.message)"))
         }
         let original = document.interactions[index]
-        let label = "interaction \(index) (\(original.request.method) \(original.request.url))"
+        let label = "interaction #\(index + 1) (\(original.request.method) \(original.request.url))"
         let changed: Interaction
         switch edit.applied(to: original) {
         case .success(let result): changed = result
@@ -177,22 +178,23 @@ enum FaultCommand {
 
     /// Which interaction the command line names.
     enum Choice {
-        case index(Int)
+        /// The `number`th, from 1.
+        case number(Int)
         case match(method: String, url: String)
 
         func index(in document: CassetteDocument) -> Result<Int, FaultProblem> {
             let count = document.interactions.count
             switch self {
-            case .index(let index):
-                guard document.interactions.indices.contains(index) else {
+            case .number(let number):
+                guard document.interactions.indices.contains(number - 1) else {
                     return .failure(
                         FaultProblem(
                             count == 0
                                 ? "the cassette holds no interaction"
-                                : "there is no interaction \(index): the cassette holds \(count), numbered 0 to \(count - 1) ('cassette show' lists them)"
+                                : "there is no interaction #\(number): the cassette holds \(count), numbered 1 to \(count) ('cassette show' lists them)"
                         ))
                 }
-                return .success(index)
+                return .success(number - 1)
             case .match(let method, let url):
                 let found = document.interactions.indices.filter { i in
                     let request = document.interactions[i].request
@@ -206,7 +208,7 @@ enum FaultCommand {
                 default:
                     return .failure(
                         FaultProblem(
-                            "\(found.count) interactions are \(method) \(url) (\(found.map(String.init).joined(separator: ", "))); "
+                            "\(found.count) interactions are \(method) \(url) (\(found.map { "#\($0 + 1)" }.joined(separator: ", "))); "
                                 + "choose one with --interaction"))
                 }
             }
@@ -252,12 +254,19 @@ enum FaultCommand {
             var edit = FaultEdit()
             let choice: Choice
             switch (try single("interaction").get(), try single("match").get()) {
-            case (let index?, nil):
-                guard let value = Int(index), value >= 0 else {
+            case (let given?, nil):
+                let marked = given.hasPrefix("#")
+                guard let number = Int(marked ? String(given.dropFirst()) : given), number >= 0 else {
                     throw UsageProblem(
-                        message: "--interaction takes an index from 0, as 'cassette show' numbers interactions, found '\(index)'")
+                        message: "--interaction takes an interaction's number, from 1 as 'cassette show' numbers them, found '\(given)'")
                 }
-                choice = .index(value)
+                guard number > 0 else {
+                    throw UsageProblem(
+                        message: "--interaction numbers interactions from 1, as 'cassette show', 'cassette report' and "
+                            + "'cassette prune' do: there is no interaction 0 (before 1.0 'fault' counted from 0; "
+                            + "that interaction is #1)")
+                }
+                choice = .number(number)
             case (nil, let match?):
                 let parts = match.split(separator: " ", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 2, !parts[1].isEmpty else {

@@ -1,4 +1,5 @@
 import Cassette
+import CassetteTools
 import Foundation
 
 /// `cassette show PATH…`: one row per interaction, to see what cassettes hold at a glance.
@@ -11,13 +12,16 @@ enum ShowCommand {
         'N interactions in FILE (FORMAT)' and its metadata when it has some ('metadata: {JSON}'),
         a blank line between sections. The columns:
 
-          #     its index, as in the paths of error messages (interactions[3])
+          #     its number, from 1, as 'cassette report', 'cassette prune', 'cassette fault' and a
+                miss's report number it (#4 is interactions[3] in the paths of error messages)
           METHOD, URL
           STATUS  the response status, the transport error, or both ("200, then networkConnectionLost")
           BODY    the size of the response body in bytes
           TIMING  first byte / total, in milliseconds, as recorded ("-" when not recorded); a latency
                   written in the cassette, which replaces it on replay, first:
                   "latency fixed:2,2.5 (recorded 5 / 10 ms)"
+          NOTES   only when an interaction has one: its scenario mark ('scenario "status 503"') and the
+                  authentication challenges it answered ('challenge HTTPBasic realm "api" (401): useCredential')
 
         EXIT STATUS: 0 every cassette was shown, 1 one cannot be read (the reason on standard error;
         the others are still shown), 2 the command line was wrong.
@@ -59,44 +63,34 @@ enum ShowCommand {
         return status
     }
 
-    /// The rows, header first, columns padded to line up.
+    /// The rows, header first, columns padded to line up; a NOTES column when an interaction has
+    /// a scenario mark or answered a challenge.
     static func table(_ document: CassetteDocument) -> [String] {
-        var rows = [["#", "METHOD", "URL", "STATUS", "BODY", "TIMING"]]
+        let notes = document.interactions.map { InteractionSummary.notes(of: $0).joined(separator: "; ") }
+        let noted = notes.contains { !$0.isEmpty }
+        var rows = [["#", "METHOD", "URL", "STATUS", "BODY", "TIMING"] + (noted ? ["NOTES"] : [])]
         for (index, interaction) in document.interactions.enumerated() {
-            rows.append([
-                String(index), interaction.request.method, interaction.request.url, outcome(of: interaction),
-                interaction.response.map { String($0.body.data.count) } ?? "-",
-                timing(of: interaction),
-            ])
+            rows.append(
+                [
+                    String(InteractionSummary.number(ofIndex: index)), interaction.request.method, interaction.request.url,
+                    InteractionSummary.outcome(of: interaction), interaction.response.map { String($0.body.data.count) } ?? "-",
+                    InteractionSummary.timing(of: interaction),
+                ] + (noted ? [notes[index]] : []))
         }
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
                 column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
+            }.joined(separator: "  ").trimmingTrailingSpaces()
         }
     }
+}
 
-    /// The recorded timing, after the latency that replaces it on replay when the cassette sets one.
-    private static func timing(of interaction: Interaction) -> String {
-        let recorded = interaction.timing.map { "\(milliseconds($0.firstByte)) / \(milliseconds($0.duration)) ms" }
-        guard let latency = interaction.latency else { return recorded ?? "-" }
-        return "latency \(latency)" + (recorded.map { " (recorded \($0))" } ?? "")
-    }
-
-    private static func outcome(of interaction: Interaction) -> String {
-        let error = interaction.error.map { error in
-            (error.code.name ?? String(error.code.rawValue)) + (error.afterBytes.map { " after \($0) bytes" } ?? "")
-        }
-        switch (interaction.response, error) {
-        case (let response?, let error?): return "\(response.status), then \(error)"
-        case (let response?, nil): return String(response.status)
-        case (nil, let error?): return error
-        case (nil, nil): return "-"
-        }
-    }
-
-    private static func milliseconds(_ seconds: TimeInterval) -> String {
-        String(Int((seconds * 1000).rounded()))
+extension String {
+    /// Without the spaces a padded last cell leaves at the end of the line.
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = Substring(self)
+        while text.hasSuffix(" ") { text = text.dropLast() }
+        return String(text)
     }
 }

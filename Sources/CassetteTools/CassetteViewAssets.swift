@@ -12,7 +12,7 @@ enum CassetteViewAssets {
         body { font: 13px/1.4 -apple-system, system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 0; }
         header { padding: 8px 16px; border-bottom: 1px solid var(--line); }
         h1 { font-size: 16px; margin: 0 0 4px; } h2 { font-size: 14px; margin: 16px 0 6px; } h3 { font-size: 13px; margin: 12px 0 4px; }
-        #facts .cassette { color: var(--muted); margin: 2px 0; } #facts .finding, .finding { color: #b25000; }
+        #facts .cassette { color: var(--muted); margin: 2px 0; } #facts .finding, .finding { color: #b25000; } .note { color: #6a3d9a; }
         #controls { padding: 8px 16px; display: flex; gap: 8px; align-items: center; border-bottom: 1px solid var(--line); }
         #filter { flex: 1; max-width: 420px; padding: 4px 6px; } #count { color: var(--muted); }
         main { display: flex; align-items: flex-start; }
@@ -54,12 +54,10 @@ enum CassetteViewAssets {
           function add(parent, child) { parent.appendChild(child); return child; }
           function size(n) { return n < 1024 ? n + " B" : n < 1048576 ? (n / 1024).toFixed(1) + " KB" : (n / 1048576).toFixed(1) + " MB"; }
           function ms(s) { return Math.round(s * 1000); }
-          function outcome(r) {
-            if (r.error) { return (r.status ? r.status + ", then " : "") + r.error + (r.afterBytes !== undefined ? " after " + r.afterBytes + " bytes" : ""); }
-            return r.status === null ? "-" : String(r.status);
-          }
+          // The outcome and the timing as 'cassette show' prints them (InteractionSummary).
+          function outcome(r) { return r.outcome; }
           function statusClass(r) { return r.error ? "err" : r.status ? "s" + String(r.status)[0] : ""; }
-          function timing(r) { return r.duration === undefined ? "-" : ms(r.firstByte) + " / " + ms(r.duration) + " ms"; }
+          function timing(r) { return r.timing; }
           // Text with redaction placeholders marked, built as text nodes and <mark> elements.
           function marked(parent, text) {
             var re = /\[REDACTED(?:-\d+)?\]/g, last = 0, m;
@@ -92,7 +90,8 @@ enum CassetteViewAssets {
             var tr = el("tr", { "class": "row", "data-index": i });
             add(tr, el("td", { "class": "num" }, data.cassettes.length > 1 ? r.cassette + ":" + r.n : r.n));
             add(tr, el("td", null, r.method));
-            add(tr, marked(el("td", { "class": "url", title: r.url }), readableURL(r.url)));
+            var url = add(tr, marked(el("td", { "class": "url", title: r.url }), readableURL(r.url)));
+            if (r.notes.length) add(url, el("span", { "class": "note" }, " · " + r.notes.join("; ")));
             add(tr, el("td", { "class": statusClass(r) }, outcome(r)));
             add(tr, el("td", { "class": "num" }, size(r.size)));
             add(tr, el("td", { "class": "type" }, r.type));
@@ -150,6 +149,7 @@ enum CassetteViewAssets {
             });
             var tip = add(g, svgEl("title", {}));
             tip.textContent = r.method + " " + r.url + " — first byte " + ms(r.firstByte) + " ms, total " + ms(r.duration) + " ms" +
+              (r.latency ? " (" + r.timing + ")" : "") +
               (r.events ? ", " + r.events.length + " events" : "");
             g.addEventListener("click", function () { state.detail = i; apply(); });
           });
@@ -237,6 +237,7 @@ enum CassetteViewAssets {
             add(detail, el("h2", null, "#" + r.n + " " + r.method));
             add(detail, marked(el("p", { "class": "url" }), r.url));
             add(detail, el("p", { "class": statusClass(r) + " outcome" }, outcome(r) + " · " + timing(r)));
+            r.notes.forEach(function (n) { add(detail, el("p", { "class": "note" }, n)); });
             if (!compared) r.findings.forEach(function (f) { add(detail, el("p", { "class": "finding" }, f)); });
             if (r.next !== undefined) {
               var hop = add(detail, el("p", { "class": "redirect" }, "Redirects to " + (r.location || "") + " — "));

@@ -191,7 +191,11 @@ package struct CassetteViewPage {
     ) -> JSONValue {
         let response = interaction.response
         var members: [(String, JSONValue?)] = [
-            ("n", Self.number(index)), ("cassette", Self.number(cassette)), ("method", .string(interaction.request.method)),
+            ("n", Self.number(InteractionSummary.number(ofIndex: index))), ("cassette", Self.number(cassette)),
+            ("method", .string(interaction.request.method)), ("outcome", .string(InteractionSummary.outcome(of: interaction))),
+            ("timing", .string(InteractionSummary.timing(of: interaction))),
+            ("notes", .array(InteractionSummary.notes(of: interaction).map { JSONNode(.string($0)) })),
+            ("latency", interaction.latency.map { .string($0.description) }),
             ("url", .string(interaction.request.url)), ("status", response.map { Self.number($0.status) } ?? .null),
             ("size", Self.number(response?.body.data.count ?? 0)), ("type", .string(response?.headers["Content-Type"] ?? "")),
             ("findings", .array(findings)), ("next", next.map { Self.number($0) }),
@@ -225,7 +229,8 @@ package struct CassetteViewPage {
                     ))
             }
         }
-        if let timing = interaction.timing {
+        // The waterfall draws what a replay does: the latency written in the cassette, when it has one.
+        if let timing = InteractionSummary.replayedTiming(of: interaction) {
             members.append(("firstByte", Self.number(timing.firstByte)))
             members.append(("duration", Self.number(timing.duration)))
         }

@@ -175,7 +175,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aScenarioIsSkippedWithALineAndNotSent() throws {
         try withScratchTape(cassette: "profile.json") { scratch in
             Self.record(from: scratch.server, into: scratch.file)
-            let fault = Captured.run(["fault", scratch.file.path, "--interaction", "0", "--status", "503"])
+            let fault = Captured.run(["fault", scratch.file.path, "--interaction", "1", "--status", "503"])
             #expect(fault.status == 0, "\(fault.error)")
             let before = scratch.server.received.count
             let check = Captured.run(["check", "--live", "--all-methods", scratch.file.path])

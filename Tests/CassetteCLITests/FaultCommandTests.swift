@@ -30,7 +30,7 @@ import FoundationNetworking
         #expect(result.status == 0, "\(result.error)")
         #expect(
             result.out
-                == "\(file): interaction 4 (GET https://api.example.com/search?q=swift): status 503, a body of 20 bytes, Retry-After: 30\n")
+                == "\(file): interaction #5 (GET https://api.example.com/search?q=swift): status 503, a body of 20 bytes, Retry-After: 30\n")
         let before = String(decoding: original, as: UTF8.self)
         let oldInteraction = """
             {
@@ -74,7 +74,7 @@ import FoundationNetworking
 
             """
         try Data(text.utf8).write(to: file)
-        let result = Captured.run(["fault", file.path, "--interaction", "0", "--body", "bye"])
+        let result = Captured.run(["fault", file.path, "--interaction", "1", "--body", "bye"])
         #expect(result.status == 0, "\(result.error)")
         #expect(
             String(decoding: try Data(contentsOf: file), as: UTF8.self) == """
@@ -95,11 +95,11 @@ import FoundationNetworking
         let folder = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (file, original) = try Self.copyOfFaults(in: folder)
-        let result = Captured.run(["fault", file, "--interaction", "3", "--error", "timedOut", "--dry-run"])
+        let result = Captured.run(["fault", file, "--interaction", "4", "--error", "timedOut", "--dry-run"])
         #expect(result.status == 0)
         #expect(
             result.out == """
-                \(file): interaction 3 (GET https://api.example.com/orders) would become: fails with timedOut (-1001) (dry run: nothing written)
+                \(file): interaction #4 (GET https://api.example.com/orders) would become: fails with timedOut (-1001) (dry run: nothing written)
                         "request": { "method": "GET", "url": "https://api.example.com/orders" },
                 -       "response": {
                 -         "status": 503,
@@ -118,12 +118,12 @@ import FoundationNetworking
         let folder = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (file, original) = try Self.copyOfFaults(in: folder)
-        let result = Captured.run(["fault", file, "--interaction", "2", "--cut-after-bytes", "4", "--as-copy", "download-cut-early"])
+        let result = Captured.run(["fault", file, "--interaction", "3", "--cut-after-bytes", "4", "--as-copy", "download-cut-early"])
         #expect(result.status == 0, "\(result.error)")
         let copy = folder.appendingPathComponent("download-cut-early.json")
         #expect(
             result.out
-                == "\(file) → \(copy.path): interaction 2 (GET https://api.example.com/download): networkConnectionLost after 4 bytes\n")
+                == "\(file) → \(copy.path): interaction #3 (GET https://api.example.com/download): networkConnectionLost after 4 bytes\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == original)
         let text = String(decoding: try Data(contentsOf: copy), as: UTF8.self)
         #expect(
@@ -137,21 +137,21 @@ import FoundationNetworking
         let tests = folder.appendingPathComponent("Cassettes/UserTests")
         try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
         let (inTests, _) = try Self.copyOfFaults(in: tests)
-        let elsewhere = Captured.run(["fault", inTests, "--interaction", "0", "--error", "timedOut", "--as-copy", "Users/timeout"])
+        let elsewhere = Captured.run(["fault", inTests, "--interaction", "1", "--error", "timedOut", "--as-copy", "Users/timeout"])
         #expect(elsewhere.status == 0, "\(elsewhere.error)")
         #expect(try CassetteFile.read(folder.appendingPathComponent("Cassettes/Users/timeout.json")).interactions.count == 5)
         // Printed paths are normalized: no `..` of the command line.
         let dotted = Captured.run([
-            "fault", tests.path + "/../UserTests/faults.json", "--interaction", "0", "--error", "timedOut", "--as-copy",
+            "fault", tests.path + "/../UserTests/faults.json", "--interaction", "1", "--error", "timedOut", "--as-copy",
             "Feed/timeout",
         ])
         #expect(dotted.status == 0, "\(dotted.error)")
         #expect(
             dotted.out
-                == "\(inTests) → \(folder.path)/Cassettes/Feed/timeout.json: interaction 0 (GET https://api.example.com/feed): "
+                == "\(inTests) → \(folder.path)/Cassettes/Feed/timeout.json: interaction #1 (GET https://api.example.com/feed): "
                 + "fails with timedOut (-1001)\n")
         // An existing file is not replaced.
-        let again = Captured.run(["fault", file, "--interaction", "2", "--cut-after-bytes", "4", "--as-copy", "download-cut-early"])
+        let again = Captured.run(["fault", file, "--interaction", "3", "--cut-after-bytes", "4", "--as-copy", "download-cut-early"])
         #expect(again.status == 1)
         #expect(again.error == "\(copy.path): error: already exists; choose another name for the copy, or delete it first\n")
     }
@@ -168,7 +168,7 @@ import FoundationNetworking
         try Data().write(to: scratch.appendingPathComponent("Package.swift"))
         let folder = try CassetteNames.folder(in: scratch)
         let source = folder.appendingPathComponent("plain.json").path
-        let result = Captured.run(["fault", source, "--interaction", "0", "--status", "503", "--as-copy", row.name])
+        let result = Captured.run(["fault", source, "--interaction", "1", "--status", "503", "--as-copy", row.name])
         guard let file = row.file else {
             #expect(result.status == 2, "\(row.name): \(result.error)")
             #expect(result.error.contains("\(CassetteError.invalidCassetteName(row.name))"), "\(row.name): \(result.error)")
@@ -212,52 +212,65 @@ import FoundationNetworking
         let usage = " Run 'cassette fault --help'.\n"
         let cases: [(arguments: [String], status: Int32, error: String)] = [
             (
-                ["--interaction", "0"], 2,
+                ["--interaction", "1"], 2,
                 "error: say which fault: --status, --body, --header, --error, --cut-after-bytes, --cut-after-events or --latency." + usage
             ),
             (["--status", "503"], 2, "error: choose the interaction with --interaction N or --match 'METHOD URL'." + usage),
             (
-                ["--interaction", "0", "--match", "GET /feed", "--status", "503"], 2,
+                ["--interaction", "1", "--match", "GET /feed", "--status", "503"], 2,
                 "error: give --interaction or --match, not both." + usage
             ),
-            (["--interaction", "0", "--status", "1000"], 2, "error: --status takes an HTTP status from 100 to 599, found '1000'." + usage),
+            (["--interaction", "1", "--status", "1000"], 2, "error: --status takes an HTTP status from 100 to 599, found '1000'." + usage),
             (
-                ["--interaction", "0", "--latency", "2"], 2,
+                ["--interaction", "1", "--latency", "2"], 2,
                 "error: --latency takes FIRSTBYTE,DURATION in seconds, like 0.5,2, found '2'." + usage
             ),
             (
-                ["--interaction", "0", "--latency", "2,1"], 2,
+                ["--interaction", "1", "--latency", "2,1"], 2,
                 "error: --latency 2,1: duration (1) cannot be less than firstByte (2): both count from the start of the request." + usage
             ),
             (
-                ["--interaction", "0", "--header", "Retry-After 30"], 2,
+                ["--interaction", "1", "--header", "Retry-After 30"], 2,
                 "error: --header takes 'NAME: VALUE', like 'Retry-After: 30', found 'Retry-After 30'." + usage
             ),
             (
-                ["--interaction", "0", "--error", "timedOut", "--status", "503"], 2,
+                ["--interaction", "1", "--error", "timedOut", "--status", "503"], 2,
                 "error: --error alone replaces the response with a failure, so --status, --body and --header have nothing to change; "
                     + "add --cut-after-bytes or --cut-after-events for a response that fails part-way." + usage
             ),
             (
-                ["--interaction", "9", "--status", "503"], 1,
-                "\(file): error: there is no interaction 9: the cassette holds 5, numbered 0 to 4 ('cassette show' lists them)\n"
+                ["--interaction", "0", "--status", "503"], 2,
+                "error: --interaction numbers interactions from 1, as 'cassette show', 'cassette report' and 'cassette prune' do: "
+                    + "there is no interaction 0 (before 1.0 'fault' counted from 0; that interaction is #1)." + usage
+            ),
+            (
+                ["--interaction", "first", "--status", "503"], 2,
+                "error: --interaction takes an interaction's number, from 1 as 'cassette show' numbers them, found 'first'." + usage
+            ),
+            (
+                ["--interaction", "#10", "--status", "503"], 1,
+                "\(file): error: there is no interaction #10: the cassette holds 5, numbered 1 to 5 ('cassette show' lists them)\n"
+            ),
+            (
+                ["--interaction", "10", "--status", "503"], 1,
+                "\(file): error: there is no interaction #10: the cassette holds 5, numbered 1 to 5 ('cassette show' lists them)\n"
             ),
             (
                 ["--match", "POST /feed", "--status", "503"], 1,
                 "\(file): error: no interaction is POST /feed ('cassette show' lists the 5 it holds)\n"
             ),
             (
-                ["--interaction", "2", "--cut-after-bytes", "27"], 1,
-                "\(file): error: interaction 2 (GET https://api.example.com/download) cannot take this fault: its response body holds 26 bytes, fewer than --cut-after-bytes 27\n"
+                ["--interaction", "3", "--cut-after-bytes", "27"], 1,
+                "\(file): error: interaction #3 (GET https://api.example.com/download) cannot take this fault: its response body holds 26 bytes, fewer than --cut-after-bytes 27\n"
             ),
             (
-                ["--interaction", "4", "--cut-after-events", "1"], 1,
-                "\(file): error: interaction 4 (GET https://api.example.com/search?q=swift) cannot take this fault: its response is not a stream "
+                ["--interaction", "5", "--cut-after-events", "1"], 1,
+                "\(file): error: interaction #5 (GET https://api.example.com/search?q=swift) cannot take this fault: its response is not a stream "
                     + "(it has no \"stream\" of events or chunks); use --cut-after-bytes for a body\n"
             ),
             (
-                ["--interaction", "0", "--cut-after-bytes", "1"], 1,
-                "\(file): error: interaction 0 (GET https://api.example.com/feed) cannot take this fault: it has no response to cut; give --status (and --body) for one first, or --error alone\n"
+                ["--interaction", "1", "--cut-after-bytes", "1"], 1,
+                "\(file): error: interaction #1 (GET https://api.example.com/feed) cannot take this fault: it has no response to cut; give --status (and --body) for one first, or --error alone\n"
             ),
         ]
         for test in cases {
@@ -267,7 +280,7 @@ import FoundationNetworking
             #expect(result.out == "")
         }
         // A misspelt error code gets the reader's "did you mean".
-        let misspelt = Captured.run(["fault", file, "--interaction", "0", "--error", "timedOt"])
+        let misspelt = Captured.run(["fault", file, "--interaction", "1", "--error", "timedOt"])
         #expect(misspelt.status == 2)
         #expect(
             misspelt.error.hasPrefix(

@@ -42,7 +42,7 @@ import Darwin
         let folder = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (link, target) = try Self.linkedFaults(in: folder)
-        let result = Captured.run(["fault", link, "--interaction", "3", "--status", "502"])
+        let result = Captured.run(["fault", link, "--interaction", "4", "--status", "502"])
         #expect(result.status == 0, "\(result.error)")
         #expect(Self.isLink(link), "the link was replaced by a file")
         #expect(try CassetteFile.read(URL(fileURLWithPath: target)).interactions[3].response?.status == 502)
@@ -77,7 +77,7 @@ import Darwin
         let (_, target) = try Self.linkedFaults(in: folder)
         chmod(target, 0o444)
         let before = try Data(contentsOf: URL(fileURLWithPath: target))
-        let result = Captured.run(["fault", target, "--interaction", "3", "--status", "502"])
+        let result = Captured.run(["fault", target, "--interaction", "4", "--status", "502"])
         #expect(result.status == 1)
         #expect(result.error.contains("you may not write it (mode 444): it is left as it is"), "\(result.error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
@@ -121,8 +121,8 @@ import Darwin
         for round in 1...5 {
             try Data(contentsOf: PackagePaths.examples.appendingPathComponent("faults.json")).write(to: file)
             let results = try Self.atOnce([
-                ["fault", file.path, "--interaction", "3", "--status", "502"],
-                ["fault", file.path, "--interaction", "4", "--status", "504"],
+                ["fault", file.path, "--interaction", "4", "--status", "502"],
+                ["fault", file.path, "--interaction", "5", "--status", "504"],
             ])
             #expect(results.map(\.status) == [0, 0], "round \(round): \(results.map(\.output))")
             let statuses = try CassetteFile.read(file).interactions.map { $0.response?.status }
@@ -140,8 +140,8 @@ import Darwin
             let copy = folder.appendingPathComponent("scen.json")
             try? FileManager.default.removeItem(at: copy)
             let results = try Self.atOnce([
-                ["fault", file.path, "--interaction", "3", "--status", "502", "--as-copy", "scen"],
-                ["fault", file.path, "--interaction", "3", "--status", "504", "--as-copy", "scen"],
+                ["fault", file.path, "--interaction", "4", "--status", "502", "--as-copy", "scen"],
+                ["fault", file.path, "--interaction", "4", "--status", "504", "--as-copy", "scen"],
             ])
             #expect(results.map(\.status).sorted() == [0, 1], "round \(round): \(results.map(\.output))")
             let refused = results.first(where: { $0.status == 1 }).map(\.output) ?? ""
@@ -177,7 +177,7 @@ extension FileSafetyTests {
         for round in 1...3 {
             for other in [["lint", "--fix", file.path], ["redact", file.path]] {
                 try Data(Self.mixed.utf8).write(to: file)
-                let results = try Self.atOnce([["fault", file.path, "--interaction", "2", "--status", "503"], other])
+                let results = try Self.atOnce([["fault", file.path, "--interaction", "3", "--status", "503"], other])
                 #expect(results.map(\.status) == [0, 0], "round \(round), \(other[0]): \(results.map(\.output))")
                 let interactions = try CassetteFile.read(file).interactions
                 #expect(interactions[2].response?.status == 503, "round \(round), \(other[0]): the fault was lost")
@@ -201,7 +201,7 @@ extension FileSafetyTests {
         try Data(contentsOf: PackagePaths.examples.appendingPathComponent("faults.json")).write(to: file)
         let leftover = folder.appendingPathComponent(".faults.json.6F9619FF-8B86-D011-B42D-00C04FC964FF.tmp")
         try Data(repeating: 0x41, count: 1 << 20).write(to: leftover)
-        let result = Captured.run(["fault", file.path, "--interaction", "3", "--status", "502"])
+        let result = Captured.run(["fault", file.path, "--interaction", "4", "--status", "502"])
         #expect(result.status == 0, "\(result.error)")
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["faults.json"])

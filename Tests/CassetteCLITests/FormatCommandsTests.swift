@@ -8,6 +8,42 @@ import Testing
 @Suite struct FormatCommandsTests {
     static let examples = ["users-api.json", "faults.json", "avatar-image.json", "service-outage.json"]
 
+    /// What `show` and `view` say of an interaction beyond its request and outcome: a latency written
+    /// by hand before the recorded timing, the scenario mark and the challenges, in a NOTES column
+    /// that only a cassette with such an interaction gets.
+    static let marked = CassetteDocument(interactions: [
+        Interaction(
+            request: .init(url: "https://api.example.com/feed"), response: .init(status: 200, body: .init(text: "[]")),
+            timing: .init(firstByte: 0.01, duration: 0.01), latency: .fixed(firstByte: 1.5, duration: 1.5), scenario: "slow feed"),
+        Interaction(
+            request: .init(url: "https://api.example.com/me"),
+            challenges: [
+                .init(
+                    method: "HTTPBasic", realm: "api", answer: .useCredential,
+                    response: .init(status: 401, headers: ["WWW-Authenticate": #"Basic realm="api""#], body: .init(text: "denied")))
+            ],
+            response: .init(status: 200, body: .init(text: "{}"))),
+        Interaction(request: .init(url: "https://api.example.com/plain"), response: .init(status: 204)),
+    ])
+
+    @Test func showPrintsTheLatencyTheScenarioAndTheChallenges() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("marked.json").path
+        try JSONCassetteCodec.encode(Self.marked).write(to: URL(fileURLWithPath: file))
+        let result = Captured.run(["show", file])
+        #expect(result.status == 0)
+        #expect(
+            result.out == """
+                #  METHOD  URL                            STATUS  BODY  TIMING                                       NOTES
+                1  GET     https://api.example.com/feed   200     2     latency fixed:1.5,1.5 (recorded 10 / 10 ms)  scenario "slow feed"
+                2  GET     https://api.example.com/me     200     2     -                                            challenge HTTPBasic realm "api" (401): useCredential
+                3  GET     https://api.example.com/plain  204     0     -
+                3 interactions in \(file) (JSON)
+
+                """)
+    }
+
     @Test func showPrintsOneRowPerInteraction() {
         let file = Locations.examples + "/faults.json"
         let result = Captured.run(["show", file])
@@ -15,18 +51,18 @@ import Testing
         #expect(
             result.out == """
                 #  METHOD  URL                                     STATUS                                          BODY  TIMING
-                0  GET     https://api.example.com/feed            timedOut                                        -     -
-                1  GET     https://api.example.com/profile         notConnectedToInternet                          -     -
-                2  GET     https://api.example.com/download        200, then networkConnectionLost after 10 bytes  26    -
-                3  GET     https://api.example.com/orders          503                                             23    -
-                4  GET     https://api.example.com/search?q=swift  200                                             14    latency fixed:2,2
+                1  GET     https://api.example.com/feed            timedOut                                        -     -
+                2  GET     https://api.example.com/profile         notConnectedToInternet                          -     -
+                3  GET     https://api.example.com/download        200, then networkConnectionLost after 10 bytes  26    -
+                4  GET     https://api.example.com/orders          503                                             23    -
+                5  GET     https://api.example.com/search?q=swift  200                                             14    latency fixed:2,2
                 5 interactions in \(file) (JSON)
 
                 """)
         let users = Captured.run(["show", Locations.examples + "/users-api.json"])
         #expect(
             users.out.components(separatedBy: "\n")[1]
-                == "0  GET     https://api.example.com/users/42?fields=name,email  200     57    84 / 112 ms")
+                == "1  GET     https://api.example.com/users/42?fields=name,email  200     57    84 / 112 ms")
     }
 
     /// Every example goes JSON → HTTP → HAR → JSON through the tool and comes back byte for byte.

@@ -46,10 +46,10 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: converted))
         // A dry run writes nothing, so the plugin that only reads runs it.
         let dryRun = Captured.run(
-            ["fault", file, "--interaction", "0", "--status", "503", "--dry-run"], environment: ["CASSETTE_PLUGIN": "cassette"])
+            ["fault", file, "--interaction", "1", "--status", "503", "--dry-run"], environment: ["CASSETTE_PLUGIN": "cassette"])
         #expect(dryRun.status == 0, "\(dryRun.error)")
         #expect(
-            dryRun.out.hasPrefix("\(file): interaction 0 (GET https://a.example/) would become: status 503 (dry run: nothing written)\n"))
+            dryRun.out.hasPrefix("\(file): interaction #1 (GET https://a.example/) would become: status 503 (dry run: nothing written)\n"))
     }
 
     /// The README's command table: the last column names the plugin each command needs, and any

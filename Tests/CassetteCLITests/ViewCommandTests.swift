@@ -105,14 +105,14 @@ struct ViewCommandTests {
         let dom = try Self.dom(try Self.page(Self.kinds(), in: scratch))
         #expect(
             Self.rows(dom) == [
-                ["0", "GET", "https://api.example.com/users/42?fields=name,tags", "200"],
-                ["1", "POST", "https://api.example.com/upload", "201"],
-                ["2", "GET", "https://cdn.example.com/a.png", "200"],
-                ["3", "POST", "https://api.example.com/v1/chat", "200"],
-                ["4", "GET", "https://api.example.com/feed", "timedOut"],
-                ["5", "GET", "https://api.example.com/old", "302"],
-                ["6", "GET", "https://api.example.com/new", "200"],
-                ["7", "POST", "https://api.example.com/login", "500"],
+                ["1", "GET", "https://api.example.com/users/42?fields=name,tags", "200"],
+                ["2", "POST", "https://api.example.com/upload", "201"],
+                ["3", "GET", "https://cdn.example.com/a.png", "200"],
+                ["4", "POST", "https://api.example.com/v1/chat", "200"],
+                ["5", "GET", "https://api.example.com/feed", "timedOut"],
+                ["6", "GET", "https://api.example.com/old", "302"],
+                ["7", "GET", "https://api.example.com/new", "200"],
+                ["8", "POST", "https://api.example.com/login", "500"],
             ])
         #expect(dom.all(#"<span id="count">(.*?)</span>"#) == ["8 of 8"])
     }
@@ -157,13 +157,36 @@ struct ViewCommandTests {
         #expect(failed.contains(#"<p class="err outcome">timedOut · -</p>"#))
         #expect(failed.contains(#"<p class="err">timedOut</p>"#))
         let redirect = try detail(5)
-        #expect(redirect.contains(#"<button class="link" data-next="6">next hop: #6</button>"#))
-        #expect(try detail(6).contains(#"<button class="link" data-previous="5">#5 https://api.example.com/old</button>"#))
+        #expect(redirect.contains(#"<button class="link" data-next="6">next hop: #7</button>"#))
+        #expect(try detail(6).contains(#"<button class="link" data-previous="5">#6 https://api.example.com/old</button>"#))
         let form = try detail(7)
         #expect(
             form.contains(
                 #"<td>password</td><td><mark class="redacted" title="redacted: the recorded value was removed">[REDACTED-1]</mark></td>"#))
         #expect(form.contains(#"Bearer <mark class="redacted""#))
+    }
+
+    /// The page says what `cassette show` says: the number from 1, a latency written by hand (and
+    /// the waterfall draws it, not the recorded timing), the scenario mark and the challenges.
+    @Test func thePageShowsTheLatencyTheScenarioAndTheChallenges() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let page = try Self.page(FormatCommandsTests.marked.interactions, in: scratch, name: "marked")
+        let dom = try Self.dom(page, "#detail=0")
+        let cells = dom.all(#"<tr class="row[^"]*" data-index="0"[^>]*>(.*?)</tr>"#).flatMap {
+            DumpedDOM($0).all(#"<td[^>]*>(.*?)</td>"#).map(DumpedDOM.text)
+        }
+        #expect(cells.first == "1")
+        #expect(cells.contains("https://api.example.com/feed · scenario \"slow feed\""))
+        #expect(cells.last == "latency fixed:1.5,1.5 (recorded 10 / 10 ms)")
+        let detail = try #require(dom.all(#"(<section id="detail".*?</section>)"#).first)
+        #expect(detail.contains(#"<p class="s2 outcome">200 · latency fixed:1.5,1.5 (recorded 10 / 10 ms)</p>"#))
+        #expect(detail.contains(#"<p class="note">scenario "slow feed"</p>"#))
+        let challenged = try #require(try Self.dom(page, "#detail=1").all(#"(<section id="detail".*?</section>)"#).first)
+        #expect(challenged.contains(#"<p class="note">challenge HTTPBasic realm "api" (401): useCredential</p>"#))
+        // One bar, 1.5 s long: the whole axis.
+        let widths = dom.all(#"<rect class="bar"[^>]* width="([0-9.]+)""#).compactMap(Double.init)
+        #expect(widths.count == 1 && abs((widths.first ?? 0) - 720) <= 2, "\(widths)")
     }
 
     @Test func waterfallBarsAreAsLongAsTheirDurations() throws {
@@ -187,11 +210,11 @@ struct ViewCommandTests {
         let scratch = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let page = try Self.page(Self.kinds(), in: scratch)
-        #expect(Self.rows(try Self.dom(page, "#filter=example.com%2Fu"), visibleOnly: true).map { $0[0] } == ["0", "1"])
-        #expect(Self.rows(try Self.dom(page, "#status=5"), visibleOnly: true).map { $0[0] } == ["7"])
-        #expect(Self.rows(try Self.dom(page, "#status=error"), visibleOnly: true).map { $0[0] } == ["4"])
+        #expect(Self.rows(try Self.dom(page, "#filter=example.com%2Fu"), visibleOnly: true).map { $0[0] } == ["1", "2"])
+        #expect(Self.rows(try Self.dom(page, "#status=5"), visibleOnly: true).map { $0[0] } == ["8"])
+        #expect(Self.rows(try Self.dom(page, "#status=error"), visibleOnly: true).map { $0[0] } == ["5"])
         let sorted = try Self.dom(page, "#sort=-duration")
-        #expect(Self.rows(sorted).map { $0[0] } == ["1", "3", "7", "0", "2", "6", "5", "4"])
+        #expect(Self.rows(sorted).map { $0[0] } == ["2", "4", "8", "1", "3", "7", "6", "5"])
         #expect(sorted.all(#"<span id="count">(.*?)</span>"#) == ["8 of 8"])
     }
 

@@ -80,15 +80,15 @@ struct RerecordingChanges: Equatable {
         for change in changes {
             switch change {
             case .changed(let index, let request, let differences):
-                lines.append("interaction \(index) (\(request)) changed:")
+                lines.append("interaction #\(index + 1) (\(request)) changed:")
                 lines += differences.prefix(Self.differencesShown).map { "  " + $0 }
                 if differences.count > Self.differencesShown {
                     lines.append("  … and \(differences.count - Self.differencesShown) more (cassette diff shows them all)")
                 }
             case .added(let index, let request):
-                lines.append("interaction \(index) (\(request)): added")
+                lines.append("interaction #\(index + 1) (\(request)): added")
             case .removed(let index, let request):
-                lines.append("interaction \(index) of the old file (\(request)): removed")
+                lines.append("interaction #\(index + 1) of the old file (\(request)): removed")
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -34,12 +34,12 @@ import Testing
                 evidence.contents
                     == ([
                         "\(scratch.file.path), re-recorded: 1 interaction changed, 1 added, 1 removed",
-                        "interaction 0 (GET \(base)/status/201) changed:",
+                        "interaction #1 (GET \(base)/status/201) changed:",
                         "  response.status: 503 → 201",
                     ] + added.filter { !$0.contains(".Date:") } + [
                         "  response.body: 4 bytes, fnv1a \(Self.fnv("down")) → 10 bytes, fnv1a \(Self.fnv("status 201"))",
-                        "interaction 1 (GET \(base)/status/202): added",
-                        "interaction 1 of the old file (GET \(base)/gone): removed",
+                        "interaction #2 (GET \(base)/status/202): added",
+                        "interaction #2 of the old file (GET \(base)/gone): removed",
                     ]).joined(separator: "\n") + "\n")
 
             // The same traffic again changes nothing, and leaves nothing. The timing tolerance is
