@@ -22,10 +22,10 @@ import Glibc
 // a pipe and prints it line by line with its own `print` — block-buffered when its standard
 // output is a pipe, so `serve`'s "listening on" line reached a script only when the server
 // stopped — and drops a last line without a newline (a body printed by `play`). Where the plugin
-// can open what `swift package` itself writes to (Linux: `/proc/PARENT/fd/1` and `2`, when they
-// are a terminal, a pipe or a socket), the tool writes there directly, unchanged. Elsewhere (a
-// sandboxed plugin on macOS, output redirected to a file) it goes through SwiftPM, with a newline
-// added after a last line that has none, so that nothing is dropped.
+// can open what `swift package` itself writes to (Linux: `/proc/PARENT/fd/1` or `2`, when it is
+// a terminal, a pipe or a socket), the tool writes there directly, unchanged. Elsewhere (a
+// sandboxed plugin on macOS, a stream redirected to a file) that stream goes through SwiftPM,
+// with a newline added after a last line that has none, so that nothing is dropped.
 enum ToolRun {
     static func run(verb: String, context: PluginContext, packageManager: PackageManager, arguments: [String]) throws -> Never {
         let build = try packageManager.build(.product("cassette"), parameters: .init(configuration: .debug, logging: .concise))
@@ -43,74 +43,80 @@ enum ToolRun {
         process.arguments = arguments
         process.currentDirectoryURL = context.package.directoryURL
         process.environment = ProcessInfo.processInfo.environment.merging(["CASSETTE_PLUGIN": verb]) { $1 }
-        let relay = OutputRelay()
-        if let (output, error) = swiftPackageOutputs() {
-            process.standardOutput = output
-            process.standardError = error
-        } else {
-            relay.attach(to: process)
-        }
+        // Each stream reaches what `swift package` writes to where it can, else goes through SwiftPM.
+        let output = swiftPackageStream(1).map(Destination.direct) ?? .relayed(OutputRelay(to: .standardOutput))
+        let error = swiftPackageStream(2).map(Destination.direct) ?? .relayed(OutputRelay(to: .standardError))
+        process.standardOutput = output.handle
+        process.standardError = error.handle
         try process.run()
         process.waitUntilExit()
-        relay.finish()
+        for destination in [output, error] { if case .relayed(let relay) = destination { relay.finish() } }
         exit(process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus)
     }
 
-    /// Standard output and standard error of the `swift package` process that runs this plugin,
-    /// opened again, when both are a terminal, a pipe or a socket (opened again, a regular file
-    /// would be written from its start); nil where they cannot be reached.
-    private static func swiftPackageOutputs() -> (FileHandle, FileHandle)? {
-        #if os(Linux)
-        func open(_ number: Int32) -> FileHandle? {
-            let path = "/proc/\(getppid())/fd/\(number)"
-            var status = stat()
-            guard stat(path, &status) == 0 else { return nil }
-            let kind = status.st_mode & S_IFMT
-            guard kind == S_IFIFO || kind == S_IFSOCK || kind == S_IFCHR else { return nil }
-            let descriptor = Glibc.open(path, O_WRONLY | O_CLOEXEC)
-            return descriptor < 0 ? nil : FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    /// Where one of the tool's streams goes.
+    private enum Destination {
+        case direct(FileHandle)
+        case relayed(OutputRelay)
+
+        var handle: Any {
+            switch self {
+            case .direct(let handle): handle
+            case .relayed(let relay): relay.pipe
+            }
         }
-        guard let output = open(1), let error = open(2) else { return nil }
-        return (output, error)
+    }
+
+    /// Standard output (1) or standard error (2) of the `swift package` process that runs this
+    /// plugin, opened again, when it is a terminal, a pipe or a socket (opened again, a regular
+    /// file would be written from its start, over what SwiftPM writes); nil where it cannot be
+    /// reached.
+    private static func swiftPackageStream(_ number: Int32) -> FileHandle? {
+        #if os(Linux)
+        let path = "/proc/\(getppid())/fd/\(number)"
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFIFO || kind == S_IFSOCK || kind == S_IFCHR else { return nil }
+        let descriptor = Glibc.open(path, O_WRONLY | O_CLOEXEC)
+        return descriptor < 0 ? nil : FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         #else
         return nil
         #endif
     }
 }
 
-/// The tool's output passed on through the plugin's own standard output, as it arrives, with a
-/// newline after a last line that has none (SwiftPM would drop it).
+/// One of the tool's streams passed on through the plugin's own, as it arrives, with a newline
+/// after a last line that has none (SwiftPM would drop it).
 private final class OutputRelay: @unchecked Sendable {
-    private let pipe = Pipe()
+    let pipe = Pipe()
+    private let target: FileHandle
     private let lock = NSLock()
     private var last: UInt8?
-    private var attached = false
 
-    func attach(to process: Process) {
-        attached = true
-        process.standardOutput = pipe
-        process.standardError = pipe
+    init(to target: FileHandle) {
+        self.target = target
         pipe.fileHandleForReading.readabilityHandler = { [self] handle in
             let data = handle.availableData
             guard !data.isEmpty else { return }
-            lock.lock()
-            defer { lock.unlock() }
-            FileHandle.standardOutput.write(data)
-            last = data.last
+            pass(data)
         }
+    }
+
+    private func pass(_ data: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        target.write(data)
+        last = data.last
     }
 
     /// Passes on what is left once the tool has exited.
     func finish() {
-        guard attached else { return }
         pipe.fileHandleForReading.readabilityHandler = nil
         let rest = pipe.fileHandleForReading.readDataToEndOfFile()
+        if !rest.isEmpty { pass(rest) }
         lock.lock()
         defer { lock.unlock() }
-        if !rest.isEmpty {
-            FileHandle.standardOutput.write(rest)
-            last = rest.last
-        }
-        if let last, last != UInt8(ascii: "\n") { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        if let last, last != UInt8(ascii: "\n") { target.write(Data("\n".utf8)) }
     }
 }

@@ -30,7 +30,8 @@ import FoundationNetworking
         #expect(result.status == 0, "\(result.error)")
         #expect(
             result.out
-                == "\(file): interaction #5 (GET https://api.example.com/search?q=swift): status 503, a body of 20 bytes, Retry-After: 30\n")
+                == "\(file): interaction #5 (GET https://api.example.com/search?q=swift): status 503, a body of 20 bytes, Retry-After: 30\n"
+        )
         let before = String(decoding: original, as: UTF8.self)
         let oldInteraction = """
             {
