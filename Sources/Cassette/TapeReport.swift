@@ -46,7 +46,8 @@ extension Tape {
         /// A time that could not be read is among ``warnings`` instead.
         public var movedTimes: [String] = []
         /// Whether the tape was a pass-through (``Tape/isLive``, `CASSETTE_LIVE`): every request
-        /// went live; nothing was replayed, recorded or saved.
+        /// went live but those a scenario interaction answers (they replay, as a test that set
+        /// up a fault needs); nothing was recorded or saved.
         public var isLive = false
         /// The interactions ``Options/beforeReplay`` declined (numbered from 1 in file order), in
         /// the order it declined them: each was as if absent for the request it matched.

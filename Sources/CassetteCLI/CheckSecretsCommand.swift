@@ -112,7 +112,14 @@ enum CheckSecretsCommand {
         // In the order they stand in the file (a finding whose value cannot be found there last).
         // A value found in several places is placed at its first occurrence, its second, and so on.
         var seen: [String: Int] = [:]
+        let lines = findings.contains { $0.line != nil } ? text.split(separator: "\n", omittingEmptySubsequences: false) : []
         let positioned = findings.map { finding in
+            // Found on a line of a file read line by line: that line, the value's first place on it.
+            if let line = finding.line, lines.indices.contains(line - 1),
+                let column = Self.position(of: finding.value, in: String(lines[line - 1]), occurrence: 0)?.column
+            {
+                return (finding: finding, position: (line: line, column: column) as (line: Int, column: Int)?)
+            }
             defer { seen[finding.value, default: 0] += 1 }
             return (finding: finding, position: position(of: finding.value, in: text, occurrence: seen[finding.value] ?? 0))
         }
@@ -127,7 +134,9 @@ enum CheckSecretsCommand {
         for (finding, position) in placed {
             let location = position.map { "\(file):\($0.line):\($0.column)" } ?? file
             let shown = String(finding.value.prefix(4)) + "…"
-            output.line("\(location): secret: \(finding.kind) in \(finding.place): \"\(shown)\" (\(finding.value.count) characters)")
+            // The place says no more than the line and column do for a file read line by line.
+            let place = finding.line != nil && position != nil ? "" : " in \(finding.place)"
+            output.line("\(location): secret: \(finding.kind)\(place): \"\(shown)\" (\(finding.value.count) characters)")
         }
         return findings.count
     }

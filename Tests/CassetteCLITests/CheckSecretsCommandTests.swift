@@ -16,8 +16,8 @@ import Testing
         let f = Self.fixtures
         #expect(
             result.out.components(separatedBy: "\n") == [
-                #"\#(f)/notes.txt:2:12: secret: random string in an auth-like field in line 2: "Vb7N…" (24 characters)"#,
-                #"\#(f)/notes.txt:3:1: secret: private key in line 3: "----…" (31 characters)"#,
+                #"\#(f)/notes.txt:2:12: secret: random string in an auth-like field: "Vb7N…" (24 characters)"#,
+                #"\#(f)/notes.txt:3:1: secret: private key: "----…" (31 characters)"#,
                 #"\#(f)/planted.har:11:56: secret: Google API key in interactions[0].request.url (query key): "AIza…" (39 characters)"#,
                 #"\#(f)/planted.har:14:60: secret: Slack token in interactions[0].request.headers.X-Slack-Token: "xoxb…" (30 characters)"#,
                 #"\#(f)/planted.har:25:101: secret: Stripe secret key in interactions[0].response.body.billing.key: "sk_l…" (32 characters)"#,
@@ -121,7 +121,7 @@ import Testing
         let result = Captured.run(["check-secrets", scratch.path])
         #expect(
             result.out
-                == "\(scratch.path)/Sources/Client.swift:2:12: secret: GitHub token in line 2: \"ghp_…\" (40 characters)\n"
+                == "\(scratch.path)/Sources/Client.swift:2:12: secret: GitHub token: \"ghp_…\" (40 characters)\n"
                 + "1 secret in 3 files\n")
         #expect(result.error == "")
         #expect(result.status == 1)
@@ -151,7 +151,7 @@ import Testing
         let result = Captured.run(["check-secrets", file.path])
         let seconds = Date().timeIntervalSince(start)
         #expect(seconds < 3 * TimingIsolation.scale, "\(seconds) s")
-        #expect(result.out == "\(file.path):1:1000002: secret: GitHub token in line 1: \"ghp_…\" (40 characters)\n1 secret in 1 file\n")
+        #expect(result.out == "\(file.path):1:1000002: secret: GitHub token: \"ghp_…\" (40 characters)\n1 secret in 1 file\n")
     }
 
     /// Where the tool writes is checked when named: a misses file beside a cassette (read as the
@@ -179,5 +179,19 @@ import Testing
         #expect(result.out.contains("\(ledgerFile.path):1:"), "\(result.out)")
         #expect(result.out.hasSuffix("2 secrets in 2 files\n"), "\(result.out)")
         #expect(result.status == 1)
+    }
+
+    /// A file that is not a cassette: each finding at the line it was found on, said once (a value
+    /// that also stands earlier, where it is no secret, does not move it there).
+    @Test func aFindingInAFileThatIsNoCassetteHasOneLineNumber() throws {
+        let scratch = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let file = scratch.appendingPathComponent("notes.txt")
+        let value = "Vb7NqX2rT9kLmP4sW8zY1cDf"
+        try Data("greeting = \(value)\nnothing here\npassword = \(value)\n".utf8).write(to: file)
+        let result = Captured.run(["check-secrets", file.path])
+        #expect(
+            result.out
+                == "\(file.path):3:12: secret: random string in an auth-like field: \"Vb7N…\" (24 characters)\n1 secret in 1 file\n")
     }
 }

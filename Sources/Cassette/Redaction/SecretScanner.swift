@@ -21,6 +21,8 @@ package struct SecretScanner {
         package var place: String
         /// The value itself (never printed whole).
         package var value: String
+        /// The line (from 1) of a file that is not a cassette it was found on; nil in a cassette.
+        package var line: Int? = nil
     }
 
     private struct Shape {
@@ -193,7 +195,10 @@ package struct SecretScanner {
             let place = "line \(index + 1)"
             let before = findings.count
             scanText(line, at: place, into: &findings)
-            guard findings.count == before else { continue }
+            guard findings.count == before else {
+                for found in before..<findings.count { findings[found].line = index + 1 }
+                continue
+            }
             for match in assignment.matches(in: line, range: NSRange(line.startIndex..., in: line)) {
                 guard let nameRange = Range(match.range(at: 1), in: line), let valueRange = Range(match.range(at: 2), in: line) else {
                     continue
@@ -201,7 +206,7 @@ package struct SecretScanner {
                 let name = String(line[nameRange])
                 let value = String(line[valueRange])
                 if Self.isAuthLike(name), Self.looksRandom(value) {
-                    findings.append(Finding(kind: "random string in an auth-like field", place: place, value: value))
+                    findings.append(Finding(kind: "random string in an auth-like field", place: place, value: value, line: index + 1))
                 }
             }
         }

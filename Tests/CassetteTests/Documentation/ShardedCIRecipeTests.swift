@@ -28,9 +28,10 @@ import Testing
         #expect(readme.contains("shard: [1, 2, 3]"))
     }
 
-    /// The recipe's `suites=$(…)` line, run for each shard over a test list: every suite in
-    /// exactly one shard, and each shard's `--filter` selecting its suites' tests and no other.
-    @Test func itsShardsTogetherHoldEverySuiteOnce() throws {
+    /// The recipe's `suites=$(…)` line as written, run for each shard of a matrix of 2 and of 3
+    /// (GitHub's `strategy.job-index` from 0, `strategy.job-total`) over a test list: every suite
+    /// in exactly one shard, and each shard's `--filter` selecting its suites' tests and no other.
+    @Test(arguments: [2, 3]) func itsShardsTogetherHoldEverySuiteOnce(shards: Int) throws {
         let line = try #require(
             try Self.recipe(in: "README.md").split(separator: "\n").first { $0.contains("suites=$(") }
         ).trimmingCharacters(in: .whitespaces)
@@ -43,12 +44,16 @@ import Testing
         let tests = suites.flatMap { ["\($0)/first()", "\($0)/second()"] }
         try Data((tests.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("tests.txt"))
         var dealt: [String] = []
-        for shard in 1...3 {
-            let script = line.replacingOccurrences(of: "${{ matrix.shard }}", with: "\(shard)") + "\nprintf '%s' \"$suites\""
+        for shard in 1...shards {
+            let script =
+                line.replacingOccurrences(of: "${{ matrix.shard }}", with: "\(shard)")
+                .replacingOccurrences(of: "${{ strategy.job-index }}", with: "\(shard - 1)")
+                .replacingOccurrences(of: "${{ strategy.job-total }}", with: "\(shards)") + "\nprintf '%s' \"$suites\""
             let (status, output) = try ChildProcess.run(executable: URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: folder)
             #expect(status == 0, "\(output)")
             let mine = output.split(separator: "|").map(String.init)
-            #expect(!mine.isEmpty, "shard \(shard) got no suite")
+            #expect(!mine.isEmpty, "shard \(shard) of \(shards) got no suite")
+            #expect(!script.contains("${{"), "a variable the test does not set: \(script)")
             let filter = try Regex("^(\(output))/")
             #expect(tests.filter { $0.contains(filter) } == tests.filter { mine.contains(String($0.split(separator: "/")[0])) })
             dealt += mine
