@@ -80,15 +80,7 @@ enum LifecycleBenchmarks {
                     }
                 }
             },
-            b: {
-                try await Harness.secondsPerOperation(repetitions) {
-                    for _ in 0..<repetitions {
-                        let session = FloorProtocol.session()
-                        try await Requests.fetch(asked, on: session, bodySize: size)
-                        session.invalidateAndCancel()
-                    }
-                }
-            })
+            b: bareSession(asking: asked, size: size, repetitions: repetitions))
     }
 
     /// `tape_setup`: what a test pays to start talking to its cassette, the way a test opens one —
@@ -114,15 +106,21 @@ enum LifecycleBenchmarks {
                     }
                 }
             },
-            b: {
-                try await Harness.secondsPerOperation(repetitions) {
-                    for _ in 0..<repetitions {
-                        let session = FloorProtocol.session()
-                        try await Requests.fetch(asked, on: session, bodySize: size)
-                        session.invalidateAndCancel()
-                    }
+            b: bareSession(asking: asked, size: size, repetitions: repetitions))
+    }
+
+    /// The floor of the set-up benchmarks: a bare ephemeral session answered by `FloorProtocol`,
+    /// one request, invalidated, `repetitions` times.
+    private static func bareSession(asking asked: URL, size: Int, repetitions: Int) -> () async throws -> Double {
+        {
+            try await Harness.secondsPerOperation(repetitions) {
+                for _ in 0..<repetitions {
+                    let session = FloorProtocol.session()
+                    try await Requests.fetch(asked, on: session, bodySize: size)
+                    session.invalidateAndCancel()
                 }
-            })
+            }
+        }
     }
 
     /// `save_10k`: saving a cassette of `interactions` interactions (as `eject` does: encoded, then
