@@ -136,19 +136,10 @@ package struct SuiteReport: Sendable, Equatable {
         return report
     }
 
-    /// `path` without `.` and `..` components, as `standardizedFileURL` gives it; a path that has
-    /// none (what tapes write into the ledger) is returned as it is, without building a URL.
-    static func standardized(_ path: String) -> String {
-        let plain =
-            path.hasPrefix("/") && !path.hasSuffix("/") && !path.contains("//") && !path.contains("/./") && !path.contains("/../")
-            && !path.hasSuffix("/.") && !path.hasSuffix("/..")
-        return plain ? path : URL(fileURLWithPath: path).standardizedFileURL.path
-    }
-
     /// A cassette's identity: its real path (``RealPath``), so that a file opened through a link
     /// and by its own path is one cassette, used by both.
     static func identity(_ path: String, cache: inout RealPath.Cache) -> String {
-        cache.of(standardized(path))
+        cache.of(RealPath.standardized(path))
     }
 
     static func make(run: Ledger.Run, cassettes roots: [URL], maximumAge: TimeInterval, now: Date) -> SuiteReport {

@@ -77,7 +77,7 @@ extension CassetteStore {
         let files = roots.flatMap { scan($0.path)?.cassettes ?? [] }
         // Sorted by paths computed once: `URL.path` decodes the URL at every call.
         // Compared by bytes (``ExactPath``): two names that differ only in Unicode normalization are two files.
-        let standardized = Set(files.map { ExactPath(URL(fileURLWithPath: $0).standardizedFileURL.path) })
+        let standardized = Set(files.map { ExactPath(RealPath.standardized($0)) })
         return standardized.sorted().map { URL(fileURLWithPath: $0.path) }
     }
 
