@@ -42,7 +42,8 @@ enum FaultCommand {
                                  extension when NAME has none. A scenario cassette for one test. An
                                  existing file is not replaced; a name with '..', a hidden step or
                                  none is refused.
-          --dry-run              Print the interaction before ('-') and after ('+'); write nothing.
+          --dry-run              Print what would change as a line diff: removed ('- '), added ('+ '),
+                                 a line of context ('  '), '…' between changes; write nothing.
 
         OUTPUT: 'FILE: interaction #N (METHOD URL): WHAT'.
 
