@@ -73,7 +73,7 @@ enum LifecycleBenchmarks {
                             try await Requests.fetch(asked, on: stubbed.session, bodySize: size)
                             stubbed.invalidate()
                         } else {
-                            let session = try tape.makeSession(configuration: .ephemeral)
+                            let session = tape.makeSession(configuration: .ephemeral)
                             try await Requests.fetch(asked, on: session, bodySize: size)
                             session.invalidateAndCancel()
                         }

@@ -16,7 +16,9 @@ extension Tape {
     /// cancelled and not saved.
     ///
     /// - Returns: What the tape did.
-    /// - Throws: ``CassetteError/saveFailed(file:reason:)``, ``CassetteError/alreadyEjected(file:)``.
+    /// - Throws: ``CassetteError/saveFailed(file:reason:)``, ``CassetteError/alreadyEjected(file:)``;
+    ///   ``CassetteError/backgroundSessionNotRoutable(identifier:)`` when ``configure(_:)`` was
+    ///   given a background configuration (thrown once the cassette is saved).
     @discardableResult
     public func eject() throws -> Report {
         try eject(announcingWarnings: true)
@@ -55,6 +57,7 @@ extension Tape {
         // Without this, each tape that records large bodies leaves about 10 MB more resident than
         // the last (docs/Architecture.md, "Linux facts").
         if recordedBytes >= HeapTrim.everyBytes { HeapTrim.releaseFreedPages() }
+        if let identifier = routes.refusedBackgrounds.first { throw CassetteError.backgroundSessionNotRoutable(identifier: identifier) }
         return report
     }
 

@@ -253,7 +253,7 @@ public final class Tape: Sendable {
                 layerEnds: plan.layerEnds),
             stubs: stubs
         )
-        routes = ProtocolClasses(router: router)
+        routes = ProtocolClasses(router: router, announcesWarnings: options.announcesWarnings)
         // New recordings join the cassette: their placeholders are numbered after its own.
         if plan.recordsNewRequests, plan.ownCount > 0 { redactor.continueNumbering(after: Array(plan.replayed.prefix(plan.ownCount))) }
     }
@@ -274,17 +274,27 @@ public final class Tape: Sendable {
     /// ```swift
     /// let configuration = URLSessionConfiguration.default
     /// configuration.httpAdditionalHeaders = ["X-Client": "tests"]
-    /// try tape.configure(configuration)
+    /// tape.configure(configuration)
     /// let session = URLSession(configuration: configuration, delegate: myDelegate, delegateQueue: nil)
     /// ```
     ///
-    /// - Throws: ``CassetteError/backgroundSessionNotRoutable(identifier:)`` for a background
-    ///   configuration (`.background(withIdentifier:)`): on Apple platforms its transfers run in a
-    ///   system process that never asks Cassette's protocol, so they would go live unrecorded.
-    ///   Refused on every platform alike, so that a test that passes on Linux does not go live on
-    ///   a Mac.
-    public func configure(_ configuration: URLSessionConfiguration) throws(CassetteError) {
-        try routes.configure(configuration)
+    /// A background configuration (`.background(withIdentifier:)`) cannot go through a cassette:
+    /// on Apple platforms its transfers run in a system process that never asks Cassette's
+    /// protocol, so they would go live unrecorded. `configure` says so on standard error at
+    /// once, fails the requests that do reach the tape (as they do on Linux) with that
+    /// explanation, and ``eject()`` then throws
+    /// ``CassetteError/backgroundSessionNotRoutable(identifier:)`` after saving what the tape
+    /// recorded — on every platform alike, so a test that passes on Linux does not go live on a Mac.
+    /// It does not throw itself, so that it can be called where a client library hands you its
+    /// configuration in a closure that cannot throw:
+    ///
+    /// ```swift
+    /// let client = APIClient(baseURL: baseURL) { configuration in
+    ///     tape.configure(configuration.sessionConfiguration)
+    /// }
+    /// ```
+    public func configure(_ configuration: URLSessionConfiguration) {
+        routes.configure(configuration)
     }
 
     /// A session for the code under test made from `configuration`, routed through this tape,
@@ -294,17 +304,16 @@ public final class Tape: Sendable {
     /// upload progress) without looking the session up through the task, which is not public API.
     ///
     /// ```swift
-    /// let session = try tape.makeSession(configuration: .default, delegate: RedirectPolicy())
+    /// let session = tape.makeSession(configuration: .default, delegate: RedirectPolicy())
     /// let client = APIClient(session: session)
     /// ```
     ///
-    /// - Throws: ``CassetteError/backgroundSessionNotRoutable(identifier:)`` for a background
-    ///   configuration, as ``configure(_:)`` does.
+    /// A background configuration is refused as ``configure(_:)`` refuses it.
     public func makeSession(
         configuration: URLSessionConfiguration = .ephemeral, delegate: (any URLSessionDelegate)? = nil,
         delegateQueue: OperationQueue? = nil
-    ) throws(CassetteError) -> URLSession {
-        try routes.makeSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+    ) -> URLSession {
+        routes.makeSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     }
 
     /// What the tape did so far, while it is still in use: requests replayed, recorded (not saved

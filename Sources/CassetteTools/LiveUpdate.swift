@@ -77,7 +77,7 @@ extension LiveCheck {
         // The scratch cassette is the tool's own: no line announces it (`cassette check` says what it updated).
         let tape = try Tape(file: scratch, mode: .all, options: tapeOptions, environment: ["CASSETTE_SUMMARY": "0"])
         let configuration = configuration(options)
-        try tape.configure(configuration)
+        tape.configure(configuration)
         let session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         for interaction in interactions {

@@ -38,7 +38,7 @@ import FoundationNetworking
             for style in FetchStyle.allCases {
                 let player = try Tape(
                     file: file, mode: .none, matching: rules.matching, options: rules.applying(to: Tape.Options()), environment: .tests)
-                let session = style == .delegate ? try Fetch.delegateSession(configuredBy: player.configure) : player.session
+                let session = style == .delegate ? Fetch.delegateSession(configuredBy: player.configure) : player.session
                 for _ in 0..<2 {
                     let replayed = await Fetch.run(try request(other), on: session, style: style)
                     // The same answer (its URL is the request's, with the other cache buster).

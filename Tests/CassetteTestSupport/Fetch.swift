@@ -99,9 +99,8 @@ public enum Fetch {
 
     /// The session a test uses with `tape` for `style`: the tape's own, or, for `.delegate`, one
     /// with a ``CollectingDelegate`` and a configuration the tape prepared.
-    /// (`configure` refuses only a background configuration, never this ephemeral one.)
     public static func session(of tape: Tape, style: FetchStyle) -> URLSession {
-        style == .delegate ? delegateSession(configuredBy: { try? tape.configure($0) }) : tape.session
+        style == .delegate ? delegateSession(configuredBy: tape.configure) : tape.session
     }
 
     /// A session with a ``CollectingDelegate``, after `configure` prepared its configuration.

@@ -21,6 +21,9 @@ package struct RequestFailure: Error, Sendable {
         /// The request came through a session whose protocol has no route: its tape was ejected,
         /// or (the explanation says which) no tape was current when its configuration was made.
         case noRoute(explanation: String)
+        /// The request came through a configuration Cassette cannot route (a background one:
+        /// ``CassetteError/backgroundSessionNotRoutable(identifier:)``); the explanation says why.
+        case notRoutable(explanation: String)
         /// A download task on Linux, which FoundationNetworking cannot complete from a protocol.
         case downloadOnLinux
         /// The file an upload task sends could not be read (`missing`: it does not exist).
@@ -79,7 +82,7 @@ package struct RequestFailure: Error, Sendable {
     /// The `URLError` code the task fails with.
     var code: URLError.Code {
         switch reason {
-        case .unmatched, .noStub, .noRoute, .challengeAnsweredOtherwise: return Self.unmatchedCode
+        case .unmatched, .noStub, .noRoute, .notRoutable, .challengeAnsweredOtherwise: return Self.unmatchedCode
         case .downloadOnLinux: return .cannotCreateFile
         // The codes a live upload from a missing or unreadable file or stream fails with.
         case .uploadFileUnreadable(_, let missing, _): return missing ? .fileDoesNotExist : .noPermissionsToReadFile
@@ -113,6 +116,8 @@ package struct RequestFailure: Error, Sendable {
                 + "the network."
         case .noRoute(let explanation):
             return explanation
+        case .notRoutable(let explanation):
+            return "Cassette did not send the request: " + explanation
         case .downloadOnLinux:
             return "Cassette cannot complete the download task for \(request) on Linux: FoundationNetworking gives a download "
                 + "answered by a URLProtocol no file (it reads a property only its own HTTP protocol can set), so the task would end "

@@ -99,6 +99,10 @@ class CassetteURLProtocol: URLProtocol {
             channel.finish(error: RequestFailure(.noRoute(explanation: explanation)).urlError)
             return
         }
+        if let refusal = route?.refusal {
+            channel.finish(error: RequestFailure(.notRoutable(explanation: refusal)).urlError)
+            return
+        }
         SessionExecutor(router: router).start(exchange)
     }
 

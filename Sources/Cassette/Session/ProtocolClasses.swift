@@ -17,11 +17,17 @@ final class ProtocolClasses: Sendable {
     private let intercepted = Locked<CassetteURLProtocol.Type?>(nil)
     /// What the intercepted getters routed here and cannot see afterwards.
     let watch = InterceptionWatch()
+    /// The identifiers of the background configurations given to ``configure(_:)``.
+    private let refused = Locked<[String]>([])
+    /// Whether a refusal is also said on standard error when it happens (``Tape/Options`` may keep
+    /// warnings to the report).
+    private let announcesWarnings: Bool
 
     /// Attaches `router` and makes its own session from an ephemeral configuration (with the
     /// tape's cache when the router's sessions keep theirs).
-    init(router: Router) {
+    init(router: Router, announcesWarnings: Bool = true) {
         self.router = router
+        self.announcesWarnings = announcesWarnings
         let configuration = ConfigurationHooks.ownConfiguration()
         configuration.urlCache = router.access.cache.value
         let own = SlotTable.shared.attach(router, configuration: configuration, reusable: true)
@@ -34,16 +40,27 @@ final class ProtocolClasses: Sendable {
     /// Routes the sessions made from `configuration` through `router`, with a class of their own
     /// that is retired when the routes are detached (the caller's sessions may outlive them).
     ///
-    /// - Throws: ``CassetteError/backgroundSessionNotRoutable(identifier:)`` for a background
-    ///   configuration (it has an `identifier`), on every platform alike.
+    /// A background configuration (it has an `identifier`) cannot be routed: on Apple platforms
+    /// its transfers run in a system process that never asks a protocol. It gets a class all the
+    /// same, whose requests fail (wherever the platform asks it) with
+    /// ``CassetteError/backgroundSessionNotRoutable(identifier:)``'s explanation, and the refusal
+    /// is kept (``refusedBackgrounds``) and said on standard error now, so that the tape's eject
+    /// fails with it on every platform alike.
     @discardableResult
-    func configure(_ configuration: URLSessionConfiguration) throws(CassetteError) -> CassetteURLProtocol.Type {
-        if let identifier = configuration.identifier { throw .backgroundSessionNotRoutable(identifier: identifier) }
-        let made = SlotTable.shared.attach(router, configuration: configuration, reusable: false)
+    func configure(_ configuration: URLSessionConfiguration) -> CassetteURLProtocol.Type {
+        let refusal = configuration.identifier.map { CassetteError.backgroundSessionNotRoutable(identifier: $0) }
+        if let refusal, let identifier = configuration.identifier {
+            refused.withLock { $0.append(identifier) }
+            if announcesWarnings { StandardError.warn(refusal.description) }
+        }
+        let made = SlotTable.shared.attach(router, configuration: configuration, reusable: false, refusal: refusal?.description)
         made.route(configuration, cache: router.access.cache.value)
         classes.withLock { $0.append(made) }
         return made
     }
+
+    /// The identifiers of the background configurations ``configure(_:)`` was given, in order.
+    var refusedBackgrounds: [String] { refused.withLock { $0 } }
 
     /// Routes a configuration the intercepted getters made (``Tape/interceptEverySession(routingTo:)``):
     /// all of them share one class, made at the first, so that an app host calling
@@ -66,9 +83,9 @@ final class ProtocolClasses: Sendable {
     /// find it without asking them (``Exchange/knownSession``).
     func makeSession(
         configuration: URLSessionConfiguration, delegate: (any URLSessionDelegate)?, delegateQueue: OperationQueue?
-    ) throws(CassetteError) -> URLSession {
+    ) -> URLSession {
         let own = (configuration.copy() as? URLSessionConfiguration) ?? configuration
-        let made = try configure(own)
+        let made = configure(own)
         let session = URLSession(configuration: own, delegate: delegate, delegateQueue: delegateQueue)
         SlotTable.shared.route(of: made)?.remember(session)
         return session

@@ -31,6 +31,10 @@ final class SlotBinding: Sendable {
     /// Whether the class serves every configuration the intercepted getters made for the tape, so
     /// that a request's configuration is its session's (``configuration(for:)``).
     let servesManyConfigurations: Bool
+    /// Why every request through the class fails without an answer: the configuration is a
+    /// background one (``ProtocolClasses/configure(_:)``), whose requests no protocol can answer
+    /// on Apple platforms; nil for a class that routes.
+    let refusal: String?
     /// The session made from the configuration when Cassette made it (a tape's own session, one
     /// from ``Tape/makeSession(configuration:delegate:delegateQueue:)``), not kept alive; nil when
     /// the caller made its sessions itself.
@@ -40,10 +44,11 @@ final class SlotBinding: Sendable {
         weak var session: URLSession?
     }
 
-    init(router: Router, configuration: URLSessionConfiguration?, servesManyConfigurations: Bool = false) {
+    init(router: Router, configuration: URLSessionConfiguration?, servesManyConfigurations: Bool = false, refusal: String? = nil) {
         self.router = router
         self.configuration = UncheckedSendable(configuration)
         self.servesManyConfigurations = servesManyConfigurations
+        self.refusal = refusal
     }
 
     /// The configuration of the session that runs `task`: the one the class was put into, else
@@ -90,12 +95,16 @@ final class SlotTable: Sendable {
     /// Attaches `router` to a protocol class for the sessions made from `configuration`, and
     /// returns the class, to put first in that configuration's `protocolClasses`.
     ///
-    /// - Parameter reusable: whether every session that can reach the class is Cassette's own
-    ///   and is invalidated when the route is detached, so that the class may serve again.
+    /// - Parameters:
+    ///   - reusable: whether every session that can reach the class is Cassette's own and is
+    ///     invalidated when the route is detached, so that the class may serve again.
+    ///   - refusal: why the class's requests fail unanswered (``SlotBinding/refusal``).
     func attach(
-        _ router: Router, configuration: URLSessionConfiguration?, reusable: Bool, servesManyConfigurations: Bool = false
+        _ router: Router, configuration: URLSessionConfiguration?, reusable: Bool, servesManyConfigurations: Bool = false,
+        refusal: String? = nil
     ) -> CassetteURLProtocol.Type {
-        let route = SlotBinding(router: router, configuration: configuration, servesManyConfigurations: servesManyConfigurations)
+        let route = SlotBinding(
+            router: router, configuration: configuration, servesManyConfigurations: servesManyConfigurations, refusal: refusal)
         return state.withLock { state in
             let protocolClass: CassetteURLProtocol.Type
             if reusable, !state.free.isEmpty {

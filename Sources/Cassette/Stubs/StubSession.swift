@@ -75,15 +75,24 @@ public final class StubSession: Sendable {
     /// `protocolClasses`, and without a `urlCache` (see ``Tape/configure(_:)``). Call before
     /// creating the session.
     ///
-    /// - Throws: ``CassetteError/backgroundSessionNotRoutable(identifier:)`` for a background
-    ///   configuration, whose requests no protocol can answer on Apple platforms.
-    public func configure(_ configuration: URLSessionConfiguration) throws(CassetteError) {
-        try routes.configure(configuration)
+    /// A background configuration cannot be answered by stubs (its requests never ask a protocol
+    /// on Apple platforms): it is refused as ``Tape/configure(_:)`` refuses it — said on standard
+    /// error at once, its requests failed where they reach the stubs, and ``verify()`` fails with it.
+    public func configure(_ configuration: URLSessionConfiguration) {
+        routes.configure(configuration)
     }
 
-    /// Checks that every expectation was met and every request answered (``Stubs/verify()``).
+    /// Checks that every expectation was met and every request answered (``Stubs/verify()``), and
+    /// that no background configuration was given to ``configure(_:)`` (listed with the
+    /// unexpected requests: on Apple platforms they reached the network instead).
     public func verify() throws(StubVerificationError) {
-        try stubs.verify()
+        let refusals = routes.refusedBackgrounds.map { CassetteError.backgroundSessionNotRoutable(identifier: $0).description }
+        do {
+            try stubs.verify()
+        } catch {
+            throw StubVerificationError(unmet: error.unmet, unexpected: error.unexpected + refusals)
+        }
+        if !refusals.isEmpty { throw StubVerificationError(unmet: [], unexpected: refusals) }
     }
 
     /// Ends the session: requests in flight are cancelled, and its protocol is free for reuse.

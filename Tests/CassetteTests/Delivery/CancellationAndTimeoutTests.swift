@@ -103,7 +103,7 @@ import FoundationNetworking
                     options: .init(latency: .recorded), environment: .tests)
                 let configuration = URLSessionConfiguration.ephemeral
                 configuration.timeoutIntervalForRequest = 0.5
-                try tape.configure(configuration)
+                tape.configure(configuration)
                 let start = Date()
                 let fetched = await Fetch.get(Self.url, on: URLSession(configuration: configuration))
                 let seconds = Date().timeIntervalSince(start)

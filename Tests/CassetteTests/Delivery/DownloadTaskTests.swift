@@ -24,7 +24,7 @@ import FoundationNetworking
             let file = scratch.file("downloads.json")
             let tape = try Tape(file: file, mode: .once, environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
-            try tape.configure(configuration)
+            tape.configure(configuration)
 
             let observed = await TaskRun.observe(
                 .download(URLRequest(url: URL(string: server.baseURL + "/bytes/2048")!)),
@@ -55,7 +55,7 @@ import FoundationNetworking
             ).write(to: file)
             let tape = try Tape(file: file, mode: .none, environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
-            try tape.configure(configuration)
+            tape.configure(configuration)
 
             let observed = await TaskRun.observe(
                 .download(URLRequest(url: URL(string: "https://files.example.com/report.pdf")!)),
@@ -85,7 +85,7 @@ import FoundationNetworking
             for mode in [RecordMode.once, .none] {
                 let tape = try Tape(file: file, mode: mode, environment: .tests)
                 let configuration = URLSessionConfiguration.ephemeral
-                try tape.configure(configuration)
+                tape.configure(configuration)
                 outcomes.append(await TaskRun.observe(.download(request), call: call, configuration: configuration))
                 _ = try tape.eject()
             }

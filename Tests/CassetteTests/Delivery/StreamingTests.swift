@@ -31,7 +31,7 @@ import FoundationNetworking
             let liveEvents = EventStreamClient.events(of: live)
             #expect(liveEvents.map(\.data) == (0..<Self.eventCount).map { #"{"index":\#($0),"token":"t\#($0)"}"# })
             let recorder = try Tape(file: file, mode: .once, environment: .tests)
-            let recorded = await Fetch.get(url, on: try Fetch.delegateSession(configuredBy: recorder.configure), style: .delegate)
+            let recorded = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: recorder.configure), style: .delegate)
             _ = try recorder.eject()
             #expect(recorded.sameOutcome(as: live))
             #expect(EventStreamClient.events(of: recorded).map(\.data) == liveEvents.map(\.data))
@@ -50,7 +50,7 @@ import FoundationNetworking
 
             // Replayed with the recorded latency: each event when it arrived, the same bytes.
             let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
-            let replayed = await Fetch.get(url, on: try Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
+            let replayed = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
             #expect(replayed.sameOutcome(as: live))
             let replayedEvents = EventStreamClient.events(of: replayed)
             #expect(replayedEvents.map(\.data) == liveEvents.map(\.data))
@@ -62,7 +62,7 @@ import FoundationNetworking
             // Twice as fast, the gaps halve.
             let fast = try Tape(file: file, mode: .none, options: .init(latency: .scaled(0.5)), environment: .tests)
             let halved = EventStreamClient.events(
-                of: await Fetch.get(url, on: try Fetch.delegateSession(configuredBy: fast.configure), style: .delegate))
+                of: await Fetch.get(url, on: Fetch.delegateSession(configuredBy: fast.configure), style: .delegate))
             #expect(halved.count == Self.eventCount)
             for (event, offset) in zip(halved, offsets) {
                 #expect(
@@ -72,7 +72,7 @@ import FoundationNetworking
             // Instant: the whole stream at once.
             let instant = try Tape(file: file, mode: .none, environment: .tests)
             let started = Date()
-            let atOnce = await Fetch.get(url, on: try Fetch.delegateSession(configuredBy: instant.configure), style: .delegate)
+            let atOnce = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: instant.configure), style: .delegate)
             #expect(Date().timeIntervalSince(started) < 0.2 * TimingIsolation.scale)
             #expect(atOnce.sameOutcome(as: live))
             #expect(EventStreamClient.events(of: atOnce).count == Self.eventCount)
@@ -110,7 +110,7 @@ import FoundationNetworking
             // Replayed to a delegate with the recorded latency: four pieces, each when it was recorded.
             let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
             let replayed = await Fetch.get(
-                server.baseURL + paths[0], on: try Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
+                server.baseURL + paths[0], on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
             #expect(replayed.sameOutcome(as: live[0]))
             #expect(replayed.pieces == chunks.map(\.data.count))
             for (arrival, chunk) in zip(replayed.pieceTimes, chunks) {
@@ -229,7 +229,7 @@ import FoundationNetworking
         let tape = try Tape(
             file: PackagePaths.examples.appendingPathComponent("chat-stream.json"), mode: .none,
             options: .init(latency: .recorded), environment: .tests)
-        let fetched = await Fetch.run(try Self.chatRequest(), on: try Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
+        let fetched = await Fetch.run(try Self.chatRequest(), on: Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
         let events = EventStreamClient.events(of: fetched)
         #expect(events.count == 12)
         #expect(events.last?.data == "[DONE]")
@@ -274,7 +274,7 @@ import FoundationNetworking
 
             let tape = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
             let fetched = await Fetch.run(
-                try Self.chatRequest(), on: try Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
+                try Self.chatRequest(), on: Fetch.delegateSession(configuredBy: tape.configure), style: .delegate)
             let events = EventStreamClient.events(of: fetched)
             #expect(fetched.errorCode == nil)
             #expect(events.count == 11)

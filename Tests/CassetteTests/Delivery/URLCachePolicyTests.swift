@@ -103,7 +103,7 @@ import FoundationNetworking
             let recording = try scratch.tape(mode: .once, options: options)
             var recordedFirsts: [Fetched] = []
             let recorded = await Self.run(
-                style, on: try Self.session(style, configure: recording.configure), base: scratch.server.baseURL, firsts: &recordedFirsts)
+                style, on: Self.session(style, configure: recording.configure), base: scratch.server.baseURL, firsts: &recordedFirsts)
             #expect(recorded == expected, "recorded, \(style)")
             #expect(recordedFirsts.map(\.status) == live.map(\.status))
             #expect(recordedFirsts.map { $0.headers["Cache-Control"] } == live.map { $0.headers["Cache-Control"] })
@@ -114,7 +114,7 @@ import FoundationNetworking
             let replaying = try scratch.tape(mode: .none, options: options)
             var replayedFirsts: [Fetched] = []
             let replayed = await Self.run(
-                style, on: try Self.session(style, configure: replaying.configure), base: scratch.server.baseURL, firsts: &replayedFirsts)
+                style, on: Self.session(style, configure: replaying.configure), base: scratch.server.baseURL, firsts: &replayedFirsts)
             #expect(replayed == expected, "replayed, \(style)")
             // Field by field (a delegate's timings aside).
             let fields = { (fetched: Fetched) in
@@ -134,7 +134,7 @@ import FoundationNetworking
             let tape = try scratch.tape(mode: .once, options: Tape.Options(urlCache: .keptCachingAsOnApplePlatforms))
             let configuration = URLSessionConfiguration.default
             let shared = try #require(configuration.urlCache)
-            try tape.configure(configuration)
+            tape.configure(configuration)
             #expect(configuration.urlCache !== shared)
             #expect(configuration.urlCache === tape.session.configuration.urlCache, "one cache: the tape's")
             let session = URLSession(configuration: configuration)
@@ -149,7 +149,7 @@ import FoundationNetworking
             // A configuration without a cache keeps none: a live session with none caches nothing.
             let none = URLSessionConfiguration.ephemeral
             none.urlCache = nil
-            try tape.configure(none)
+            tape.configure(none)
             #expect(none.urlCache == nil)
             _ = try tape.eject()
         }
@@ -239,7 +239,7 @@ import FoundationNetworking
                 let queue = OperationQueue()
                 queue.maxConcurrentOperationCount = 1
                 let configuration = URLSessionConfiguration.ephemeral
-                try tape.configure(configuration)
+                tape.configure(configuration)
                 let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
                 session.dataTask(with: url).resume()
                 await withCheckedContinuation { continuation in
@@ -269,7 +269,7 @@ import FoundationNetworking
                 CachedURLResponse(response: proposed.response, data: Data("from the delegate".utf8), storagePolicy: .allowedInMemoryOnly)
             }
             for (delegate, expected) in [(refusing, "response #2"), (replacing, "from the delegate")] {
-                let session = try Self.session(.completionHandler, delegate: delegate, configure: tape.configure)
+                let session = Self.session(.completionHandler, delegate: delegate, configure: tape.configure)
                 let url = try #require(URL(string: scratch.url("/cache/status/200?case=\(expected.count)")))
                 let first = await Fetch.run(URLRequest(url: url), on: session, style: .completionHandler)
                 // Asked before the task completed: the call is there when the completion handler ran.

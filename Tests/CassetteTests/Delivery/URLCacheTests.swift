@@ -40,14 +40,14 @@ import FoundationNetworking
     ]
 
     /// A session of `style` whose configuration has a new in-memory cache, after `configure`.
-    private static func session(_ style: FetchStyle, configure: @escaping (URLSessionConfiguration) throws -> Void) throws -> URLSession {
-        let prepare: (URLSessionConfiguration) throws -> Void = { configuration in
+    private static func session(_ style: FetchStyle, configure: @escaping (URLSessionConfiguration) -> Void) -> URLSession {
+        let prepare: (URLSessionConfiguration) -> Void = { configuration in
             configuration.urlCache = URLCache(memoryCapacity: 4 << 20, diskCapacity: 0, diskPath: nil)
-            try configure(configuration)
+            configure(configuration)
         }
-        if style == .delegate { return try Fetch.delegateSession(configuredBy: prepare) }
+        if style == .delegate { return Fetch.delegateSession(configuredBy: prepare) }
         let configuration = URLSessionConfiguration.ephemeral
-        try prepare(configuration)
+        prepare(configuration)
         return URLSession(configuration: configuration)
     }
 
@@ -80,17 +80,17 @@ import FoundationNetworking
     func aKeptCacheBehavesAsALiveSessionOnThisPlatform(style: FetchStyle) async throws {
         try await withScratchTape { scratch in
             let server = scratch.server
-            let live = await Self.run(style, on: try Self.session(style) { _ in }, base: server.baseURL)
+            let live = await Self.run(style, on: Self.session(style) { _ in }, base: server.baseURL)
             let liveSent = Self.received(by: server, after: 0)
 
             let options = Tape.Options(urlCache: .kept)
             let recording = try scratch.tape(mode: .once, options: options)
-            let recorded = await Self.run(style, on: try Self.session(style, configure: recording.configure), base: server.baseURL)
+            let recorded = await Self.run(style, on: Self.session(style, configure: recording.configure), base: server.baseURL)
             let recordedSent = Self.received(by: server, after: liveSent.count)
             #expect(try recording.eject().recorded == recordedSent.count)
 
             let replaying = try scratch.tape(mode: .none, options: options)
-            let replayed = await Self.run(style, on: try Self.session(style, configure: replaying.configure), base: server.baseURL)
+            let replayed = await Self.run(style, on: Self.session(style, configure: replaying.configure), base: server.baseURL)
             let report = try replaying.eject()
 
             // Measured on Linux: the live session sends every request; its cache stores nothing.
@@ -127,7 +127,7 @@ import FoundationNetworking
                 Seen(status: 304, body: "", etag: #""v2""#),
             ]
             let recording = try scratch.tape(mode: .once, options: options)
-            let recorded = await Self.run(style, on: try Self.session(style, configure: recording.configure), base: server.baseURL)
+            let recorded = await Self.run(style, on: Self.session(style, configure: recording.configure), base: server.baseURL)
             #expect(recorded == expected, "recorded, \(style)")
             #expect(
                 Self.received(by: server, after: 0) == [
@@ -139,7 +139,7 @@ import FoundationNetworking
             #expect(saved[2].request.headers["If-None-Match"] == #""v1""#, "the revalidation is recorded with its validator")
 
             let replaying = try scratch.tape(mode: .none, options: options)
-            let replayed = await Self.run(style, on: try Self.session(style, configure: replaying.configure), base: server.baseURL)
+            let replayed = await Self.run(style, on: Self.session(style, configure: replaying.configure), base: server.baseURL)
             let report = try replaying.eject()
             #expect(replayed == expected, "replayed, \(style)")
             #expect(report.replayed == 4 && report.unmatched.isEmpty, "\(report)")
@@ -178,14 +178,14 @@ import FoundationNetworking
             let tape = try scratch.tape(mode: .once)
             let configuration = URLSessionConfiguration.default
             configuration.urlCache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
-            try tape.configure(configuration)
+            tape.configure(configuration)
             #expect(configuration.urlCache == nil)
             #expect(tape.session.configuration.urlCache == nil)
 
             // Kept: the tape's cache stands in for the configuration's (URLCachePolicyTests).
             let keeping = try scratch.tape(mode: .once, options: Tape.Options(urlCache: .kept))
             configuration.urlCache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
-            try keeping.configure(configuration)
+            keeping.configure(configuration)
             #expect(configuration.urlCache is TapeURLCache)
             #expect(keeping.session.configuration.urlCache === configuration.urlCache)
         }

@@ -40,7 +40,7 @@ import FoundationNetworking
             // Redaction off: this compares every byte of what was recorded with what replays
             // (RedactionTests covers what redaction changes).
             let recording = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: .tests)
-            let liveSession = style == .delegate ? try Fetch.delegateSession(configuredBy: recording.configure) : recording.session
+            let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
             var live: [Fetched] = []
             for request in Self.requests(server.baseURL) {
                 live.append(await Fetch.run(request, on: liveSession, style: style))
@@ -72,7 +72,7 @@ import FoundationNetworking
             #expect(saved.interactions.first { $0.request.method == "PUT" }?.request.body.form == .text)
 
             let replaying = try Tape(file: file, mode: .none, environment: .tests)
-            let replaySession = style == .delegate ? try Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
+            let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
             for (index, request) in Self.requests(server.baseURL).enumerated() {
                 let replayed = await Fetch.run(request, on: replaySession, style: style)
                 #expect(
@@ -164,7 +164,7 @@ import FoundationNetworking
             case "httpCookieAcceptPolicy": configuration.httpCookieAcceptPolicy = .never
             default: request.httpShouldHandleCookies = false
             }
-            try tape.configure(configuration)
+            tape.configure(configuration)
             let session = URLSession(configuration: configuration)
             let (_, response) = try await session.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -173,7 +173,7 @@ import FoundationNetworking
             // The same cassette, with cookies allowed: both are stored.
             let allowed = URLSessionConfiguration.ephemeral
             allowed.httpCookieStorage = storage
-            try tape.configure(allowed)
+            tape.configure(allowed)
             _ = try await URLSession(configuration: allowed).data(from: try #require(URL(string: "https://api.example.com/login")))
             #expect((storage.cookies ?? []).map(\.name).sorted() == ["session", "theme"])
             _ = try tape.eject()
@@ -192,7 +192,7 @@ import FoundationNetworking
             let urls = [server.baseURL + "/drop", server.baseURL + "/drop-mid-body", closed.baseURL + "/refused"]
 
             let recording = try Tape(file: file, mode: .once, options: .init(savesConnectionFailures: true), environment: .tests)
-            let liveSession = style == .delegate ? try Fetch.delegateSession(configuredBy: recording.configure) : recording.session
+            let liveSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
             var live: [Fetched] = []
             for url in urls { live.append(await Fetch.get(url, on: liveSession, style: style)) }
             try recording.eject()
@@ -209,7 +209,7 @@ import FoundationNetworking
             #expect(saved.interactions[1].response?.status == 200, "the head arrived before the connection dropped")
 
             let replaying = try Tape(file: file, mode: .none, environment: .tests)
-            let replaySession = style == .delegate ? try Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
+            let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
             for (index, url) in urls.enumerated() {
                 let replayed = await Fetch.get(url, on: replaySession, style: style)
                 #expect(replayed.sameOutcome(as: live[index]), "\(url): live \(live[index]), replayed \(replayed)")

@@ -478,7 +478,7 @@ import FoundationNetworking
         var live: [Observed] = []
         for (label, kind, call) in try Self.taskKinds(base: settings.base, scratch: settings.workdir) {
             let configuration = URLSessionConfiguration.ephemeral
-            try tape.configure(configuration)
+            tape.configure(configuration)
             let observed = await TaskRun.observe(kind, call: call, configuration: configuration)
             if case .download = kind {
                 #expect(observed.errorCode == URLError.Code.cannotCreateFile.rawValue, "\(label): \(observed)")
@@ -510,7 +510,7 @@ import FoundationNetworking
         #expect(live.count == kinds.count)
         for ((label, kind, call), recorded) in zip(kinds, live) {
             let configuration = URLSessionConfiguration.ephemeral
-            try tape.configure(configuration)
+            tape.configure(configuration)
             let replayed = await TaskRun.observe(kind, call: call, configuration: configuration)
             #expect(replayed.sameOutcome(as: recorded), "\(label)\nlive: \(recorded)\nreplayed: \(replayed)")
         }

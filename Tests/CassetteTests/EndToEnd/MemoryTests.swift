@@ -95,7 +95,7 @@ import FoundationNetworking
             let urls = try ["/bytes/2000", "/bytes/2000000"].map { try #require(URL(string: scratch.server.baseURL + $0)) }
             func session(of tape: Tape?) throws -> URLSession {
                 style == .delegate
-                    ? try Fetch.delegateSession { try tape?.configure($0) } : tape?.session ?? URLSession(configuration: .ephemeral)
+                    ? Fetch.delegateSession { tape?.configure($0) } : tape?.session ?? URLSession(configuration: .ephemeral)
             }
             let plain = try session(of: nil)
             defer { plain.invalidateAndCancel() }

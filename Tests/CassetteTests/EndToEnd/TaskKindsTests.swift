@@ -166,7 +166,7 @@ import FoundationNetworking
             func configuration(_ tape: Tape?) throws -> URLSessionConfiguration {
                 let configuration = URLSessionConfiguration.ephemeral
                 scenario.configure(configuration)
-                try tape?.configure(configuration)
+                tape?.configure(configuration)
                 return configuration
             }
 

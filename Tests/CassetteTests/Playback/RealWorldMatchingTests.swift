@@ -259,7 +259,7 @@ import FoundationNetworking
 
     static func session(_ style: FetchStyle, tape: Tape? = nil) throws -> URLSession {
         style == .delegate
-            ? try Fetch.delegateSession { configuration in try tape?.configure(configuration) }
+            ? Fetch.delegateSession { configuration in tape?.configure(configuration) }
             : tape?.session ?? URLSession(configuration: .ephemeral)
     }
 }

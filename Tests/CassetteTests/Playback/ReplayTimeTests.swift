@@ -51,9 +51,9 @@ import FoundationNetworking
     }
 
     static func session(_ style: FetchStyle, of tape: Tape) throws -> URLSession {
-        if style == .delegate { return try Fetch.delegateSession(configuredBy: tape.configure) }
+        if style == .delegate { return Fetch.delegateSession(configuredBy: tape.configure) }
         let configuration = URLSessionConfiguration.ephemeral
-        try tape.configure(configuration)
+        tape.configure(configuration)
         return URLSession(configuration: configuration)
     }
 
@@ -130,7 +130,7 @@ import FoundationNetworking
             try await Self.recordAMonthOldCassette(scratch, at: at)
             let tape = try scratch.tape(mode: .none, matching: .default.includingHeaders("Cookie"), options: Tape.Options(time: .shifted))
             let configuration = URLSessionConfiguration.ephemeral
-            try tape.configure(configuration)
+            tape.configure(configuration)
             let session = URLSession(configuration: configuration)
             #expect(await Fetch.get(scratch.url("/sign-in?at=\(Int(at.timeIntervalSince1970))"), on: session).status == 200)
             let cookies = configuration.httpCookieStorage?.cookies(for: try #require(URL(string: scratch.url("/account")))) ?? []

@@ -15,7 +15,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let server = scratch.server
             let tape = try Tape(file: scratch.file("slow.json"), mode: .once, environment: .tests)
-            let session = try Fetch.delegateSession(configuredBy: tape.configure)
+            let session = Fetch.delegateSession(configuredBy: tape.configure)
             let gap = 0.15 * TimingIsolation.scale
             let started = Date()
             let fetched = await Fetch.get(server.baseURL + "/slow-chunks/5/\(Int(gap * 1000))", on: session, style: .delegate)

@@ -74,7 +74,7 @@ import FoundationNetworking
     static func session(style: FetchStyle, storage: HTTPCookieStorage, tape: Tape?) throws -> URLSession {
         let prepare: (URLSessionConfiguration) throws -> Void = { configuration in
             configuration.httpCookieStorage = storage
-            try tape?.configure(configuration)
+            tape?.configure(configuration)
         }
         if style == .delegate { return try Fetch.delegateSession(configuredBy: prepare) }
         let configuration = URLSessionConfiguration.ephemeral
@@ -208,7 +208,7 @@ import FoundationNetworking
             let refusing = Refusing()
             let recorder = try Tape(file: file, mode: .once, environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
-            try recorder.configure(configuration)
+            recorder.configure(configuration)
             let live = try await URLSession(configuration: configuration, delegate: refusing, delegateQueue: nil).data(
                 from: try #require(URL(string: base + path)))
             try recorder.eject()
@@ -225,7 +225,7 @@ import FoundationNetworking
 
             let player = try Tape(file: file, mode: .none, environment: .tests)
             let replayConfiguration = URLSessionConfiguration.ephemeral
-            try player.configure(replayConfiguration)
+            player.configure(replayConfiguration)
             let replayed = try await URLSession(configuration: replayConfiguration, delegate: Refusing(), delegateQueue: nil)
                 .data(from: try #require(URL(string: base + path)))
             #expect((replayed.1 as? HTTPURLResponse)?.statusCode == 302)

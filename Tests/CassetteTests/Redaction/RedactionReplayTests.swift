@@ -102,7 +102,7 @@ import FoundationNetworking
 
             for style in FetchStyle.allCases {
                 let player = try Tape(file: file, mode: .none, environment: .tests)
-                let session = style == .delegate ? try Fetch.delegateSession { try player.configure($0) } : player.session
+                let session = style == .delegate ? Fetch.delegateSession { player.configure($0) } : player.session
                 for request in requests() {
                     let replayed = await Fetch.run(request, on: session, style: style)
                     #expect(replayed.status == 200, "\(style): \(replayed.errorDescription ?? "")")

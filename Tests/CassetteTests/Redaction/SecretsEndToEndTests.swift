@@ -84,7 +84,7 @@ import FoundationNetworking
             let file = scratch.file("secrets.\(format.fileExtension)")
 
             let recording = try Tape(file: file, mode: .once, environment: .tests)
-            let recordingSession = style == .delegate ? try Fetch.delegateSession(configuredBy: recording.configure) : recording.session
+            let recordingSession = style == .delegate ? Fetch.delegateSession(configuredBy: recording.configure) : recording.session
             var live: [Fetched] = []
             for request in Self.requests(server.baseURL) {
                 live.append(await Fetch.run(request, on: recordingSession, style: style))
@@ -97,7 +97,7 @@ import FoundationNetworking
 
             // A deliberate miss: the same credentials on a path that was never recorded.
             let replaying = try Tape(file: file, mode: .none, environment: .tests)
-            let replaySession = style == .delegate ? try Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
+            let replaySession = style == .delegate ? Fetch.delegateSession(configuredBy: replaying.configure) : replaying.session
             var replayed: [Fetched] = []
             for request in Self.requests(server.baseURL) {
                 replayed.append(await Fetch.run(request, on: replaySession, style: style))

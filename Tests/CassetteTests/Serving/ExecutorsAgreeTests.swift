@@ -68,7 +68,7 @@ import FoundationNetworking
             let sessionTape = try Self.tape(file)
             let serverTape = try Self.tape(file)
             let server = try serverTape.serve()
-            let session = try Fetch.delegateSession(configuredBy: sessionTape.configure)
+            let session = Fetch.delegateSession(configuredBy: sessionTape.configure)
             defer {
                 _ = try? sessionTape.eject()
                 _ = try? serverTape.eject()

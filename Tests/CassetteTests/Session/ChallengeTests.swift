@@ -83,7 +83,7 @@ import FoundationNetworking
     ) async throws -> Run {
         let configuration = URLSessionConfiguration.ephemeral
         if let credentials { configuration.urlCredentialStorage = credentials }
-        try tape?.configure(configuration)
+        tape?.configure(configuration)
         let collecting = CollectingDelegate()
         let session = URLSession(configuration: configuration, delegate: style == .delegate ? collecting : answering, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
@@ -275,7 +275,7 @@ import FoundationNetworking
             _ = try cancelling.eject()
             let replayingRefused = try Tape(file: refused, mode: .none, options: Tape.Options().quiet, environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
-            try replayingRefused.configure(configuration)
+            replayingRefused.configure(configuration)
             let session = URLSession(configuration: configuration, delegate: Answering(credential: credential), delegateQueue: nil)
             defer { session.finishTasksAndInvalidate() }
             let fetched = await Fetch.run(
@@ -326,7 +326,7 @@ import FoundationNetworking
     /// challenge answered by `answering` (``EventDelegate`` with every piece of the body noted).
     static func events(path: String, answering: Answering, server: LoopbackServer, tape: Tape?) async throws -> [String] {
         let configuration = URLSessionConfiguration.ephemeral
-        try tape?.configure(configuration)
+        tape?.configure(configuration)
         let request = URLRequest(url: try #require(URL(string: server.baseURL + path)))
         return await TaskRun.observe(.data(request), call: .delegate, configuration: configuration, challenges: answering, notesData: true)
             .events

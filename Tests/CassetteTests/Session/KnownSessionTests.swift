@@ -50,7 +50,7 @@ import FoundationNetworking
             let tape = try scratch.tape(mode: .once)
             let delegate = RefusingDelegate()
             let configuration = URLSessionConfiguration.ephemeral
-            let session = try tape.makeSession(configuration: configuration, delegate: delegate)
+            let session = tape.makeSession(configuration: configuration, delegate: delegate)
             // As URLSession does, it takes a copy: the caller's configuration is not routed, so no
             // other session made from it shares the class that knows this one.
             #expect(configuration.protocolClasses?.contains { $0 is CassetteURLProtocol.Type } == false)
@@ -73,7 +73,7 @@ import FoundationNetworking
             #expect(own.state == .completed)
 
             let configuration = URLSessionConfiguration.ephemeral
-            try tape.configure(configuration)
+            tape.configure(configuration)
             let callers = URLSession(configuration: configuration)
             let (task, status) = try await Self.run(scratch.url("/status/200"), on: callers)
             #expect(status == 200)

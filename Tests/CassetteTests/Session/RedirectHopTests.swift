@@ -81,7 +81,7 @@ import FoundationNetworking
         stubbed.stubs.add(.path("/old"), response: .text("moved", status: 301).header("Location", "/new"))
         stubbed.stubs.add(.path("/new")) { request in .text("new got \(request.request.body.data.count) bytes") }
         let configuration = URLSessionConfiguration.ephemeral
-        try stubbed.configure(configuration)
+        stubbed.configure(configuration)
         var upload = URLRequest(url: URL(string: "https://api.example.com/old")!)
         upload.httpMethod = "PUT"
 
@@ -138,7 +138,7 @@ import FoundationNetworking
         stubbed.stubs.add(.path("/old"), response: .text("moved", status: 302).header("Location", "/new"))
         stubbed.stubs.add(.path("/new"), response: .text("new"))
         let configuration = URLSessionConfiguration.ephemeral
-        try stubbed.configure(configuration)
+        stubbed.configure(configuration)
         let delegate = SlowDelegate()
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         let task = session.dataTask(with: URL(string: "https://api.example.com/old")!)

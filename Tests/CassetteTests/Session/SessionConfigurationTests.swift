@@ -16,7 +16,7 @@ import FoundationNetworking
     static func configuration(_ tape: Tape, resourceTimeout: TimeInterval) throws -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForResource = resourceTimeout
-        try tape.configure(configuration)
+        tape.configure(configuration)
         return configuration
     }
 
@@ -43,7 +43,7 @@ import FoundationNetworking
             let configuration = URLSessionConfiguration.default
             configuration.urlCache = cache
             configuration.requestCachePolicy = .returnCacheDataElseLoad
-            try tape.configure(configuration)
+            tape.configure(configuration)
             #expect(configuration.urlCache == nil)
             let fetched = await Fetch.get(url.absoluteString, on: URLSession(configuration: configuration))
             #expect(fetched.text == "from the cassette")
@@ -51,7 +51,7 @@ import FoundationNetworking
             let stubs = StubSession()
             let stubbed = URLSessionConfiguration.default
             stubbed.urlCache = cache
-            try stubs.configure(stubbed)
+            stubs.configure(stubbed)
             #expect(stubbed.urlCache == nil && tape.session.configuration.urlCache == nil)
         }
     }

@@ -15,14 +15,14 @@ import FoundationNetworking
 @Suite struct SessionRouteTests {
     static func session(for tape: Tape, style: FetchStyle, _ prepare: (URLSessionConfiguration) -> Void) throws -> URLSession {
         if style == .delegate {
-            return try Fetch.delegateSession { configuration in
+            return Fetch.delegateSession { configuration in
                 prepare(configuration)
-                try tape.configure(configuration)
+                tape.configure(configuration)
             }
         }
         let configuration = URLSessionConfiguration.ephemeral
         prepare(configuration)
-        try tape.configure(configuration)
+        tape.configure(configuration)
         return URLSession(configuration: configuration)
     }
 
@@ -101,7 +101,7 @@ import FoundationNetworking
                 ]), to: file)
             let first = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
             let configuration = URLSessionConfiguration.ephemeral
-            try first.configure(configuration)
+            first.configure(configuration)
             let outlived = URLSession(configuration: configuration)
             #expect(await Fetch.get("https://api.example.com/feed", on: outlived).text == "feed")
             try first.eject()
@@ -110,7 +110,7 @@ import FoundationNetworking
             var later: [Tape] = []
             for _ in 0..<3 {
                 let tape = try Tape(file: file, mode: .none, options: .init(allowsRepeatedReplays: true), environment: .tests)
-                try tape.configure(URLSessionConfiguration.ephemeral)
+                tape.configure(URLSessionConfiguration.ephemeral)
                 later.append(tape)
             }
             let fetched = await Fetch.get("https://api.example.com/feed?key=secret", on: outlived)

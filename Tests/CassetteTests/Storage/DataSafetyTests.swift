@@ -191,11 +191,11 @@ import Glibc
             let server = scratch.server
             let tape = try Tape(file: scratch.file("sessions.json"), mode: .once, environment: .tests)
             let configured = URLSessionConfiguration.ephemeral
-            try tape.configure(configured)
+            tape.configure(configured)
             let callers: [(URLSession, FetchStyle)] = [
                 (tape.session, .async), (tape.session, .completionHandler),
                 (URLSession(configuration: configured), .completionHandler),
-                (try Fetch.delegateSession(configuredBy: tape.configure), .delegate),
+                (Fetch.delegateSession(configuredBy: tape.configure), .delegate),
             ]
             let perCaller = 40
             let fetched = await withTaskGroup(of: (String, Fetched).self) { group in

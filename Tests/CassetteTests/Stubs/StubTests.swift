@@ -131,7 +131,7 @@ import FoundationNetworking
         let stubbed = StubSession()
         defer { stubbed.invalidate() }
         stubbed.stubs.add(.host("api.example.com"), response: .error(.notConnectedToInternet))
-        let session = style == .delegate ? try Fetch.delegateSession(configuredBy: stubbed.configure) : stubbed.session
+        let session = style == .delegate ? Fetch.delegateSession(configuredBy: stubbed.configure) : stubbed.session
         let fetched = await Fetch.run(Self.request("https://api.example.com/feed"), on: session, style: style)
         #expect(fetched.errorCode == .notConnectedToInternet)
         #expect(fetched.status == nil)
@@ -147,7 +147,7 @@ import FoundationNetworking
         defer { stubbed.invalidate() }
         let body = Data(repeating: 0x61, count: 2000)
         stubbed.stubs.add(.path("/slow"), response: .data(body).requestTime(0.3, responseTime: 0.4))
-        let session = style == .delegate ? try Fetch.delegateSession(configuredBy: stubbed.configure) : stubbed.session
+        let session = style == .delegate ? Fetch.delegateSession(configuredBy: stubbed.configure) : stubbed.session
         let started = Date()
         let fetched = await Fetch.run(Self.request("https://a.example/slow"), on: session, style: style)
         let elapsed = Date().timeIntervalSince(started)
@@ -258,7 +258,7 @@ import FoundationNetworking
         stubbed.stubs.add(.always, response: .text("stubbed"))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpAdditionalHeaders = ["X-Client": "tests"]
-        try stubbed.configure(configuration)
+        stubbed.configure(configuration)
         let own = URLSession(configuration: configuration)
         #expect(await Fetch.get(server.baseURL + "/status/200", on: own).text == "stubbed")
         let plain = URLSession(configuration: .ephemeral)
@@ -470,7 +470,7 @@ import FoundationNetworking
         stubbed.stubs.add(.path("/string"), response: .text("a string"))
         stubbed.stubs.add(.path("/form"), response: .form(["b": "two words", "a": "1"]))
         stubbed.stubs.add(.path("/data"), response: .data(Data([0, 1, 2, 255])))
-        let delegateSession = try Fetch.delegateSession(configuredBy: stubbed.configure)
+        let delegateSession = Fetch.delegateSession(configuredBy: stubbed.configure)
         let chunked = await Fetch.run(Self.request("https://a.example/chunks"), on: delegateSession, style: .delegate)
         #expect(chunked.text == "one,two,three")
         #expect(chunked.pieces == [4, 4, 5], "each chunk arrives as it is sent")
