@@ -44,14 +44,51 @@ extension XCTestCase {
             name: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
             sharedSession: sharedSession, environment: environment
         ).opened(by: function, in: filePath)
-        return try await Tape.withCassette(
-            settings,
-            outlet: { verification, bodyThrew in
-                attach(verification.evidence)
-                try Tape.throwingOutlet(verification, bodyThrew: bodyThrew)
-            },
-            failed: { (testRun?.failureCount ?? 0) + (testRun?.unexpectedExceptionCount ?? 0) > 0 }, body)
+        return try await Tape.withCassette(settings, outlet: outlet, failed: { testFailed }, body)
     }
+
+    /// The synchronous form, for a synchronous XCTest test: as the global synchronous
+    /// `withCassette`, with the test's own failures counted and the evidence attached as above.
+    /// A test case that links `CassetteXCTest` calls this one, never the global one, whatever
+    /// its style: both forms are members, so neither hides the other.
+    ///
+    /// ```swift
+    /// func testFetchSynchronously() throws {
+    ///     try withCassette("Users/fetch") { tape in
+    ///         XCTAssertEqual(try LegacyClient(session: tape.session).fetchUserNameSynchronously(id: 42), "Ada")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters: as the global `withCassette`. `URLSession.shared` cannot be intercepted from
+    ///   here (that waits): use the `async` form with `sharedSession: true`.
+    public func withCassette<Result>(
+        _ name: String,
+        folder: String? = nil,
+        bundle: Bundle? = nil,
+        filePath: String = #filePath,
+        mode: RecordMode = .once,
+        matching: RequestMatching = .default,
+        options: Tape.Options = Tape.Options(),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        function: String = #function,
+        _ body: (Tape) throws -> Result
+    ) throws -> Result {
+        let settings = TapeSettings(
+            name: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
+            environment: environment
+        ).opened(by: function, in: filePath)
+        return try Tape.withCassette(settings, outlet: outlet, failed: { testFailed }, body)
+    }
+
+    /// Hands what ejecting found to the test: the evidence attached, failures thrown.
+    private func outlet(_ verification: EjectVerification, bodyThrew: Bool) throws {
+        attach(verification.evidence)
+        try Tape.throwingOutlet(verification, bodyThrew: bodyThrew)
+    }
+
+    /// Whether the test failed without throwing (an `XCTAssert` that failed, an exception).
+    private var testFailed: Bool { (testRun?.failureCount ?? 0) + (testRun?.unexpectedExceptionCount ?? 0) > 0 }
 
     /// Attaches each piece of `evidence` to this test (Apple platforms; XCTest on Linux has no
     /// attachments).

@@ -71,20 +71,29 @@ public func withCassette<Result>(
     function: String = #function,
     _ body: (Tape) throws -> Result
 ) throws -> Result {
-    let tape = try Tape(
-        TapeSettings(
-            name: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
-            environment: environment
-        ).opened(by: function, in: filePath))
-    let result: Result
-    do {
-        result = try Tape.$current.withValue(tape) { try body(tape) }
-    } catch {
-        tape.ejectAfterFailure(error, outlet: Tape.throwingOutlet)
-        throw error
+    let settings = TapeSettings(
+        name: name, folder: folder, bundle: bundle, filePath: filePath, mode: mode, matching: matching, options: options,
+        environment: environment
+    ).opened(by: function, in: filePath)
+    return try Tape.withCassette(settings, outlet: Tape.throwingOutlet, body)
+}
+
+extension Tape {
+    /// The synchronous form of the `withCassette(_:outlet:failed:_:)` above, for a body that does not wait.
+    package static func withCassette<Result>(
+        _ settings: TapeSettings, outlet: VerificationOutlet, failed: () -> Bool = { false }, _ body: (Tape) throws -> Result
+    ) throws -> Result {
+        let tape = try Tape(settings)
+        let result: Result
+        do {
+            result = try Tape.$current.withValue(tape) { try body(tape) }
+        } catch {
+            tape.ejectAfterFailure(error, outlet: outlet)
+            throw error
+        }
+        try outlet(tape.verifiedEject(bodyError: nil, testFailed: failed()), false)
+        return result
     }
-    try Tape.throwingOutlet(tape.verifiedEject(bodyError: nil), bodyThrew: false)
-    return result
 }
 
 extension Tape {
