@@ -100,7 +100,7 @@ extension Tape {
         /// them. A cassette that already names a schema keeps it whatever this says.
         ///
         /// ```swift
-        /// options.schemaReference = "../.build/checkouts/Cassette/docs/cassette.schema.json"
+        /// let options = Tape.Options(schemaReference: "../.build/checkouts/Cassette/docs/cassette.schema.json")
         /// ```
         public var schemaReference: String?
         /// Whether warnings are also written to standard error as they happen (the default). The
@@ -139,6 +139,8 @@ extension Tape {
         ///   - expectsRequests: See ``expectsRequests``.
         ///   - ignoredRequests: See ``ignoredRequests``.
         ///   - savesWhenTestFails: See ``savesWhenTestFails``.
+        ///   - writesMisses: See ``writesMisses``.
+        ///   - schemaReference: See ``schemaReference``.
         public init(
             allowsRepeatedReplays: Bool = false,
             latency: Latency? = nil,
@@ -154,8 +156,12 @@ extension Tape {
             time: ReplayTime = .recorded,
             expectsRequests: Bool = true,
             ignoredRequests: IgnoredRequests = .none,
-            savesWhenTestFails: Bool = false
+            savesWhenTestFails: Bool = false,
+            writesMisses: Bool = false,
+            schemaReference: String? = nil
         ) {
+            self.writesMisses = writesMisses
+            self.schemaReference = schemaReference
             self.savesWhenTestFails = savesWhenTestFails
             self.ignoredRequests = ignoredRequests
             self.expectsRequests = expectsRequests
