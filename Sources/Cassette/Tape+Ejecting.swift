@@ -15,32 +15,27 @@ extension Tape {
     /// each other. The tape's ``session`` is invalidated, and requests still recording are
     /// cancelled and not saved.
     ///
-    /// - Returns: What the tape did.
-    /// - Throws: ``CassetteError/saveFailed(file:reason:)``, ``CassetteError/alreadyEjected(file:)``;
-    ///   ``CassetteError/backgroundSessionNotRoutable(identifier:)`` when ``configure(_:)`` was
-    ///   given a background configuration (thrown once the cassette is saved).
-    @discardableResult
-    public func eject() throws -> Report {
-        try eject(announcingWarnings: true)
-    }
-
-    /// ``eject()`` at the end of a test that failed, or did not: a tape that recorded for a test
-    /// that failed does not save unless ``Options/savesWhenTestFails`` (or
-    /// `CASSETTE_SAVE_ON_FAILURE=1`) says so, and its report warns of the cassette not saved. The
-    /// `.cassette` trait and `withCassette` call this for you; an XCTest `tearDown` that opened the
-    /// tape in `setUp` passes what XCTest knows:
+    /// `testFailed`: whether the test failed. A tape that recorded for a test that failed does not
+    /// save unless ``Options/savesWhenTestFails`` (or `CASSETTE_SAVE_ON_FAILURE=1`) says so, and its
+    /// report warns of the cassette not saved. The `.cassette` trait and `withCassette` pass it for
+    /// you; an XCTest `tearDown` that opened the tape in `setUp` passes what XCTest knows:
     ///
     /// ```swift
     /// override func tearDownWithError() throws {
     ///     try tape.eject(testFailed: (testRun?.failureCount ?? 0) > 0)
     /// }
     /// ```
+    ///
+    /// - Returns: What the tape did.
+    /// - Throws: ``CassetteError/saveFailed(file:reason:)``, ``CassetteError/alreadyEjected(file:)``;
+    ///   ``CassetteError/backgroundSessionNotRoutable(identifier:)`` when ``configure(_:)`` was
+    ///   given a background configuration (thrown once the cassette is saved).
     @discardableResult
-    public func eject(testFailed: Bool) throws -> Report {
+    public func eject(testFailed: Bool = false) throws -> Report {
         try eject(announcingWarnings: true, testFailed: testFailed)
     }
 
-    /// ``eject()``; `announcingWarnings` false when the caller tells the test what the report
+    /// ``eject(testFailed:)``; `announcingWarnings` false when the caller tells the test what the report
     /// warns of itself (``verifiedEject(bodyError:)``).
     func eject(announcingWarnings announcesWarnings: Bool, testFailed: Bool = false) throws -> Report {
         try takeDown()
@@ -62,7 +57,7 @@ extension Tape {
     }
 
     /// Lets go of a tape that was never used (a server could not be set up for it): its session,
-    /// servers and routes end as at ``eject()``, and nothing is saved, reported or kept in a ledger;
+    /// servers and routes end as at ``eject(testFailed:)``, and nothing is saved, reported or kept in a ledger;
     /// a new cassette is not created empty.
     package func discard() {
         guard (try? takeDown()) != nil else { return }

@@ -120,7 +120,7 @@ public final class Tape: Sendable {
     let storedMetadata: Locked<(values: [String: MetadataValue], changed: Bool)>
     /// Whether what a failing test recorded is saved (``Options/savesWhenTestFails``, `CASSETTE_SAVE_ON_FAILURE`).
     let savesWhenTestFails: Bool
-    /// Where ``eject()`` records what the tape did (`Ledger`), or nil when the ledger is off.
+    /// Where ``eject(testFailed:)`` records what the tape did (`Ledger`), or nil when the ledger is off.
     let ledger: LedgerWriter?
     /// Whether a stale cassette fails the test, and what to add to the message; nil when the
     /// tape does not judge staleness when it is ejected.
@@ -282,7 +282,7 @@ public final class Tape: Sendable {
     /// on Apple platforms its transfers run in a system process that never asks Cassette's
     /// protocol, so they would go live unrecorded. `configure` says so on standard error at
     /// once, fails the requests that do reach the tape (as they do on Linux) with that
-    /// explanation, and ``eject()`` then throws
+    /// explanation, and ``eject(testFailed:)`` then throws
     /// ``CassetteError/backgroundSessionNotRoutable(identifier:)`` after saving what the tape
     /// recorded — on every platform alike, so a test that passes on Linux does not go live on a Mac.
     /// It does not throw itself, so that it can be called where a client library hands you its
@@ -317,7 +317,7 @@ public final class Tape: Sendable {
     }
 
     /// What the tape did so far, while it is still in use: requests replayed, recorded (not saved
-    /// yet) and unmatched, and the interactions that answered nothing yet. ``eject()`` returns
+    /// yet) and unmatched, and the interactions that answered nothing yet. ``eject(testFailed:)`` returns
     /// the final report.
     ///
     /// An exchange counts as recorded before its caller can see its end: a `URLSession` task
@@ -335,7 +335,7 @@ public final class Tape: Sendable {
         return report
     }
 
-    /// Keeps `server` (a `TapeServer`, which `CassetteServer` adds) to stop it at ``eject()``.
+    /// Keeps `server` (a `TapeServer`, which `CassetteServer` adds) to stop it at ``eject(testFailed:)``.
     ///
     /// - Throws: ``CassetteError/alreadyEjected(file:)``: the server is not kept, and the caller stops it.
     package func adopt(_ server: any EndsWithTape) throws {
@@ -345,7 +345,7 @@ public final class Tape: Sendable {
         }
     }
 
-    /// Whether ``eject()`` was called.
+    /// Whether ``eject(testFailed:)`` was called.
     package var isEjected: Bool { state.withLock { $0.ejected } }
 
     /// Also routes `URLSession.shared` through this tape until it is ejected.

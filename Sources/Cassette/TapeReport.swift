@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 extension Tape {
-    /// What a tape did, returned by ``eject()``.
+    /// What a tape did, returned by ``eject(testFailed:)``.
     public struct Report: Sendable, Equatable {
         /// The cassette file.
         public var file: URL

@@ -244,7 +244,7 @@ extension Router {
         var unused: [String]
     }
 
-    /// What the requests came to (``Tape/eject()`` asks once, after the sessions are detached):
+    /// What the requests came to (``Tape/eject(testFailed:)`` asks once, after the sessions are detached):
     /// the recorder hands its recordings over and keeps none.
     func conclusion() -> Conclusion {
         Conclusion(recorded: redactor.removingKnownSecrets(from: recorder.takeInteractions()), log: log.current, unused: unused)

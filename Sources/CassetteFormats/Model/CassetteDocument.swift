@@ -27,16 +27,22 @@ public struct CassetteDocument: Sendable, Equatable {
     /// or `$` are reserved. Empty for a cassette written without.
     public var metadata: [String: MetadataValue] = [:]
 
-    /// A document from its parts.
-    public init(recordedWith: String? = nil, interactions: [Interaction] = []) {
-        self.recordedWith = recordedWith
-        self.interactions = interactions
-    }
-
-    /// A document from its parts, naming a JSON Schema for editors (see ``schema``).
-    public init(schema: String?, recordedWith: String? = nil, interactions: [Interaction] = []) {
+    /// A document from its parts: the interactions in order, and what the file says of itself
+    /// (a JSON Schema for editors, ``schema``; the tool that wrote it, ``recordedWith``; the tests'
+    /// own ``metadata``).
+    ///
+    /// ```swift
+    /// let document = CassetteDocument(interactions: [
+    ///     Interaction(request: .init(url: "https://api.example.com/users/42"), response: .init(status: 200))
+    /// ])
+    /// ```
+    public init(
+        schema: String? = nil, recordedWith: String? = nil, interactions: [Interaction] = [],
+        metadata: [String: MetadataValue] = [:]
+    ) {
         self.schema = schema
         self.recordedWith = recordedWith
         self.interactions = interactions
+        self.metadata = metadata
     }
 }
