@@ -1,0 +1,55 @@
+import CassetteTestSupport
+import Foundation
+import Testing
+
+#if os(Linux) || os(macOS)
+/// `API/compatible`, the check of the release promise CI runs against the kept baseline: a
+/// declaration removed or changed fails with what the code has now; one kept as a deprecated
+/// forwarder, or a new one, passes.
+@Suite(.timingIsolated) struct APICompatibilityTests {
+    static let script = PackagePaths.root.appendingPathComponent("API/compatible")
+
+    /// Writes `baseline` and `current` as two folders of `Cassette.txt` and runs the check.
+    static func check(baseline: [String], current: [String]) throws -> (status: Int32, output: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-compatible-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, lines) in [("base", baseline), ("now", current)] {
+            let sub = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: sub.appendingPathComponent("Cassette.txt"))
+        }
+        return try ChildProcess.run(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", script.path, folder.appendingPathComponent("base").path, folder.appendingPathComponent("now").path])
+    }
+
+    static let eject = "Tape.eject(testFailed:): @discardableResult func eject(testFailed: Bool = false) throws -> Tape.Report"
+    static let tape = "Tape: final class Tape"
+
+    @Test func keptRenamedWithAForwarderOrAddedPasses() throws {
+        let result = try Self.check(
+            baseline: [Self.tape, Self.eject],
+            current: [Self.tape, "deprecated " + Self.eject, "Tape.finish(testFailed:): func finish(testFailed: Bool = false) throws"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("public API: every one of the 2 declarations of "))
+    }
+
+    @Test func aChangedDeclarationFailsWithWhatTheCodeHasNow() throws {
+        let result = try Self.check(
+            baseline: [Self.tape, Self.eject],
+            current: [Self.tape, "Tape.eject(testFailed:): @discardableResult func eject(testFailed: Bool) throws -> Tape.Report"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("error: 1 declaration(s) of "))
+        #expect(result.output.contains("  Cassette: \(Self.eject)\n    now: Tape.eject(testFailed:): @discardableResult func eject(testFailed: Bool) throws -> Tape.Report\n"))
+    }
+
+    @Test func aRemovedDeclarationOrConformanceFails() throws {
+        let conformance = "Tape: conforms to Sendable"
+        let result = try Self.check(baseline: [Self.tape, Self.eject, conformance], current: [Self.tape])
+        #expect(result.status == 1)
+        #expect(result.output.contains("error: 2 declaration(s) of "))
+        #expect(result.output.contains("  Cassette: \(Self.eject)\n    now: nothing of that name\n"))
+        #expect(result.output.contains("  Cassette: \(conformance)\n    now: \(Self.tape)\n"))
+    }
+}
+#endif
