@@ -40,7 +40,10 @@ import Testing
             current: [Self.tape, "Tape.eject(testFailed:): @discardableResult func eject(testFailed: Bool) throws -> Tape.Report"])
         #expect(result.status == 1)
         #expect(result.output.contains("error: 1 declaration(s) of "))
-        #expect(result.output.contains("  Cassette: \(Self.eject)\n    now: Tape.eject(testFailed:): @discardableResult func eject(testFailed: Bool) throws -> Tape.Report\n"))
+        #expect(
+            result.output.contains(
+                "  Cassette: \(Self.eject)\n    now: Tape.eject(testFailed:): @discardableResult func eject(testFailed: Bool) throws -> Tape.Report\n"
+            ))
     }
 
     @Test func aRemovedDeclarationOrConformanceFails() throws {
@@ -50,6 +53,29 @@ import Testing
         #expect(result.output.contains("error: 2 declaration(s) of "))
         #expect(result.output.contains("  Cassette: \(Self.eject)\n    now: nothing of that name\n"))
         #expect(result.output.contains("  Cassette: \(conformance)\n    now: \(Self.tape)\n"))
+    }
+
+    /// The compatibility package (Tests/Compatibility) uses every declaration of today's API, and
+    /// a declaration it never names is listed.
+    @Test func theCompatibilityPackageUsesEveryDeclaration() throws {
+        let api = ["Cassette", "CassetteFormats", "CassetteServer", "CassetteTesting", "CassetteXCTest"]
+            .map { PackagePaths.root.appendingPathComponent("API/\($0).txt").path }
+        let all = try ChildProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.script.path, "--covered"] + api)
+        #expect(all.status == 0, "\(all.output)")
+        #expect(all.output == "compatibility package: uses every declaration of 5 API file(s)\n")
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-covered-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let made = folder.appendingPathComponent("Cassette.txt")
+        try Data("Tape.rewindToTheStart(): func rewindToTheStart()\nTape: conforms to Sendable\n".utf8).write(to: made)
+        let missing = try ChildProcess.run(
+            executable: URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.script.path, "--covered", made.path])
+        #expect(missing.status == 1)
+        #expect(
+            missing.output.hasPrefix(
+                "error: 1 declaration(s) the compatibility package (Tests/Compatibility) never uses:\n  Tape.rewindToTheStart(): func rewindToTheStart()\n"
+            ))
     }
 }
 #endif
