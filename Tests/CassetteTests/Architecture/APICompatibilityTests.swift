@@ -77,5 +77,43 @@ import Testing
                 "error: 1 declaration(s) the compatibility package (Tests/Compatibility) never uses:\n  Tape.rewindToTheStart(): func rewindToTheStart()\n"
             ))
     }
+
+    /// `API/release V --verify`, which CI runs for the newest release, on a copy of the files it
+    /// reads: it passes on the tree as it is, and names what a broken README line or CHANGELOG
+    /// heading needs.
+    @Test func theReleaseCheckNamesWhatDoesNotHold() throws {
+        let root = PackagePaths.root
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-release-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manager = FileManager.default
+        try manager.createDirectory(at: folder.appendingPathComponent("API"), withIntermediateDirectories: true)
+        for name in ["API/release", "API/compatible", "API/1.0.0", "CHANGELOG.md", "README.md"] {
+            try manager.copyItem(at: root.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        for file in try manager.contentsOfDirectory(atPath: root.appendingPathComponent("API").path) where file.hasSuffix(".txt") {
+            try manager.copyItem(at: root.appendingPathComponent("API/" + file), to: folder.appendingPathComponent("API/" + file))
+        }
+        let script = folder.appendingPathComponent("API/release").path
+        func verify() throws -> (status: Int32, output: String) {
+            try ChildProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["bash", script, "1.0.0", "--verify"])
+        }
+        let holds = try verify()
+        #expect(holds.status == 0, "\(holds.output)")
+        #expect(holds.output.hasPrefix("release 1.0.0: API/1.0.0/ is kept, the CHANGELOG dates it "))
+
+        let readme = folder.appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: #"from: "1.0.0""#, with: #"from: "0.9.0""#).utf8).write(to: readme)
+        let noLine = try verify()
+        #expect(noLine.status == 1)
+        #expect(noLine.output == "error: README.md's dependency line does not name from: \"1.0.0\"\n")
+
+        let changelog = folder.appendingPathComponent("CHANGELOG.md")
+        let log = try String(contentsOf: changelog, encoding: .utf8)
+        try Data(log.replacingOccurrences(of: "## [1.0.0] - ", with: "## [1.0.0] ").utf8).write(to: changelog)
+        let noDate = try verify()
+        #expect(noDate.status == 1)
+        #expect(noDate.output.hasPrefix("error: CHANGELOG.md's first version heading is \"## [1.0.0] 20"))
+    }
 }
 #endif
