@@ -148,7 +148,7 @@ public final class TapeServer: EndsWithTape, @unchecked Sendable {
     public static let unmatchedHeader = "X-Cassette-Unmatched"
 
     /// The tape answering: the one the server was started with, or for a server on a folder of
-    /// cassettes the one ``load(_:beneath:)`` loaded last (nil before the first and after ``eject(testFailed:)``).
+    /// cassettes the one ``load(_:beneath:)`` loaded last (nil before the first and after ``eject()``).
     public var tape: Tape? { stage.withLock { $0?.tape } }
     /// The port listened on.
     public let port: Int
@@ -226,7 +226,7 @@ public final class TapeServer: EndsWithTape, @unchecked Sendable {
     /// Stops listening, closes every connection (requests in flight are cancelled, not saved) and
     /// waits for them to end. When it returns, the accepting thread is gone and the port is free
     /// to listen on again. Called by `tape.eject()`; calling it again does nothing. A server on
-    /// a folder ejects the cassette it has loaded, saving what it recorded (call ``eject(testFailed:)``
+    /// a folder ejects the cassette it has loaded, saving what it recorded (call ``eject()``
     /// first to have its report, or its error: here a failed save is written to standard error).
     public func stop() {
         let open = state.withLock { state -> [ServerConnection]? in
