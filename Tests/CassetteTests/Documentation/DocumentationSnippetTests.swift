@@ -16,7 +16,8 @@ import Testing
 /// - any other example is a fragment, compiled with the imports every test target has (Foundation,
 ///   Cassette, CassetteServer, CassetteTesting, Testing, and the app module unless it imports a
 ///   client library) and, when it is statements, as the body of an `async throws` function that
-///   is given the names fragments assume: ``fragmentContext(withApp:)``. A warning that a value it makes
+///   is given the names fragments assume: ``fragmentContext(withApp:)`` (a block of `func test…`
+///   methods, as the body of an `XCTestCase` subclass). A warning that a value it makes
 ///   or a name it declares is never used is allowed there (a fragment shows a value, not its use);
 /// - a package manifest (`// swift-tools-version` first) is type-checked against PackageDescription.
 @Suite(.timingIsolated) struct DocumentationSnippetTests {
@@ -118,7 +119,11 @@ import Testing
         if !importsLibrary { source += "@testable import MyApp\n" }
         source += imports.joined(separator: "\n") + "\n"
         let wrapped = isStatements(code)
-        if wrapped {
+        if code.first(where: { !$0.isEmpty && !$0.hasPrefix("//") })?.hasPrefix("func test") == true {
+            // An XCTest method, shown without its class (a library target's DocC cannot name XCTest:
+            // the iOS type-check would take the target for one that links it).
+            source += "import XCTest\nimport CassetteXCTest\nfinal class Fragment: XCTestCase {\n" + code.joined(separator: "\n") + "\n}\n"
+        } else if wrapped {
             source +=
                 "func fragment(\(fragmentContext(withApp: !importsLibrary))) async throws {\n" + code.joined(separator: "\n") + "\n}\n"
         } else {
