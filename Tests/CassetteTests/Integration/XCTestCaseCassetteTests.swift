@@ -24,10 +24,7 @@ final class XCTestCaseCassetteTests: XCTestCase {
             }
             XCTFail("a miss passed")
         } catch CassetteError.verificationFailed(let findings) {
-            XCTAssertEqual(findings.count, 1)
-            XCTAssertTrue(
-                findings.first?.description.contains("no recorded interaction matches GET https://api.example.com/users/43") == true,
-                "\(findings)")
+            Self.expectOneMissOfUser43(findings)
         }
     }
 
@@ -57,10 +54,7 @@ final class XCTestCaseCassetteTests: XCTestCase {
             }
             XCTFail("a miss passed")
         } catch CassetteError.verificationFailed(let findings) {
-            XCTAssertEqual(findings.count, 1)
-            XCTAssertTrue(
-                findings.first?.description.contains("no recorded interaction matches GET https://api.example.com/users/43") == true,
-                "\(findings)")
+            Self.expectOneMissOfUser43(findings)
         }
     }
 
@@ -86,5 +80,13 @@ final class XCTestCaseCassetteTests: XCTestCase {
         }.resume()
         done.wait()
         return result.withLock { $0 }
+    }
+
+    /// The findings of a tape that missed `GET https://api.example.com/users/43`, and nothing else.
+    static func expectOneMissOfUser43(_ findings: [VerificationFinding]) {
+        XCTAssertEqual(findings.count, 1)
+        XCTAssertTrue(
+            findings.first?.description.contains("no recorded interaction matches GET https://api.example.com/users/43") == true,
+            "\(findings)")
     }
 }
