@@ -31,23 +31,28 @@ struct Harness {
 
     var runs: Int
     var warmUp: Int = 1
+    /// `CASSETTE_BENCH_SIDE=a` (or `b`) runs one side only, for a profile of that side alone
+    /// (`perf record`); the other side's median is then 0 and the ratio meaningless.
+    var side = ProcessInfo.processInfo.environment["CASSETTE_BENCH_SIDE"]
 
     /// Runs `pair` `runs` times each way, interleaved, after a warm-up of each.
     func run(_ pair: Pair) async throws -> Result {
+        let runsA = side != "b"
+        let runsB = side != "a"
         for _ in 0..<warmUp {
-            _ = try await pair.a()
-            _ = try await pair.b()
+            if runsA { _ = try await pair.a() }
+            if runsB { _ = try await pair.b() }
         }
         var a: [Double] = []
         var b: [Double] = []
         for round in 0..<runs {
             // Alternate which side goes first, so neither always follows the other.
             if round.isMultiple(of: 2) {
-                a.append(try await pair.a())
-                b.append(try await pair.b())
+                if runsA { a.append(try await pair.a()) }
+                if runsB { b.append(try await pair.b()) }
             } else {
-                b.append(try await pair.b())
-                a.append(try await pair.a())
+                if runsB { b.append(try await pair.b()) }
+                if runsA { a.append(try await pair.a()) }
             }
         }
         return Result(
