@@ -55,11 +55,13 @@ package enum JSONCassetteCodec {
         _ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)?,
         deferring: DeferredBodies?
     ) throws(CassetteFormatError) -> (document: CassetteDocument, deferred: DeferredBodies?) {
-        let root = try parse(data, file: file, release: release)
+        let tree = try parse(data, file: file) { () throws(JSONSyntaxError) in
+            try JSONParser.parseCassette(data, keepingStringsLongerThan: longString, release: release)
+        }
         var reader = JSONCassetteReader()
         reader.deferred = deferring
-        reader.source = data
-        let document = reader.readDocument(root)
+        reader.compactBodies = tree.compactBodies
+        let document = reader.readDocument(tree.root)
         if let document, reader.problems.isEmpty { return (document, reader.deferred) }
         guard !reader.problems.isEmpty else {  // not reachable: the reader reports why it returns nil
             throw CassetteFormatError(file: file, problems: [.init(path: .root, message: "the cassette could not be read")])
@@ -74,8 +76,17 @@ package enum JSONCassetteCodec {
     package static func parse(
         _ data: Data, file: String?, release: (@Sendable (Range<Int>) -> Void)? = nil
     ) throws(CassetteFormatError) -> JSONNode {
+        try parse(data, file: file) { () throws(JSONSyntaxError) in
+            try JSONParser.parse(data, keepingStringsLongerThan: longString, release: release)
+        }
+    }
+
+    /// What `parsing` gives, its syntax error a ``CassetteFormatError`` with its line and column in `data`.
+    private static func parse<Parsed>(
+        _ data: Data, file: String?, _ parsing: () throws(JSONSyntaxError) -> Parsed
+    ) throws(CassetteFormatError) -> Parsed {
         do {
-            return try JSONParser.parse(data, keepingStringsLongerThan: longString, release: release)
+            return try parsing()
         } catch {
             var positions = SourcePositions(data)
             let position = positions.position(of: error.offset)

@@ -8,9 +8,9 @@ struct JSONCassetteReader: JSONTreeReading {
     /// ``DeferredBodies``); nil reads every body.
     var deferred: DeferredBodies?
     var misspelt: Set<JSONMisspeltKey> = []
-    /// The bytes the tree was parsed from, when the reader may copy a `"json"` body's compact form
-    /// from them (``JSONCompactCopy``); nil writes it from the tree.
-    var source: Data?
+    /// The compact bytes of the `"json"` bodies the parser did not build as trees, by the offset
+    /// of their value (``JSONParser/parseCassette(_:keepingStringsLongerThan:release:)``).
+    var compactBodies: [Int: [UInt8]] = [:]
 
     // MARK: Document
 
@@ -334,14 +334,14 @@ struct JSONCassetteReader: JSONTreeReading {
         case "multipart":
             return readMultipart(value, at: formPath)
         case "json":
+            if let compact = compactBodies[value.offset] { return Interaction.Body(unchecked: Data(compact), form: .json) }
             if let duplicate = value.value.firstDuplicateKey() {
                 report(
                     "duplicate key \(CassetteRules.quoted(duplicate.key)) in a JSON body",
                     at: JSONPath(formPath.components + duplicate.path.components), offset: duplicate.offset)
                 return nil
             }
-            let copied = source.flatMap { source in source.withUnsafeBytes { JSONCompactCopy.copy($0, from: value.offset) } }
-            return Interaction.Body(unchecked: Data(copied ?? JSONWriter.compact(value.value)), form: .json)
+            return Interaction.Body(unchecked: Data(JSONWriter.compact(value.value)), form: .json)
         default:  // base64
             let decoded: Data?
             switch value.value {

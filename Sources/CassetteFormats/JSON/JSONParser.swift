@@ -29,11 +29,47 @@ package struct JSONParser {
         _ data: Data, keepingStringsLongerThan longStrings: Int? = nil,
         release: (@Sendable (Range<Int>) -> Void)? = nil
     ) throws(JSONSyntaxError) -> JSONNode {
-        let result: Result<JSONNode, JSONSyntaxError> = data.withUnsafeBytes { raw in
+        try parse(data, keepingStringsLongerThan: longStrings, release: release, compactingBodies: false).root
+    }
+
+    /// A cassette's tree, and the compact bytes of each `"json"` body (`interactions[i].request`
+    /// or `.response`, then `body.json`) that is an object or array, keyed by the offset of its
+    /// first byte: such a body is checked as strictly as any value (and its keys for duplicates)
+    /// but never built as a tree, which is most of what reading a cassette of JSON bodies costs.
+    /// In the tree, its value is an empty object or array standing for those bytes: read it from
+    /// ``CassetteTree/compactBodies`` (the JSON cassette reader does, and nothing else is given this
+    /// tree). A body that is not valid, repeats a key, has a key that is not ASCII (Swift's
+    /// `String` equality, which the duplicate check uses, is Unicode's canonical equivalence) or a
+    /// string escape the writer writes otherwise (`\/`, `\u00e9`) is parsed as a tree as before, so
+    /// errors and the bytes read are the same either way.
+    package static func parseCassette(
+        _ data: Data, keepingStringsLongerThan longStrings: Int? = nil,
+        release: (@Sendable (Range<Int>) -> Void)? = nil
+    ) throws(JSONSyntaxError) -> CassetteTree {
+        try parse(data, keepingStringsLongerThan: longStrings, release: release, compactingBodies: true)
+    }
+
+    /// What ``parseCassette(_:keepingStringsLongerThan:release:)`` gives.
+    package struct CassetteTree {
+        /// The tree, each compacted body an empty container at its offset.
+        package var root: JSONNode
+        /// The compact bytes of each compacted `"json"` body, by the offset of its value.
+        package var compactBodies: [Int: [UInt8]]
+    }
+
+    private static func parse(
+        _ data: Data, keepingStringsLongerThan longStrings: Int?, release: (@Sendable (Range<Int>) -> Void)?,
+        compactingBodies: Bool
+    ) throws(JSONSyntaxError) -> CassetteTree {
+        let result: Result<CassetteTree, JSONSyntaxError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             var parser = JSONParser(
                 bytes: bytes, source: longStrings == nil ? nil : data, longStrings: longStrings ?? .max, release: release)
-            return Result { () throws(JSONSyntaxError) in try parser.parseDocument() }
+            parser.compactsBodies = compactingBodies
+            return Result { () throws(JSONSyntaxError) in
+                let root = try parser.parseDocument()
+                return CassetteTree(root: root, compactBodies: parser.compactBodies)
+            }
         }
         return try result.get()
     }
@@ -52,13 +88,19 @@ package struct JSONParser {
         return try result.get()
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: UnsafeBufferPointer<UInt8>
     /// The bytes as `Data`, for slices of long strings; nil when every string is copied.
     private let source: Data?
     private let longStrings: Int
-    private let release: (@Sendable (Range<Int>) -> Void)?
-    private var index = 0
-    private var depth = 0
+    let release: (@Sendable (Range<Int>) -> Void)?
+    var index = 0
+    var depth = 0
+    /// Whether a cassette's `"json"` bodies are kept as compact bytes (``parseCassette``).
+    private var compactsBodies = false
+    /// Whether the root member being parsed is `interactions`.
+    private var inInteractions = false
+    /// The compacted bodies, by offset.
+    private var compactBodies: [Int: [UInt8]] = [:]
 
     private init(bytes: UnsafeBufferPointer<UInt8>, source: Data?, longStrings: Int, release: (@Sendable (Range<Int>) -> Void)?) {
         self.bytes = bytes
@@ -90,13 +132,14 @@ package struct JSONParser {
 
     // MARK: Values
 
-    private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
+    /// The value at `index`; `name` is the key it is the value of, if any.
+    private mutating func parseValue(named name: String? = nil) throws(JSONSyntaxError) -> JSONNode {
         guard index < bytes.count else {
             throw error("unexpected end of file; expected a value")
         }
         let start = index
         switch bytes[index] {
-        case UInt8(ascii: "{"): return JSONNode(try parseObject(), offset: start)
+        case UInt8(ascii: "{"): return JSONNode(try parseObject(named: name), offset: start)
         case UInt8(ascii: "["): return JSONNode(try parseArray(), offset: start)
         case UInt8(ascii: "\""): return JSONNode(try parseStringValue(), offset: start)
         case UInt8(ascii: "t"):
@@ -115,7 +158,7 @@ package struct JSONParser {
         }
     }
 
-    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseObject(named name: String?) throws(JSONSyntaxError) -> JSONValue {
         try enterContainer()
         index += 1  // {
         var members: [JSONMember] = []
@@ -141,7 +184,13 @@ package struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            let value = try parseValue()
+            if depth == 1 { inInteractions = key == "interactions" }
+            let value: JSONNode
+            if compactsBodies, depth == 5, inInteractions, name == "body", key == "json", let compacted = compactedValue() {
+                value = compacted
+            } else {
+                value = try parseValue(named: key)
+            }
             members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
             skipWhitespace()
             switch peek() {
@@ -187,6 +236,15 @@ package struct JSONParser {
         }
     }
 
+    /// The object or array at `index` as compact bytes (``compactBodies``) and its stand-in node;
+    /// nil, with nothing consumed, when it is to be parsed as a tree (see ``compact()``).
+    private mutating func compactedValue() -> JSONNode? {
+        let start = index
+        guard let compact = compact() else { return nil }
+        compactBodies[start] = compact
+        return JSONNode(bytes[start] == UInt8(ascii: "{") ? .object([]) : .array([]), offset: start)
+    }
+
     private mutating func enterContainer() throws(JSONSyntaxError) {
         depth += 1
         if depth > Self.maximumDepth {
@@ -194,7 +252,7 @@ package struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
         let start = index
         let count = literal.utf8CodeUnitCount
         let matches = literal.withUTF8Buffer { expected in
@@ -211,6 +269,13 @@ package struct JSONParser {
     // MARK: Numbers
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+        let start = index
+        try scanNumber()
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    /// Moves past the number at `index`, checking its grammar.
+    mutating func scanNumber() throws(JSONSyntaxError) {
         let start = index
         if peek() == UInt8(ascii: "-") { index += 1 }
         guard let first = peek(), isDigit(first) else {
@@ -237,7 +302,6 @@ package struct JSONParser {
             }
             while let b = peek(), isDigit(b) { index += 1 }
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
     // MARK: Strings
@@ -278,7 +342,7 @@ package struct JSONParser {
     }
 
     /// How far a long string is scanned before the scanned part is released.
-    private static let releaseStep = 4 << 20
+    static let releaseStep = 4 << 20
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let open = index
@@ -389,12 +453,12 @@ package struct JSONParser {
     // MARK: Helpers
 
     @inline(__always)
-    private func peek() -> UInt8? {
+    func peek() -> UInt8? {
         index < bytes.count ? bytes[index] : nil
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
