@@ -10,6 +10,21 @@ func fuzzDecode<Bytes: DataProtocol>(_ data: Bytes, as format: CassetteFormat) {
     }
 }
 
+/// A JSON cassette read with its `"json"` bodies as compact bytes is the one read from their
+/// trees, or both fail with the same error (`JSONCassetteCodec.decodeFromTrees`).
+func fuzzCompactBodies(_ data: Data) {
+    let compact = Result { () throws(CassetteFormatError) in try JSONCassetteCodec.decode(data) }
+    let trees = Result { () throws(CassetteFormatError) in try JSONCassetteCodec.decodeFromTrees(data) }
+    switch (compact, trees) {
+    case (.success(let a), .success(let b)) where a == b: return
+    case (.failure(let a), .failure(let b)) where a == b: return
+    default:
+        let problem = "compact bodies read otherwise than trees: \(compact) against \(trees)"
+        FileHandle.standardError.write(Data((problem + "\n").utf8))
+        preconditionFailure(problem)
+    }
+}
+
 /// A message the frame reader produced, written as a frame by the other end and read again by
 /// the same role: it must come back equal.
 func fuzzRoundTrip(_ message: WebSocketFrameReader.Message, readBy role: WebSocketFrameReader.Role) {

@@ -5,7 +5,10 @@ import Foundation
 
 /// Each target: decode or throw, never crash; what decodes must round-trip (FuzzCheck.swift).
 let targets: [String: (Data) -> Void] = [
-    "decode_json": { fuzzDecode($0, as: .json) },
+    "decode_json": { data in
+        fuzzDecode(data, as: .json)
+        fuzzCompactBodies(data)
+    },
     "decode_http": { data in
         fuzzDecode(data, as: .httpMessages)
         _ = try? HTTPMessageCassetteCodec.decodeResponse(data)  // Stubs' `.httpMessage` reader

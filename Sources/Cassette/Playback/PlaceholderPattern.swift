@@ -60,12 +60,14 @@ enum PlaceholderPattern {
 
     /// Whether `text` holds a placeholder (a cheap test before any matching).
     static func containsPlaceholder(_ text: String) -> Bool {
-        text.utf8.count >= prefix.utf8.count && text.contains(prefix)
+        text.utf8.count >= prefix.utf8.count && text.utf8Contains(prefix)
     }
 
     /// Whether `data` holds a placeholder, searched as bytes (a body is never copied into a string).
     static func containsPlaceholder(_ data: Data) -> Bool {
-        data.count >= prefix.utf8.count && data.range(of: Data(prefix.utf8)) != nil
+        guard data.count >= prefix.utf8.count else { return false }
+        var prefix = prefix
+        return prefix.withUTF8 { needle in data.withUnsafeBytes { $0.bindMemory(to: UInt8.self).utf8Contains(needle) } }
     }
 
     /// The numbers of the numbered placeholders in `data`, searched as bytes.

@@ -11,3 +11,29 @@ extension String {
     /// Whether the UTF-8 bytes hold `byte`; see ``utf8Offset(of:)``.
     func utf8Contains(_ byte: UInt8) -> Bool { utf8Offset(of: byte) != nil }
 }
+
+extension String {
+    /// Whether the UTF-8 bytes hold `needle`'s, compared byte for byte (no Unicode equivalence,
+    /// no bridging through Foundation, which `contains(_:)` on a `String` costs).
+    func utf8Contains(_ needle: String) -> Bool {
+        var bytes = self
+        var needle = needle
+        return bytes.withUTF8 { haystack in needle.withUTF8 { haystack.utf8Contains($0) } }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these bytes hold `needle`'s, in a row.
+    func utf8Contains(_ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= count else { return false }
+        var start = 0
+        let last = count - needle.count
+        while start <= last {
+            guard let found = self[start...last].firstIndex(of: first) else { return false }
+            if self[found..<(found + needle.count)].elementsEqual(needle) { return true }
+            start = found + 1
+        }
+        return false
+    }
+}

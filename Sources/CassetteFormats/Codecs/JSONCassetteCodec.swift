@@ -69,6 +69,16 @@ package enum JSONCassetteCodec {
         throw error(reader.problems, in: data, file: file)
     }
 
+    /// ``decode(_:file:)`` with every `"json"` body built as a tree and written compact from it, as
+    /// before bodies were read as compact bytes (``JSONParser/parseCassette(_:keepingStringsLongerThan:release:)``):
+    /// for checking that the two read the same document or fail with the same error (tests, fuzzing).
+    package static func decodeFromTrees(_ data: Data, file: String? = nil) throws(CassetteFormatError) -> CassetteDocument {
+        let root = try parse(data, file: file)
+        var reader = JSONCassetteReader()
+        if let document = reader.readDocument(root), reader.problems.isEmpty { return document }
+        throw error(reader.problems, in: data, file: file)
+    }
+
     /// `data` parsed as JSON; a syntax error becomes a ``CassetteFormatError`` with its line and
     /// column. Shared by the codecs whose files are JSON. Strings of ``longString`` bytes or more
     /// stay in `data` until read (``JSONValue/longString(_:)``): a 100 MB body is then decoded

@@ -28,14 +28,6 @@ import Testing
         String(decoding: JSONWriter.compact(try JSONParser.parse(Data(text.utf8)).value), as: UTF8.self)
     }
 
-    /// `data` decoded as before compact bodies: every body read from its tree.
-    static func decodedFromTrees(_ data: Data) throws(CassetteFormatError) -> CassetteDocument {
-        let root = try JSONCassetteCodec.parse(data, file: "c.json")
-        var reader = JSONCassetteReader()
-        if let document = reader.readDocument(root), reader.problems.isEmpty { return document }
-        throw JSONCassetteCodec.error(reader.problems, in: data, file: "c.json")
-    }
-
     /// What decoding gives, the document or the error's text, both ways.
     static func bothWays(_ data: Data) -> (compact: String, trees: String) {
         func text(_ decode: () throws -> CassetteDocument) -> String {
@@ -46,7 +38,7 @@ import Testing
                 return "error: \(error)"
             }
         }
-        return (text { try JSONCassetteCodec.decode(data, file: "c.json") }, text { try decodedFromTrees(data) })
+        return (text { try JSONCassetteCodec.decode(data, file: "c.json") }, text { try JSONCassetteCodec.decodeFromTrees(data, file: "c.json") })
     }
 
     @Test(arguments: [
