@@ -11,7 +11,8 @@ import Testing
 @Suite struct JSONParserCompactTests {
     /// A cassette whose one response body is `json`, and the offset where `json` starts.
     static func cassette(body json: String) -> (data: Data, offset: Int) {
-        let head = #"{"version":1,"interactions":[{"request":{"method":"GET","url":"https://a.example/"},"response":{"status":200,"body":{"json":"#
+        let head =
+            #"{"version":1,"interactions":[{"request":{"method":"GET","url":"https://a.example/"},"response":{"status":200,"body":{"json":"#
         return (Data((head + json + "}}}]}").utf8), head.utf8.count)
     }
 
@@ -33,12 +34,16 @@ import Testing
         func text(_ decode: () throws -> CassetteDocument) -> String {
             do {
                 let document = try decode()
-                return document.interactions.map { String(decoding: $0.response?.body.data ?? Data(), as: UTF8.self) }.joined(separator: "|")
+                return document.interactions.map { String(decoding: $0.response?.body.data ?? Data(), as: UTF8.self) }.joined(
+                    separator: "|")
             } catch {
                 return "error: \(error)"
             }
         }
-        return (text { try JSONCassetteCodec.decode(data, file: "c.json") }, text { try JSONCassetteCodec.decodeFromTrees(data, file: "c.json") })
+        return (
+            text { try JSONCassetteCodec.decode(data, file: "c.json") },
+            text { try JSONCassetteCodec.decodeFromTrees(data, file: "c.json") }
+        )
     }
 
     @Test(arguments: [
@@ -76,7 +81,10 @@ import Testing
         #expect(
             duplicate == "error: c.json:1:146: error: interactions[0].response.body.json[0].x.y[1].k: duplicate key \"k\" in a JSON body")
         let kelvin = Self.bothWays(Self.cassette(body: "{\"K\":1,\"\u{212A}\":2}").data).compact
-        #expect(kelvin == "error: c.json:1:132: error: interactions[0].response.body.json[\"\u{212A}\"]: duplicate key \"\u{212A}\" in a JSON body")
+        #expect(
+            kelvin
+                == "error: c.json:1:132: error: interactions[0].response.body.json[\"\u{212A}\"]: duplicate key \"\u{212A}\" in a JSON body"
+        )
         let trailing = Self.bothWays(Self.cassette(body: "[1,]").data).compact
         #expect(trailing == "error: c.json:1:128: error: expected a value, found ']' (JSON does not allow a comma before ']')")
     }
