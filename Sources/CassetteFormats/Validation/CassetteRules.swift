@@ -214,7 +214,8 @@ package enum CassetteRules {
         if scalars.isEmpty { return "expected an absolute URL \(example), found an empty string" }
         for (i, s) in scalars.enumerated() {
             if s == " " { return "the URL contains a space at character \(i + 1); write it as %20" }
-            if s.value < 0x20 || s.value == 0x7F || (0x80...0x9F).contains(s.value) || s.properties.isWhitespace {
+            // ASCII white space is below 0x20 or the space: only a scalar beyond ASCII asks its properties.
+            if s.value < 0x20 || s.value == 0x7F || (0x80...0x9F).contains(s.value) || (s.value > 0x7F && s.properties.isWhitespace) {
                 return "the URL contains a control or white-space character at character \(i + 1)"
             }
             if s == "%" {

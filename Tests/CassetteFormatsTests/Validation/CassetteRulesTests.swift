@@ -26,6 +26,11 @@ import Testing
             ("https://[::1/", "no closing ']'"),
             ("https://h/a b", "contains a space at character 12"),
             ("https://h/\tx", "control or white-space character at character 11"),
+            // White space beyond ASCII, which Unicode's properties name: a no-break, an em and an ideographic space, NEL.
+            ("https://h/a\u{00A0}b", "control or white-space character at character 12"),
+            ("https://h/\u{2003}", "control or white-space character at character 11"),
+            ("https://h/\u{3000}x", "control or white-space character at character 11"),
+            ("https://h/\u{85}", "control or white-space character at character 11"),
             ("https://h/%4", "invalid percent escape at character 11"),
         ] as [(String, String)])
     func rejectsWhatIsNotAnAbsoluteURL(url: String, says: String) {
