@@ -19,87 +19,96 @@ extension JSONParser {
         let start = index
         let startDepth = depth
         guard let first = peek(), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
-        var out: [UInt8] = []
-        var keys: [Range<Int>] = []
-        guard compactValue(into: &out, keys: &keys) else {
+        var copy = Compaction(run: start)
+        guard compactValue(&copy) else {
             index = start
             depth = startDepth
             return nil
         }
+        copy.flush(bytes, upTo: index)
         // A long body read from a mapped file: its pages are not needed again.
         if let release, index - start >= Self.releaseStep { release(start..<index) }
-        return out
+        return copy.out
     }
 
-    private mutating func compactValue(into out: inout [UInt8], keys: inout [Range<Int>]) -> Bool {
+    /// What a compaction has copied, and from where it copies next: the bytes between white space
+    /// are copied a run at a time, when white space ends one.
+    struct Compaction {
+        var out: [UInt8] = []
+        /// Where the bytes not yet copied start.
+        var run: Int
+        /// The key ranges of the objects being read, the innermost's last.
+        var keys: [Range<Int>] = []
+
+        mutating func flush(_ bytes: UnsafeBufferPointer<UInt8>, upTo end: Int) {
+            if end > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<end])) }
+        }
+    }
+
+    /// Past white space at `index`, which the copy leaves out.
+    private mutating func skipGap(_ copy: inout Compaction) {
+        let gap = index
+        skipWhitespace()
+        guard index > gap else { return }
+        copy.flush(bytes, upTo: gap)
+        copy.run = index
+    }
+
+    private mutating func compactValue(_ copy: inout Compaction) -> Bool {
         guard let first = peek() else { return false }
-        let start = index
         switch first {
-        case UInt8(ascii: "{"): return compactObject(into: &out, keys: &keys)
-        case UInt8(ascii: "["): return compactArray(into: &out, keys: &keys)
-        case UInt8(ascii: "\""): return compactString(into: &out, asciiOnly: false)
-        case UInt8(ascii: "t"): guard (try? expectLiteral("true")) != nil else { return false }
-        case UInt8(ascii: "f"): guard (try? expectLiteral("false")) != nil else { return false }
-        case UInt8(ascii: "n"): guard (try? expectLiteral("null")) != nil else { return false }
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): guard (try? scanNumber()) != nil else { return false }
+        case UInt8(ascii: "{"): return compactObject(&copy)
+        case UInt8(ascii: "["): return compactArray(&copy)
+        case UInt8(ascii: "\""): return compactString(asciiOnly: false)
+        case UInt8(ascii: "t"): return (try? expectLiteral("true")) != nil
+        case UInt8(ascii: "f"): return (try? expectLiteral("false")) != nil
+        case UInt8(ascii: "n"): return (try? expectLiteral("null")) != nil
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return (try? scanNumber()) != nil
         default: return false
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-        return true
     }
 
-    /// `{`, members, `}`; `keys` holds the key ranges of the objects being read, this one's last.
-    private mutating func compactObject(into out: inout [UInt8], keys: inout [Range<Int>]) -> Bool {
+    /// `{`, members, `}`, each key checked against the object's earlier ones.
+    private mutating func compactObject(_ copy: inout Compaction) -> Bool {
         guard enter() else { return false }
-        out.append(UInt8(ascii: "{"))
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") { return leave(UInt8(ascii: "}"), into: &out) }
-        let own = keys.count
-        defer { keys.removeSubrange(own...) }
+        skipGap(&copy)
+        if peek() == UInt8(ascii: "}") { return leave() }
+        let own = copy.keys.count
+        defer { copy.keys.removeSubrange(own...) }
         while true {
-            skipWhitespace()
+            skipGap(&copy)
             let keyStart = index
-            guard peek() == UInt8(ascii: "\""), compactString(into: &out, asciiOnly: true) else { return false }
+            guard peek() == UInt8(ascii: "\""), compactString(asciiOnly: true) else { return false }
             let key = keyStart..<index
             // Past a few dozen keys the tree's check, which hashes them, costs less than comparing each pair.
-            guard keys.count - own < Self.compactedKeys, !repeats(key, among: keys[own...]) else { return false }
-            keys.append(key)
-            skipWhitespace()
+            guard copy.keys.count - own < Self.compactedKeys, !repeats(key, among: copy.keys[own...]) else { return false }
+            copy.keys.append(key)
+            skipGap(&copy)
             guard peek() == UInt8(ascii: ":") else { return false }
             index += 1
-            out.append(UInt8(ascii: ":"))
-            skipWhitespace()
-            guard compactValue(into: &out, keys: &keys) else { return false }
-            skipWhitespace()
+            skipGap(&copy)
+            guard compactValue(&copy) else { return false }
+            skipGap(&copy)
             switch peek() {
-            case UInt8(ascii: ","):
-                index += 1
-                out.append(UInt8(ascii: ","))
-            case UInt8(ascii: "}"):
-                return leave(UInt8(ascii: "}"), into: &out)
-            default:
-                return false
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): return leave()
+            default: return false
             }
         }
     }
 
-    private mutating func compactArray(into out: inout [UInt8], keys: inout [Range<Int>]) -> Bool {
+    private mutating func compactArray(_ copy: inout Compaction) -> Bool {
         guard enter() else { return false }
-        out.append(UInt8(ascii: "["))
-        skipWhitespace()
-        if peek() == UInt8(ascii: "]") { return leave(UInt8(ascii: "]"), into: &out) }
+        skipGap(&copy)
+        if peek() == UInt8(ascii: "]") { return leave() }
         while true {
-            skipWhitespace()
-            guard compactValue(into: &out, keys: &keys) else { return false }
-            skipWhitespace()
+            skipGap(&copy)
+            guard compactValue(&copy) else { return false }
+            skipGap(&copy)
             switch peek() {
-            case UInt8(ascii: ","):
-                index += 1
-                out.append(UInt8(ascii: ","))
-            case UInt8(ascii: "]"):
-                return leave(UInt8(ascii: "]"), into: &out)
-            default:
-                return false
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): return leave()
+            default: return false
             }
         }
     }
@@ -114,25 +123,22 @@ extension JSONParser {
         return depth <= Self.maximumDepth
     }
 
-    /// Past the closing `byte` at `index`, one level up.
-    private mutating func leave(_ byte: UInt8, into out: inout [UInt8]) -> Bool {
+    /// Past the closing `}` or `]` at `index`, one level up.
+    private mutating func leave() -> Bool {
         index += 1
         depth -= 1
-        out.append(byte)
         return true
     }
 
-    /// The string at `index`, quotes included, copied as it is when it is valid and every escape
-    /// in it is the writer's; `asciiOnly` (a key) also refuses any byte above 0x7F.
-    private mutating func compactString(into out: inout [UInt8], asciiOnly: Bool) -> Bool {
-        let open = index
+    /// Past the string at `index` when it is valid and every escape in it is the writer's;
+    /// `asciiOnly` (a key) also refuses any byte above 0x7F.
+    private mutating func compactString(asciiOnly: Bool) -> Bool {
         index += 1
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[open..<index]))
                 return true
             case UInt8(ascii: "\\"):
                 guard index + 1 < bytes.count else { return false }
