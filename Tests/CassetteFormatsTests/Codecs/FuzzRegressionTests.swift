@@ -33,4 +33,22 @@ import Testing
             #expect(input.format.roundTripProblem(of: input.data) == nil, "\(input.name)")
         }
     }
+
+    /// A JSON cassette's `"json"` bodies read as compact bytes read as their trees do, or fail
+    /// alike: the `decode_json` target's second check, on the inputs kept for it.
+    @Test func compactBodiesReadAsTheirTrees() throws {
+        var read = 0
+        for input in Self.inputs where input.name.hasPrefix("decode_json/") {
+            let compact = Result { () throws(CassetteFormatError) in try JSONCassetteCodec.decode(input.data) }
+            let trees = Result { () throws(CassetteFormatError) in try JSONCassetteCodec.decodeFromTrees(input.data) }
+            switch (compact, trees) {
+            case (.success(let a), .success(let b)):
+                #expect(a == b, "\(input.name)")
+                read += 1
+            case (.failure(let a), .failure(let b)): #expect(a == b, "\(input.name)")
+            default: Issue.record("\(input.name): \(compact) against \(trees)")
+            }
+        }
+        #expect(read >= 1)
+    }
 }
