@@ -1,3 +1,5 @@
+import Foundation
+
 /// The compact form of an object or array, copied from the bytes the parser reads instead of
 /// being built as a tree and written again: white space outside strings dropped, every other byte
 /// kept. It is ``JSONWriter/compact(_:)``'s output for the same value, because only what the
@@ -13,6 +15,41 @@
 /// sign), an object of more than ``compactedKeys`` keys, or an escape the writer writes otherwise
 /// (`\/`, `\u00e9`: the writer compacts the tree).
 extension JSONParser {
+    /// A cassette's tree, and the compact bytes of each `"json"` body (`interactions[i].request`
+    /// or `.response`, then `body.json`) that is an object or array, keyed by the offset of its
+    /// first byte: such a body is checked as strictly as any value (and its keys for duplicates)
+    /// but never built as a tree, which is most of what reading a cassette of JSON bodies costs.
+    /// In the tree, its value is an empty object or array standing for those bytes: read it from
+    /// ``CassetteTree/compactBodies`` (the JSON cassette reader does, and nothing else is given this
+    /// tree). A body that is not valid, repeats a key, has a key that is not ASCII (Swift's
+    /// `String` equality, which the duplicate check uses, is Unicode's canonical equivalence), an
+    /// object of more than ``compactedKeys`` keys or a string escape the writer writes otherwise
+    /// (`\/`, `\u00e9`) is parsed as a tree as before, so errors and the bytes read are the same
+    /// either way.
+    package static func parseCassette(
+        _ data: Data, keepingStringsLongerThan longStrings: Int? = nil,
+        release: (@Sendable (Range<Int>) -> Void)? = nil
+    ) throws(JSONSyntaxError) -> CassetteTree {
+        try parse(data, keepingStringsLongerThan: longStrings, release: release, compactingBodies: true)
+    }
+
+    /// What ``parseCassette(_:keepingStringsLongerThan:release:)`` gives.
+    package struct CassetteTree {
+        /// The tree, each compacted body an empty container at its offset.
+        package var root: JSONNode
+        /// The compact bytes of each compacted `"json"` body, by the offset of its value.
+        package var compactBodies: [Int: [UInt8]]
+    }
+
+    /// The object or array at `index` as compact bytes (``compactBodies``) and its stand-in node;
+    /// nil, with nothing consumed, when it is to be parsed as a tree (see ``compact()``).
+    mutating func compactedValue() -> JSONNode? {
+        let start = index
+        guard let compact = compact() else { return nil }
+        compactBodies[start] = compact
+        return JSONNode(bytes[start] == UInt8(ascii: "{") ? .object([]) : .array([]), offset: start)
+    }
+
     /// The compact bytes of the object or array at `index`, which is then just past it; nil, with
     /// `index` and `depth` as they were, when it is to be parsed as a tree.
     mutating func compact() -> [UInt8]? {

@@ -32,32 +32,8 @@ package struct JSONParser {
         try parse(data, keepingStringsLongerThan: longStrings, release: release, compactingBodies: false).root
     }
 
-    /// A cassette's tree, and the compact bytes of each `"json"` body (`interactions[i].request`
-    /// or `.response`, then `body.json`) that is an object or array, keyed by the offset of its
-    /// first byte: such a body is checked as strictly as any value (and its keys for duplicates)
-    /// but never built as a tree, which is most of what reading a cassette of JSON bodies costs.
-    /// In the tree, its value is an empty object or array standing for those bytes: read it from
-    /// ``CassetteTree/compactBodies`` (the JSON cassette reader does, and nothing else is given this
-    /// tree). A body that is not valid, repeats a key, has a key that is not ASCII (Swift's
-    /// `String` equality, which the duplicate check uses, is Unicode's canonical equivalence) or a
-    /// string escape the writer writes otherwise (`\/`, `\u00e9`) is parsed as a tree as before, so
-    /// errors and the bytes read are the same either way.
-    package static func parseCassette(
-        _ data: Data, keepingStringsLongerThan longStrings: Int? = nil,
-        release: (@Sendable (Range<Int>) -> Void)? = nil
-    ) throws(JSONSyntaxError) -> CassetteTree {
-        try parse(data, keepingStringsLongerThan: longStrings, release: release, compactingBodies: true)
-    }
-
-    /// What ``parseCassette(_:keepingStringsLongerThan:release:)`` gives.
-    package struct CassetteTree {
-        /// The tree, each compacted body an empty container at its offset.
-        package var root: JSONNode
-        /// The compact bytes of each compacted `"json"` body, by the offset of its value.
-        package var compactBodies: [Int: [UInt8]]
-    }
-
-    private static func parse(
+    /// ``parse(_:keepingStringsLongerThan:release:)``, and with `compactingBodies` ``parseCassette(_:keepingStringsLongerThan:release:)``.
+    static func parse(
         _ data: Data, keepingStringsLongerThan longStrings: Int?, release: (@Sendable (Range<Int>) -> Void)?,
         compactingBodies: Bool
     ) throws(JSONSyntaxError) -> CassetteTree {
@@ -100,7 +76,7 @@ package struct JSONParser {
     /// Whether the root member being parsed is `interactions`.
     private var inInteractions = false
     /// The compacted bodies, by offset.
-    private var compactBodies: [Int: [UInt8]] = [:]
+    var compactBodies: [Int: [UInt8]] = [:]
 
     private init(bytes: UnsafeBufferPointer<UInt8>, source: Data?, longStrings: Int, release: (@Sendable (Range<Int>) -> Void)?) {
         self.bytes = bytes
@@ -234,15 +210,6 @@ package struct JSONParser {
                 throw error("expected ',' or ']' after an array element, found \(describeByte(at: index))")
             }
         }
-    }
-
-    /// The object or array at `index` as compact bytes (``compactBodies``) and its stand-in node;
-    /// nil, with nothing consumed, when it is to be parsed as a tree (see ``compact()``).
-    private mutating func compactedValue() -> JSONNode? {
-        let start = index
-        guard let compact = compact() else { return nil }
-        compactBodies[start] = compact
-        return JSONNode(bytes[start] == UInt8(ascii: "{") ? .object([]) : .array([]), offset: start)
     }
 
     private mutating func enterContainer() throws(JSONSyntaxError) {
@@ -478,60 +445,12 @@ package struct JSONParser {
         }
     }
 
-    private func hex(_ unit: UInt16) -> String {
+    func hex(_ unit: UInt16) -> String {
         let digits = String(unit, radix: 16, uppercase: true)
         return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(offset: index, message: message)
-    }
-
-    private func controlCharacterError(_ b: UInt8) -> JSONSyntaxError {
-        let message: String
-        switch b {
-        case 0x0A: message = "a line break inside a string: close the string with '\"' before it, or write it as \\n"
-        case 0x0D: message = "a carriage return inside a string: write it as \\r"
-        case 0x09: message = "a tab inside a string: write it as \\t"
-        default:
-            let code = "00" + hex(UInt16(b)).suffix(2)
-            message = "the control character U+\(code) inside a string: write it as \\u\(code)"
-        }
-        return JSONSyntaxError(offset: index, message: message)
-    }
-
-    private func invalidUTF8(at offset: Int) -> JSONSyntaxError {
-        JSONSyntaxError(
-            offset: offset,
-            message: "invalid UTF-8 byte 0x\(String(bytes[offset], radix: 16, uppercase: true)); cassettes must be saved as UTF-8")
-    }
-
-    private func printable(_ b: UInt8) -> String {
-        (0x21..<0x7F).contains(b) ? String(UnicodeScalar(b)) : "0x" + String(b, radix: 16, uppercase: true)
-    }
-
-    /// `'x'`, `end of file`, or `byte 0xFF` for the byte at `offset`.
-    private func describeByte(at offset: Int) -> String {
-        guard offset < bytes.count else { return "end of file" }
-        let b = bytes[offset]
-        if (0x21..<0x7F).contains(b) { return "'\(UnicodeScalar(b))'" }
-        if b == 0x20 { return "a space" }
-        if b >= 0x80 { return "a non-ASCII character" }
-        return "byte 0x\(String(b, radix: 16, uppercase: true))"
-    }
-
-    /// The bare word at `offset` (`'nul'`, `'True'`, `'01'`), for messages about literals and numbers.
-    private func describeWord(at offset: Int) -> String {
-        var end = offset
-        while end < bytes.count, end - offset < 24 {
-            let b = bytes[end]
-            let isWordByte =
-                (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
-                || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".")
-            if !isWordByte { break }
-            end += 1
-        }
-        if end == offset { return describeByte(at: offset) }
-        return "'" + String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self) + "'"
     }
 }
