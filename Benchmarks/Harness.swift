@@ -34,6 +34,8 @@ struct Harness {
     /// `CASSETTE_BENCH_SIDE=a` (or `b`) runs one side only, for a profile of that side alone
     /// (`perf record`); the other side's median is then 0 and the ratio meaningless.
     var side = ProcessInfo.processInfo.environment["CASSETTE_BENCH_SIDE"]
+    /// `CASSETTE_BENCH_RUNS=N` runs every pair `N` times instead, for a profile with enough samples.
+    var runsOverride = ProcessInfo.processInfo.environment["CASSETTE_BENCH_RUNS"].flatMap { Int($0) }.map { max(1, $0) }
 
     /// Runs `pair` `runs` times each way, interleaved, after a warm-up of each.
     func run(_ pair: Pair) async throws -> Result {
@@ -45,6 +47,7 @@ struct Harness {
         }
         var a: [Double] = []
         var b: [Double] = []
+        let runs = runsOverride ?? self.runs
         for round in 0..<runs {
             // Alternate which side goes first, so neither always follows the other.
             if round.isMultiple(of: 2) {

@@ -37,7 +37,7 @@ struct UpstreamHead {
         var headers = Interaction.Headers()
         for line in lines.dropFirst() where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingWhitespace())
         }
         return UpstreamHead(status: status, headers: headers, headBytes: head)
     }

@@ -216,7 +216,7 @@ struct WireRequest {
                     status: 400, reason: "\"\(String(decoding: line.prefix(60), as: UTF8.self))\" is not a header field \"Name: value\"")
             }
             if value.unicodeScalars.contains(where: { $0.value == 0 }) { throw Refusal(status: 400, reason: "a header value holds NUL") }
-            headers.append((name, value.trimmingCharacters(in: .whitespaces)))
+            headers.append((name, value.trimmingWhitespace()))
         }
         return WireRequest(method: method, target: target, version: version, headers: headers, body: Data())
     }

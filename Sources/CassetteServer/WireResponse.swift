@@ -55,11 +55,18 @@ struct WireResponse {
 
     /// The status line and header fields, and the empty line after them.
     var headBytes: [UInt8] {
-        var text = "HTTP/1.1 \(status) \(ReasonPhrase.of(status))\r\n"
-        for (name, value) in headerFields { text += "\(name): \(value)\r\n" }
-        if !keepsAlive || framing == .untilClose { text += "Connection: close\r\n" }
-        text += "\r\n"
-        return Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        bytes += "HTTP/1.1 \(status) \(ReasonPhrase.of(status))\r\n".utf8
+        for (name, value) in headerFields {
+            bytes += name.utf8
+            bytes += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+            bytes += value.utf8
+            bytes += [0x0D, 0x0A]
+        }
+        if !keepsAlive || framing == .untilClose { bytes += "Connection: close\r\n".utf8 }
+        bytes += [0x0D, 0x0A]
+        return bytes
     }
 
     /// A piece of the body as it goes on the wire (a chunk, when chunked).
@@ -92,10 +99,11 @@ struct WireResponse {
     /// `Content-Length` only when it frames the body (or describes it, for a response without one),
     /// and `Set-Cookie` one field per cookie (`HTTPURLResponse`, and so a recording, joins them).
     var headerFields: [(String, String)] {
-        let skipped: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"]
         var fields: [(String, String)] = []
-        for (name, value) in headers where !skipped.contains(name.lowercased()) {
-            if name.lowercased() == "set-cookie" {
+        for (name, value) in headers {
+            let lowercased = name.lowercased()
+            if Self.skipped.contains(lowercased) { continue }
+            if lowercased == "set-cookie" {
                 for cookie in Self.splitCookies(value) { fields.append((name, cookie)) }
             } else {
                 fields.append((name, value))
@@ -110,6 +118,9 @@ struct WireResponse {
         }
         return fields
     }
+
+    /// The recorded fields a response on the wire leaves out (or frames anew), lower-cased.
+    private static let skipped: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"]
 
     /// `a=1; Path=/, b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT` → the two cookies: a comma
     /// starts a new cookie only when `name=` follows it.

@@ -80,7 +80,9 @@ enum CanonicalURL {
     ///   ``RequestMatching/Origin/any`` scheme, host and port are (the text starts at the path).
     static func text(_ url: String, ignoringQuery ignored: Set<String> = [], origin rule: RequestMatching.Origin = .exact) -> String {
         // Most URLs a client sends are canonical already: then the text is the URL itself.
-        if rule == .exact, ignored.isEmpty, isCanonical(url) { return url }
+        if ignored.isEmpty, rule != .anyPort, let pathStart = canonicalPathStart(url) {
+            return rule == .exact ? url : String(url.utf8.dropFirst(pathStart)) ?? url
+        }
         // Delimiters are found in the UTF-8 view: this runs for every request, and Character and
         // Foundation searches cost more than the rest of matching together (CassetteBench).
         var rest = Substring(url)
@@ -118,19 +120,21 @@ enum CanonicalURL {
         return scheme + "://" + host + pathAndQuery
     }
 
-    /// Whether `url` is its own canonical text: lower-case ASCII scheme and host, no user info,
-    /// no default or empty port, a path, no fragment, and a query (if any) that
-    /// ``canonicalQuery(_:_:)`` would give back as it is. Scans the bytes without allocating.
-    private static func isCanonical(_ url: String) -> Bool {
+    /// Where the path starts in `url`'s UTF-8 bytes when `url` is its own canonical text (nil
+    /// otherwise): lower-case ASCII scheme and host, no user info, no default or empty port, a path,
+    /// no fragment, and a query (if any) that ``canonicalQuery(_:_:)`` would give back as it is.
+    /// Then the text for ``RequestMatching/Origin/any`` is the URL from there. Scans the bytes
+    /// without allocating.
+    private static func canonicalPathStart(_ url: String) -> Int? {
         // Scanned as raw bytes: String.UTF8View's index checks cost several times the scan.
         // (`withUTF8` copies only a bridged string.)
         var bytes = url
-        return bytes.withUTF8(isCanonical)
+        return bytes.withUTF8(canonicalPathStart)
     }
 
-    private static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let schemeEnd = schemeSeparator(in: bytes) else { return false }
-        for byte in bytes[..<schemeEnd] where byte >= 0x80 || (0x41...0x5A).contains(byte) { return false }
+    private static func canonicalPathStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let schemeEnd = schemeSeparator(in: bytes) else { return nil }
+        for byte in bytes[..<schemeEnd] where byte >= 0x80 || (0x41...0x5A).contains(byte) { return nil }
         let isHTTP =
             schemeEnd == 4 && bytes[0] == UInt8(ascii: "h") && bytes[1] == UInt8(ascii: "t") && bytes[2] == UInt8(ascii: "t")
             && bytes[3] == UInt8(ascii: "p")
@@ -143,30 +147,31 @@ enum CanonicalURL {
         while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
             switch bytes[index] {
             case 0x80..., 0x41...0x5A, UInt8(ascii: "@"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"):
-                return false
+                return nil
             case UInt8(ascii: ":"): colon = index
             default: break
             }
             index += 1
         }
-        guard index < bytes.count else { return false }  // no path: the canonical text adds "/"
+        guard index < bytes.count else { return nil }  // no path: the canonical text adds "/"
+        let pathStart = index
         if let colon {
             let port = bytes[(colon + 1)..<index]
             let isDefault =
                 (isHTTP && port.count == 2 && port[colon + 1] == UInt8(ascii: "8") && port[colon + 2] == UInt8(ascii: "0"))
                 || (isHTTPS && port.count == 3 && port[colon + 1] == UInt8(ascii: "4") && port[colon + 2] == UInt8(ascii: "4")
                     && port[colon + 3] == UInt8(ascii: "3"))
-            if port.isEmpty || isDefault { return false }
+            if port.isEmpty || isDefault { return nil }
         }
         // Path, then the query.
         while index < bytes.count {
             switch bytes[index] {
-            case UInt8(ascii: "#"): return false
-            case UInt8(ascii: "?"): return isCanonicalQuery(bytes[(index + 1)...])
+            case UInt8(ascii: "#"): return nil
+            case UInt8(ascii: "?"): return isCanonicalQuery(bytes[(index + 1)...]) ? pathStart : nil
             default: index += 1
             }
         }
-        return true
+        return pathStart
     }
 
     /// Whether `query` is the canonical text of itself: non-empty pairs `name=value` of ASCII

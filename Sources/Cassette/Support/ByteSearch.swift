@@ -15,25 +15,31 @@ extension String {
 extension String {
     /// Whether the UTF-8 bytes hold `needle`'s, compared byte for byte (no Unicode equivalence,
     /// no bridging through Foundation, which `contains(_:)` on a `String` costs).
-    func utf8Contains(_ needle: String) -> Bool {
+    func utf8Contains(_ needle: String) -> Bool { utf8Offset(of: needle) != nil }
+
+    /// The offset in the UTF-8 bytes where `needle`'s bytes first start, or nil; see ``utf8Contains(_:)-(String)``.
+    func utf8Offset(of needle: String) -> Int? {
         var bytes = self
         var needle = needle
-        return bytes.withUTF8 { haystack in needle.withUTF8 { haystack.utf8Contains($0) } }
+        return bytes.withUTF8 { haystack in needle.withUTF8 { haystack.utf8Offset(of: $0) } }
     }
 }
 
 extension UnsafeBufferPointer<UInt8> {
     /// Whether these bytes hold `needle`'s, in a row.
-    func utf8Contains(_ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = needle.first else { return true }
-        guard needle.count <= count else { return false }
+    func utf8Contains(_ needle: UnsafeBufferPointer<UInt8>) -> Bool { utf8Offset(of: needle) != nil }
+
+    /// Where `needle`'s bytes first start in these, in a row, or nil (0 for an empty needle).
+    func utf8Offset(of needle: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = needle.first else { return 0 }
+        guard needle.count <= count else { return nil }
         var start = 0
         let last = count - needle.count
         while start <= last {
-            guard let found = self[start...last].firstIndex(of: first) else { return false }
-            if self[found..<(found + needle.count)].elementsEqual(needle) { return true }
+            guard let found = self[start...last].firstIndex(of: first) else { return nil }
+            if self[found..<(found + needle.count)].elementsEqual(needle) { return found }
             start = found + 1
         }
-        return false
+        return nil
     }
 }

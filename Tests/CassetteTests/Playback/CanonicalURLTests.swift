@@ -8,8 +8,8 @@ import Testing
 /// again; every URL gets exactly the text the full canonicalisation gives.
 @Suite struct CanonicalURLTests {
     /// The full canonicalisation: a rule to ignore a parameter no URL has turns the shortcut off.
-    static func fullText(_ url: String) -> String {
-        CanonicalURL.text(url, ignoringQuery: ["\u{1}never"])
+    static func fullText(_ url: String, origin: RequestMatching.Origin = .exact) -> String {
+        CanonicalURL.text(url, ignoringQuery: ["\u{1}never"], origin: origin)
     }
 
     @Test(arguments: [
@@ -34,6 +34,10 @@ import Testing
     func aURLHasOneCanonicalText(_ url: String, _ expected: String) {
         #expect(CanonicalURL.text(url) == expected)
         #expect(Self.fullText(url) == expected)
+        // With any origin (`ignoringHost()`), the text is the path and the query.
+        let path = expected.firstRange(of: "://").flatMap { expected[$0.upperBound...].firstIndex(of: "/") }.map { String(expected[$0...]) }
+        #expect(CanonicalURL.text(url, origin: .any) == path)
+        #expect(Self.fullText(url, origin: .any) == path)
     }
 
     @Test func theShortcutAgreesWithTheFullCanonicalisationOnRandomURLs() {
@@ -43,6 +47,7 @@ import Testing
             var url = ["http://", "https://", "HTTP://"].randomElement(using: &random) ?? "http://"
             for _ in 0..<Int.random(in: 0...12, using: &random) { url += pieces.randomElement(using: &random) ?? "" }
             #expect(CanonicalURL.text(url) == Self.fullText(url), "\(url)")
+            #expect(CanonicalURL.text(url, origin: .any) == Self.fullText(url, origin: .any), "\(url)")
         }
     }
 }
