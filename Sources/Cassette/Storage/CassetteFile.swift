@@ -15,20 +15,19 @@ package enum CassetteFile {
     /// - Throws: ``CassetteFormatError`` for a malformed file, ``CassetteError/unreadableCassette(file:reason:)``
     ///   when it cannot be read.
     package static func read(_ file: URL) throws -> CassetteDocument {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw CassetteError.unreadableCassette(
-                file: file.path,
-                reason: "it is a folder, not a file; give the path of a cassette "
-                    + "file in it, such as \(file.appendingPathComponent("name.json").path)")
-        }
+        let path = file.path
         let read: (data: Data, release: (@Sendable (Range<Int>) -> Void)?)
         do {
             read = try MappedFile.read(file)
+        } catch is MappedFile.IsFolder {
+            throw CassetteError.unreadableCassette(
+                file: path,
+                reason: "it is a folder, not a file; give the path of a cassette "
+                    + "file in it, such as \(file.appendingPathComponent("name.json").path)")
         } catch {
-            throw CassetteError.unreadableCassette(file: file.path, reason: reason(error))
+            throw CassetteError.unreadableCassette(file: path, reason: reason(error))
         }
-        return try CassetteFormat(path: file.path).decode(read.data, file: file.path, release: read.release)
+        return try CassetteFormat(path: path).decode(read.data, file: path, release: read.release)
     }
 
     /// Bodies of this many bytes of file or more are compared in the file, not read, when a
