@@ -27,6 +27,7 @@ package enum OriginMove {
     }
 
     /// `https://host:port` as written at the start of `url`.
+    ///
     /// The bytes are searched, not the characters: this runs for every replay that may move origins
     /// and every request `TapeServer` forwards, and Foundation's `range(of:)` cost more than the rest
     /// of the move (`serve_vs_static`).

@@ -79,7 +79,8 @@ enum CanonicalURL {
     /// - Parameter origin: with ``RequestMatching/Origin/anyPort`` the port is left out, with
     ///   ``RequestMatching/Origin/any`` scheme, host and port are (the text starts at the path).
     static func text(_ url: String, ignoringQuery ignored: Set<String> = [], origin rule: RequestMatching.Origin = .exact) -> String {
-        // Most URLs a client sends are canonical already: then the text is the URL itself.
+        // Most URLs a client sends are canonical already: then the text is the URL itself, or its
+        // path and query when any origin matches.
         if ignored.isEmpty, rule != .anyPort, let pathStart = canonicalPathStart(url) {
             return rule == .exact ? url : String(url.utf8.dropFirst(pathStart)) ?? url
         }

@@ -17,7 +17,7 @@ extension String {
     /// no bridging through Foundation, which `contains(_:)` on a `String` costs).
     func utf8Contains(_ needle: String) -> Bool { utf8Offset(of: needle) != nil }
 
-    /// The offset in the UTF-8 bytes where `needle`'s bytes first start, or nil; see ``utf8Contains(_:)-(String)``.
+    /// The offset in the UTF-8 bytes where `needle`'s bytes first start, or nil, compared as `utf8Contains(_:)` compares.
     func utf8Offset(of needle: String) -> Int? {
         var bytes = self
         var needle = needle
