@@ -102,6 +102,6 @@ final class ProtocolClasses: Sendable {
         guard !detached.isEmpty else { return }
         for protocolClass in detached { SlotTable.shared.detach(protocolClass) }
         router.shutDown()
-        session.invalidateAndCancel()
+        session.cancelTasksAndInvalidate()
     }
 }

@@ -1,0 +1,76 @@
+import CassetteTestSupport
+import Foundation
+import Testing
+
+@testable import Cassette
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How Cassette ends the sessions it makes (`URLSession.cancelTasksAndInvalidate()`): what is in
+/// flight is cancelled and the session becomes invalid, as `invalidateAndCancel()` does — and a
+/// tape ejected the moment its last request answered never crashes the process (docs/Architecture.md,
+/// "Linux facts": FoundationNetworking's `invalidateAndCancel()` reads the task registry off its queue).
+@Suite struct SessionEndTests {
+    /// Says when the session became invalid.
+    final class InvalidationWatch: NSObject, URLSessionDelegate, @unchecked Sendable {
+        let invalidated = DispatchSemaphore(value: 0)
+        func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) { invalidated.signal() }
+    }
+
+    /// Three replays waiting 2 s are cancelled at once, each with `URLError.cancelled` and no
+    /// response, and the session's delegate hears it became invalid.
+    @Test func whatIsInFlightIsCancelledAndTheSessionInvalidated() async throws {
+        try await withScratchTape { scratch in
+            let file = try CancellationAndTimeoutTests.slowCassette(in: scratch, firstByte: 2, duration: 2)
+            let tape = try Tape(
+                file: file, mode: .none, options: .init(allowsRepeatedReplays: true, latency: .recorded), environment: .tests)
+            defer { _ = try? tape.eject() }
+            let watch = InvalidationWatch()
+            let session = tape.makeSession(configuration: .ephemeral, delegate: watch, delegateQueue: nil)
+            let outcomes = Locked<[(code: URLError.Code?, hadResponse: Bool)]>([])
+            let group = DispatchGroup()
+            for _ in 0..<3 {
+                group.enter()
+                session.dataTask(with: try #require(URL(string: CancellationAndTimeoutTests.url))) { _, response, error in
+                    outcomes.withLock { $0.append(((error as? URLError)?.code, response != nil)) }
+                    group.leave()
+                }.resume()
+            }
+            try await Task.sleep(nanoseconds: 200_000_000)
+            let started = Date()
+            session.cancelTasksAndInvalidate()
+            #expect(group.wait(timeout: .now() + 1.5) == .success, "the cancelled tasks did not end before their 2 s replay")
+            #expect(Date().timeIntervalSince(started) < 1.5)
+            #expect(watch.invalidated.wait(timeout: .now() + 5) == .success, "the session's delegate never heard it became invalid")
+            let results = outcomes.withLock { $0 }
+            #expect(results.count == 3)
+            #expect(results.allSatisfy { $0.code == .cancelled && !$0.hadResponse })
+        }
+    }
+
+    /// 2,000 tapes, each ejected the instant its one request answered: every answer whole, and
+    /// the process alive. With `invalidateAndCancel()` the suite benchmark died in about one run
+    /// in 50 (`Collection.map` in it, racing the registry's removal of the task just finished);
+    /// a race, so this can pass without the fix, but it cannot pass with a crash.
+    @Test func tapesEjectedTheMomentTheyAnswerNeverCrash() async throws {
+        try await withScratchTape { scratch in
+            let url = try #require(URL(string: "https://api.example.com/quick"))
+            let file = scratch.file("quick.json")
+            try JSONCassetteCodec.encode(
+                CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(method: "GET", url: url.absoluteString), response: .init(status: 200, body: .init(text: "ok")))
+                ])
+            ).write(to: file)
+            for _ in 0..<2_000 {
+                let tape = try Tape(file: file, mode: .none, environment: .tests)
+                let (data, response) = try await tape.session.data(from: url)
+                try tape.eject()
+                #expect(data == Data("ok".utf8))
+                #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            }
+        }
+    }
+}
