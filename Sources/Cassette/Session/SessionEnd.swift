@@ -11,8 +11,8 @@ extension URLSession {
     /// On Linux, FoundationNetworking's `invalidateAndCancel()` reads the session's task registry
     /// off the queue that changes it: when a task has answered its caller but its removal from
     /// the registry is still queued — a test that ejects right after its last request — the read
-    /// traps and the test process dies (seen in `CassetteBench`'s suite benchmark: once in about
-    /// 50 runs). There the tasks are listed where the registry is changed (`getAllTasks`), cancelled
+    /// traps and the test process dies (seen in `CassetteBench`'s suite benchmark: twice in about
+    /// 125 quick runs). There the tasks are listed where the registry is changed (`getAllTasks`), cancelled
     /// from a global queue (a task is never cancelled from the session's own queue, which a
     /// delegate queue running callbacks where they are handed over would be), and the session is
     /// invalidated when they have finished (`finishTasksAndInvalidate()`, which reads the registry
