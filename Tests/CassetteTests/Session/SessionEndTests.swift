@@ -38,7 +38,10 @@ import FoundationNetworking
                     group.leave()
                 }.resume()
             }
-            try await Task.sleep(nanoseconds: 200_000_000)
+            // Cancelled while their replays wait: once all three reached the tape.
+            let deadline = Date().addingTimeInterval(10)
+            while tape.reportSoFar.replayed < 3, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+            #expect(tape.reportSoFar.replayed == 3)
             let started = Date()
             session.cancelTasksAndInvalidate()
             #expect(group.wait(timeout: .now() + 1.5) == .success, "the cancelled tasks did not end before their 2 s replay")
@@ -46,7 +49,7 @@ import FoundationNetworking
             #expect(watch.invalidated.wait(timeout: .now() + 5) == .success, "the session's delegate never heard it became invalid")
             let results = outcomes.withLock { $0 }
             #expect(results.count == 3)
-            #expect(results.allSatisfy { $0.code == .cancelled && !$0.hadResponse })
+            #expect(results.allSatisfy { $0.code == .cancelled && !$0.hadResponse }, "\(results)")
         }
     }
 
