@@ -5,7 +5,8 @@ extension Ledger.Run {
     /// shard, each cassette matched by its place in the package (shards check the package out in
     /// other folders). With the suite's test list, the union covers the whole suite when every
     /// test ran in some shard (by each process's `--filter` and `--skip`); it is partial
-    /// otherwise, naming the tests no shard ran. A shard cut short (a process without its end, an
+    /// otherwise, naming the tests no shard ran and the shards whose ledgers it has (a shard whose
+    /// tests open no tape leaves no ledger, and cannot be told from one that never ran). A shard cut short (a process without its end, an
     /// unreadable file) or run live keeps the union partial whatever the list says.
     ///
     /// - Parameters:
@@ -43,7 +44,13 @@ extension Ledger.Run {
             let notRun = tests.filter { test in !matchers.contains { $0(test) } }
             if !notRun.isEmpty {
                 let shown = notRun.prefix(20).joined(separator: ", ") + (notRun.count > 20 ? ", and \(notRun.count - 20) more" : "")
-                union.selected = ["no shard ran \(notRun.count) of the suite's \(tests.count) tests: \(shown)"]
+                let found =
+                    union.shards.isEmpty
+                    ? "\(runs.count) run\(runs.count == 1 ? "" : "s")" : "shard \(union.shards.joined(separator: ", "))"
+                union.selected = [
+                    "no shard ran \(notRun.count) of the suite's \(tests.count) tests: \(shown) (the ledgers hold \(found); "
+                        + "a shard whose tests open no tape with CASSETTE_LEDGER leaves no ledger, so its tests count as not run)"
+                ]
             }
         } else {
             union.selected = runs.flatMap(\.selected)

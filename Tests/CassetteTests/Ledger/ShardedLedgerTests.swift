@@ -65,7 +65,10 @@ import Testing
             let shards = try Self.runShards(files, in: scratch.url)
             let report = try SuiteReport.make(
                 ledgers: [Ledger(folder: shards.first)], cassettes: [scratch.url.appendingPathComponent("Cassettes")], tests: Self.tests)
-            #expect(report.partial == "no shard ran 2 of the suite's 3 tests: App.FeedTests/reloads(), App.ProfileTests/shows()")
+            #expect(
+                report.partial
+                    == "no shard ran 2 of the suite's 3 tests: App.FeedTests/reloads(), App.ProfileTests/shows() (the ledgers hold shard 1; "
+                    + "a shard whose tests open no tape with CASSETTE_LEDGER leaves no ledger, so its tests count as not run)")
             #expect(report.orphans == [])
             do throws(PrunePlan.Refusal) {
                 _ = try PrunePlan(report: report, orphans: true, unusedInteractions: true)
