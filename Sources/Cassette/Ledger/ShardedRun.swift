@@ -46,7 +46,8 @@ extension Ledger.Run {
                 let shown = notRun.prefix(20).joined(separator: ", ") + (notRun.count > 20 ? ", and \(notRun.count - 20) more" : "")
                 let found =
                     union.shards.isEmpty
-                    ? "\(runs.count) run\(runs.count == 1 ? "" : "s")" : "shard \(union.shards.joined(separator: ", "))"
+                    ? "\(runs.count) run\(runs.count == 1 ? "" : "s")"
+                    : "shard\(union.shards.count == 1 ? "" : "s") \(union.shards.joined(separator: ", "))"
                 union.selected = [
                     "no shard ran \(notRun.count) of the suite's \(tests.count) tests: \(shown) (the ledgers hold \(found); "
                         + "a shard whose tests open no tape with CASSETTE_LEDGER leaves no ledger, so its tests count as not run)"
