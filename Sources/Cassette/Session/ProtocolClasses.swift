@@ -22,13 +22,16 @@ final class ProtocolClasses: Sendable {
     /// Whether a refusal is also said on standard error when it happens (``Tape/Options`` may keep
     /// warnings to the report).
     private let announcesWarnings: Bool
+    /// The own session's cookie storage, given back once when it is detached.
+    private let lease: Locked<EphemeralStorage.Lease?>
 
     /// Attaches `router` and makes its own session from an ephemeral configuration (with the
     /// tape's cache when the router's sessions keep theirs).
     init(router: Router, announcesWarnings: Bool = true) {
         self.router = router
         self.announcesWarnings = announcesWarnings
-        let configuration = ConfigurationHooks.ownConfiguration()
+        let (configuration, lease) = EphemeralStorage.configuration()
+        self.lease = Locked(lease)
         configuration.urlCache = router.access.cache.value
         let own = SlotTable.shared.attach(router, configuration: configuration, reusable: true)
         own.route(configuration, cache: router.access.cache.value)
@@ -103,5 +106,10 @@ final class ProtocolClasses: Sendable {
         for protocolClass in detached { SlotTable.shared.detach(protocolClass) }
         router.shutDown()
         session.cancelTasksAndInvalidate()
+        let given = lease.withLock { lease in
+            defer { lease = nil }
+            return lease
+        }
+        if let given { EphemeralStorage.giveBack(given) }
     }
 }
