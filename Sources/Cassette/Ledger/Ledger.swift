@@ -208,10 +208,16 @@ package struct Ledger: Sendable, Equatable {
 
 /// The package roots above paths, remembered per folder: a tape is ejected many times in a run.
 enum PackageRoots {
-    private static let known = Locked<[String: URL?]>([:])
+    private static let known = Locked<[Substring: URL?]>([:])
 
+    /// The package root above `path`'s folder. An absolute path to a file is remembered by its
+    /// folder, the bytes before its last `/` (`NSString`'s `deletingLastPathComponent` was nine
+    /// tenths of this on each open); any other is looked for each time.
     static func root(above path: String) -> URL? {
-        let folder = (path as NSString).deletingLastPathComponent
+        guard path.hasPrefix("/"), !path.hasSuffix("/"), let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else {
+            return CassetteLocation.packageRoot(above: path)
+        }
+        let folder = path[..<slash]
         if let found = known.withLock({ $0[folder] }) { return found }
         let root = CassetteLocation.packageRoot(above: path)
         known.withLock { $0[folder] = .some(root) }
