@@ -189,7 +189,7 @@ extension Tape {
         let usage = router.usage()
         let facts = FileFacts(file)
         return LedgerRecord.Tape(
-            cassette: file.standardizedFileURL.path, beneath: options.underlyingCassettes.map(\.standardizedFileURL.path),
+            cassette: RealPath.standardized(file.path), beneath: options.underlyingCassettes.map { RealPath.standardized($0.path) },
             test: options.openedBy?.test, testFile: options.openedBy?.file, mode: isLive ? LedgerRecord.liveMode : mode.rawValue,
             opened: openedAt,
             interactions: router.ownCount, replayed: usage.replayed, oldestReplayed: usage.replayedAt.compactMap { $0 }.min(),

@@ -44,7 +44,7 @@ package struct Ledger: Sendable, Equatable {
     static func folder(for cassette: URL, testFile: String?, environment: [String: String]) -> URL? {
         if let given = environment[environmentVariable] {
             if ["", "off", "0", "false", "no"].contains(given.lowercased()) { return nil }
-            let expanded = (given as NSString).expandingTildeInPath
+            let expanded = given.hasPrefix("~") ? (given as NSString).expandingTildeInPath : given
             return expanded.hasPrefix("/")
                 ? URL(fileURLWithPath: expanded, isDirectory: true)
                 : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(expanded, isDirectory: true)

@@ -33,7 +33,7 @@ final class LedgerWriter: Sendable {
     /// The writer for the ledger in `folder`, opened (its run folder made, the process record
     /// written) the first time; nil, with a warning on standard error once, when it cannot be.
     static func shared(in folder: URL, environment: [String: String]) -> LedgerWriter? {
-        let key = folder.standardizedFileURL.path
+        let key = RealPath.standardized(folder.path)
         return registry.withLock { registry -> LedgerWriter? in
             if let known = registry.writers[key] { return known }
             if registry.failed.contains(key) || registry.closed { return nil }

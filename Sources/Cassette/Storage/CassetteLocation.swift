@@ -26,17 +26,18 @@ package enum CassetteLocation {
             .file(named: name)
     }
 
-    /// The folder cassettes are kept in, by the rules above.
+    /// The folder cassettes are kept in, by the rules above. The package root above a test file's
+    /// folder is looked for once per process (``PackageRoots``): every test of a suite asks.
     static func folder(given folder: String?, filePath: String, environment: [String: String]) -> URL {
-        let testFolder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+        let testFolder = { URL(fileURLWithPath: filePath).deletingLastPathComponent() }
         if let folder, !folder.isEmpty {
-            return resolve(folder, against: testFolder)
+            return resolve(folder, against: testFolder())
         }
-        let root = packageRoot(above: filePath)
+        let root = PackageRoots.root(above: filePath)
         if let variable = environment[folderVariable], !variable.isEmpty {
-            return resolve(variable, against: root ?? testFolder)
+            return resolve(variable, against: root ?? testFolder())
         }
-        return (root ?? testFolder).appendingPathComponent("Cassettes", isDirectory: true)
+        return (root ?? testFolder()).appendingPathComponent("Cassettes", isDirectory: true)
     }
 
     /// The nearest folder above `filePath` that holds a `Package.swift`, or nil.
@@ -52,10 +53,17 @@ package enum CassetteLocation {
         }
     }
 
-    private static func resolve(_ path: String, against base: URL) -> URL {
+    /// `path` as a folder: absolute (after `~`) as it is, else inside `base` (made only then).
+    private static func resolve(_ path: String, against base: @autoclosure () -> URL) -> URL {
+        if let absolute = absolute(path) { return URL(fileURLWithPath: absolute, isDirectory: true) }
+        return base().appendingPathComponent((path as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL
+    }
+
+    /// `path` with a leading `~` expanded, when that makes it absolute; nil for a relative path.
+    private static func absolute(_ path: String) -> String? {
+        if path.hasPrefix("/") { return path }
+        guard path.hasPrefix("~") else { return nil }
         let expanded = (path as NSString).expandingTildeInPath
-        return expanded.hasPrefix("/")
-            ? URL(fileURLWithPath: expanded, isDirectory: true)
-            : base.appendingPathComponent(expanded, isDirectory: true).standardizedFileURL
+        return expanded.hasPrefix("/") ? expanded : nil
     }
 }

@@ -56,19 +56,17 @@ package struct CassetteStore: Sendable {
         let candidates: [String] =
             CassetteFormat(fileExtension: CassetteFormat.pathExtension(of: name)) != nil
             ? [name] : Self.extensions.map { name + "." + $0 } + [name + "." + newExtension]
-        guard
-            !candidates.contains(where: {
-                ($0 as NSString).lastPathComponent == TapeRules.fileName || Self.isEvidenceName(($0 as NSString).lastPathComponent)
-            })
-        else {
-            throw .invalidCassetteName(name)
-        }
+        guard !candidates.contains(where: { Self.isReserved(Self.lastStep(of: $0)) }) else { throw .invalidCassetteName(name) }
+        // Paths, not URLs, until one is chosen: a test opens a tape by name every time (a URL is
+        // built, and `appendingPathComponent` asks the file system whether it is a folder, per candidate).
+        let folderPath = folder.path
+        let base = folderPath.hasSuffix("/") ? folderPath : folderPath + "/"
         // The last candidate is the new file's name (for a name with an extension, the only one).
-        let files = candidates.map { folder.appendingPathComponent($0) }
+        let files = candidates.map { base + $0 }
         // A link counts as there even when its target is not yet: a save writes through it.
         if let existing = files.first(where: { Self.isThere($0) }) ?? differentlyCased(files.dropLast(candidates.count == 1 ? 0 : 1)) {
             try checkInside(existing, name: name)
-            return (existing, false)
+            return (URL(fileURLWithPath: existing, isDirectory: false), false)
         }
         if let bundle {
             for candidate in candidates.count == 1 ? candidates : candidates.dropLast() {
@@ -77,38 +75,49 @@ package struct CassetteStore: Sendable {
         }
         let new = files[files.count - 1]
         try checkInside(new, name: name)
-        return (new, false)
+        return (URL(fileURLWithPath: new, isDirectory: false), false)
+    }
+
+    /// The rules file and the evidence beside cassettes: names no cassette may have.
+    private static func isReserved(_ fileName: Substring) -> Bool {
+        fileName == TapeRules.fileName || isEvidenceName(String(fileName))
+    }
+
+    /// What follows the last `/` of `path` (all of it when it has none).
+    private static func lastStep(of path: String) -> Substring {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path[...] }
+        return path[path.utf8.index(after: slash)...]
     }
 
     /// Refuses a file whose real place (``RealPath``: every link on the way followed, the folder's
     /// too, whether or not they exist yet) is outside the folder's.
-    private func checkInside(_ file: URL, name: String) throws(CassetteError) {
+    private func checkInside(_ file: String, name: String) throws(CassetteError) {
         let root = RealPath.of(folder.path)
-        let real = RealPath.of(file.path)
+        let real = RealPath.of(file)
         guard real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { throw .invalidCassetteName(name) }
     }
 
-    /// Whether there is a file, or a symbolic link, at `file`.
-    private static func isThere(_ file: URL) -> Bool {
+    /// Whether there is a file, or a symbolic link, at `path`.
+    private static func isThere(_ path: String) -> Bool {
         var status = stat()
-        return lstat(file.path, &status) == 0
+        return lstat(path, &status) == 0
     }
 
     /// The file among `files` whose extension is written in another case (`Feed.JSON` for
     /// `Feed.json`), as a case-insensitive file system (macOS, Windows) would find it: a name
     /// finds the same cassette on Linux.
-    private func differentlyCased(_ files: ArraySlice<URL>) -> URL? {
+    private func differentlyCased(_ files: ArraySlice<String>) -> String? {
         guard let first = files.first else { return nil }
-        let directory = first.deletingLastPathComponent()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return nil }
+        let directory = (first as NSString).deletingLastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
         for file in files {
-            let wanted = file.lastPathComponent
+            let wanted = (file as NSString).lastPathComponent
             let stem = (wanted as NSString).deletingPathExtension
             let ext = (wanted as NSString).pathExtension.lowercased()
             if let found = names.sorted().first(where: {
                 ($0 as NSString).deletingPathExtension == stem && ($0 as NSString).pathExtension.lowercased() == ext
             }) {
-                return directory.appendingPathComponent(found)
+                return (directory as NSString).appendingPathComponent(found)
             }
         }
         return nil
