@@ -10,7 +10,7 @@ struct JSONCassetteReader: JSONTreeReading {
     var misspelt: Set<JSONMisspeltKey> = []
     /// The compact bytes of the `"json"` bodies the parser did not build as trees, by the offset
     /// of their value (``JSONParser/parseCassette(_:keepingStringsLongerThan:release:)``).
-    var compactBodies: [Int: [UInt8]] = [:]
+    var compactBodies: [Int: Data] = [:]
 
     // MARK: Document
 
@@ -334,7 +334,7 @@ struct JSONCassetteReader: JSONTreeReading {
         case "multipart":
             return readMultipart(value, at: formPath)
         case "json":
-            if let compact = compactBodies[value.offset] { return Interaction.Body(unchecked: Data(compact), form: .json) }
+            if let compact = compactBodies[value.offset] { return Interaction.Body(unchecked: compact, form: .json) }
             if let duplicate = value.value.firstDuplicateKey() {
                 report(
                     "duplicate key \(CassetteRules.quoted(duplicate.key)) in a JSON body",

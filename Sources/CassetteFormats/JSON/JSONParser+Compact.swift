@@ -38,7 +38,7 @@ extension JSONParser {
         /// The tree, each compacted body an empty container at its offset.
         package var root: JSONNode
         /// The compact bytes of each compacted `"json"` body, by the offset of its value.
-        package var compactBodies: [Int: [UInt8]]
+        package var compactBodies: [Int: Data]
     }
 
     /// The object or array at `index` as compact bytes (``compactBodies``) and its stand-in node;
@@ -52,33 +52,74 @@ extension JSONParser {
 
     /// The compact bytes of the object or array at `index`, which is then just past it; nil, with
     /// `index` and `depth` as they were, when it is to be parsed as a tree.
-    mutating func compact() -> [UInt8]? {
+    mutating func compact() -> Data? {
         let start = index
         let startDepth = depth
         guard let first = peek(), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
-        var copy = Compaction(run: start)
-        guard compactValue(&copy) else {
+        var copy = Compaction(run: start, expected: bytes.count - start)
+        let valid = compactValue(&copy)
+        copy.flush(bytes, upTo: index)
+        guard valid, let compact = copy.data() else {
             index = start
             depth = startDepth
             return nil
         }
-        copy.flush(bytes, upTo: index)
         // A long body read from a mapped file: its pages are not needed again.
         if let release, index - start >= Self.releaseStep { release(start..<index) }
-        return copy.out
+        return compact
     }
 
     /// What a compaction has copied, and from where it copies next: the bytes between white space
-    /// are copied a run at a time, when white space ends one.
-    struct Compaction {
-        var out: [UInt8] = []
+    /// are copied a run at a time, when white space ends one, into one buffer that becomes the
+    /// body's `Data` without a copy (a pretty-printed body has a run for every token or two, and
+    /// appending each to an array cost a third of the compaction).
+    struct Compaction: ~Copyable {
         /// Where the bytes not yet copied start.
         var run: Int
         /// The key ranges of the objects being read, the innermost's last.
         var keys: [Range<Int>] = []
+        private var buffer: UnsafeMutablePointer<UInt8>?
+        private var count = 0
+        private var capacity = 0
+        /// Whether memory ran out: the compaction then gives nothing and the tree's parse is tried.
+        private(set) var failed = false
+
+        /// A compaction starting at `run`, of at most `expected` bytes (what is left of the file).
+        init(run: Int, expected: Int) {
+            self.run = run
+            reserve(min(max(expected, 16), Self.firstCapacity))
+        }
+
+        deinit { free(buffer) }
+
+        /// What the buffer holds first: a body of a few KB needs no second allocation.
+        static let firstCapacity = 16_384
 
         mutating func flush(_ bytes: UnsafeBufferPointer<UInt8>, upTo end: Int) {
-            if end > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<end])) }
+            let length = end - run
+            guard length > 0, let source = bytes.baseAddress else { return }
+            if count + length > capacity { reserve(max(capacity * 2, count + length)) }
+            guard let buffer else { return }
+            (buffer + count).initialize(from: source + run, count: length)
+            count += length
+        }
+
+        private mutating func reserve(_ wanted: Int) {
+            guard !failed else { return }
+            guard let grown = realloc(buffer, wanted) else {
+                failed = true
+                return
+            }
+            buffer = grown.assumingMemoryBound(to: UInt8.self)
+            capacity = wanted
+        }
+
+        /// The bytes copied, as `Data` that owns the buffer (trimmed to them); nil when memory ran out.
+        consuming func data() -> Data? {
+            guard !failed, count > 0, let kept = buffer else { return nil }
+            buffer = nil
+            let trimmed = count < capacity ? realloc(kept, count)?.assumingMemoryBound(to: UInt8.self) ?? kept : kept
+            return Data(bytesNoCopy: trimmed, count: count, deallocator: .free)
         }
     }
 

@@ -76,7 +76,7 @@ package struct JSONParser {
     /// Whether the root member being parsed is `interactions`.
     private var inInteractions = false
     /// The compacted bodies, by offset.
-    var compactBodies: [Int: [UInt8]] = [:]
+    var compactBodies: [Int: Data] = [:]
 
     private init(bytes: UnsafeBufferPointer<UInt8>, source: Data?, longStrings: Int, release: (@Sendable (Range<Int>) -> Void)?) {
         self.bytes = bytes
