@@ -63,6 +63,21 @@ import FoundationNetworking
         #expect(try Self.resolved("fetch", folder: tree.path("elsewhere"), filePath: tree.projectTest) == tree.path("elsewhere/fetch.json"))
     }
 
+    /// A folder that starts with `~` is in the home folder, given in code or in `CASSETTE_FOLDER`;
+    /// a `~` anywhere else is part of a relative name. (An absolute folder is taken as it is, without
+    /// the test file's folder being worked out.)
+    @Test func aTildeIsTheHomeFolderOnlyAtTheStart() throws {
+        let tree = try Tree()
+        defer { tree.scratch.remove() }
+        let home = URL(fileURLWithPath: NSHomeDirectory()).standardizedFileURL.path
+        #expect(try Self.resolved("fetch", folder: "~/Recordings", filePath: tree.packageTest) == home + "/Recordings/fetch.json")
+        #expect(
+            try Self.resolved("fetch", filePath: tree.projectTest, environment: ["CASSETTE_FOLDER": "~/Recordings"])
+                == home + "/Recordings/fetch.json")
+        #expect(
+            try Self.resolved("fetch", folder: "a~b", filePath: tree.packageTest) == tree.path("package/Tests/AppTests/a~b/fetch.json"))
+    }
+
     @Test func aTapeRecordsBesideATestFileWithoutAPackage() async throws {
         let tree = try Tree()
         defer { tree.scratch.remove() }
