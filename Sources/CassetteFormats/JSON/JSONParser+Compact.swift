@@ -71,8 +71,8 @@ extension JSONParser {
 
     /// What a compaction has copied, and from where it copies next: the bytes between white space
     /// are copied a run at a time, when white space ends one, into one buffer that becomes the
-    /// body's `Data` without a copy (a pretty-printed body has a run for every token or two, and
-    /// appending each to an array cost a third of the compaction).
+    /// body's `Data` without a copy (it was an array, then copied into `Data`: a large body's
+    /// peak held both).
     struct Compaction: ~Copyable {
         /// Where the bytes not yet copied start.
         var run: Int
@@ -82,7 +82,7 @@ extension JSONParser {
         private var count = 0
         private var capacity = 0
         /// Whether memory ran out: the compaction then gives nothing and the tree's parse is tried.
-        private(set) var failed = false
+        private var failed = false
 
         /// A compaction starting at `run`, of at most `expected` bytes (what is left of the file).
         init(run: Int, expected: Int) {
@@ -99,7 +99,8 @@ extension JSONParser {
             let length = end - run
             guard length > 0, let source = bytes.baseAddress else { return }
             if count + length > capacity { reserve(max(capacity * 2, count + length)) }
-            guard let buffer else { return }
+            // Once memory ran out the buffer is too small: nothing more is copied into it.
+            guard !failed, let buffer else { return }
             (buffer + count).initialize(from: source + run, count: length)
             count += length
         }
