@@ -65,7 +65,7 @@ package struct CassetteStore: Sendable {
         let files = candidates.map { base + $0 }
         // A link counts as there even when its target is not yet: a save writes through it.
         if let existing = files.first(where: { Self.isThere($0) }) ?? differentlyCased(files.dropLast(candidates.count == 1 ? 0 : 1)) {
-            try checkInside(existing, name: name)
+            try checkInside(existing, folder: folderPath, name: name)
             return (URL(fileURLWithPath: existing, isDirectory: false), false)
         }
         if let bundle {
@@ -74,7 +74,7 @@ package struct CassetteStore: Sendable {
             }
         }
         let new = files[files.count - 1]
-        try checkInside(new, name: name)
+        try checkInside(new, folder: folderPath, name: name)
         return (URL(fileURLWithPath: new, isDirectory: false), false)
     }
 
@@ -90,9 +90,9 @@ package struct CassetteStore: Sendable {
     }
 
     /// Refuses a file whose real place (``RealPath``: every link on the way followed, the folder's
-    /// too, whether or not they exist yet) is outside the folder's.
-    private func checkInside(_ file: String, name: String) throws(CassetteError) {
-        let root = RealPath.of(folder.path)
+    /// too, whether or not they exist yet) is outside the real place of `folder` (the store's path).
+    private func checkInside(_ file: String, folder: String, name: String) throws(CassetteError) {
+        let root = RealPath.of(folder)
         let real = RealPath.of(file)
         guard real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { throw .invalidCassetteName(name) }
     }
