@@ -42,7 +42,7 @@ final class Redactor: Sendable {
         beforeRecord: (@Sendable (Interaction) -> Interaction?)? = nil,
         beforeReplay: (@Sendable (Interaction) -> Interaction?)? = nil
     ) throws(CassetteError) {
-        self.init(try RedactionRules(redaction), beforeRecord: beforeRecord, beforeReplay: beforeReplay)
+        self.init(try RedactionRules.make(redaction), beforeRecord: beforeRecord, beforeReplay: beforeReplay)
     }
 
     /// A redactor that changes nothing: for sessions that only stub.

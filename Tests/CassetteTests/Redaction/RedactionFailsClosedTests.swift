@@ -40,7 +40,7 @@ import FoundationNetworking
 
     /// The same pattern over a response body: the body is kept as `[REDACTED]` alone.
     @Test func aResponseBodyTheEngineGivesUpOnIsRedactedWhole() throws {
-        let rules = try RedactionRules(Redaction.default.redactingBodyMatches("token=((?:[A-Za-z0-9]|-)+)"))
+        let rules = try RedactionRules.make(Redaction.default.redactingBodyMatches("token=((?:[A-Za-z0-9]|-)+)"))
         var secrets = FoundSecrets()
         let body = Interaction.Body(
             Data(("token=" + String(repeating: "b", count: 1_000_000) + "&token=SuperSecret123XYZ").utf8), contentType: "text/plain")
