@@ -9,22 +9,38 @@ package enum OriginMove {
     static func replayed(_ interaction: Interaction, for liveURL: String, rule: RequestMatching.Origin) -> Interaction {
         guard rule != .exact, var response = interaction.response,
             let recorded = origin(of: interaction.request.url), let live = origin(of: liveURL),
-            recorded.lowercased() != live.lowercased()
+            !equalIgnoringCase(recorded, live)
         else { return interaction }
         func moved(_ url: String) -> String {
-            guard url.lowercased().hasPrefix(recorded.lowercased()) else { return url }
+            guard hasPrefixIgnoringCase(url, recorded) else { return url }
             let rest = url.dropFirst(recorded.count)
             guard rest.isEmpty || rest.first == "/" || rest.first == "?" || rest.first == "#" else { return url }
             return live + rest
         }
         response.url = response.url.map(moved)
         if response.headers.contains("Location") {
-            response.headers.transformValues { name, value in name.lowercased() == "location" ? moved(value) : value }
+            response.headers.transformValues { name, value in asciiCaseInsensitiveEquals(name, "Location") ? moved(value) : value }
         }
         var interaction = interaction
         interaction.response = response
         return interaction
     }
+
+    /// Whether two origins are the same, ignoring case: by ASCII bytes (every request that may
+    /// move origins compares two), lower-cased as Unicode only when either holds a byte beyond ASCII.
+    private static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
+        if isASCII(a) && isASCII(b) { return asciiCaseInsensitiveEquals(a, b) }
+        return a.lowercased() == b.lowercased()
+    }
+
+    /// Whether `url` starts with `prefix`, ignoring case, as ``equalIgnoringCase(_:_:)`` compares.
+    private static func hasPrefixIgnoringCase(_ url: String, _ prefix: String) -> Bool {
+        guard isASCII(url) && isASCII(prefix) else { return url.lowercased().hasPrefix(prefix.lowercased()) }
+        guard url.utf8.count >= prefix.utf8.count, let start = String(url.utf8.prefix(prefix.utf8.count)) else { return false }
+        return asciiCaseInsensitiveEquals(start, prefix)
+    }
+
+    private static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
 
     /// `https://host:port` as written at the start of `url`.
     ///

@@ -70,8 +70,10 @@ extension Interaction {
         /// (keeping its position and spelling); setting `nil` removes it.
         public subscript(name: String) -> String? {
             get {
-                let values = values(for: name)
-                return values.isEmpty ? nil : values.joined(separator: ", ")
+                guard let i = indexOfField(named: name) else { return nil }
+                let values = fields[i].values
+                // One value, the common case, is returned as it is: joining makes a new string.
+                return values.count == 1 ? values[0] : values.isEmpty ? nil : values.joined(separator: ", ")
             }
             set {
                 if let newValue { set(name, newValue) } else { remove(name) }

@@ -67,7 +67,7 @@ extension Interaction {
         /// - Parameter method: the method of the request this answers; nil when it is not known
         ///   (a lone response file).
         package func declaredBodyLength(answering method: String?) -> Int? {
-            guard status >= 200, status != 204, status != 304, method?.uppercased() != "HEAD",
+            guard status >= 200, status != 204, status != 304, !asciiCaseInsensitiveEquals(method ?? "", "HEAD"),
                 !headers.contains("Content-Encoding"),
                 let text = headers["Content-Length"], !text.isEmpty, text.utf8.count <= 18,
                 text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })

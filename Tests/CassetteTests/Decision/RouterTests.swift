@@ -139,6 +139,29 @@ import FoundationNetworking
         #expect(answer.request.url == "http://127.0.0.1:8080/old")
     }
 
+    /// Origins compare ignoring case (ASCII by bytes, anything else as Unicode lower-cases it): a
+    /// `Location` on the recorded origin in another case moves, one on a longer host does not, and
+    /// a live origin that differs only in case moves nothing.
+    @Test(arguments: [
+        ("https://API.Example.com/old", "https://api.EXAMPLE.com/new?x=1", "http://127.0.0.1:8080/old", "http://127.0.0.1:8080/new?x=1"),
+        (
+            "https://api.example.com/old", "https://api.example.com.evil/new", "http://127.0.0.1:8080/old",
+            "https://api.example.com.evil/new"
+        ),
+        ("https://api.example.com/old", "https://api.example.com/new", "https://API.EXAMPLE.COM/old", "https://api.example.com/new"),
+        ("https://bücher.example/old", "https://BÜCHER.example/new", "http://127.0.0.1:8080/old", "http://127.0.0.1:8080/new"),
+        ("https://BÜCHER.example/old", "https://bücher.example/new", "https://bücher.EXAMPLE/old", "https://bücher.example/new"),
+    ])
+    func aRedirectMovesToTheLiveOriginWhateverTheCase(recorded: String, location: String, live: String, expected: String) throws {
+        let redirect = Interaction(request: .init(url: recorded), response: .init(status: 302, headers: ["Location": location]))
+        let router = Self.router([redirect], rules: RequestMatching.default.ignoringHost())
+        guard case .replay(let answer) = Self.decide(router, live) else {
+            Issue.record("not a replay")
+            return
+        }
+        #expect(answer.response?.headers["Location"] == expected)
+    }
+
     @Test func aHandEditedContentLengthLongerThanTheBodyLosesTheConnectionAfterIt() throws {
         let edited = Interaction(
             request: .init(url: "https://api.example.com/cut"),
