@@ -27,9 +27,9 @@ struct WireRequest {
     /// Whether the connection stays open after the response: HTTP/1.1 unless `Connection: close`,
     /// HTTP/1.0 only with `Connection: keep-alive`.
     var keepsAlive: Bool {
-        let connection = header("Connection")?.lowercased() ?? ""
-        if version == "HTTP/1.0" { return connection.contains("keep-alive") }
-        return !connection.contains("close")
+        guard let connection = header("Connection")?.lowercased() else { return version != "HTTP/1.0" }
+        if version == "HTTP/1.0" { return connection.utf8Contains("keep-alive") }
+        return !connection.utf8Contains("close")
     }
 
     /// What a server accepts from a client, and how long it waits.

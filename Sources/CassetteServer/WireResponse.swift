@@ -60,12 +60,15 @@ struct WireResponse {
         bytes += "HTTP/1.1 \(status) \(ReasonPhrase.of(status))\r\n".utf8
         for (name, value) in headerFields {
             bytes += name.utf8
-            bytes += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(UInt8(ascii: " "))
             bytes += value.utf8
-            bytes += [0x0D, 0x0A]
+            bytes.append(0x0D)
+            bytes.append(0x0A)
         }
         if !keepsAlive || framing == .untilClose { bytes += "Connection: close\r\n".utf8 }
-        bytes += [0x0D, 0x0A]
+        bytes.append(0x0D)
+        bytes.append(0x0A)
         return bytes
     }
 
@@ -101,9 +104,10 @@ struct WireResponse {
     var headerFields: [(String, String)] {
         var fields: [(String, String)] = []
         for (name, value) in headers {
-            let lowercased = name.lowercased()
-            if Self.skipped.contains(lowercased) { continue }
-            if lowercased == "set-cookie" {
+            // Names compared by ASCII bytes, as `Interaction.Headers` compares them: lower-casing
+            // every name of every response cost more than writing it.
+            if Self.skipped.contains(where: { asciiCaseInsensitiveEquals($0, name) }) { continue }
+            if asciiCaseInsensitiveEquals(name, "set-cookie") {
                 for cookie in Self.splitCookies(value) { fields.append((name, cookie)) }
             } else {
                 fields.append((name, value))
@@ -120,7 +124,7 @@ struct WireResponse {
     }
 
     /// The recorded fields a response on the wire leaves out (or frames anew), lower-cased.
-    private static let skipped: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"]
+    private static let skipped = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"]
 
     /// `a=1; Path=/, b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT` → the two cookies: a comma
     /// starts a new cookie only when `name=` follows it.

@@ -15,7 +15,7 @@ extension String {
 extension String {
     /// Whether the UTF-8 bytes hold `needle`'s, compared byte for byte (no Unicode equivalence,
     /// no bridging through Foundation, which `contains(_:)` on a `String` costs).
-    func utf8Contains(_ needle: String) -> Bool { utf8Offset(of: needle) != nil }
+    package func utf8Contains(_ needle: String) -> Bool { utf8Offset(of: needle) != nil }
 
     /// The offset in the UTF-8 bytes where `needle`'s bytes first start, or nil, compared as `utf8Contains(_:)` compares.
     func utf8Offset(of needle: String) -> Int? {
