@@ -53,7 +53,7 @@ extension TapeServer {
         } else {
             decision = router.decide(request, sent: { Self.urlRequest(for: wire, url: url) })
         }
-        switch decision {
+        switch consume decision {
         case .stub(let answer), .replay(let answer):
             return play(answer, of: wire, on: connection)
         case .refuse(let failure):

@@ -58,7 +58,7 @@ struct WireResponse {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         bytes += "HTTP/1.1 \(status) \(ReasonPhrase.of(status))\r\n".utf8
-        for (name, value) in headerFields {
+        forEachField { name, value in
             bytes += name.utf8
             bytes.append(UInt8(ascii: ":"))
             bytes.append(UInt8(ascii: " "))
@@ -101,26 +101,29 @@ struct WireResponse {
     /// The fields as they go on the wire: connection fields and `Content-Encoding` left out,
     /// `Content-Length` only when it frames the body (or describes it, for a response without one),
     /// and `Set-Cookie` one field per cookie (`HTTPURLResponse`, and so a recording, joins them).
-    var headerFields: [(String, String)] {
-        var fields: [(String, String)] = []
-        for (name, value) in headers {
+    /// Each field, in the order it goes on the wire, handed to `write` (not collected: the head is
+    /// written for every response).
+    func forEachField(_ write: (_ name: String, _ value: String) -> Void) {
+        for field in headers.fields {
             // Names compared by ASCII bytes, as `Interaction.Headers` compares them: lower-casing
             // every name of every response cost more than writing it.
-            if Self.skipped.contains(where: { asciiCaseInsensitiveEquals($0, name) }) { continue }
-            if asciiCaseInsensitiveEquals(name, "set-cookie") {
-                for cookie in Self.splitCookies(value) { fields.append((name, cookie)) }
-            } else {
-                fields.append((name, value))
+            if Self.skipped.contains(where: { asciiCaseInsensitiveEquals($0, field.name) }) { continue }
+            let setsCookies = asciiCaseInsensitiveEquals(field.name, "set-cookie")
+            for value in field.values {
+                if setsCookies {
+                    for cookie in Self.splitCookies(value) { write(field.name, cookie) }
+                } else {
+                    write(field.name, value)
+                }
             }
         }
         switch framing {
-        case .length: fields.append(("Content-Length", headers["Content-Length"] ?? "0"))
-        case .chunked: fields.append(("Transfer-Encoding", "chunked"))
+        case .length: write("Content-Length", headers["Content-Length"] ?? "0")
+        case .chunked: write("Transfer-Encoding", "chunked")
         case .none:
-            if let length = headers["Content-Length"], !headers.contains("Content-Encoding") { fields.append(("Content-Length", length)) }
+            if let length = headers["Content-Length"], !headers.contains("Content-Encoding") { write("Content-Length", length) }
         case .untilClose: break
         }
-        return fields
     }
 
     /// The recorded fields a response on the wire leaves out (or frames anew), lower-cased.

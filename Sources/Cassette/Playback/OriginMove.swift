@@ -7,7 +7,8 @@ import Foundation
 package enum OriginMove {
     /// `interaction` for a request to `liveURL`, when `rule` lets origins differ.
     static func replayed(_ interaction: Interaction, for liveURL: String, rule: RequestMatching.Origin) -> Interaction {
-        guard rule != .exact, var response = interaction.response,
+        // A response that names no URL (most do not: no redirect, no response URL) has nothing to move.
+        guard rule != .exact, var response = interaction.response, response.url != nil || response.headers.contains("Location"),
             let recorded = origin(of: interaction.request.url), let live = origin(of: liveURL),
             !equalIgnoringCase(recorded, live)
         else { return interaction }
