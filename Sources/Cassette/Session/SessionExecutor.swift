@@ -118,7 +118,7 @@ struct SessionExecutor {
                 router.access.readsConfigurationFirst
                     ? nil : Interaction.Request.capturing(Self.asSent(urlRequest, by: exchange.configuration)).request
             }, newRequest: hop.number == 0)
-        switch decision {
+        switch consume decision {
         case .stub(let answer), .replay(let answer):
             reportSent(hop, of: exchange)
             play(answer, hop: hop, of: exchange)
