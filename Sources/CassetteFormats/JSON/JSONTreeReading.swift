@@ -149,8 +149,10 @@ extension JSONTreeReading {
             return nil
         }
         var fields: [String: JSONNode] = [:]
+        fields.reserveCapacity(written.count)
         for member in written {
-            let memberPath = path.appending(member.key)
+            // Made only for a report: every member of every object passes here.
+            var memberPath: JSONPath { path.appending(member.key) }
             if fields[member.key] != nil {
                 report(
                     "duplicate key \(CassetteRules.quoted(member.key)); each key may appear once", at: memberPath, offset: member.keyOffset)
