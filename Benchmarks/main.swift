@@ -136,7 +136,7 @@ do {
     }
     if wanted("serve_vs_static") {
         try await run(
-            try ServeBenchmark.pair(clients: 64, requestsPerClient: quick ? 20 : 200, folder: folder), with: Harness(runs: quick ? 1 : 5))
+            try ServeBenchmark.pair(clients: 64, requestsPerClient: quick ? 100 : 200, folder: folder), with: Harness(runs: quick ? 3 : 5))
         // Not while profiling one side: the load check is the server's, and would be most of either profile.
         if Harness(runs: 1).side == nil {
             try ServeBenchmark.load(clients: 64, requestsPerClient: quick ? 50 : 10_000, folder: folder)
