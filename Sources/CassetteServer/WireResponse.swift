@@ -98,11 +98,10 @@ struct WireResponse {
     /// Whether the connection can serve another request after a successful end.
     var keepsConnection: Bool { keepsAlive && framing != .untilClose }
 
-    /// The fields as they go on the wire: connection fields and `Content-Encoding` left out,
-    /// `Content-Length` only when it frames the body (or describes it, for a response without one),
-    /// and `Set-Cookie` one field per cookie (`HTTPURLResponse`, and so a recording, joins them).
-    /// Each field, in the order it goes on the wire, handed to `write` (not collected: the head is
-    /// written for every response).
+    /// Hands `write` each field as it goes on the wire, in order (not collected: every response's
+    /// head is written so): connection fields and `Content-Encoding` left out, `Content-Length`
+    /// only when it frames the body (or describes it, for a response without one), and `Set-Cookie`
+    /// one field per cookie (`HTTPURLResponse`, and so a recording, joins them).
     func forEachField(_ write: (_ name: String, _ value: String) -> Void) {
         for field in headers.fields {
             // Names compared by ASCII bytes, as `Interaction.Headers` compares them: lower-casing
