@@ -7,9 +7,10 @@ import Foundation
 package enum OriginMove {
     /// `interaction` for a request to `liveURL`, when `rule` lets origins differ.
     static func replayed(_ interaction: Interaction, for liveURL: String, rule: RequestMatching.Origin) -> Interaction {
+        guard rule != .exact, var response = interaction.response else { return interaction }
+        let hasLocation = response.headers.contains("Location")
         // A response that names no URL (most do not: no redirect, no response URL) has nothing to move.
-        guard rule != .exact, var response = interaction.response, response.url != nil || response.headers.contains("Location"),
-            let recorded = origin(of: interaction.request.url), let live = origin(of: liveURL),
+        guard response.url != nil || hasLocation, let recorded = origin(of: interaction.request.url), let live = origin(of: liveURL),
             !equalIgnoringCase(recorded, live)
         else { return interaction }
         func moved(_ url: String) -> String {
@@ -19,7 +20,7 @@ package enum OriginMove {
             return live + rest
         }
         response.url = response.url.map(moved)
-        if response.headers.contains("Location") {
+        if hasLocation {
             response.headers.transformValues { name, value in asciiCaseInsensitiveEquals(name, "Location") ? moved(value) : value }
         }
         var interaction = interaction
