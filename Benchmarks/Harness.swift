@@ -33,7 +33,10 @@ struct Harness {
     var warmUp: Int = 1
     /// `CASSETTE_BENCH_SIDE=a` (or `b`) runs one side only, for a profile of that side alone
     /// (`perf record`); the other side's median is then 0 and the ratio meaningless.
-    var side = ProcessInfo.processInfo.environment["CASSETTE_BENCH_SIDE"]
+    var side = Harness.oneSide
+
+    /// The side `CASSETTE_BENCH_SIDE` names, or nil when both run.
+    static let oneSide = ProcessInfo.processInfo.environment["CASSETTE_BENCH_SIDE"]
     /// `CASSETTE_BENCH_RUNS=N` runs every pair `N` times instead, for a profile with enough samples.
     var runsOverride = ProcessInfo.processInfo.environment["CASSETTE_BENCH_RUNS"].flatMap { Int($0) }.map { max(1, $0) }
 

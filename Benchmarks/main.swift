@@ -138,7 +138,7 @@ do {
         try await run(
             try ServeBenchmark.pair(clients: 64, requestsPerClient: quick ? 100 : 200, folder: folder), with: Harness(runs: quick ? 3 : 5))
         // Not while profiling one side: the load check is the server's, and would be most of either profile.
-        if Harness(runs: 1).side == nil {
+        if Harness.oneSide == nil {
             try ServeBenchmark.load(clients: 64, requestsPerClient: quick ? 50 : 10_000, folder: folder)
         }
     }
