@@ -146,7 +146,7 @@ import Glibc
         #expect(arrivals.count == recorded.count)
         for (arrival, offset) in zip(arrivals, recorded) {
             #expect(
-                abs(arrival - offset) <= 0.1 * offset + 0.02 * TimingIsolation.scale,
+                TimingIsolation.isOnTime(arrival, recorded: offset),
                 "an event arrived at \(arrival) s, recorded at \(offset) s")
         }
         let (status, errors) = served.stop()
@@ -307,7 +307,7 @@ import Glibc
         #expect(replayed.messages == live.messages && replayed.close == live.close && replayed.pong)
         #expect(replayed.answeredAfter.count == recordedGaps.count)
         for (seen, gap) in zip(replayed.answeredAfter, recordedGaps) {
-            #expect(abs(seen - gap) <= (gap * 0.1 + 0.02) * TimingIsolation.scale, "replayed \(seen) s after, recorded \(gap) s after")
+            #expect(TimingIsolation.isOnTime(seen, recorded: gap), "replayed \(seen) s after, recorded \(gap) s after")
         }
         let stopped = replaying.stop()
         #expect(stopped.status == 0 && stopped.errors.contains("2 replayed, 0 recorded, 0 unmatched"), "\(stopped.errors)")

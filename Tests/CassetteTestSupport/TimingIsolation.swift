@@ -28,6 +28,17 @@ public enum TimingIsolation {
         return value
     }()
 
+    /// Whether something a replay delivered at `replayed` seconds kept its recorded time,
+    /// `recorded`: within 10 % of it, plus scheduling noise of 20 ms early at most and 60 ms late
+    /// (times ``scale``). Lateness gets more, since a replay's first piece also waits for its task
+    /// to reach the protocol on FoundationNetworking's shared queue while tests outside the gate
+    /// run: a CI run measured a chunk recorded at 4 ms arriving at 25 ms. A replay that ignored the
+    /// recorded gaps still fails: pieces recorded 100 ms apart would arrive far earlier than allowed.
+    public static func isOnTime(_ replayed: TimeInterval, recorded: TimeInterval) -> Bool {
+        let slack = 0.1 * recorded
+        return replayed >= recorded - slack - 0.02 && replayed <= recorded + slack + 0.06 * scale
+    }
+
     /// Runs `body` while no other test that went through here is running.
     public static func run<Result>(_ body: () async throws -> Result) async rethrows -> Result {
         await gate.acquire()

@@ -15,17 +15,6 @@ import FoundationNetworking
     static let eventCount = 20
     static let gap = 0.05
 
-    /// An arrival that a replay should keep: within 10 % of the recorded offset, plus scheduling
-    /// noise: 20 ms early at most, 60 ms late. Lateness gets more, since a replay's first piece
-    /// also waits for the task to reach the protocol on FoundationNetworking's shared queue while
-    /// tests outside the timing gate run (a CI run measured a chunk recorded at 4 ms arriving at
-    /// 25 ms). A replay that ignored the recorded gaps still fails: the chunks recorded 100 ms
-    /// apart would all arrive at once, each far earlier than allowed.
-    static func isClose(_ replayed: TimeInterval, to recorded: TimeInterval) -> Bool {
-        let slack = 0.1 * recorded
-        return replayed >= recorded - slack - 0.02 && replayed <= recorded + slack + 0.06 * TimingIsolation.scale
-    }
-
     @Test func twentyEventsRecordedLiveReplayWithTheirRecordedTiming() async throws {
         try await withScratchTape { scratch in
             let server = scratch.server
@@ -61,7 +50,9 @@ import FoundationNetworking
             let replayedEvents = EventStreamClient.events(of: replayed)
             #expect(replayedEvents.map(\.data) == liveEvents.map(\.data))
             for (event, offset) in zip(replayedEvents, offsets) {
-                #expect(Self.isClose(event.at, to: offset), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
+                #expect(
+                    TimingIsolation.isOnTime(event.at, recorded: offset),
+                    "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
             }
             #expect(replayed.pieces.count == Self.eventCount)
 
@@ -72,7 +63,8 @@ import FoundationNetworking
             #expect(halved.count == Self.eventCount)
             for (event, offset) in zip(halved, offsets) {
                 #expect(
-                    Self.isClose(event.at, to: offset / 2), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
+                    TimingIsolation.isOnTime(event.at, recorded: offset / 2),
+                    "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(offset) s")
             }
 
             // Instant: the whole stream at once.
@@ -120,7 +112,7 @@ import FoundationNetworking
             #expect(replayed.sameOutcome(as: live[0]))
             #expect(replayed.pieces == chunks.map(\.data.count))
             for (arrival, chunk) in zip(replayed.pieceTimes, chunks) {
-                #expect(Self.isClose(arrival, to: chunk.at), "a chunk arrived at \(arrival) s, recorded at \(chunk.at) s")
+                #expect(TimingIsolation.isOnTime(arrival, recorded: chunk.at), "a chunk arrived at \(arrival) s, recorded at \(chunk.at) s")
             }
             _ = try player.eject()
         }
@@ -158,7 +150,8 @@ import FoundationNetworking
             #expect(replayedEvents.count == 5)
             for (event, chunk) in zip(replayedEvents, stream.chunks) {
                 #expect(
-                    Self.isClose(event.at, to: chunk.at), "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(chunk.at) s")
+                    TimingIsolation.isOnTime(event.at, recorded: chunk.at),
+                    "event \(event.lastEventID) arrived at \(event.at) s, recorded at \(chunk.at) s")
             }
         }
     }
@@ -242,7 +235,7 @@ import FoundationNetworking
         #expect(Self.tokens(events) == "Hello! How can I help you today?")
         let recorded = [0.412, 0.436, 0.471, 0.502, 0.538, 0.566, 0.601, 0.633, 0.66, 0.694, 0.721, 0.722]
         for (event, offset) in zip(events, recorded) {
-            #expect(Self.isClose(event.at, to: offset), "an event arrived at \(event.at) s, recorded at \(offset) s")
+            #expect(TimingIsolation.isOnTime(event.at, recorded: offset), "an event arrived at \(event.at) s, recorded at \(offset) s")
         }
         _ = try tape.eject()
     }
@@ -287,7 +280,7 @@ import FoundationNetworking
             #expect(!events.contains { $0.data == "[DONE]" })
             #expect(Self.tokens(events) == "Hello! How can I help you today?")
             #expect(events[4].at - events[3].at >= 0.5, "\(events.map(\.at))")
-            #expect(Self.isClose(events[3].at, to: 0.502))
+            #expect(TimingIsolation.isOnTime(events[3].at, recorded: 0.502))
             _ = try tape.eject()
         }
     }

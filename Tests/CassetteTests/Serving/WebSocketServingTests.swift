@@ -66,8 +66,8 @@ import Testing
             #expect(replayed.map(\.message) == live.map(\.message))
             let recordedServer = recorded.messages.filter { $0.from == .server }
             for (seen, message) in zip(replayed, recordedServer) {
-                let bound = (message.at * 0.1 + 0.02) * TimingIsolation.scale
-                #expect(abs(seen.at - message.at) <= bound, "\(seen.message) at \(seen.at) s, recorded at \(message.at) s")
+                #expect(
+                    TimingIsolation.isOnTime(seen.at, recorded: message.at), "\(seen.message) at \(seen.at) s, recorded at \(message.at) s")
             }
             let report = try tape.eject()
             #expect(report.replayed == 1)
