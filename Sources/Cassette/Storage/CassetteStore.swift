@@ -63,8 +63,24 @@ package struct CassetteStore: Sendable {
         let base = folderPath.hasSuffix("/") ? folderPath : folderPath + "/"
         // The last candidate is the new file's name (for a name with an extension, the only one).
         let files = candidates.map { base + $0 }
+        // A name of one step that is not a link is an entry of the folder itself, so it is inside
+        // whatever the folder's real place is: only a link, a deeper name or a file found by
+        // another case has its real place compared (two `realpath`s, a `readlink` per step, on
+        // every open).
+        let direct = steps.count == 1
         // A link counts as there even when its target is not yet: a save writes through it.
-        if let existing = files.first(where: { Self.isThere($0) }) ?? differentlyCased(files.dropLast(candidates.count == 1 ? 0 : 1)) {
+        var found: (path: String, isLink: Bool)?
+        for file in files {
+            if let isLink = Self.isLink(file) {
+                found = (file, isLink)
+                break
+            }
+        }
+        if let found {
+            if !direct || found.isLink { try checkInside(found.path, folder: folderPath, name: name) }
+            return (URL(fileURLWithPath: found.path, isDirectory: false), false)
+        }
+        if let existing = differentlyCased(files.dropLast(candidates.count == 1 ? 0 : 1)) {
             try checkInside(existing, folder: folderPath, name: name)
             return (URL(fileURLWithPath: existing, isDirectory: false), false)
         }
@@ -73,8 +89,9 @@ package struct CassetteStore: Sendable {
                 if let found = Self.resource(candidate, in: bundle) { return (found, true) }
             }
         }
+        // Nothing is there, not even a link: a new file of one step is created in the folder itself.
         let new = files[files.count - 1]
-        try checkInside(new, folder: folderPath, name: name)
+        if !direct { try checkInside(new, folder: folderPath, name: name) }
         return (URL(fileURLWithPath: new, isDirectory: false), false)
     }
 
@@ -97,10 +114,11 @@ package struct CassetteStore: Sendable {
         guard real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { throw .invalidCassetteName(name) }
     }
 
-    /// Whether there is a file, or a symbolic link, at `path`.
-    private static func isThere(_ path: String) -> Bool {
+    /// Whether the entry at `path` is a symbolic link; nil when there is none (not even a link).
+    private static func isLink(_ path: String) -> Bool? {
         var status = stat()
-        return lstat(path, &status) == 0
+        guard lstat(path, &status) == 0 else { return nil }
+        return status.st_mode & S_IFMT == S_IFLNK
     }
 
     /// The file among `files` whose extension is written in another case (`Feed.JSON` for

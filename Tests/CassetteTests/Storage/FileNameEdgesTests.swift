@@ -56,6 +56,31 @@ import Testing
         }
     }
 
+    /// `Cassettes/Linked -> ../Outside`: a name that goes through the linked folder is outside the
+    /// store, whether its file exists (`Linked/feed`) or would be created (`Linked/new`), and a
+    /// link of one step (`escape.json -> ../Outside/feed.json`) too; a plain file of one step
+    /// beside them is found without its real place being compared (the store skips that work for
+    /// an entry of the folder itself, which is inside whatever the folder's own real place is).
+    @Test func aNameThroughALinkOutOfTheFolderIsRefused() throws {
+        try withScratchTape { scratch in
+            let folder = scratch.url.appendingPathComponent("Cassettes")
+            let outside = scratch.url.appendingPathComponent("Outside")
+            for place in [folder, outside] { try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true) }
+            try CassetteFile.write(CassetteDocument(interactions: [Self.interaction]), to: outside.appendingPathComponent("feed.json"))
+            try CassetteFile.write(CassetteDocument(interactions: [Self.interaction]), to: folder.appendingPathComponent("plain.json"))
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appendingPathComponent("Linked").path, withDestinationPath: "../Outside")
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appendingPathComponent("escape.json").path, withDestinationPath: "../Outside/feed.json")
+            let store = CassetteStore(folder: folder)
+            for name in ["Linked/feed", "Linked/new", "escape"] {
+                #expect(throws: CassetteError.invalidCassetteName(name)) { try store.file(named: name) }
+            }
+            #expect(try store.file(named: "plain").file.path == folder.appendingPathComponent("plain.json").path)
+            #expect(try store.file(named: "fresh").file.path == folder.appendingPathComponent("fresh.json").path)
+        }
+    }
+
     /// `Feed` finds `Feed.JSON`, as it does on a case-insensitive file system, instead of creating
     /// `Feed.json` beside it.
     @Test func anExtensionInCapitalsIsFound() throws {
