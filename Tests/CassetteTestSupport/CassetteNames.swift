@@ -49,6 +49,7 @@ public enum CassetteNames {
         ("", nil),
         ("/etc/passwd", nil),
         ("a//b", nil),
+        ("back\\slash", nil),
         ("cassette-rules", nil),
         ("cassette-rules.json", nil),
         ("escape", nil),

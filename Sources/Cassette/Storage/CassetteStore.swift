@@ -48,7 +48,8 @@ package struct CassetteStore: Sendable {
     /// - Throws: ``CassetteError/invalidCassetteName(_:)`` for a name refused above.
     package func file(named name: String) throws(CassetteError) -> (file: URL, inBundle: Bool) {
         let steps = name.split(separator: "/", omittingEmptySubsequences: false)
-        if name.isEmpty || name.hasPrefix("/") || name.contains("\\")
+        // A backslash looked for as a byte: Foundation's `contains` searches by Unicode's rules.
+        if name.isEmpty || name.hasPrefix("/") || name.utf8.contains(UInt8(ascii: "\\"))
             || steps.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." || $0.hasPrefix(".") })
         {
             throw .invalidCassetteName(name)

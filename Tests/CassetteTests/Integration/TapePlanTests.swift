@@ -26,8 +26,9 @@ import Testing
             TapePlan.Disk(
                 exists: { self.files[$0] != nil },
                 read: { url in
-                    self.reads.append(url)
+                    // A file that is not there is not read: the plan may try, then asks whether it exists.
                     guard let interactions = self.files[url] else { throw CassetteError.cassetteNotFound(file: url.path, mode: .none) }
+                    self.reads.append(url)
                     return CassetteDocument(interactions: interactions)
                 })
         }
