@@ -74,7 +74,7 @@ struct TapePlan {
             do {
                 stored = try disk.read(file)
                 exists = true
-            } catch where !disk.exists(file) {
+            } catch  where !disk.exists(file) {
                 (stored, exists) = (nil, false)
             }
         } else {
