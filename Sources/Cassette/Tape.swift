@@ -50,6 +50,10 @@ public final class Tape: Sendable {
     /// cache; see ``configure(_:)``).
     public var session: URLSession { routes.session }
 
+    /// Cancels the requests of ``session`` still answering (a replay waiting for its latency, a
+    /// recording on its way): each ends as cancelled. The `cassette` tool calls it on a signal.
+    package func cancelRequestsInFlight() { routes.cancelRequestsInFlight() }
+
     /// When the cassette was recorded: the `recordedAt` of its first interaction that says so
     /// (each interaction's own is `Interaction.recordedAt`); nil for a cassette that does not
     /// exist yet or was written without times.

@@ -253,7 +253,7 @@ struct ExchangeCommand {
         let stoppedBy = Locked<String?>(nil)
         Termination.onSignal { signal in
             stoppedBy.withLock { $0 = signal }
-            tape.session.cancelTasksAndInvalidate()
+            tape.cancelRequestsInFlight()
         }
         let result = Self.send(request, on: tape.session)
         let report: Tape.Report

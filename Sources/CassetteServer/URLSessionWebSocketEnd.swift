@@ -46,13 +46,13 @@ final class URLSessionWebSocketEnd: NSObject, WebSocketEnd, URLSessionWebSocketD
         let handshake = end.handshake.withLock { $0 }
         if !handshake.opened, let refusal = task.response as? HTTPURLResponse, refusal.statusCode != 101 {
             task.cancel()
-            session.cancelTasksAndInvalidate()
+            session.cancelTasksAndInvalidate([task])
             return .answered(UpstreamHead(status: refusal.statusCode, headers: fields(of: refusal), for: wire), body: Data())
         }
         guard waited == .success, handshake.opened, let response = task.response as? HTTPURLResponse else {
             let why = handshake.error.map { $0.localizedDescription } ?? "no handshake within \(Int(timeout)) s"
             task.cancel()
-            session.cancelTasksAndInvalidate()
+            session.cancelTasksAndInvalidate([task])
             throw failure(.webSocketUpstreamUnreachable(why: why))
         }
         end.receiveNext()
@@ -159,7 +159,7 @@ final class URLSessionWebSocketEnd: NSObject, WebSocketEnd, URLSessionWebSocketD
 
     func shutDown() {
         task?.cancel()
-        session?.cancelTasksAndInvalidate()
+        session?.cancelTasksAndInvalidate(task.map { [$0] } ?? [])
         finish()
     }
 

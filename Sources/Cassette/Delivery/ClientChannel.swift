@@ -59,6 +59,13 @@ final class ClientChannel: @unchecked Sendable {
         return urlProtocol?.task
     }
 
+    /// Whether the channel is still open: neither closed nor past its final client call.
+    var isAnswering: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isOpen
+    }
+
     /// Closes the channel: nothing reaches the client afterwards, and a scheduled delivery is
     /// cancelled. Called from `stopLoading`.
     func close() {

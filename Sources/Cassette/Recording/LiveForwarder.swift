@@ -144,7 +144,7 @@ package final class LiveForwarder: Sendable {
 
     /// Cancels what is still running and releases the session.
     func invalidate() {
-        session.cancelTasksAndInvalidate()
+        session.cancelListedTasksAndInvalidate()
     }
 }
 

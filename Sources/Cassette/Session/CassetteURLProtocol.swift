@@ -104,6 +104,8 @@ class CassetteURLProtocol: URLProtocol {
             return
         }
         SessionExecutor(router: router).start(exchange)
+        // Still answering (a latency, a recording): kept, so that ending the session cancels it.
+        if channel.isAnswering { route?.pending.add(channel) }
     }
 
     override func stopLoading() {

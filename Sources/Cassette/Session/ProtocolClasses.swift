@@ -24,6 +24,8 @@ final class ProtocolClasses: Sendable {
     private let announcesWarnings: Bool
     /// The own session's cookie storage, given back once when it is detached.
     private let lease: Locked<EphemeralStorage.Lease?>
+    /// The own session's route, whose requests still answering ``detach()`` cancels.
+    private let ownRoute: SlotBinding?
 
     /// Attaches `router` and makes its own session from an ephemeral configuration (with the
     /// tape's cache when the router's sessions keep theirs).
@@ -37,7 +39,8 @@ final class ProtocolClasses: Sendable {
         own.route(configuration, cache: router.access.cache.value)
         classes = Locked([own])
         session = URLSession(configuration: configuration)
-        SlotTable.shared.route(of: own)?.remember(session)
+        ownRoute = SlotTable.shared.route(of: own)
+        ownRoute?.remember(session)
     }
 
     /// Routes the sessions made from `configuration` through `router`, with a class of their own
@@ -94,9 +97,15 @@ final class ProtocolClasses: Sendable {
         return session
     }
 
+    /// Cancels the own session's requests still answering (a replay waiting for its latency, a
+    /// recording on its way), which then end as cancelled.
+    func cancelRequestsInFlight() {
+        URLSession.cancel(ownRoute?.pending.takeTasks() ?? [])
+    }
+
     /// Detaches every class (requests through them fail as "already ejected" from now on),
-    /// cancels live requests still recording and invalidates the own session. Calling it again
-    /// does nothing.
+    /// cancels live requests still recording and the own session's requests still answering,
+    /// and invalidates the own session. Calling it again does nothing.
     func detach() {
         let detached = classes.withLock { classes in
             defer { classes = [] }
@@ -105,7 +114,7 @@ final class ProtocolClasses: Sendable {
         guard !detached.isEmpty else { return }
         for protocolClass in detached { SlotTable.shared.detach(protocolClass) }
         router.shutDown()
-        session.cancelTasksAndInvalidate()
+        session.cancelTasksAndInvalidate(ownRoute?.pending.takeTasks() ?? [])
         let given = lease.withLock { lease in
             defer { lease = nil }
             return lease

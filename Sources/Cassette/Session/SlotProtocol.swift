@@ -39,6 +39,9 @@ final class SlotBinding: Sendable {
     /// from ``Tape/makeSession(configuration:delegate:delegateQueue:)``), not kept alive; nil when
     /// the caller made its sessions itself.
     private let made = Locked(WeakSession())
+    /// Its requests still answering after `startLoading` returned: what ending the session
+    /// Cassette made cancels (``ProtocolClasses/detach()``).
+    let pending = PendingChannels()
 
     private struct WeakSession {
         weak var session: URLSession?
