@@ -37,6 +37,8 @@ final class URLSessionWebSocketEnd: NSObject, WebSocketEnd, URLSessionWebSocketD
         }
         let end = URLSessionWebSocketEnd()
         let session = URLSession(configuration: ConfigurationHooks.ownConfiguration(), delegate: end, delegateQueue: nil)
+        // The session's one task: cancelled by name, then the session invalidated once it ended
+        // (never by asking FoundationNetworking for its tasks: docs/Architecture.md, "Linux facts").
         let task = session.webSocketTask(with: request)
         task.maximumMessageSize = maximumMessageSize
         end.session = session
@@ -46,13 +48,13 @@ final class URLSessionWebSocketEnd: NSObject, WebSocketEnd, URLSessionWebSocketD
         let handshake = end.handshake.withLock { $0 }
         if !handshake.opened, let refusal = task.response as? HTTPURLResponse, refusal.statusCode != 101 {
             task.cancel()
-            session.cancelTasksAndInvalidate([task])
+            session.finishTasksAndInvalidate()
             return .answered(UpstreamHead(status: refusal.statusCode, headers: fields(of: refusal), for: wire), body: Data())
         }
         guard waited == .success, handshake.opened, let response = task.response as? HTTPURLResponse else {
             let why = handshake.error.map { $0.localizedDescription } ?? "no handshake within \(Int(timeout)) s"
             task.cancel()
-            session.cancelTasksAndInvalidate([task])
+            session.finishTasksAndInvalidate()
             throw failure(.webSocketUpstreamUnreachable(why: why))
         }
         end.receiveNext()
@@ -159,7 +161,7 @@ final class URLSessionWebSocketEnd: NSObject, WebSocketEnd, URLSessionWebSocketD
 
     func shutDown() {
         task?.cancel()
-        session?.cancelTasksAndInvalidate(task.map { [$0] } ?? [])
+        session?.finishTasksAndInvalidate()
         finish()
     }
 
