@@ -38,22 +38,39 @@ final class ResponseHeads: Sendable {
     /// The most heads kept at once.
     static let capacity = 256
 
-    private let heads = Locked([Key: UncheckedSendable<HTTPURLResponse>]())
+    private struct Built {
+        var heads: [Key: UncheckedSendable<HTTPURLResponse>] = [:]
+        /// The request URLs of `heads`.
+        var requestURLs: Set<String> = []
+    }
+
+    private let built = Locked(Built())
 
     /// The response for `response` answering a request for `requestURL`: the one built before for
     /// the same head, or a new one (nil when the status cannot be a response's, as
     /// ``Interaction/Response/urlResponse(for:)`` says).
     func head(for response: Interaction.Response, requestURL: URL) -> HTTPURLResponse? {
         let key = Key(requestURL: requestURL.absoluteString, recordedURL: response.url, status: response.status, headers: response.headers)
-        if let built = heads.withLock({ $0[key] }) { return built.value }
-        guard let built = response.urlResponse(for: requestURL) else { return nil }
-        heads.withLock { heads in
-            if heads.count >= Self.capacity { heads.removeAll(keepingCapacity: true) }
-            heads[key] = UncheckedSendable(built)
+        if let head = built.withLock({ $0.heads[key] }) { return head.value }
+        guard let head = response.urlResponse(for: requestURL) else { return nil }
+        built.withLock { built in
+            if built.heads.count >= Self.capacity {
+                built.heads.removeAll(keepingCapacity: true)
+                built.requestURLs.removeAll(keepingCapacity: true)
+            }
+            built.heads[key] = UncheckedSendable(head)
+            built.requestURLs.insert(key.requestURL)
         }
-        return built
+        return head
+    }
+
+    /// Whether a head kept here answered a request for `requestURL`: a replay for it again is
+    /// likely to find its head built (``DecisionQueue``).
+    func answered(_ requestURL: URL) -> Bool {
+        let url = requestURL.absoluteString
+        return built.withLock { $0.requestURLs.contains(url) }
     }
 
     /// How many heads are kept (for tests).
-    var count: Int { heads.withLock { $0.count } }
+    var count: Int { built.withLock { $0.heads.count } }
 }

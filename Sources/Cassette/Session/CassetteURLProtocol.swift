@@ -27,6 +27,22 @@ class CassetteURLProtocol: URLProtocol {
 
     private var exchange: Exchange?
 
+    #if canImport(FoundationNetworking)
+    /// Counted by the ``DecisionQueue`` as a request waiting for the shared queue, until
+    /// `startLoading` runs or the protocol goes away without it (a task cancelled before it ran).
+    private var waitsToStart = true
+
+    /// Made inside the task's `resume()` (or `cancel()`), before its `startLoading` is queued.
+    required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: URLProtocolClient?) {
+        super.init(request: request, cachedResponse: cachedResponse, client: client)
+        DecisionQueue.shared.protocolMade()
+    }
+
+    deinit {
+        if waitsToStart { DecisionQueue.shared.protocolStarted() }
+    }
+    #endif
+
     /// Routes the sessions made from `configuration` through this class: first in its
     /// `protocolClasses` (instead of another tape's or stub session's), and with `cache` (the
     /// tape's, ``ExecutorAccess/cache``) in place of its `urlCache` when it has one — without any
@@ -85,6 +101,12 @@ class CassetteURLProtocol: URLProtocol {
     var sessionConfiguration: URLSessionConfiguration? { exchange?.configuration }
 
     override func startLoading() {
+        #if canImport(FoundationNetworking)
+        if waitsToStart {
+            waitsToStart = false
+            DecisionQueue.shared.protocolStarted()
+        }
+        #endif
         let channel = ClientChannel(self)
         let route = Self.route
         let exchange = Exchange(request: request, channel: channel, route: route)

@@ -106,22 +106,59 @@ struct SessionExecutor {
     }
 
     /// Asks the router who answers `hop`, and carries it out. Runs inside `startLoading` or on the
-    /// channel's work queue, where client calls are safe.
+    /// channel's work queue, where client calls are safe; a caller's request is decided off that
+    /// queue when others wait for it (``DecisionQueue``).
     private func run(_ hop: Hop, of exchange: Exchange) {
+        if hop.number == 0,
+            DecisionQueue.shared.takesNext(unlessCheap: { hop.request.url.map(router.access.heads.answered) ?? true })
+        {
+            return runAside(hop, of: exchange)
+        }
+        act(on: decide(hop, of: exchange), hop: hop, of: exchange)
+    }
+
+    /// Decides `hop` on the ``DecisionQueue``, with the head of a replayed or stubbed answer built
+    /// there too, then acts on it on the channel's work queue, after anything handed there before.
+    private func runAside(_ hop: Hop, of exchange: Exchange) {
+        let decisions = DecisionQueue.shared
+        decisions.decide { [self] in
+            guard !exchange.isStopped else {
+                router.access.noteRequest()
+                return decisions.actedOn()
+            }
+            let decision = decide(hop, of: exchange)
+            let head = decision.answer.flatMap { answer in
+                answer.challenges.isEmpty ? answer.response.flatMap { responseHead(for: $0, answering: hop) } : nil
+            }
+            let built = UncheckedSendable(head)
+            exchange.channel.later { [self] in
+                act(on: decision, head: built.value, hop: hop, of: exchange)
+                decisions.actedOn()
+            }
+        }
+    }
+
+    /// Who answers `hop`: the router's decision for the request as captured.
+    private func decide(_ hop: Hop, of exchange: Exchange) -> Decision {
         let urlRequest = hop.request
         let request = Interaction.Request.capturing(urlRequest).request
         // A miss shows every field the session sends; the request was read without them when the
         // configuration could not change the decision.
-        let decision = router.decide(
+        return router.decide(
             request, sent: { urlRequest },
             shownOnMiss: {
                 router.access.readsConfigurationFirst
                     ? nil : Interaction.Request.capturing(Self.asSent(urlRequest, by: exchange.configuration)).request
             }, newRequest: hop.number == 0)
+    }
+
+    /// Carries out `decision` for `hop`; `head` is the answer's response head when it was built
+    /// already. Runs where client calls are safe.
+    private func act(on decision: consuming Decision, head: HTTPURLResponse? = nil, hop: Hop, of exchange: Exchange) {
         switch consume decision {
         case .stub(let answer), .replay(let answer):
             reportSent(hop, of: exchange)
-            play(answer, hop: hop, of: exchange)
+            play(answer, hop: hop, of: exchange, head: head)
         case .record(let readable):
             record(readable, hop: hop, of: exchange)
         case .passThrough(let readable):
@@ -129,6 +166,12 @@ struct SessionExecutor {
         case .refuse(let failure):
             exchange.channel.finish(error: failure.urlError)
         }
+    }
+
+    /// The response head `response` gives the request of `hop`, built once per tape for the same
+    /// head (``ResponseHeads``); nil when its status cannot be a response's.
+    private func responseHead(for response: Interaction.Response, answering hop: Hop) -> HTTPURLResponse? {
+        router.access.heads.head(for: response, requestURL: hop.request.url ?? URL(fileURLWithPath: "/"))
     }
 
     /// Tells a progress delegate the body was sent, as a live upload would before its response.
@@ -140,12 +183,13 @@ struct SessionExecutor {
 
     /// Plays `answer` to `hop`: asks its challenges first (``askChallenges(of:from:hop:of:)``),
     /// follows it when it is a redirect, otherwise runs its plan — inline when nothing waits, on a
-    /// timer (with the request's timeout) when something does.
-    func play(_ decided: Answer, hop: Hop, of exchange: Exchange) {
+    /// timer (with the request's timeout) when something does. `built` is the answer's head when
+    /// it was built already (``runAside(_:of:)``).
+    func play(_ decided: Answer, hop: Hop, of exchange: Exchange, head built: HTTPURLResponse? = nil) {
         if !decided.challenges.isEmpty { return askChallenges(of: decided, from: 0, hop: hop, of: exchange) }
         let channel = exchange.channel
         let urlRequest = hop.request
-        let head = decided.response.flatMap { router.access.heads.head(for: $0, requestURL: urlRequest.url ?? URL(fileURLWithPath: "/")) }
+        let head = built ?? decided.response.flatMap { responseHead(for: $0, answering: hop) }
         let prepared =
             decided.response.map { response in
                 head != nil
