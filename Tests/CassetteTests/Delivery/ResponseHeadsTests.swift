@@ -29,6 +29,22 @@ import FoundationNetworking
         #expect(heads.count == 1)
     }
 
+    /// A request URL counts as answered once a head was built for it, and no longer once the
+    /// kept heads started again at their capacity (``DecisionQueue`` asks, to decide it inline).
+    @Test func aURLIsAnsweredWhileAHeadForItIsKept() throws {
+        let heads = ResponseHeads()
+        #expect(!heads.answered(Self.url))
+        _ = try #require(heads.head(for: Self.response(), requestURL: Self.url))
+        #expect(heads.answered(Self.url))
+        #expect(!heads.answered(try #require(URL(string: "https://api.example/feed?page=2"))))
+        for number in 0..<ResponseHeads.capacity {
+            let other = try #require(URL(string: "https://api.example/other/\(number)"))
+            _ = try #require(heads.head(for: Self.response(), requestURL: other))
+        }
+        #expect(!heads.answered(Self.url), "the heads started again, so this URL's head must be built again")
+        #expect(heads.answered(try #require(URL(string: "https://api.example/other/255"))))
+    }
+
     @Test func anyDifferenceIsItsOwnHead() throws {
         let heads = ResponseHeads()
         let base = try #require(heads.head(for: Self.response(), requestURL: Self.url))

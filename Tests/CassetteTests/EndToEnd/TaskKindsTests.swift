@@ -1,7 +1,8 @@
-import Cassette
 import CassetteTestSupport
 import Foundation
 import Testing
+
+@testable import Cassette
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -193,9 +194,31 @@ import FoundationNetworking
             }
             let replayReport = try replaying.eject()
 
-            #expect(replayedSent.isEmpty, "replay must not reach the server")
-            #expect(replayReport.unmatched.isEmpty)
+            // Replayed again with the caller's request decided on the DecisionQueue, as it is while
+            // other requests wait for FoundationNetworking's shared queue (one is counted meanwhile).
+            let decidedAside = Locked<[Bool]>([])
+            let aside = try Tape(
+                file: file, mode: .none,
+                options: .init(
+                    redaction: .none,
+                    beforeReplay: { interaction in
+                        decidedAside.withLock { $0.append(DecisionQueue.shared.isCurrent) }
+                        return interaction
+                    }), environment: .tests)
+            DecisionQueue.shared.protocolMade()
+            let (replayedAside, asideSent) = try await Self.received(by: server) {
+                defer { DecisionQueue.shared.protocolStarted() }
+                return await TaskRun.observe(
+                    try scenario.kind(server.baseURL, scratch.folder), call: testCase.call, configuration: try configuration(aside),
+                    redirects: scenario.redirects)
+            }
+            let asideReport = try aside.eject()
+
+            #expect(replayedSent.isEmpty && asideSent.isEmpty, "replay must not reach the server")
+            #expect(replayReport.unmatched.isEmpty && asideReport.unmatched.isEmpty)
             #expect(replayed.sameOutcome(as: recorded), "recorded: \(recorded)\nreplayed: \(replayed)")
+            #expect(decidedAside.withLock { $0.first } == true, "the caller's request was decided inline: \(decidedAside.withLock { $0 })")
+            #expect(replayedAside.sameOutcome(as: recorded), "recorded: \(recorded)\nreplayed, decided aside: \(replayedAside)")
             #if canImport(FoundationNetworking)
             let deviation = scenario.linuxDeviation
             #else
