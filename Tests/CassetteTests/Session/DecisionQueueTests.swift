@@ -13,9 +13,11 @@ import FoundationNetworking
 /// nothing from the cassette. (That what a caller observes is the same as inline, through every
 /// client API, is `TaskKindsTests`' fourth run.)
 ///
-/// Linux only: the counts that send a request aside are FoundationNetworking's (a protocol made
-/// in `resume()`, its `startLoading` queued on the task's work queue), and these tests wait for
-/// that queue to pass a task's `startLoading`. Apple's loading system never sends a request aside.
+/// The counts that send a request aside are FoundationNetworking's (a protocol made in
+/// `resume()`, its `startLoading` queued on the task's work queue), and these tests wait for that
+/// queue to pass a task's `startLoading`.
+// Apple: none — its loading system has no shared queue, so no request is counted as waiting and
+// none is decided aside; TaskKindsTests' fourth run, which counts one by hand, runs there too.
 #if canImport(FoundationNetworking)
 @Suite struct DecisionQueueTests {
     static let url = "https://api.example.com/next"
