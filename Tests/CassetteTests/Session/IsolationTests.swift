@@ -1,7 +1,8 @@
-import Cassette
 import CassetteTestSupport
 import Foundation
 import Testing
+
+@testable import Cassette
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -71,6 +72,8 @@ import FoundationNetworking
     }
 
     /// 1,000 replays with 64 in flight, ten times over in one process: no crash, every answer right.
+    /// On Linux requests wait for FoundationNetworking's shared queue, so some are decided on the
+    /// ``DecisionQueue``; on Apple platforms none is.
     @Test func stressOneThousandReplaysSixtyFourInFlightTenTimes() async throws {
         try await TimingIsolation.run {
             try await withScratchTape { scratch in
@@ -81,8 +84,13 @@ import FoundationNetworking
                         response: .init(status: 200, body: .init(text: "answer \(i)")))
                 }
                 try JSONCassetteCodec.encode(CassetteDocument(interactions: interactions)).write(to: file)
+                let decidedAside = Locked(0)
+                let options = Tape.Options(beforeReplay: { interaction in
+                    if DecisionQueue.shared.isCurrent { decidedAside.withLock { $0 += 1 } }
+                    return interaction
+                })
                 for round in 0..<10 {
-                    let tape = try Tape(file: file, mode: .none, environment: .tests)
+                    let tape = try Tape(file: file, mode: .none, options: options, environment: .tests)
                     let session = tape.session
                     let correct = await withTaskGroup(of: Bool.self) { group in
                         var next = 0
@@ -105,6 +113,11 @@ import FoundationNetworking
                     #expect(correct == 1_000, "round \(round)")
                     #expect(try tape.eject().replayed == 1_000)
                 }
+                #if canImport(FoundationNetworking)
+                #expect(decidedAside.withLock { $0 } > 0, "64 in flight, yet no request was decided aside")
+                #else
+                #expect(decidedAside.withLock { $0 } == 0, "no request waits for a shared queue here")
+                #endif
             }
         }
     }
