@@ -8,9 +8,10 @@ import Dispatch
 /// while the requests behind it wait. When others are waiting, the decision is made here instead,
 /// on Cassette's own serial queue beside it, and the answer is played back on the task's work
 /// queue (``ClientChannel/later(_:)``): the shared queue only delivers, and with 64 replays in
-/// flight a first replay costs what the floor's does (`replay_distinct_64`, docs/Performance.md).
-/// One request alone is decided inline as before: the two trips between queues would cost it
-/// more than the work they move.
+/// flight a first replay costs about what the floor's does (`replay_distinct_64`,
+/// docs/Performance.md). A request alone, or one whose response head was built before, is
+/// decided inline as before: the two trips between queues and their wake-ups would cost it more
+/// than the work they move.
 ///
 /// "Waiting" is counted, not guessed: FoundationNetworking makes a task's protocol inside
 /// `resume()` and queues its `startLoading`, so a protocol of Cassette's made and not yet started
@@ -72,8 +73,9 @@ final class DecisionQueue: Sendable {
         queue.async(execute: decide)
     }
 
-    /// A request ``takesNext(unlessCheap:)`` took was acted on (its answer played, its recording started, its
-    /// failure sent): the next request alone may be decided inline again.
+    /// A request ``takesNext(unlessCheap:)`` took was acted on (its answer played, its recording
+    /// started, its failure sent) or given up (cancelled before its decision): the next request
+    /// alone may be decided inline again.
     func actedOn() {
         counts.withLock { $0.aside -= 1 }
     }

@@ -62,6 +62,33 @@ import FoundationNetworking
         }
     }
 
+    /// The same through the async API: three `data(for:)` calls waiting for 30 s replays throw
+    /// `URLError.cancelled` once the tape is ejected.
+    @Test func ejectingEndsTheAsyncCallsInFlight() async throws {
+        try await withScratchTape { scratch in
+            let tape = try Self.slowTape(in: scratch)
+            let url = try #require(URL(string: CancellationAndTimeoutTests.url))
+            let session = tape.session
+            let calls = (0..<3).map { _ in
+                Task { () -> URLError.Code? in
+                    do {
+                        _ = try await session.data(for: URLRequest(url: url))
+                        return nil
+                    } catch {
+                        return (error as? URLError)?.code
+                    }
+                }
+            }
+            try await Self.waitUntilReplaying(3, tape)
+            let started = Date()
+            _ = try? tape.eject()
+            var codes: [URLError.Code?] = []
+            for call in calls { codes.append(await call.value) }
+            #expect(Date().timeIntervalSince(started) < 10, "the calls did not end within 10 s of a 30 s replay")
+            #expect(codes == [.cancelled, .cancelled, .cancelled])
+        }
+    }
+
     /// A tape whose replays wait 30 s for their head.
     static func slowTape(in scratch: ScratchTape) throws -> Tape {
         let file = try CancellationAndTimeoutTests.slowCassette(in: scratch, firstByte: 30, duration: 30)
