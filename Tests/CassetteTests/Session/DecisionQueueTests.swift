@@ -54,6 +54,16 @@ import FoundationNetworking
         _ = task.priority
     }
 
+    /// Starts a request while another is counted as waiting behind it, so that it is decided
+    /// aside, and returns once its `startLoading` ran (the count back as it was).
+    static func startAside(on session: URLSession, into heard: Locked<[Heard]>, done: DispatchSemaphore) throws -> URLSessionTask {
+        DecisionQueue.shared.protocolMade()
+        defer { DecisionQueue.shared.protocolStarted() }
+        let task = try start(on: session, into: heard, done: done)
+        waitForStartLoading(of: task)
+        return task
+    }
+
     /// While a request's decision is being made aside (held in `beforeReplay`), the next request
     /// is decided aside too, after it, though nothing else waits to start by then: decided inline,
     /// it would overtake the first. Each gets its recording in turn.
@@ -79,10 +89,7 @@ import FoundationNetworking
                 defer { _ = try? tape.eject() }
                 let heard = Locked<[Heard]>([])
                 let done = DispatchSemaphore(value: 0)
-                DecisionQueue.shared.protocolMade()
-                let first = try Self.start(on: tape.session, into: heard, done: done)
-                Self.waitForStartLoading(of: first)
-                DecisionQueue.shared.protocolStarted()
+                _ = try Self.startAside(on: tape.session, into: heard, done: done)
                 #expect(deciding.wait(timeout: .now() + 10) == .success, "the first request never reached beforeReplay")
                 let second = try Self.start(on: tape.session, into: heard, done: done)
                 Self.waitForStartLoading(of: second)
@@ -105,10 +112,7 @@ import FoundationNetworking
                 DecisionQueue.shared.decide { _ = blocker.wait(timeout: .now() + 10) }
                 let heard = Locked<[Heard]>([])
                 let done = DispatchSemaphore(value: 0)
-                DecisionQueue.shared.protocolMade()
-                let cancelled = try Self.start(on: tape.session, into: heard, done: done)
-                Self.waitForStartLoading(of: cancelled)
-                DecisionQueue.shared.protocolStarted()
+                let cancelled = try Self.startAside(on: tape.session, into: heard, done: done)
                 cancelled.cancel()
                 let ended = done.wait(timeout: .now() + 10)
                 blocker.signal()
@@ -140,10 +144,7 @@ import FoundationNetworking
                 defer { blocker.signal() }
                 let heard = Locked<[Heard]>([])
                 let done = DispatchSemaphore(value: 0)
-                DecisionQueue.shared.protocolMade()
-                let waiting = try Self.start(on: tape.session, into: heard, done: done)
-                Self.waitForStartLoading(of: waiting)
-                DecisionQueue.shared.protocolStarted()
+                _ = try Self.startAside(on: tape.session, into: heard, done: done)
                 _ = try tape.eject()
                 #expect(done.wait(timeout: .now() + 5) == .success, "ejecting did not end the request whose decision waited")
                 #expect(heard.withLock { $0.map(\.code) } == [.cancelled])
