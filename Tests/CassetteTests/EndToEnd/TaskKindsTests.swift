@@ -8,12 +8,13 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Every kind of URLSession task, run three times — live against the loopback server, recorded
-/// through Cassette, replayed offline — through the async API, a completion handler and a
-/// delegate session, compared field by field: status, header fields, body bytes, `response.url`,
-/// error domain and code, cookies in storage, what the server received, the delegate's
-/// callbacks in order. Each case starts a server and three sessions: load-heavy, so the cases take
-/// turns with the timing tests (`TimingIsolation`).
+/// Every kind of URLSession task, run four times — live against the loopback server, recorded
+/// through Cassette, replayed offline, and replayed again with its decision made on the
+/// `DecisionQueue` (as while other requests wait) — through the async API, a completion handler
+/// and a delegate session, compared field by field: status, header fields, body bytes,
+/// `response.url`, error domain and code, cookies in storage, what the server received, the
+/// delegate's callbacks in order. Each case starts a server and four sessions: load-heavy, so the
+/// cases take turns with the timing tests (`TimingIsolation`).
 @Suite(.timingIsolated) struct TaskKindsTests {
     /// One row of the table.
     struct Scenario: Sendable, CustomStringConvertible {
