@@ -126,8 +126,9 @@ class CassetteURLProtocol: URLProtocol {
             return
         }
         SessionExecutor(router: router).start(exchange)
-        // Still answering (a latency, a recording): kept, so that ending the session cancels it.
-        if channel.isAnswering { route?.pending.add(channel) }
+        // Still answering (a latency, a recording, a decision aside): kept, so that ending the
+        // session cancels it — only for a session Cassette made, the only kind it ends.
+        if let pending = route?.pending, channel.isAnswering { pending.add(channel) }
     }
 
     override func stopLoading() {

@@ -100,7 +100,7 @@ final class ProtocolClasses: Sendable {
     /// Cancels the own session's requests still answering (a replay waiting for its latency, a
     /// recording on its way), which then end as cancelled.
     func cancelRequestsInFlight() {
-        URLSession.cancel(ownRoute?.pending.takeTasks() ?? [])
+        URLSession.cancel(ownRoute?.pending?.takeTasks() ?? [])
     }
 
     /// Detaches every class (requests through them fail as "already ejected" from now on),
@@ -114,7 +114,7 @@ final class ProtocolClasses: Sendable {
         guard !detached.isEmpty else { return }
         for protocolClass in detached { SlotTable.shared.detach(protocolClass) }
         router.shutDown()
-        session.cancelTasksAndInvalidate(ownRoute?.pending.takeTasks() ?? [])
+        session.cancelTasksAndInvalidate(ownRoute?.pending?.takeTasks() ?? [])
         let given = lease.withLock { lease in
             defer { lease = nil }
             return lease

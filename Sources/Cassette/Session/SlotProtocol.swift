@@ -39,16 +39,21 @@ final class SlotBinding: Sendable {
     /// from ``Tape/makeSession(configuration:delegate:delegateQueue:)``), not kept alive; nil when
     /// the caller made its sessions itself.
     private let made = Locked(WeakSession())
-    /// Its requests still answering after `startLoading` returned: what ending the session
-    /// Cassette made cancels (``ProtocolClasses/detach()``).
-    let pending = PendingChannels()
+    /// Its requests still answering after `startLoading` returned, for a route whose sessions
+    /// are all Cassette's own: what ending the session cancels (``ProtocolClasses/detach()``).
+    /// Nil for any other route, whose requests are then not kept at all.
+    let pending: PendingChannels?
 
     private struct WeakSession {
         weak var session: URLSession?
     }
 
-    init(router: Router, configuration: URLSessionConfiguration?, servesManyConfigurations: Bool = false, refusal: String? = nil) {
+    init(
+        router: Router, configuration: URLSessionConfiguration?, servesManyConfigurations: Bool = false, refusal: String? = nil,
+        keepsPending: Bool = false
+    ) {
         self.router = router
+        pending = keepsPending ? PendingChannels() : nil
         self.configuration = UncheckedSendable(configuration)
         self.servesManyConfigurations = servesManyConfigurations
         self.refusal = refusal
@@ -107,7 +112,8 @@ final class SlotTable: Sendable {
         refusal: String? = nil
     ) -> CassetteURLProtocol.Type {
         let route = SlotBinding(
-            router: router, configuration: configuration, servesManyConfigurations: servesManyConfigurations, refusal: refusal)
+            router: router, configuration: configuration, servesManyConfigurations: servesManyConfigurations, refusal: refusal,
+            keepsPending: reusable)
         return state.withLock { state in
             let protocolClass: CassetteURLProtocol.Type
             if reusable, !state.free.isEmpty {
