@@ -330,46 +330,90 @@ package struct JSONParser {
         guard index < bytes.count else {
             throw JSONSyntaxError(offset: open, message: "unterminated string: no closing '\"' before the end of the file")
         }
-        // Slow path: copy what was scanned, then decode escapes.
-        var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
-        while index < bytes.count {
-            let b = bytes[index]
-            switch b {
-            case UInt8(ascii: "\""):
-                index += 1
-                return String(decoding: buffer, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                try appendEscape(to: &buffer)
-            case 0..<0x20:
-                throw controlCharacterError(b)
-            case 0x20..<0x80:
-                buffer.append(b)
-                index += 1
-            default:
-                let length = try utf8SequenceLength()
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
-                index += length
-            }
-        }
-        throw JSONSyntaxError(offset: open, message: "unterminated string: no closing '\"' before the end of the file")
+        return try decodeEscapedString(open: open, contentStart: contentStart)
     }
 
-    private mutating func appendEscape(to buffer: inout [UInt8]) throws(JSONSyntaxError) {
+    /// The rest of the string opened at `open`, from its first escape at `index`: decoded into
+    /// one buffer as long as the string is written, since no escape decodes to more bytes than
+    /// it is written with (`\n` to one, `\u00e9` to two, a surrogate pair's twelve to four).
+    private mutating func decodeEscapedString(open: Int, contentStart: Int) throws(JSONSyntaxError) -> String {
+        // Where the string ends: its first quote that no backslash escapes (the file's end if none).
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+        end = min(end, bytes.count)
+        var failure: JSONSyntaxError?
+        let text = String(unsafeUninitializedCapacity: end - contentStart) { buffer in
+            do throws(JSONSyntaxError) {
+                return try decodeEscapes(into: buffer, from: contentStart, to: end, open: open)
+            } catch {
+                failure = error
+                return 0
+            }
+        }
+        if let failure { throw failure }
+        return text
+    }
+
+    /// Copies the string's bytes from `contentStart` into `buffer`, its escapes decoded from
+    /// `index` on, and moves past its closing quote at `end`; the bytes written.
+    private mutating func decodeEscapes(
+        into buffer: UnsafeMutableBufferPointer<UInt8>, from contentStart: Int, to end: Int, open: Int
+    ) throws(JSONSyntaxError) -> Int {
+        guard let out = buffer.baseAddress, let source = bytes.baseAddress else { return 0 }
+        var count = index - contentStart
+        out.initialize(from: source + contentStart, count: count)
+        // Each step writes no more bytes than it reads, and reads stop at `end`: the buffer holds them.
+        // Plain bytes are copied with a local index (writes through `out` would make the compiler
+        // read `index` again after each one).
+        var next = index
+        while next < end {
+            let b = source[next]
+            if b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") {
+                out[count] = b
+                count += 1
+                next += 1
+                continue
+            }
+            index = next
+            if b == UInt8(ascii: "\\") {
+                count += try decodeEscape(into: out + count, room: buffer.count - count)
+            } else if b < 0x20 {
+                throw controlCharacterError(b)
+            } else {
+                let length = try utf8SequenceLength()
+                guard count + length <= buffer.count else { throw overrun() }
+                (out + count).initialize(from: source + index, count: length)
+                count += length
+                index += length
+            }
+            next = index
+        }
+        index = next
+        guard index < bytes.count else {
+            throw JSONSyntaxError(offset: open, message: "unterminated string: no closing '\"' before the end of the file")
+        }
+        index += 1  // "
+        return count
+    }
+
+    /// Decodes the escape at `index` into `out`, which has `room` bytes, and moves past it; the bytes written.
+    private mutating func decodeEscape(into out: UnsafeMutablePointer<UInt8>, room: Int) throws(JSONSyntaxError) -> Int {
         let escapeStart = index
         index += 1  // backslash
         guard let c = peek() else {
             throw JSONSyntaxError(offset: escapeStart, message: "unterminated string: the file ends inside an escape")
         }
         index += 1
+        let short: UInt8
         switch c {
-        case UInt8(ascii: "\""): buffer.append(0x22)
-        case UInt8(ascii: "\\"): buffer.append(0x5C)
-        case UInt8(ascii: "/"): buffer.append(0x2F)
-        case UInt8(ascii: "b"): buffer.append(0x08)
-        case UInt8(ascii: "f"): buffer.append(0x0C)
-        case UInt8(ascii: "n"): buffer.append(0x0A)
-        case UInt8(ascii: "r"): buffer.append(0x0D)
-        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "\""): short = 0x22
+        case UInt8(ascii: "\\"): short = 0x5C
+        case UInt8(ascii: "/"): short = 0x2F
+        case UInt8(ascii: "b"): short = 0x08
+        case UInt8(ascii: "f"): short = 0x0C
+        case UInt8(ascii: "n"): short = 0x0A
+        case UInt8(ascii: "r"): short = 0x0D
+        case UInt8(ascii: "t"): short = 0x09
         case UInt8(ascii: "u"):
             let unit = try parseHex4(escapeStart: escapeStart)
             var scalarValue = UInt32(unit)
@@ -388,15 +432,25 @@ package struct JSONParser {
             } else if (0xDC00...0xDFFF).contains(unit) {
                 throw JSONSyntaxError(offset: escapeStart, message: "invalid escape: \\u\(hex(unit)) is an unpaired surrogate")
             }
-            guard let scalar = Unicode.Scalar(scalarValue) else {
+            guard let scalar = Unicode.Scalar(scalarValue), let encoded = UTF8.encode(scalar) else {
                 throw JSONSyntaxError(offset: escapeStart, message: "invalid escape: not a Unicode scalar")
             }
-            if let encoded = UTF8.encode(scalar) { buffer.append(contentsOf: encoded) }
+            guard encoded.count <= room else { throw overrun() }
+            for (offset, byte) in encoded.enumerated() { out[offset] = byte }
+            return encoded.count
         default:
             throw JSONSyntaxError(
                 offset: escapeStart,
                 message: "invalid escape \\\(printable(c)) in a string; JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX")
         }
+        guard room >= 1 else { throw overrun() }
+        out.pointee = short
+        return 1
+    }
+
+    /// What the string decoder says if its buffer were too small, which its bound rules out.
+    private func overrun() -> JSONSyntaxError {
+        JSONSyntaxError(offset: index, message: "a string decoded to more bytes than it is written with (a bug in Cassette's JSON parser)")
     }
 
     private mutating func parseHex4(escapeStart: Int) throws(JSONSyntaxError) -> UInt16 {

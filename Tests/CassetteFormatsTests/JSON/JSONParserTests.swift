@@ -1,3 +1,4 @@
+import CassetteTestSupport
 import Foundation
 import Testing
 
@@ -43,6 +44,52 @@ import Testing
         #expect(Array(text.unicodeScalars).map(\.value) == [0x22, 0x5C, 0x2F, 0x08, 0x0C, 0x0A, 0x0D, 0x09, 0xE9, 0x1F600])
     }
 
+    /// Strings with escapes are decoded into a buffer as long as they are written: every escape
+    /// form, in any mix with plain, multibyte and four-byte characters, gives back the text that
+    /// was written — by Foundation's encoder, by Cassette's writer, and by an encoder that
+    /// escapes characters at random (`\u` in either case, surrogate pairs, `\/`).
+    @Test func decodesRandomEscapedStringsAsWritten() throws {
+        var generator = SeededGenerator(seed: 0x5C)
+        let pieces: [String] = [
+            "a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{1}", "\u{1F}", "é", "€", "😀", "\u{10FFFF}", "\u{7F}",
+        ]
+        for round in 0..<2_000 {
+            let text = (0..<Int(generator.next() % 40)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            var encodings = [
+                try JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed]),
+                Data(JSONWriter.compact(.array([JSONNode(.string(text))]))),
+            ]
+            var random = "[\""
+            for scalar in text.unicodeScalars {
+                switch generator.next() % 3 {
+                case 0 where scalar.value >= 0x20 && scalar != "\"" && scalar != "\\": random.unicodeScalars.append(scalar)
+                case 1 where scalar.value <= 0xFFFF:
+                    random += String(format: generator.next() % 2 == 0 ? "\\u%04x" : "\\u%04X", scalar.value)
+                default:
+                    let short: [Unicode.Scalar: String] = [
+                        "\"": "\\\"", "\\": "\\\\", "/": "\\/", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\u{8}": "\\b", "\u{C}": "\\f",
+                    ]
+                    if let escape = short[scalar] {
+                        random += escape
+                    } else {
+                        for unit in String(scalar).utf16 { random += String(format: "\\u%04X", unit) }
+                    }
+                }
+            }
+            encodings.append(Data((random + "\"]").utf8))
+            for encoded in encodings {
+                let value = try JSONParser.parse(encoded).value
+                guard case .array(let elements) = value, elements.count == 1, case .string(let decoded) = elements[0].value else {
+                    Issue.record("round \(round): \(String(decoding: encoded, as: UTF8.self)) did not parse to one string")
+                    return
+                }
+                #expect(
+                    Array(decoded.unicodeScalars) == Array(text.unicodeScalars),
+                    "round \(round): \(String(decoding: encoded, as: UTF8.self))")
+            }
+        }
+    }
+
     @Test func skipsAUTF8ByteOrderMark() throws {
         let value = try JSONParser.parse(Data([0xEF, 0xBB, 0xBF] + Array("[1]".utf8)))
         #expect(JSONWriter.compact(value.value) == Array("[1]".utf8))
@@ -69,6 +116,15 @@ import Testing
             ("[1] [2]", 4, "unexpected '[' after the end of the JSON document"),
             ("\"a\u{1}\"", 2, "the control character U+0001 inside a string: write it as \\u0001"),
             ("\"a\tb\"", 2, "a tab inside a string"),
+            // The same after an escape, where the rest of a string is decoded.
+            (#""\na"# + "\u{1}\"", 4, "the control character U+0001 inside a string: write it as \\u0001"),
+            (#""\"\""#, 0, "unterminated string: no closing '\"' before the end of the file"),
+            (#""\"\""# + "\n", 5, "a line break inside a string"),
+            (#"["\n"#, 1, "unterminated string: no closing '\"' before the end of the file"),
+            (#""ab\"#, 3, "unterminated string: the file ends inside an escape"),
+            (#""\t\u00"#, 3, "\\u must be followed by four hexadecimal digits"),
+            (#""\t\u00" "#, 3, "\\u must be followed by four hexadecimal digits"),
+            (#""\n\uD83D""#, 3, "\\uD83D is an unpaired surrogate"),
         ] as [(String, Int, String)])
     func rejectsInvalidJSONAtTheRightOffset(text: String, offset: Int, message: String) {
         let error = syntaxError(Array(text.utf8))
