@@ -56,7 +56,7 @@ extension JSONCassetteReader {
 
     /// The required `firstByte` and `duration` of a timing or a fixed latency, each reported when missing or invalid.
     mutating func readFirstByteAndDuration(
-        _ fields: [String: JSONNode], of node: JSONNode, at path: JSONPath
+        _ fields: JSONFields, of node: JSONNode, at path: JSONPath
     ) -> Interaction.Timing? {
         var values: [Double] = []
         for name in ["firstByte", "duration"] {

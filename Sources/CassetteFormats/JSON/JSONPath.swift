@@ -25,13 +25,18 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     package static let root = JSONPath([])
 
     /// This path, one key further.
-    package func appending(_ key: String) -> JSONPath {
-        JSONPath(components + [.key(key)])
-    }
+    package func appending(_ key: String) -> JSONPath { appending(step: .key(key)) }
 
     /// This path, one array index further.
-    package func appending(_ index: Int) -> JSONPath {
-        JSONPath(components + [.index(index)])
+    package func appending(_ index: Int) -> JSONPath { appending(step: .index(index)) }
+
+    /// This path, one step further: one array made (readers make a path for every value they read).
+    private func appending(step: Component) -> JSONPath {
+        var steps: [Component] = []
+        steps.reserveCapacity(components.count + 1)
+        steps.append(contentsOf: components)
+        steps.append(step)
+        return JSONPath(steps)
     }
 
     /// The path as messages write it: `$.user[0].email`.

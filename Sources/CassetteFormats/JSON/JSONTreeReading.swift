@@ -22,6 +22,30 @@ package protocol JSONTreeReading {
     static func describe(_ value: JSONValue) -> String
 }
 
+/// The members of an object a reader knows, by key (``JSONTreeReading/members(of:at:expected:allowed:hints:unknown:)``):
+/// each key's first member, in the order written. An object a reader knows has a handful of
+/// keys, each one of its `allowed` list (the others are reported, not kept), so a key is found by
+/// comparing it with each, which costs less than hashing it into a dictionary.
+package struct JSONFields {
+    /// The members kept, in the order written; no key twice.
+    var kept: [JSONMember] = []
+
+    /// The value of the member `key`, or nil.
+    package subscript(key: String) -> JSONNode? {
+        for member in kept where member.key == key { return member.value }
+        return nil
+    }
+
+    /// How many members were kept.
+    package var count: Int { kept.count }
+
+    /// Whether none was.
+    package var isEmpty: Bool { kept.isEmpty }
+
+    /// The first member kept.
+    package var first: (key: String, value: JSONNode)? { kept.first.map { ($0.key, $0.value) } }
+}
+
 extension JSONTreeReading {
     /// Records a problem at `path` (`offset` is the byte where the value starts).
     package mutating func report(_ message: String, at path: JSONPath, offset: Int) {
@@ -143,13 +167,12 @@ extension JSONTreeReading {
     package mutating func members(
         of node: JSONNode, at path: JSONPath, expected: String, allowed: [String], hints: [String: String] = [:],
         unknown: String = "field"
-    ) -> [String: JSONNode]? {
+    ) -> JSONFields? {
         guard case .object(let written) = node.value else {
             report("expected \(expected), found \(Self.describe(node.value))", at: path, offset: node.offset)
             return nil
         }
-        var fields: [String: JSONNode] = [:]
-        fields.reserveCapacity(written.count)
+        var fields = JSONFields()
         for member in written {
             // Made only for a report: every member of every object passes here.
             var memberPath: JSONPath { path.appending(member.key) }
@@ -169,7 +192,7 @@ extension JSONTreeReading {
                         at: memberPath, offset: member.keyOffset)
                 }
             } else {
-                fields[member.key] = member.value
+                fields.kept.append(member)
             }
         }
         return fields
@@ -178,7 +201,7 @@ extension JSONTreeReading {
     /// The member `key` of `fields` (read from `node` by ``members(of:at:expected:allowed:hints:unknown:)``);
     /// nil, with "missing required field" reported unless a misspelt key already explained it.
     package mutating func required(
-        _ key: String, in fields: [String: JSONNode], of node: JSONNode, at path: JSONPath, expecting: String
+        _ key: String, in fields: JSONFields, of node: JSONNode, at path: JSONPath, expecting: String
     ) -> JSONNode? {
         if let value = fields[key] { return value }
         if misspelt.contains(.init(objectOffset: node.offset, key: key)) { return nil }
