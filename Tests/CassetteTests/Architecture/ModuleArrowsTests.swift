@@ -22,9 +22,9 @@ import Testing
         "CassetteXCTest": ["Cassette", "CassetteFormats"],
         "CassetteCLI": ["Cassette", "CassetteFormats", "CassetteServer", "CassetteTools"],
     ]
-    /// The platform's modules, which any module may import; `Testing` and `XCTest` only the test
-    /// integrations.
-    static let platform: Set<String> = ["Foundation", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin", "ObjectiveC"]
+    /// The standard library (imported by name for its SPI) and the platform's modules, which any
+    /// module may import; `Testing` and `XCTest` only the test integrations.
+    static let platform: Set<String> = ["Swift", "Foundation", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin", "ObjectiveC"]
 
     static let sources = PackagePaths.root.appendingPathComponent("Sources")
 
