@@ -51,7 +51,8 @@ public final class Tape: Sendable {
     public var session: URLSession { routes.session }
 
     /// Cancels the requests of ``session`` still answering (a replay waiting for its latency, a
-    /// recording on its way): each ends as cancelled. The `cassette` tool calls it on a signal.
+    /// recording on its way): each ends as cancelled, and so does any that starts answering
+    /// afterwards. The `cassette` tool calls it on a signal, before it ejects the tape.
     package func cancelRequestsInFlight() { routes.cancelRequestsInFlight() }
 
     /// When the cassette was recorded: the `recordedAt` of its first interaction that says so

@@ -13,6 +13,10 @@ import FoundationNetworking
 ///
 /// An instant replay answers inside `startLoading` and is never added. Channels are held weakly
 /// and dropped once they close, when the next one is added past a bound that grows with the count.
+///
+/// A channel is added once `startLoading` has decided it, which the tape's report counts first:
+/// an eject in between took the tasks without it. So once the tasks were taken, a channel added
+/// later has its task cancelled as it comes, as though it had been taken with them.
 final class PendingChannels: Sendable {
     private struct Entry {
         weak var channel: ClientChannel?
@@ -22,25 +26,32 @@ final class PendingChannels: Sendable {
         var entries: [ObjectIdentifier: Entry] = [:]
         /// Past this many entries, closed ones are dropped before the next is added.
         var bound = 32
+        /// Whether the tasks were taken (``takeTasks()``): the session is ending.
+        var taken = false
     }
 
     private let state = Locked(State())
 
-    /// Keeps `channel`, answering after `startLoading` returned.
+    /// Keeps `channel`, answering after `startLoading` returned; once the tasks were taken,
+    /// cancels its task instead (from a global queue: this runs inside `startLoading`).
     func add(_ channel: ClientChannel) {
-        state.withLock { state in
+        let late = state.withLock { state -> Bool in
+            if state.taken { return true }
             if state.entries.count >= state.bound {
                 state.entries = state.entries.filter { $0.value.channel?.isAnswering == true }
                 state.bound = max(32, state.entries.count * 2)
             }
             state.entries[ObjectIdentifier(channel)] = Entry(channel: channel)
+            return false
         }
+        if late, let task = channel.task { URLSession.cancel([task]) }
     }
 
-    /// The tasks of the channels still answering, and forgets every channel.
+    /// The tasks of the channels still answering; every channel is forgotten, and one added
+    /// later is cancelled (``add(_:)``).
     func takeTasks() -> [URLSessionTask] {
         let channels = state.withLock { state in
-            defer { state = State() }
+            defer { state = State(taken: true) }
             return state.entries.values.compactMap(\.channel)
         }
         return channels.compactMap(\.task)

@@ -98,7 +98,8 @@ final class ProtocolClasses: Sendable {
     }
 
     /// Cancels the own session's requests still answering (a replay waiting for its latency, a
-    /// recording on its way), which then end as cancelled.
+    /// recording on its way), which then end as cancelled — and any that starts answering later,
+    /// the session being about to end (``PendingChannels``).
     func cancelRequestsInFlight() {
         URLSession.cancel(ownRoute?.pending?.takeTasks() ?? [])
     }

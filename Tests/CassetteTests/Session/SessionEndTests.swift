@@ -62,6 +62,29 @@ import FoundationNetworking
         }
     }
 
+    /// A request counts as replayed before its channel is kept as still answering, so an eject
+    /// can come between the two (this suite's eject test once saw two of three cancelled, and the
+    /// third answer 30 s later): once the requests in flight were taken to be cancelled, a request
+    /// that starts answering later is cancelled as it comes, with `URLError.cancelled` and no
+    /// response, as the `cassette` tool's signal handler needs before it ejects.
+    @Test func aRequestAnsweringAfterTheRequestsInFlightWereCancelledIsCancelledToo() async throws {
+        try await withScratchTape { scratch in
+            let tape = try Self.slowTape(in: scratch)
+            defer { _ = try? tape.eject() }
+            let (_, first, firstOutcome) = try Self.start(1, on: tape.session)
+            try await Self.waitUntilReplaying(1, tape)
+            tape.cancelRequestsInFlight()
+            #expect(first.wait(timeout: .now() + 10) == .success, "the request in flight did not end within 10 s of a 30 s replay")
+            let started = Date()
+            let (_, late, lateOutcome) = try Self.start(1, on: tape.session)
+            #expect(late.wait(timeout: .now() + 10) == .success, "the later request did not end within 10 s of a 30 s replay")
+            #expect(Date().timeIntervalSince(started) < 10)
+            let results = firstOutcome.withLock { $0 } + lateOutcome.withLock { $0 }
+            #expect(results.count == 2)
+            #expect(results.allSatisfy { $0.code == .cancelled && !$0.hadResponse }, "\(results)")
+        }
+    }
+
     /// The same through the async API: three `data(for:)` calls waiting for 30 s replays throw
     /// `URLError.cancelled` once the tape is ejected.
     @Test func ejectingEndsTheAsyncCallsInFlight() async throws {
