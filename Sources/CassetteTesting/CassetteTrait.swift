@@ -1,4 +1,4 @@
-#if canImport(Testing) && compiler(>=6.1)
+#if canImport(Testing)
 import Foundation
 import Testing
 
@@ -70,11 +70,11 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             // One cassette per case: `Suite/test/ARGUMENTS`.
             settings.name = try ArgumentCassetteName.name(base: settings.name, test: test, testCase: testCase)
         }
-        settings.filePath = test.sourceLocation.filePath
+        settings.filePath = TestingFeatures.filePath(of: test.sourceLocation)
         settings.options.adviceReader = .trait
         // As `swift test --filter` takes it: `Module.Suite/test()`.
         settings.options.openedBy = (
-            test: test.id.moduleName + "." + test.id.nameComponents.joined(separator: "/"), file: test.sourceLocation.filePath
+            test: test.id.moduleName + "." + test.id.nameComponents.joined(separator: "/"), file: settings.filePath
         )
         let tape = try Tape(settings)
         let location = test.sourceLocation
@@ -82,14 +82,10 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         // options say so (a thrown error is seen by `play` itself).
         let failed = Locked(false)
         let observedTest: () async throws -> Void = {
-            #if compiler(>=6.2)
             try await IssueHandlingTrait.compactMapIssues { issue in
-                if issue.isFailure { failed.withLock { $0 = true } }
+                if TestingFeatures.isFailure(issue) { failed.withLock { $0 = true } }
                 return issue
             }.provideScope(for: test, testCase: testCase, performing: function)
-            #else
-            try await function()
-            #endif
         }
         try await tape.play(
             sharedSession: settings.sharedSession,
@@ -98,17 +94,11 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
                     Issue.record(Comment(rawValue: failure.description), sourceLocation: location)
                 }
                 for warning in verification.warnings {
-                    #if compiler(>=6.2)
-                    Issue.record(Comment(rawValue: warning.description), severity: .warning, sourceLocation: location)
-                    #else
-                    StandardError.warn(warning.description)
-                    #endif
+                    TestingFeatures.recordWarning(warning.description, at: location)
                 }
-                #if compiler(>=6.2)
                 for item in verification.evidence {
                     Attachment.record(item.contents, named: item.name, sourceLocation: location)
                 }
-                #endif
             },
             failed: { failed.current }, observedTest)
     }

@@ -164,7 +164,7 @@ final class RedactionRules: Sendable {
         guard !password.isEmpty, !isKept(password) else { return url }
         secrets.insert(password)
         if let decoded = password.removingPercentEncoding { secrets.insert(decoded) }
-        return url[..<authority.index(after: colon)] + Redaction.replacement + url[at...]
+        return String(url[..<authority.index(after: colon)]) + Redaction.replacement + url[at...]
     }
 
     private func redactQuery(of url: String, secrets: inout FoundSecrets) -> String {
@@ -172,7 +172,7 @@ final class RedactionRules: Sendable {
         let queryStart = url.utf8.index(url.utf8.startIndex, offsetBy: range.lowerBound)
         let queryEnd = url.utf8.index(url.utf8.startIndex, offsetBy: range.upperBound)
         let query = redactPairs(url[queryStart..<queryEnd], names: queryNames, plusIsSpace: false, urlsInValues: true, secrets: &secrets)
-        return url[..<queryStart] + query + url[queryEnd...]
+        return String(url[..<queryStart]) + query + url[queryEnd...]
     }
 
     /// Where the query of `url` is (offsets in its UTF-8 bytes), when one of its names may be a

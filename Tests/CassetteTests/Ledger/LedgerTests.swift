@@ -158,7 +158,10 @@ import Testing
             let process = Array(Self.suite(files).joined())
             let withSummary = try Self.runSuite([process], ledger: ledger, run: "run-s", environment: ["CASSETTE_SUMMARY": "1"])
             #expect(withSummary.map(\.status) == [0])
-            let lines = withSummary.first?.output.split(separator: "\n").filter { $0.hasPrefix("Cassette:") } ?? []
+            // As Strings: Swift 6.2 type-checks `[Substring] == [a String sum]` inside `#expect` to an
+            // `==` that finds equal lines unequal.
+            let lines: [String] =
+                withSummary.first?.output.split(separator: "\n").filter { $0.hasPrefix("Cassette:") }.map(String.init) ?? []
             #expect(
                 lines == [
                     "Cassette: 2 cassettes replayed, 0 recorded, 0 misses, 2 unused interactions, 1 orphan — "
