@@ -1,4 +1,6 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
+// The oldest Swift Cassette supports, so that an older SwiftPM refuses the package with its own
+// message (docs/Decisions.md, "The Swift versions Cassette supports").
 import PackageDescription
 
 // Cassette records the HTTP traffic of code under test and replays it offline.
