@@ -18,8 +18,9 @@ import Testing
 /// `Cassettes/` folder of the package that holds the test. The tape is `Tape/current` during
 /// the test and is ejected after it. Requests that found no match are recorded as issues of the
 /// test (except one the test's own error already reports), and so are unused interactions and a
-/// stale cassette when `Tape/Options` says they fail; when it says warn, they are warnings. An
-/// error opening or saving the cassette fails the test.
+/// stale cassette when `Tape/Options` says they fail; when it says warn, they are warnings (with
+/// Swift 6.2, whose Swift Testing has no warning issues, `Cassette warning: …` lines on standard
+/// error). An error opening or saving the cassette fails the test.
 ///
 /// Tests with cassettes run in parallel like any others, each through its own session. Tests that
 /// ask for `sharedSession: true` take turns with `URLSession.shared`.
