@@ -66,7 +66,7 @@ package struct PrunePlan: Sendable, Equatable, CustomStringConvertible {
             steps.removeAll { step in
                 let file = Self.file(of: step)
                 let real = RealPath.of(file.path)
-                guard !roots.contains(where: { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else { return false }
+                guard !roots.contains(where: { ExactPath(real).isInside(ExactPath($0)) }) else { return false }
                 leftAlone.append(
                     "\(ShownPath.of(file)): its real place, \(real), is outside the folders given (\(roots.joined(separator: ", "))); "
                         + "prune never deletes or rewrites through a link that leads out of them")

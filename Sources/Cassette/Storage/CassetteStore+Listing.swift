@@ -61,7 +61,9 @@ extension CassetteStore {
             return (root as NSString).lastPathComponent == TapeRules.fileName ? Found(rules: [root]) : Found(cassettes: [root])
         }
         var found = Found()
-        var visited = Set<String>()
+        // Real places, compared by bytes (``ExactPath``): a folder whose name is another's in the
+        // other Unicode normalization is another folder on Linux, not one already visited.
+        var visited = Set<ExactPath>()
         collect(in: root, into: &found, visited: &visited, others: others)
         found.cassettes.sort()
         found.unreadable.sort()
@@ -81,8 +83,8 @@ extension CassetteStore {
         return standardized.sorted().map { URL(fileURLWithPath: $0.path) }
     }
 
-    private static func collect(in folder: String, into found: inout Found, visited: inout Set<String>, others: Bool) {
-        guard visited.insert(URL(fileURLWithPath: folder).resolvingSymlinksInPath().path).inserted else { return }
+    private static func collect(in folder: String, into found: inout Found, visited: inout Set<ExactPath>, others: Bool) {
+        guard visited.insert(ExactPath(URL(fileURLWithPath: folder).resolvingSymlinksInPath().path)).inserted else { return }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             found.unreadable.append(folder)
             return

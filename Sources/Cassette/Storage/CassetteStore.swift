@@ -108,11 +108,10 @@ package struct CassetteStore: Sendable {
     }
 
     /// Refuses a file whose real place (``RealPath``: every link on the way followed, the folder's
-    /// too, whether or not they exist yet) is outside the real place of `folder` (the store's path).
+    /// too, whether or not they exist yet) is outside the real place of `folder` (the store's path),
+    /// compared byte for byte (``ExactPath/isInside(_:)``).
     private func checkInside(_ file: String, folder: String, name: String) throws(CassetteError) {
-        let root = RealPath.of(folder)
-        let real = RealPath.of(file)
-        guard real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { throw .invalidCassetteName(name) }
+        guard ExactPath(RealPath.of(file)).isInside(ExactPath(RealPath.of(folder))) else { throw .invalidCassetteName(name) }
     }
 
     /// Whether the entry at `path` is a symbolic link; nil when there is none (not even a link).

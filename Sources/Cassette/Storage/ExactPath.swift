@@ -33,6 +33,23 @@ package struct ExactPath: Hashable, Comparable, Sendable {
         compare(left, right) < 0
     }
 
+    /// Whether this path is below `folder`: the folder's bytes, a `/`, then more. Byte for byte,
+    /// as the file system compares names, where `String.hasPrefix` compares by canonical
+    /// equivalence: `…/cafe\u{301}/feed.json` (a sibling folder, decomposed) is not inside
+    /// `…/caf\u{E9}` (composed), which on Linux is another folder. Both paths as
+    /// ``RealPath`` gives them: absolute, without `.`, `..` or doubled slashes.
+    package func isInside(_ folder: ExactPath) -> Bool {
+        var (inner, outer) = (path, folder.path)
+        return inner.withUTF8 { p in
+            outer.withUTF8 { f in
+                let slash = UInt8(ascii: "/")
+                let length = f.last == slash ? f.count : f.count + 1
+                guard p.count >= length, f.count > 0, let pp = p.baseAddress, let fp = f.baseAddress else { return false }
+                return memcmp(pp, fp, f.count) == 0 && p[length - 1] == slash
+            }
+        }
+    }
+
     /// The order of the two paths' bytes, as `memcmp` gives it (a prefix first).
     private static func compare(_ left: ExactPath, _ right: ExactPath) -> Int {
         var (a, b) = (left.path, right.path)

@@ -66,6 +66,35 @@ import Testing
         }
     }
 
+    /// The same through a link to a sibling folder named as the cassettes' folder in the other
+    /// Unicode normalization (`café` decomposed beside `café` composed): another folder on Linux,
+    /// which `String.hasPrefix` took for the same one. Prune leaves the orphan there alone.
+    @Test func anOrphanBehindALinkToASiblingInTheOtherNormalizationIsLeftAlone() throws {
+        try withScratchTape { scratch in
+            let cassettes = scratch.url.appendingPathComponent("caf\u{E9}")
+            let outside = scratch.url.appendingPathComponent("cafe\u{301}")
+            for place in [cassettes, outside] { try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true) }
+            // Apple: APFS keeps one folder for both names, so there is no sibling to leave alone.
+            #if canImport(FoundationNetworking)
+            try Self.cassette.write(to: outside.appendingPathComponent("opened.json"))
+            try Self.cassette.write(to: outside.appendingPathComponent("precious.json"))
+            try FileManager.default.createSymbolicLink(at: cassettes.appendingPathComponent("Shared"), withDestinationURL: outside)
+            let ledger = scratch.url.appendingPathComponent("ledger")
+            try Self.writeLedger(ledger, opened: [cassettes.appendingPathComponent("Shared/opened.json")])
+
+            let report = try SuiteReport.make(ledger: Ledger(folder: ledger), cassettes: [cassettes])
+            let precious = cassettes.appendingPathComponent("Shared/precious.json").standardizedFileURL
+            #expect(report.orphans == [precious])
+            let plan = try PrunePlan(report: report, orphans: true, unusedInteractions: true, inside: [cassettes])
+            #expect(plan.steps == [])
+            #expect(
+                plan.leftAlone.count == 1 && plan.leftAlone.first?.contains("is outside the folders given") == true, "\(plan.leftAlone)")
+            #expect(plan.apply() == [])
+            #expect(FileManager.default.fileExists(atPath: outside.appendingPathComponent("precious.json").path))
+            #endif
+        }
+    }
+
     /// A ledger with tape and end records but no process record cannot say which tests ran: partial,
     /// and prune refuses.
     @Test func aLedgerWithoutAProcessRecordIsPartial() throws {

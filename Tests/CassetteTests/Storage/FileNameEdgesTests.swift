@@ -81,6 +81,31 @@ import Testing
         }
     }
 
+    /// A link in the store to a sibling folder whose name is the store's in the other Unicode
+    /// normalization (`café` decomposed beside `café` composed): on Linux another folder, outside,
+    /// so refused — `String.hasPrefix`, which compares by canonical equivalence, let it in. On
+    /// APFS the two names are one folder, and the link leads back into the store.
+    @Test func aLinkToASiblingNamedInTheOtherNormalizationLeadsOut() throws {
+        try withScratchTape { scratch in
+            let folder = scratch.url.appendingPathComponent("caf\u{E9}")
+            let sibling = scratch.url.appendingPathComponent("cafe\u{301}")
+            for place in [folder, sibling] { try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true) }
+            let twoFolders = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).count == 2
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appendingPathComponent("Linked").path, withDestinationPath: "../cafe\u{301}")
+            let store = CassetteStore(folder: folder)
+            // Apple: APFS keeps one folder for both names (`twoFolders` false); the link leads back in.
+            #if canImport(FoundationNetworking)
+            #expect(twoFolders)
+            #endif
+            if twoFolders {
+                #expect(throws: CassetteError.invalidCassetteName("Linked/feed")) { try store.file(named: "Linked/feed") }
+            } else {
+                #expect(try store.file(named: "Linked/feed").file.lastPathComponent == "feed.json")
+            }
+        }
+    }
+
     /// `Feed` finds `Feed.JSON`, as it does on a case-insensitive file system, instead of creating
     /// `Feed.json` beside it.
     @Test func anExtensionInCapitalsIsFound() throws {
