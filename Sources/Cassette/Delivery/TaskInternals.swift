@@ -2,12 +2,11 @@ import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-// `_forEachField`: where a field of a class is kept, from the type's own field records.
-@_spi(Reflection) import Swift
 #endif
 
 /// What FoundationNetworking keeps private about a task and Cassette needs, found by
-/// reflection (`Mirror`), with a safe answer when a field is not found. On Apple platforms
+/// reflection (the task's `workQueue` at the place its type's field records give, the rest by
+/// `Mirror`), with a safe answer when a field is not found. On Apple platforms
 /// none of these fields exist and every lookup gives its fallback, except the task's session
 /// (``session(of:)``). A session's configuration is never read here: its ``SlotBinding`` knows it.
 ///
@@ -41,17 +40,7 @@ enum TaskInternals {
     /// their superclass's fields where it put them), when the type's field records name such a
     /// field and say it is a `DispatchQueue`; nil otherwise. An immutable field set by the
     /// task's initializer: reading it from any thread is safe while the task is alive.
-    static let workQueueOffset: Int? = {
-        var found: Int?
-        // `.classType` (1 << 0): the standard library declares it a `static var`, which Swift 6 does
-        // not let this read. Were the bit to mean something else, no field would be given: nil.
-        let classType = _EachFieldOptions(rawValue: 1 << 0)
-        _forEachField(of: URLSessionTask.self, options: classType) { name, offset, type, _ in
-            if strcmp(name, "workQueue") == 0, type == DispatchQueue.self { found = offset }
-            return found == nil
-        }
-        return found
-    }()
+    static let workQueueOffset: Int? = FieldRecords.offset(of: "workQueue", in: URLSessionTask.self, type: DispatchQueue.self)
     #endif
 
     /// The last task whose session was asked for, and that session: one request asks several
@@ -72,7 +61,7 @@ enum TaskInternals {
     /// on every platform. Else, Linux: FoundationNetworking's `session` field, by reflection;
     /// Apple platforms: the task's `session` property, which is not public API: asked only when
     /// the task answers its selector (checked first), so a system without it gives nil, never an
-    /// exception, and standard error says so once.
+    /// exception; the first tape has said so (``NetworkingInternals``).
     static func session(of task: URLSessionTask?, known: URLSession? = nil) -> URLSession? {
         guard let task else { return nil }
         if let known { return known }
@@ -82,30 +71,11 @@ enum TaskInternals {
         #else
         let selector = NSSelectorFromString("session")
         let answers = task.responds(to: selector)
-        if !answers { noteMissingSessionProperty() }
         let session = answers ? task.perform(selector)?.takeUnretainedValue() as? URLSession : nil
         #endif
         lastSession.withLock { $0 = LastSession(task: task, session: session) }
         return session
     }
-
-    #if !canImport(FoundationNetworking)
-    private static let saidMissingSessionProperty = Locked(false)
-
-    /// Says once per process that this OS's tasks no longer answer `session`: the delegate of a
-    /// session Cassette did not make is then not asked what only a session's delegate answers.
-    private static func noteMissingSessionProperty() {
-        let first = saidMissingSessionProperty.withLock { said -> Bool in
-            defer { said = true }
-            return !said
-        }
-        guard first else { return }
-        StandardError.warn(
-            "this OS's URLSessionTask no longer answers `session` (not public API), so for a session Cassette did not make, "
-                + "its delegate is not asked about redirects, caching or challenges: make the session with "
-                + "tape.makeSession(configuration:delegate:delegateQueue:), which Cassette knows, and report the OS version")
-    }
-    #endif
 
     /// Whether every `didLoad` reaches the caller: true when the task reports to a session
     /// delegate. Completion handlers and `data(for:)` on Linux keep only the last `didLoad`
