@@ -94,7 +94,7 @@ extension Tape {
             mode: mode, fileExisted: fileExisted, recorded: recorded.count,
             connectionFailures: log.connectionFailures, file: file, live: isLive, testFailed: discarding,
             createsEmpty: createsEmptyCassette)
-        var warnings = log.warnings
+        var warnings = platformWarnings + log.warnings
         var saved = false
         var rerecorded: RerecordingChanges?
         switch verdict {

@@ -109,6 +109,10 @@ public final class Tape: Sendable {
     let routes: ProtocolClasses
     /// When the tape was opened, by its clock.
     let openedAt: Date
+    /// The private parts of the platform's networking not found, said by the first tape of the
+    /// process only (``NetworkingInternals``): on standard error as it opens, in its report's
+    /// warnings when it is ejected.
+    let platformWarnings: [String]
     /// Whether ejecting writes the misses beside the cassette (``Options/writesMisses``, `CASSETTE_WRITE_MISSES`).
     let writesMisses: Bool
     /// Whether saving prints what was written (``SaveAnnouncement``).
@@ -229,6 +233,8 @@ public final class Tape: Sendable {
         isLive = plan.live
         savesWhenTestFails = SavePolicy.savesWhenTestFails(option: options.savesWhenTestFails, environment: environment)
         openedAt = options.clock()
+        platformWarnings = NetworkingInternals.firstTapeWarnings()
+        for warning in platformWarnings { StandardError.warn(warning) }
         ledger = Ledger.folder(for: file, testFile: options.openedBy?.file, environment: environment).flatMap {
             LedgerWriter.shared(in: $0, environment: environment)
         }

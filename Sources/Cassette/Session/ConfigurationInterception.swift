@@ -156,6 +156,8 @@ package enum ConfigurationHooks {
     private static let originals = Locked<[String: IMP]>([:])
     private static let selectors = ["defaultSessionConfiguration", "ephemeralSessionConfiguration"]
     private static let backgroundSelector = "backgroundSessionConfigurationWithIdentifier:"
+    /// Every getter replaced: ``NetworkingInternals`` says at the first tape when one is missing.
+    static var getters: [String] { selectors + [backgroundSelector] }
 
     /// Replaces each getter — unless Cassette's replacement is still its implementation (left in
     /// place by an earlier uninstall because another library replaced it after Cassette): then
@@ -185,7 +187,8 @@ package enum ConfigurationHooks {
     }
 
     /// Sets the class method `name` of `URLSessionConfiguration` to what `make` builds from its
-    /// current implementation, and keeps both.
+    /// current implementation, and keeps both. A getter this OS lacks is left alone: the first
+    /// tape has said so (``NetworkingInternals``).
     private static func replace(_ name: String, with make: (IMP, Selector) -> IMP) {
         let selector = NSSelectorFromString(name)
         guard let method = class_getClassMethod(URLSessionConfiguration.self, selector) else { return }
