@@ -83,10 +83,16 @@ extension JSONParser {
         private var capacity = 0
         /// Whether memory ran out: the compaction then gives nothing and the tree's parse is tried.
         private var failed = false
+        /// How the buffer grows: `realloc`, or in a test one that fails.
+        private let reallocate: (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer?
 
         /// A compaction starting at `run`, of at most `expected` bytes (what is left of the file).
-        init(run: Int, expected: Int) {
+        init(
+            run: Int, expected: Int,
+            reallocate: @escaping (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer? = { realloc($0, $1) }
+        ) {
             self.run = run
+            self.reallocate = reallocate
             reserve(min(max(expected, 16), Self.firstCapacity))
         }
 
@@ -107,7 +113,7 @@ extension JSONParser {
 
         private mutating func reserve(_ wanted: Int) {
             guard !failed else { return }
-            guard let grown = realloc(buffer, wanted) else {
+            guard let grown = reallocate(buffer, wanted) else {
                 failed = true
                 return
             }

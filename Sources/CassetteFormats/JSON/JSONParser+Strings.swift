@@ -99,6 +99,8 @@ extension JSONParser {
         while next < end {
             let b = source[next]
             if b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") {
+                // Checked like every write here (ASan cannot see past a String's spare capacity).
+                guard count < buffer.count else { throw overrun() }
                 out[count] = b
                 count += 1
                 next += 1

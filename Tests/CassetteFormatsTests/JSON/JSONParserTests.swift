@@ -90,6 +90,31 @@ import Testing
         }
     }
 
+    /// A body's compaction whose memory runs out gives nothing, so the tree's parse is tried
+    /// instead: neither a first allocation that fails nor a growth that fails hands out the bytes
+    /// copied before as the body. With memory, the same steps give every byte.
+    @Test func aCompactionWhoseMemoryRunsOutGivesNothing() {
+        let text = Array(#"{"a":[1,2,3],"b":"x"}"#.utf8)  // 21 bytes: more than the first 16 hold
+        text.withUnsafeBufferPointer { bytes in
+            func copied(expected: Int, reallocate: @escaping (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer?) -> Data? {
+                var copy = JSONParser.Compaction(run: 0, expected: expected, reallocate: reallocate)
+                copy.flush(bytes, upTo: 10)
+                copy.run = 10
+                copy.flush(bytes, upTo: bytes.count)
+                return copy.data()
+            }
+            #expect(copied(expected: 4) { realloc($0, $1) } == Data(text))
+            #expect(copied(expected: 4) { _, _ in nil } == nil)
+            var calls = 0
+            let growthFails: (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer? = { pointer, size in
+                calls += 1
+                return calls == 1 ? realloc(pointer, size) : nil
+            }
+            #expect(copied(expected: 4, reallocate: growthFails) == nil)
+            #expect(calls == 2)
+        }
+    }
+
     @Test func skipsAUTF8ByteOrderMark() throws {
         let value = try JSONParser.parse(Data([0xEF, 0xBB, 0xBF] + Array("[1]".utf8)))
         #expect(JSONWriter.compact(value.value) == Array("[1]".utf8))
