@@ -5,9 +5,11 @@ import Foundation
 ///
 /// Each secret is searched for as written, percent-encoded (as in a URL or form body) and
 /// JSON-escaped (as in a JSON body). One pass over the bytes replaces, at each place, the longest
-/// text that starts there (a secret containing another is replaced whole), so scrubbing costs the
-/// same with 10,000 secrets as with one: it walks a trie of the texts from each byte that starts
-/// one, never searches the message once per secret.
+/// text that starts there (a secret containing another is replaced whole): it walks a trie of the
+/// texts from each byte that starts one, never searches the message once per secret. So the cost
+/// does not grow with the number of secrets (10,000 cost what one does), only with the message's
+/// length and, at a byte where a secret may start, with how far the trie is walked from there —
+/// at most the longest secret.
 struct SecretScrubber {
     private let trie: Trie
 
