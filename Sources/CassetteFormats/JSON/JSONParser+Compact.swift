@@ -84,7 +84,7 @@ extension JSONParser {
         /// Whether memory ran out: the compaction then gives nothing and the tree's parse is tried.
         private var failed = false
         /// How the buffer grows: `realloc`, or in a test one that fails.
-        private let reallocate: (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer?
+        private var reallocate: (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer?
 
         /// A compaction starting at `run`, of at most `expected` bytes (what is left of the file).
         init(
