@@ -93,7 +93,7 @@ enum NetworkingInternals {
                     + "challenges: make the session with tape.makeSession(configuration:delegate:delegateQueue:), "
                     + "which Cassette knows")
         ]
-            + ConfigurationInterception.getters.map { getter in
+            + ConfigurationHooks.getters.map { getter in
                 Part(
                     name: "URLSessionConfiguration.\(getter)",
                     found: class_getClassMethod(URLSessionConfiguration.self, NSSelectorFromString(getter)) != nil,
