@@ -37,23 +37,29 @@ import Testing
 
     /// `Cassettes/Shared` is a link to a folder elsewhere: an orphan there is reported, and prune
     /// leaves it alone, saying why — it deleted `…/outside/precious.json`.
+    /// `cassettes/Shared` is a link to `outside`, which holds `opened.json` (the suite's ledger
+    /// says a test opened it) and `precious.json` (an orphan): the suite report over `cassettes`,
+    /// prune's plan inside it, and the orphan's path through the link.
+    static func orphanBehindALink(from cassettes: URL, to outside: URL, ledger: URL) throws -> (SuiteReport, PrunePlan, URL) {
+        try Self.cassette.write(to: outside.appendingPathComponent("opened.json"))
+        try Self.cassette.write(to: outside.appendingPathComponent("precious.json"))
+        try FileManager.default.createSymbolicLink(at: cassettes.appendingPathComponent("Shared"), withDestinationURL: outside)
+        try Self.writeLedger(ledger, opened: [cassettes.appendingPathComponent("Shared/opened.json")])
+        let report = try SuiteReport.make(ledger: Ledger(folder: ledger), cassettes: [cassettes])
+        let plan = try PrunePlan(report: report, orphans: true, unusedInteractions: true, inside: [cassettes])
+        return (report, plan, cassettes.appendingPathComponent("Shared/precious.json").standardizedFileURL)
+    }
+
     @Test func anOrphanBehindALinkOutOfTheFolderIsLeftAlone() throws {
         try withScratchTape { scratch in
             let outside = scratch.url.appendingPathComponent("outside")
             let cassettes = scratch.url.appendingPathComponent("Cassettes")
             try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: cassettes, withIntermediateDirectories: true)
-            try Self.cassette.write(to: outside.appendingPathComponent("opened.json"))
-            try Self.cassette.write(to: outside.appendingPathComponent("precious.json"))
-            try FileManager.default.createSymbolicLink(at: cassettes.appendingPathComponent("Shared"), withDestinationURL: outside)
-            let ledger = scratch.url.appendingPathComponent("ledger")
-            try Self.writeLedger(ledger, opened: [cassettes.appendingPathComponent("Shared/opened.json")])
-
-            let report = try SuiteReport.make(ledger: Ledger(folder: ledger), cassettes: [cassettes])
+            let (report, plan, precious) = try Self.orphanBehindALink(
+                from: cassettes, to: outside, ledger: scratch.url.appendingPathComponent("ledger"))
             #expect(report.partial == nil)
-            let precious = cassettes.appendingPathComponent("Shared/precious.json").standardizedFileURL
             #expect(report.orphans == [precious])
-            let plan = try PrunePlan(report: report, orphans: true, unusedInteractions: true, inside: [cassettes])
             #expect(plan.steps == [])
             #expect(
                 plan.leftAlone == [
@@ -76,16 +82,9 @@ import Testing
             for place in [cassettes, outside] { try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true) }
             // Apple: APFS keeps one folder for both names, so there is no sibling to leave alone.
             #if canImport(FoundationNetworking)
-            try Self.cassette.write(to: outside.appendingPathComponent("opened.json"))
-            try Self.cassette.write(to: outside.appendingPathComponent("precious.json"))
-            try FileManager.default.createSymbolicLink(at: cassettes.appendingPathComponent("Shared"), withDestinationURL: outside)
-            let ledger = scratch.url.appendingPathComponent("ledger")
-            try Self.writeLedger(ledger, opened: [cassettes.appendingPathComponent("Shared/opened.json")])
-
-            let report = try SuiteReport.make(ledger: Ledger(folder: ledger), cassettes: [cassettes])
-            let precious = cassettes.appendingPathComponent("Shared/precious.json").standardizedFileURL
+            let (report, plan, precious) = try Self.orphanBehindALink(
+                from: cassettes, to: outside, ledger: scratch.url.appendingPathComponent("ledger"))
             #expect(report.orphans == [precious])
-            let plan = try PrunePlan(report: report, orphans: true, unusedInteractions: true, inside: [cassettes])
             #expect(plan.steps == [])
             #expect(
                 plan.leftAlone.count == 1 && plan.leftAlone.first?.contains("is outside the folders given") == true, "\(plan.leftAlone)")
