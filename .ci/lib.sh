@@ -40,6 +40,11 @@ test_runner_env() {
   done
 }
 
+# The Swift that `swift` runs, as major.minor (6.3).
+ci_swift_version() {
+  swift --version 2>&1 | sed -nE 's/.*Swift version ([0-9]+\.[0-9]+).*/\1/p' | head -1
+}
+
 # Fails the step with a message on standard error.
 fail() {
   echo "error: $*" >&2
