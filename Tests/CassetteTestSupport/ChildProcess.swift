@@ -8,9 +8,9 @@ import Foundation
 /// The test suites' helper executables (`SharedSessionCheck`, `CassetteSaveCheck`,
 /// `CassetteMemoryCheck`), built next to the test bundle, run to the end.
 public enum ChildProcess {
-    /// The executable `name` next to the running test bundle.
+    /// The executable `name` among the built products (``BuiltProducts``), next to the test bundle.
     public static func url(of name: String) -> URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+        BuiltProducts.url(of: name)
     }
 
     /// This process's environment with `extra` on top, for a child the tests start: it writes no

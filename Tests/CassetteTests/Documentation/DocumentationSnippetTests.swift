@@ -152,7 +152,7 @@ import Testing
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         // The package's modules are built next to the test bundle.
-        let modules = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("Modules")
+        let modules = BuiltProducts.url(of: "Modules")
         // The stand-ins: the reader's app, and the client libraries a recipe imports.
         for module in ["MyApp"] + Self.clientLibraries {
             let source = PackagePaths.root.appendingPathComponent("Tests/CassetteTests/Fixtures/Snippets/\(module).swift")

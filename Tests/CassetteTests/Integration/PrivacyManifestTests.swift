@@ -91,13 +91,20 @@ import Testing
         #expect(try Self.declared() == ["NSPrivacyAccessedAPICategoryFileTimestamp": ["C617.1"]])
     }
 
-    /// SwiftPM copies it into the target's resource bundle, next to the built products.
+    /// SwiftPM copies it into the target's resource bundle, next to the built products: on Linux
+    /// `Cassette_Cassette.resources/PrivacyInfo.xcprivacy`; on macOS a `Cassette_Cassette.bundle`,
+    /// where it may sit under `Contents/Resources`, so the bundle is searched.
     @Test func itIsCopiedAsAResourceOfTheRuntime() throws {
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let bundled = try FileManager.default.contentsOfDirectory(atPath: products.path)
+        let products = BuiltProducts.folder
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: products.path)
             .filter { $0.hasPrefix("Cassette_Cassette.") }
-            .map { products.appendingPathComponent($0).appendingPathComponent("PrivacyInfo.xcprivacy") }
-        let copy = try #require(bundled.first { FileManager.default.fileExists(atPath: $0.path) }, "in \(products.path)")
+            .map { products.appendingPathComponent($0) }
+        let copies = bundles.flatMap { bundle in
+            (FileManager.default.subpaths(atPath: bundle.path) ?? []).filter { $0.hasSuffix("PrivacyInfo.xcprivacy") }
+                .map { bundle.appendingPathComponent($0) }
+        }
+        #expect(copies.count == 1, "\(copies) in \(products.path)")
+        let copy = try #require(copies.first, "no PrivacyInfo.xcprivacy in a Cassette_Cassette bundle in \(products.path)")
         #expect(try Data(contentsOf: copy) == Data(contentsOf: Self.manifest))
     }
 }
