@@ -50,7 +50,7 @@ enum ServeBenchmark {
         let port = server.port
         let seconds = try drive(port: port, clients: clients, requestsPerClient: requestsPerClient)
         try tape.eject()
-        let left = RawHTTP.openSockets(localPort: port)
+        let left = OpenSockets.count(localPort: port)
         let total = clients * requestsPerClient
         print(
             "LOAD name=serve_load clients=\(clients) requests=\(total) errors=0 seconds=\(String(format: "%.1f", seconds)) "

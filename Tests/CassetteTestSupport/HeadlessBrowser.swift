@@ -5,13 +5,32 @@ import Foundation
 // Processes cannot be started on iOS, tvOS or watchOS (CassetteTools' SpawnedProcess is Linux and macOS only).
 #if os(Linux) || os(macOS)
 
-/// Debian's `chromium`, headless, as a test tool: loads a page from `file://`, runs its scripts and
-/// gives back the DOM they left, or a screenshot. `.ci/run` installs it when it is missing; a test
-/// that needs it runs when it is installed, and fails (rather than skips) under `CI` without it.
+/// Chromium or Google Chrome, headless, as a test tool: loads a page from `file://`, runs its
+/// scripts and gives back the DOM they left, or a screenshot. `.ci/run` installs Debian's
+/// `chromium` when it is missing; GitHub's macOS runners have Google Chrome. A test that needs it
+/// runs when one is found, and fails (rather than skips) under `CI` without it.
 public enum HeadlessBrowser {
-    /// The browser's path, or nil when none is installed.
-    public static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
+    /// The browser's path: `CASSETTE_BROWSER` when set, else the first of ``candidates`` that is
+    /// installed; nil when there is none.
+    public static let path: String? = {
+        if let chosen = ProcessInfo.processInfo.environment["CASSETTE_BROWSER"], !chosen.isEmpty { return chosen }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// Where each platform keeps the browser, in the order they are tried.
+    public static var candidates: [String] {
+        #if os(macOS)
+        let applications = ["/Applications", NSHomeDirectory() + "/Applications"]
+        return applications.flatMap { folder in
+            [
+                "\(folder)/Google Chrome.app/Contents/MacOS/Google Chrome",
+                "\(folder)/Chromium.app/Contents/MacOS/Chromium",
+            ]
+        }
+        #else
+        // Linux: Debian's and Ubuntu's packages, and Google's.
+        return ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        #endif
     }
 
     /// Whether tests that need it run: it is installed, or `CI` is set (and then its absence fails them).
@@ -28,12 +47,12 @@ public enum HeadlessBrowser {
     }
 
     private static func run(_ arguments: [String], width: Int, height: Int) throws -> Data {
-        guard let path else { throw ServerError("no headless browser: install Debian's chromium (.ci/run does)") }
+        guard let path else { throw ServerError("no headless browser in \(candidates): install Chromium or Google Chrome, or set CASSETTE_BROWSER to one (.ci/run installs Debian's chromium)") }
         let result = try SpawnedProcess.run(
             executable: path,
             ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--window-size=\(width),\(height)"]
                 + arguments)
-        guard result.status == 0 else { throw ServerError("chromium exited with \(result.status)") }
+        guard result.status == 0 else { throw ServerError("\(path) exited with \(result.status)") }
         let data = result.output
         return data
     }

@@ -123,31 +123,6 @@ public final class RawHTTP: @unchecked Sendable {
         }
         return nil
     }
-
-    /// How many sockets with local port `port` are open in this machine's network namespace
-    /// (`/proc/net/tcp` and `tcp6`, entries that still have an inode: TIME_WAIT ones have none):
-    /// a server's listener and its accepted connections. -1 where `/proc` is missing.
-    public static func openSockets(localPort port: Int) -> Int {
-        var count = 0
-        var found = false
-        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
-            found = true
-            for line in text.split(separator: "\n").dropFirst() {
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                guard fields.count > 9, let local = fields[1].split(separator: ":").last, Int(local, radix: 16) == port,
-                    fields[9] != "0"
-                else { continue }
-                count += 1
-            }
-        }
-        return found ? count : -1
-    }
-
-    /// The number of open file descriptors of this process.
-    public static func openDescriptors() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-    }
 }
 
 private func Glibc_socket() -> Int32 {

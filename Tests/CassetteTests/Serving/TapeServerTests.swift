@@ -575,13 +575,13 @@ import FoundationNetworking
             }
             #expect(failures == 0)
             // The clients have gone: the server closed their connections; only the listener is left.
-            for _ in 0..<50 where RawHTTP.openSockets(localPort: port) > 1 { try await Task.sleep(nanoseconds: 20_000_000) }
-            #expect(RawHTTP.openSockets(localPort: port) == 1)
+            for _ in 0..<50 where OpenSockets.count(localPort: port) > 1 { try await Task.sleep(nanoseconds: 20_000_000) }
+            #expect(OpenSockets.count(localPort: port) == 1)
             let report = try tape.eject()
             #expect(report.replayed == 64 * 150)
             // The process's descriptor count moves with the tests running beside this one; the
             // server's own sockets are counted by port: none left once it stopped.
-            #expect(RawHTTP.openSockets(localPort: port) == 0)
+            #expect(OpenSockets.count(localPort: port) == 0)
         }
     }
 }
