@@ -142,7 +142,7 @@ package final class SpawnedProcess: @unchecked Sendable {
         guard result == pid else { return result < 0 ? -1 : nil }
         return Self.exitStatus(status)
         #else
-        return process.isRunning ? nil : process.terminationStatus
+        return process.isRunning ? nil : Self.exitStatus(of: process)
         #endif
     }
 
@@ -155,7 +155,7 @@ package final class SpawnedProcess: @unchecked Sendable {
         return Self.exitStatus(status)
         #else
         process.waitUntilExit()
-        return process.terminationStatus
+        return Self.exitStatus(of: process)
         #endif
     }
 
@@ -165,7 +165,19 @@ package final class SpawnedProcess: @unchecked Sendable {
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
+    #else
+    /// The status as on Linux: `Process` gives a signal's number with `.uncaughtSignal` (9 for
+    /// `SIGKILL`), which becomes 128 + the signal, as a shell says it.
+    private static func exitStatus(of process: Process) -> Int32 {
+        Self.exitStatus(process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal)
+    }
     #endif
+
+    /// A status `Foundation.Process` reports (`terminationStatus`, and whether its reason is
+    /// `.uncaughtSignal`) as this type reports it: 128 + the signal for a signal.
+    package static func exitStatus(_ status: Int32, signalled: Bool) -> Int32 {
+        signalled ? 128 + status : status
+    }
 
     /// Runs `executable` to its end (see ``init(executable:_:environment:directory:discardingOutput:mergingErrors:)``).
     package static func run(
