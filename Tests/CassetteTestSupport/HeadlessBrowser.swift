@@ -47,7 +47,11 @@ public enum HeadlessBrowser {
     }
 
     private static func run(_ arguments: [String], width: Int, height: Int) throws -> Data {
-        guard let path else { throw ServerError("no headless browser in \(candidates): install Chromium or Google Chrome, or set CASSETTE_BROWSER to one (.ci/run installs Debian's chromium)") }
+        guard let path else {
+            throw ServerError(
+                "no headless browser in \(candidates): install Chromium or Google Chrome, or set CASSETTE_BROWSER "
+                    + "to one (.ci/run installs Debian's chromium)")
+        }
         let result = try SpawnedProcess.run(
             executable: path,
             ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--window-size=\(width),\(height)"]
