@@ -12,7 +12,7 @@ import CassetteTestSupport
 //   CassetteMemoryCheck rss FOLDER COUNT SIZE tape|plain
 //     Downloads a SIZE-byte body from the loopback server COUNT times: each recorded through a
 //     new tape, ejected and saved (`tape`), or through a plain URLSession (`plain`), and prints
-//     "RSS <n> <peak bytes> <current bytes>" after each (Linux: VmHWM and VmRSS).
+//     "RSS <n> <peak bytes> <current bytes>" after each (HeapUsage.residentSet).
 // Prints "HEAP <stage> <bytes>" lines: `baseline` after warming up, `after` when done.
 // Exits 0, or 1 with the error on standard error.
 import Foundation
@@ -31,16 +31,6 @@ func say(_ line: String) {
 
 func heap(_ stage: String) {
     say("HEAP \(stage) \(HeapUsage.bytesInUse)")
-}
-
-/// The process's peak and current resident set, in bytes (0 where /proc is not there).
-func residentSet() -> (peak: Int, current: Int) {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
-    func kilobytes(_ field: String) -> Int {
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
-    }
-    return (kilobytes("VmHWM"), kilobytes("VmRSS"))
 }
 
 let arguments = CommandLine.arguments
@@ -103,7 +93,7 @@ do {
                 guard fetched.body.count == size else { throw UnexpectedAnswer(text: "\(fetched)") }
                 try tape.eject()
             }
-            let resident = residentSet()
+            guard let resident = HeapUsage.residentSet else { throw UnexpectedAnswer(text: "no resident set on this platform") }
             say("RSS \(index) \(resident.peak) \(resident.current)")
         }
         plain.invalidateAndCancel()

@@ -27,9 +27,11 @@ public enum HeadlessBrowser {
                 "\(folder)/Chromium.app/Contents/MacOS/Chromium",
             ]
         }
-        #else
-        // Linux: Debian's and Ubuntu's packages, and Google's.
+        #elseif os(Linux)
+        // Debian's and Ubuntu's packages, and Google's.
         return ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        #else
+        return []  // iOS starts no process
         #endif
     }
 

@@ -43,12 +43,19 @@ package enum PythonWebSocketClient {
         }
     }
 
-    /// A Python interpreter that has `websockets`: `CASSETTE_PYTHON`, else the system's; nil when neither has it.
+    /// A Python interpreter that has `websockets`: `CASSETTE_PYTHON`, else the first `python3` on
+    /// `PATH` (on every platform: Debian's, Homebrew's, a venv's); nil when neither has it.
     package static let python: String? = {
-        let candidates = [ProcessInfo.processInfo.environment["CASSETTE_PYTHON"], "/usr/bin/python3"].compactMap { $0 }
-        return candidates.first { path in
-            (try? SpawnedProcess.run(executable: path, ["-c", "import websockets"]))?.status == 0
+        let commands = [ProcessInfo.processInfo.environment["CASSETTE_PYTHON"].map { [$0] }, ["/usr/bin/env", "python3"]]
+        for case let command? in commands {
+            let asked = ["-c", "import sys, websockets; print(sys.executable)"]
+            guard let result = try? SpawnedProcess.run(executable: command[0], Array(command.dropFirst()) + asked),
+                result.status == 0
+            else { continue }
+            let path = String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !path.isEmpty { return path }
         }
+        return nil
     }()
 
     package struct Failure: Error, CustomStringConvertible {

@@ -8,4 +8,9 @@
 /// size_in_use; elsewhere 0.
 size_t cassette_heap_bytes_in_use(void);
 
+/// The process's peak and current resident set, in bytes; 0, or -1 where the platform gives
+/// none. Linux: VmHWM and VmRSS from /proc/self/status; Apple: task_info's resident_size_max and
+/// resident_size.
+int cassette_resident_set(size_t *peak, size_t *current);
+
 #endif

@@ -10,7 +10,7 @@ import Testing
 /// `#if os(Linux)`) has its Apple counterpart in an `#else`, or a comment just above the `#if`
 /// that names Apple and says where the Apple expectation is or why there is none — so that no
 /// test states Linux's behaviour as every platform's by leaving Apple's out unseen. Blocks that
-/// only import FoundationNetworking, and those that run on macOS too (`os(Linux) || os(macOS)`:
+/// only import (FoundationNetworking, Glibc), and those that run on macOS too (`os(Linux) || os(macOS)`:
 /// processes, which iOS cannot start), are not expectations.
 @Suite struct PlatformBranchesTests {
     /// A Linux-only block: where it starts, and whether it has its Apple counterpart or says why not.
@@ -23,20 +23,11 @@ import Testing
 
     /// The Linux-only blocks of `text`, read line by line with their nesting.
     static func branches(in text: String, file: String) -> [Branch] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        // The lines of multi-line string literals are text, not code.
-        var inString = false
-        let code = lines.map { line -> Bool in
-            let toggles = line.components(separatedBy: "\"\"\"").count - 1
-            defer { if toggles % 2 == 1 { inString.toggle() } }
-            return !inString && toggles == 0
-        }
+        let source = SourceLines(text).lines
+        let lines = source.map(\.text)
         var found: [Branch] = []
-        for (index, line) in lines.enumerated() where code[index] && line.hasPrefix("#if ") {
-            let condition = line.dropFirst(4)
-            guard condition.contains("canImport(FoundationNetworking)") || condition.contains("os(Linux)"),
-                !condition.contains("os(macOS)"), !condition.hasPrefix("!")
-            else { continue }
+        for (index, line) in lines.enumerated() where source[index].isCode && line.hasPrefix("#if ") {
+            guard SourceLines.isLinuxOnly(String(line.dropFirst(4))) else { continue }
             var depth = 0
             var hasElse = false
             var body: [String] = []
@@ -49,7 +40,7 @@ import Testing
                 if depth == 0, inner.hasPrefix("#else") || inner.hasPrefix("#elseif") { hasElse = true }
                 body.append(inner)
             }
-            if body.allSatisfy({ $0.isEmpty || $0 == "import FoundationNetworking" }) { continue }
+            if body.allSatisfy({ $0.isEmpty || $0.hasPrefix("import ") }) { continue }
             // The comment just above: the `//` lines right before the `#if`.
             let above = lines[..<index].reversed().prefix { $0.hasPrefix("//") && !$0.hasPrefix("///") }
             let says = above.contains { $0.contains("Apple") }
@@ -90,13 +81,7 @@ import Testing
     }
 
     @Test func everyLinuxOnlyExpectationHasItsAppleCounterpartOrSaysWhyNot() throws {
-        let tests = PackagePaths.root.appendingPathComponent("Tests")
-        let paths = try FileManager.default.subpathsOfDirectory(atPath: tests.path).filter { $0.hasSuffix(".swift") }.sorted()
-        var all: [Branch] = []
-        for path in paths {
-            let text = try String(contentsOf: tests.appendingPathComponent(path), encoding: .utf8)
-            all += Self.branches(in: text, file: "Tests/" + path)
-        }
+        let all = try SourceLines.tests().flatMap { Self.branches(in: $0.text, file: $0.path) }
         #expect(all.count >= 15, "the rule found the suite's Linux-only blocks: \(all)")
         #expect(
             all.filter { !$0.answered } == [],

@@ -8,7 +8,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-// Measures child processes (glibc's allocator figures): Linux and macOS only.
+// Measures child processes, which iOS cannot start: Linux and macOS only.
 #if os(Linux) || os(macOS)
 
 /// Nothing Cassette allocates for a request outlives it: replaying many requests and recording
@@ -65,6 +65,9 @@ import FoundationNetworking
     /// and is not trimmed) the child keeps no quarantine, which would hold every freed body, and
     /// the bound is what a kept body would break: the six recordings after the second add less
     /// than one body between them.
+    ///
+    /// macOS: the same bounds over `task_info`'s peak (`HeapUsage.residentSet`), not yet run on a
+    /// Mac (docs/AppleVerification.md); its allocator, not glibc's, decides when freed pages go.
     @Test func thePeakResidentSetOfLargeRecordingsLevelsOff() throws {
         let environment = ProcessInfo.processInfo.environment
         let sanitized = environment["ASAN_OPTIONS"] ?? environment["TSAN_OPTIONS"]

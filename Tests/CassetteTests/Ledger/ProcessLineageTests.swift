@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test func aCutOrEmptyAnswerIsNoCommandLine() {
-        let whole = Self.answer(executable: "/usr/bin/swift-test", arguments: ["swift-test", "test"], environment: [])
+        let whole = Self.answer(
+            executable: "/Library/Developer/CommandLineTools/usr/bin/swift-test", arguments: ["swift-test", "test"], environment: [])
         #expect(ProcessLineage.commandLine(fromProcessArguments: Array(whole.prefix(whole.count - 6))) == nil)
         #expect(ProcessLineage.commandLine(fromProcessArguments: [1, 0]) == nil)
         #expect(ProcessLineage.commandLine(fromProcessArguments: Self.answer(executable: "/x", arguments: [], environment: [])) == nil)
