@@ -8,7 +8,10 @@ import Testing
 #if os(Linux) || os(macOS)  // starts a browser
 /// `cassette view`, checked in a real browser: headless Chromium opens the page from `file://`,
 /// runs its script, and the test reads the DOM it built.
-@Suite(.enabled(if: HeadlessBrowser.runsTests, "needs Debian's chromium (.ci/run installs it)"), .serialized)
+@Suite(
+    .enabled(
+        if: HeadlessBrowser.runsTests,
+        "needs Chrome or Chromium (HeadlessBrowser.candidates) or CASSETTE_BROWSER; .ci/run installs Debian's chromium"), .serialized)
 struct ViewCommandTests {
     static let start = Date(timeIntervalSince1970: 1_795_000_000)
     /// A 1×1 PNG.

@@ -78,7 +78,10 @@ struct MissesFileTests {
     }
 
     #if os(Linux) || os(macOS)  // starts a process
-    @Test(.enabled(if: HeadlessBrowser.runsTests, "needs Debian's chromium (.ci/run installs it)"))
+    @Test(
+        .enabled(
+            if: HeadlessBrowser.runsTests,
+            "needs Chrome or Chromium (HeadlessBrowser.candidates) or CASSETTE_BROWSER; .ci/run installs Debian's chromium"))
     func cassetteViewShowsEachMissNextToItsClosestRecording() async throws {
         try await withScratchTape(cassette: "users.json") { scratch in
             let report = try await tapeThatMisses(in: scratch, environment: ["CASSETTE_WRITE_MISSES": "1"])
