@@ -27,7 +27,7 @@ import Testing
         let lines = source.map(\.text)
         var found: [Branch] = []
         for (index, line) in lines.enumerated() where source[index].isCode && line.hasPrefix("#if ") {
-            guard SourceLines.isLinuxOnly(String(line.dropFirst(4))) else { continue }
+            guard SourceLines.isLinuxOnly(SourceLines.condition(of: line)) else { continue }
             var depth = 0
             var hasElse = false
             var body: [String] = []

@@ -48,7 +48,7 @@ struct SourceLines {
     }
 
     /// The condition of an `#if` or `#elseif` line, without the directive and a trailing comment.
-    private static func condition(of directive: String) -> String {
+    static func condition(of directive: String) -> String {
         let afterDirective = directive.drop { $0 != " " }
         let withoutComment = afterDirective.components(separatedBy: "//")[0]
         return withoutComment.trimmingCharacters(in: .whitespaces)
