@@ -60,6 +60,18 @@ let targets: [String: (Data) -> Void] = [
         guard let newline = input.firstIndex(of: "\n") else { return }
         fuzzBodyPattern(String(input[..<newline]), on: String(input[input.index(after: newline)...]))
     },
+    // A Connect or gRPC-Web body: its envelopes join back to its bytes, and every payload (and
+    // the whole body, as unary Connect sends one message) that reads as protobuf is written back
+    // to the same bytes.
+    "rpc_messages": { data in
+        let framed = RPCEnvelope.split(data)
+        if framed.joined != data { preconditionFailure("the envelopes did not join back to the body's bytes") }
+        for payload in [data] + framed.envelopes.map(\.payload) {
+            if let fields = ProtobufWire.decode(payload), ProtobufWire.encode(fields) != payload {
+                preconditionFailure("a protobuf message read was not written back to its bytes")
+            }
+        }
+    },
     // The first byte picks the format (0 JSON, 1 HTTP messages, 2 HAR), the rest is decoded as it.
     "round_trip": { data in
         guard let first = data.first else { return }
