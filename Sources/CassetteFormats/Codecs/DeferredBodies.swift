@@ -49,7 +49,7 @@ package struct DeferredBodies: Sendable {
             guard source.bytes.count % 4 == 0 else { return nil }  // read as usual: the reader reports it
             let padding = source.bytes.suffix(2).reduce(0) { $0 + ($1 == UInt8(ascii: "=") ? 1 : 0) }
             size = source.bytes.count / 4 * 3 - padding
-        case .json, .multipart:
+        case .json, .multipart, .protobuf, .envelopes:
             return nil
         }
         for (token, entry) in entries where entry.form == form && entry.size == size && entry.source.bytes == source.bytes {

@@ -314,6 +314,11 @@ package enum JSONCassetteCodec {
             return tree(for: Interaction.Body(unchecked: body.data, form: .base64))
         case .base64:
             return .object([member("base64", .base64(body.data))])
+        case .protobuf:
+            // Always: a body only has the protobuf form when its bytes read as a message.
+            return protobufTree(body.data) ?? tree(for: Interaction.Body(unchecked: body.data, form: .base64))
+        case .envelopes:
+            return envelopesTree(body.data)
         }
     }
 
@@ -362,9 +367,9 @@ package enum JSONCassetteCodec {
             if let contentType = part.contentType { members.append(member("contentType", .string(contentType))) }
         }
         if !part.otherHeaders.isEmpty { members.append(member("headers", tree(for: part.otherHeaders))) }
-        // The best form, chosen once; a part is never written as a multipart of its own.
+        // The best form, chosen once; a part is written as text, JSON or base64, never in a structured form of its own.
         var form = Interaction.Body(part.body, contentType: part.contentType).form
-        if form == .multipart { form = Interaction.Body.isWritableAsText(part.body) ? .text : .base64 }
+        if ![.text, .json, .base64].contains(form) { form = Interaction.Body.isWritableAsText(part.body) ? .text : .base64 }
         if case .object(let written) = tree(for: Interaction.Body(unchecked: part.body, form: form)) { members += written }
         return .object(members)
     }

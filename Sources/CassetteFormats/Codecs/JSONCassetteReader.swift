@@ -290,7 +290,7 @@ struct JSONCassetteReader: JSONTreeReading {
         guard
             let fields = members(
                 of: node, at: path, expected: "a body like { \"text\": \"…\" }, { \"json\": … } or { \"base64\": \"…\" }",
-                allowed: ["text", "json", "base64", "multipart"],
+                allowed: ["text", "json", "base64", "multipart", "proto", "envelopes"],
                 hints: ["file": "body files (\"file\") are not supported yet; inline the body as \"text\", \"json\" or \"base64\""])
         else { return nil }
         guard case .object(let written) = node.value, !written.isEmpty else {
@@ -333,6 +333,10 @@ struct JSONCassetteReader: JSONTreeReading {
             }
         case "multipart":
             return readMultipart(value, at: formPath)
+        case "proto":
+            return readProtobufBody(value, at: formPath)
+        case "envelopes":
+            return readEnvelopesBody(value, at: formPath)
         case "json":
             if let compact = compactBodies[value.offset] { return Interaction.Body(unchecked: compact, form: .json) }
             if let duplicate = value.value.firstDuplicateKey() {

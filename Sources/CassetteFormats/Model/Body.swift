@@ -10,6 +10,8 @@ extension Interaction {
     /// | JSON | `{ "json": { "id": 42 } }` | compact JSON (`{"id":42}`) of a JSON media type, or of no media type when it is an object or array |
     /// | text | `{ "text": "hello" }` | other UTF-8 without control characters (tab, CR and LF allowed) |
     /// | multipart | `{ "multipart": { "boundary": "…", "parts": [ { "name": "title", "text": "Hi" } ] } }` | `multipart/form-data` in the layout clients send |
+    /// | protobuf | `{ "proto": [ { "field": 1, "varint": 150 } ] }` | unary Connect's `application/proto` that reads as a protobuf message |
+    /// | envelopes | `{ "envelopes": [ { "proto": […] }, { "trailers": ["grpc-status: 0"] } ] }` | Connect streams and gRPC-Web bodies (`application/connect+proto`, `application/grpc-web`, …) |
     /// | base64 | `{ "base64": "iVBORw0K…" }` | everything else, and binary media types (`image/*`, `application/octet-stream`, …) |
     ///
     /// Inline JSON stands for its compact serialization, keys in the order written and numbers as
@@ -28,6 +30,10 @@ extension Interaction {
             case base64
             /// A `multipart/form-data` body, part by part, each part in its own form.
             case multipart
+            /// One protobuf message, field by field.
+            case protobuf
+            /// Connect or gRPC-Web envelopes, message by message.
+            case envelopes
         }
 
         /// The exact bytes.
@@ -78,6 +84,8 @@ extension Interaction {
             case .text: guard Self.isWritableAsText(data) else { return nil }
             case .json: guard Self.isCompactJSON(data) else { return nil }
             case .multipart: guard Multipart.canonical(data, contentType: nil) != nil else { return nil }
+            case .protobuf: guard RPCFraming.message.reads(data) else { return nil }
+            case .envelopes: guard RPCFraming.envelopes.reads(data) else { return nil }
             }
             return Body(unchecked: data, form: form)
         }
@@ -113,7 +121,7 @@ extension Interaction {
         public var description: String {
             switch form {
             case .text, .json, .multipart: return text ?? "\(data.count) bytes"
-            case .base64: return "\(data.count) bytes"
+            case .base64, .protobuf, .envelopes: return "\(data.count) bytes"
             }
         }
 
@@ -124,6 +132,9 @@ extension Interaction {
             let mediaType = contentType.map(Self.mediaType(of:))
             if let mediaType, Self.isBinaryMediaType(mediaType) { return .base64 }
             if mediaType == "multipart/form-data", Multipart.canonical(data, contentType: contentType) != nil { return .multipart }
+            if let mediaType, let framing = RPCFraming(mediaType: mediaType), framing.reads(data) {
+                return framing == .message ? .protobuf : .envelopes
+            }
             let looksLikeJSON: Bool
             if let mediaType {
                 looksLikeJSON = Self.isJSONMediaType(mediaType)

@@ -163,11 +163,15 @@ struct InteractionGenerator {
     }
 
     private mutating func body() -> Interaction.Body {
-        switch Int.random(in: 0..<7, using: &rng) {
+        switch Int.random(in: 0..<9, using: &rng) {
         case 0:
             return .empty
         case 6:  // multipart/form-data, mostly as clients write it, sometimes not
             return multipartBody()
+        case 7:  // unary Connect: one protobuf message
+            return .init(ProtobufWire.encode(protobufFields(depth: 0)), contentType: "application/proto")
+        case 8:  // a Connect stream or a gRPC-Web body
+            return envelopesBody()
         case 1:  // text, with or without a trailing newline, sometimes many lines
             var text = ""
             for _ in 0..<Int.random(in: 1...40, using: &rng) {
@@ -224,6 +228,46 @@ struct InteractionGenerator {
         var data = Multipart(boundary: boundary, parts: parts).serialized()
         if chance(0.1) { data = Data("preamble\r\n".utf8) + data }  // not canonical: kept as text or base64
         return .init(data, contentType: "multipart/form-data; boundary=" + boundary)
+    }
+
+    /// 1 to 5 fields of every wire type; text, bytes and (above the deepest level) nested messages.
+    private mutating func protobufFields(depth: Int) -> [ProtobufWire.Field] {
+        (0..<Int.random(in: 1...5, using: &rng)).map { _ in
+            let number = pick([1, 2, 15, 16, 2047, ProtobufWire.maximumFieldNumber])
+            switch Int.random(in: 0..<(depth < 2 ? 6 : 5), using: &rng) {
+            case 0: return .init(number, .varint(pick([0, 1, 150, UInt64.max, UInt64.random(in: 0...UInt64.max, using: &rng)])))
+            case 1: return .init(number, .fixed64(UInt64.random(in: 0...UInt64.max, using: &rng)))
+            case 2: return .init(number, .fixed32(UInt32.random(in: 0...UInt32.max, using: &rng)))
+            case 3: return .init(number, .delimited(.text(pick(["ada", "wörld 🎉", "a\tb\r\nc"]))))
+            case 4:
+                return .init(
+                    number,
+                    .delimited(.bytes(Data((0..<Int.random(in: 1...40, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }))))
+            default: return .init(number, .delimited(.message(protobufFields(depth: depth + 1))))
+            }
+        }
+    }
+
+    /// 1 to 4 envelopes: protobuf, JSON or compressed messages, gRPC-Web trailers or Connect's
+    /// end of stream; now and then cut short.
+    private mutating func envelopesBody() -> Interaction.Body {
+        var framed = RPCEnvelope.Framed(envelopes: [])
+        for _ in 0..<Int.random(in: 1...4, using: &rng) {
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0: framed.envelopes.append(.init(flags: 0, payload: ProtobufWire.encode(protobufFields(depth: 0))))
+            case 1: framed.envelopes.append(.init(flags: 0, payload: Data(jsonValue(depth: 1).utf8)))
+            case 2:
+                let bytes = (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+                framed.envelopes.append(.init(flags: pick([0, 1, 0x81, 0x42]), payload: Data(bytes)))
+            case 3:
+                framed.envelopes.append(
+                    .init(flags: 0x80, payload: Data(pick(["grpc-status: 0\r\ngrpc-message: \r\n", "grpc-status: 14\r\n", "x\r\ny"]).utf8)))
+            default:
+                framed.envelopes.append(.init(flags: 2, payload: Data(pick(["{}", #"{"error":{"code":"unavailable"}}"#, "{ }"]).utf8)))
+            }
+        }
+        if chance(0.2) { framed.rest = Data([0, 0, 0, 0, 9, 1].prefix(Int.random(in: 1...6, using: &rng))) }
+        return .init(framed.joined, contentType: pick(["application/grpc-web+proto", "application/connect+json", "application/grpc-web"]))
     }
 
     private mutating func jsonValue(depth: Int) -> String {

@@ -121,7 +121,7 @@ import Testing
         #expect(named.subtracting(used).sorted() == [])
         let document = try JSONCassetteCodec.decode(data, file: Self.everyMember.lastPathComponent)
         #expect(document.schema == "../../../../docs/cassette.schema.json")
-        #expect(document.interactions.count == 5)
+        #expect(document.interactions.count == 6)
     }
 
     // MARK: The "$schema" member

@@ -1,0 +1,282 @@
+import Foundation
+
+// Connect and gRPC-Web bodies in a JSON cassette, message by message (Interaction.Body's
+// `protobuf` and `envelopes` forms), written and read back to the same bytes:
+//
+//     "body": { "proto": [ { "field": 1, "varint": 150 }, { "field": 2, "text": "ada" } ] }
+//
+//     "body": { "envelopes": [
+//         { "proto": [ { "field": 1, "message": [ { "field": 1, "varint": 7 } ] } ] },
+//         { "json": { "id": 7 } },
+//         { "flags": 1, "base64": "H4sIAAAA…" },
+//         { "trailers": [ "grpc-status: 0", "grpc-message: " ] },
+//         { "endStream": { "error": { "code": "unavailable" } } },
+//         { "cut": "AAAAAA==" }
+//     ] }
+//
+// A protobuf field is its number and one value: `varint`, `fixed64`, `fixed32` (numbers),
+// `text`, `message` (fields) or `base64`. An envelope is its payload as `proto`, `json`, `text`
+// or `base64`, with `flags` when they are not 0; `trailers` (flags 0x80, gRPC-Web) and
+// `endStream` (flags 0x02, Connect) name the last message; `cut` holds the bytes of a stream cut
+// in the middle of an envelope, last.
+
+extension JSONCassetteCodec {
+    /// `{ "proto": [ … ] }`, or nil when `data` is not a canonical protobuf message.
+    static func protobufTree(_ data: Data) -> JSONValue? {
+        ProtobufWire.decode(data).map { .object([member("proto", tree(for: $0))]) }
+    }
+
+    /// `{ "envelopes": [ … ] }`.
+    static func envelopesTree(_ data: Data) -> JSONValue {
+        let framed = RPCEnvelope.split(data)
+        var elements = framed.envelopes.map { JSONNode(tree(for: $0)) }
+        if !framed.rest.isEmpty { elements.append(JSONNode(.object([member("cut", .base64(framed.rest))]))) }
+        return .object([member("envelopes", .array(elements))])
+    }
+
+    private static func tree(for envelope: RPCEnvelope) -> JSONValue {
+        let payload = envelope.payload
+        if envelope.flags == RPCEnvelope.trailers, let lines = RPCTrailerLines.lines(of: payload) {
+            return .object([member("trailers", .array(lines.map { JSONNode(.string($0)) }))])
+        }
+        if envelope.flags == RPCEnvelope.endOfStream, Interaction.Body.isCompactJSON(payload), let node = try? JSONParser.parse(payload) {
+            return .object([member("endStream", node.value)])
+        }
+        var members: [JSONMember] = []
+        if envelope.flags != 0 { members.append(member("flags", .number(String(envelope.flags)))) }
+        if payload.first == UInt8(ascii: "{") || payload.first == UInt8(ascii: "["), Interaction.Body.isCompactJSON(payload),
+            let node = try? JSONParser.parse(payload)
+        {
+            members.append(member("json", node.value))
+        } else if !envelope.isCompressed, !payload.isEmpty, let fields = ProtobufWire.decode(payload) {
+            members.append(member("proto", tree(for: fields)))
+        } else if Interaction.Body.isWritableAsText(payload) {
+            members.append(member("text", .string(String(decoding: payload, as: UTF8.self))))
+        } else {
+            members.append(member("base64", .base64(payload)))
+        }
+        return .object(members)
+    }
+
+    private static func tree(for fields: [ProtobufWire.Field]) -> JSONValue {
+        .array(
+            fields.map { field in
+                let value: JSONMember
+                switch field.value {
+                case .varint(let number): value = member("varint", .number(String(number)))
+                case .fixed64(let number): value = member("fixed64", .number(String(number)))
+                case .fixed32(let number): value = member("fixed32", .number(String(number)))
+                case .delimited(.text(let text)): value = member("text", .string(text))
+                case .delimited(.message(let inner)): value = member("message", tree(for: inner))
+                case .delimited(.bytes(let data)): value = member("base64", .base64(data))
+                }
+                return JSONNode(.object([member("field", .number(String(field.number))), value]))
+            })
+    }
+
+    private static func member(_ key: String, _ value: JSONValue) -> JSONMember {
+        JSONMember(key: key, value: JSONNode(value))
+    }
+}
+
+/// gRPC-Web's trailers frame: HTTP/1 header lines, each ended by CRLF.
+package enum RPCTrailerLines {
+    /// The lines of `payload` without their CRLFs, or nil when it is not such lines (joined back
+    /// by ``payload(of:)`` to the same bytes).
+    package static func lines(of payload: Data) -> [String]? {
+        guard payload.count >= 2, payload.suffix(2).elementsEqual([0x0D, 0x0A]), Interaction.Body.isWritableAsText(payload) else {
+            return nil
+        }
+        // Cut at each CR LF, by bytes: to a String, "\r\n" is one character.
+        var lines: [String] = []
+        var start = payload.startIndex
+        var index = payload.startIndex
+        let end = payload.endIndex - 2
+        while index <= end {
+            if payload[index] == 0x0D, payload[index + 1] == 0x0A {
+                lines.append(String(decoding: payload[start..<index], as: UTF8.self))
+                index += 2
+                start = index
+            } else if payload[index] == 0x0D || payload[index] == 0x0A {
+                return nil  // a lone CR or LF: not a line of its own
+            } else {
+                index += 1
+            }
+        }
+        return lines
+    }
+
+    /// The payload of `lines`: each followed by CRLF.
+    package static func payload(of lines: [String]) -> Data {
+        Data(lines.map { $0 + "\r\n" }.joined().utf8)
+    }
+}
+
+extension JSONCassetteReader {
+    /// A body's `"proto"`: the fields, encoded.
+    mutating func readProtobufBody(_ node: JSONNode, at path: JSONPath) -> Interaction.Body? {
+        readFields(node, at: path, depth: 0).map { Interaction.Body(unchecked: ProtobufWire.encode($0), form: .protobuf) }
+    }
+
+    /// A body's `"envelopes"`: each framed, then the cut bytes.
+    mutating func readEnvelopesBody(_ node: JSONNode, at path: JSONPath) -> Interaction.Body? {
+        guard let elements = readArray(node, at: path, expected: "an array of envelopes") else { return nil }
+        var framed = RPCEnvelope.Framed(envelopes: [])
+        var valid = true
+        for (index, element) in elements.enumerated() {
+            let elementPath = path.appending(index)
+            if let cut = element.memberValue("cut") {
+                guard index == elements.count - 1, case .object(let members) = element.value, members.count == 1 else {
+                    report(
+                        "\"cut\" stands alone, in the last envelope: the bytes of a stream cut short", at: elementPath,
+                        offset: element.offset)
+                    valid = false
+                    continue
+                }
+                guard let text = readString(cut, at: elementPath.appending("cut"), expected: "base64 text"),
+                    let bytes = Base64.decode(text.utf8, allowingWhitespace: false)
+                else {
+                    report(Self.base64Problem(cut.value.stringValue ?? ""), at: elementPath.appending("cut"), offset: cut.offset)
+                    valid = false
+                    continue
+                }
+                framed.rest = bytes
+            } else if let envelope = readEnvelope(element, at: elementPath) {
+                framed.envelopes.append(envelope)
+            } else {
+                valid = false
+            }
+        }
+        return valid ? Interaction.Body(unchecked: framed.joined, form: .envelopes) : nil
+    }
+
+    private mutating func readEnvelope(_ node: JSONNode, at path: JSONPath) -> RPCEnvelope? {
+        let payloads = ["proto", "json", "text", "base64", "trailers", "endStream"]
+        guard
+            let fields = members(
+                of: node, at: path, expected: "an envelope like { \"proto\": [ … ] } or { \"trailers\": [ … ] }",
+                allowed: ["flags"] + payloads)
+        else { return nil }
+        let written = payloads.filter { fields[$0] != nil }
+        guard written.count == 1, let key = written.first, let value = fields[key] else {
+            // A misspelt payload key was reported already.
+            if written.isEmpty, payloads.contains(where: { misspelt.contains(.init(objectOffset: node.offset, key: $0)) }) { return nil }
+            let found = written.isEmpty ? "none" : written.map { "\"\($0)\"" }.joined(separator: " and ")
+            report(
+                "an envelope holds one payload: \"proto\", \"json\", \"text\", \"base64\", \"trailers\" or \"endStream\"; found \(found)",
+                at: path, offset: node.offset)
+            return nil
+        }
+        var flags: UInt8 = 0
+        if let written = fields["flags"] {
+            guard ["trailers", "endStream"].contains(key) == false else {
+                report("\"\(key)\" sets its own flags; remove \"flags\"", at: path.appending("flags"), offset: written.offset)
+                return nil
+            }
+            guard let number = readInteger(written, at: path.appending("flags"), expected: "the flags byte"), (0...255).contains(number)
+            else {
+                if case .number = written.value {
+                    report("the flags byte is 0 to 255", at: path.appending("flags"), offset: written.offset)
+                }
+                return nil
+            }
+            flags = UInt8(number)
+        }
+        let valuePath = path.appending(key)
+        switch key {
+        case "trailers":
+            return readStrings(value, at: valuePath, expected: "the trailers, an array of header lines").map {
+                RPCEnvelope(flags: RPCEnvelope.trailers, payload: RPCTrailerLines.payload(of: $0))
+            }
+        case "endStream", "json":
+            guard let duplicate = value.value.firstDuplicateKey() else {
+                return RPCEnvelope(flags: key == "json" ? flags : RPCEnvelope.endOfStream, payload: Data(JSONWriter.compact(value.value)))
+            }
+            report(
+                "duplicate key \(CassetteRules.quoted(duplicate.key)) in a JSON message",
+                at: JSONPath(valuePath.components + duplicate.path.components), offset: duplicate.offset)
+            return nil
+        case "proto":
+            return readFields(value, at: valuePath, depth: 0).map { RPCEnvelope(flags: flags, payload: ProtobufWire.encode($0)) }
+        case "text":
+            return readString(value, at: valuePath, expected: "text, a string").map { RPCEnvelope(flags: flags, payload: Data($0.utf8)) }
+        default:  // base64
+            guard let text = readString(value, at: valuePath, expected: "base64 text, a string") else { return nil }
+            guard let bytes = Base64.decode(text.utf8, allowingWhitespace: false) else {
+                report(Self.base64Problem(text), at: valuePath, offset: value.offset)
+                return nil
+            }
+            return RPCEnvelope(flags: flags, payload: bytes)
+        }
+    }
+
+    /// `[ { "field": 1, "varint": 150 }, … ]`.
+    private mutating func readFields(_ node: JSONNode, at path: JSONPath, depth: Int) -> [ProtobufWire.Field]? {
+        guard let elements = readArray(node, at: path, expected: "an array of protobuf fields, like [ { \"field\": 1, \"varint\": 150 } ]")
+        else { return nil }
+        var fields: [ProtobufWire.Field] = []
+        var valid = true
+        for (index, element) in elements.enumerated() {
+            if let field = readField(element, at: path.appending(index), depth: depth) { fields.append(field) } else { valid = false }
+        }
+        return valid ? fields : nil
+    }
+
+    private mutating func readField(_ node: JSONNode, at path: JSONPath, depth: Int) -> ProtobufWire.Field? {
+        let kinds = ["varint", "fixed64", "fixed32", "text", "message", "base64"]
+        guard
+            let fields = members(
+                of: node, at: path, expected: "a protobuf field like { \"field\": 1, \"varint\": 150 }", allowed: ["field"] + kinds)
+        else { return nil }
+        let number = required("field", in: fields, of: node, at: path, expecting: "the field's number, 1 to 536870911")
+            .flatMap { readInteger($0, at: path.appending("field"), expected: "the field's number") }
+        let written = kinds.filter { fields[$0] != nil }
+        guard written.count == 1, let kind = written.first, let value = fields[kind] else {
+            if written.isEmpty, kinds.contains(where: { misspelt.contains(.init(objectOffset: node.offset, key: $0)) }) { return nil }
+            let found = written.isEmpty ? "none" : written.map { "\"\($0)\"" }.joined(separator: " and ")
+            report(
+                "a protobuf field holds one value: \"varint\", \"fixed64\", \"fixed32\", \"text\", \"message\" or \"base64\"; found \(found)",
+                at: path, offset: node.offset)
+            return nil
+        }
+        guard let number else { return nil }
+        guard (1...ProtobufWire.maximumFieldNumber).contains(number) else {
+            report(
+                "a field's number is 1 to 536870911, found \(number)", at: path.appending("field"),
+                offset: fields["field"]?.offset ?? node.offset)
+            return nil
+        }
+        let valuePath = path.appending(kind)
+        func unsigned(_ maximum: UInt64) -> UInt64? {
+            guard case .number(let literal) = value.value, let parsed = UInt64(literal), parsed <= maximum else {
+                report(
+                    "expected a whole number from 0 to \(maximum), found \(Self.describe(value.value))", at: valuePath, offset: value.offset
+                )
+                return nil
+            }
+            return parsed
+        }
+        switch kind {
+        case "varint": return unsigned(.max).map { ProtobufWire.Field(number, .varint($0)) }
+        case "fixed64": return unsigned(.max).map { ProtobufWire.Field(number, .fixed64($0)) }
+        case "fixed32": return unsigned(UInt64(UInt32.max)).map { ProtobufWire.Field(number, .fixed32(UInt32($0))) }
+        case "text":
+            return readString(value, at: valuePath, expected: "text, a string").map { ProtobufWire.Field(number, .delimited(.text($0))) }
+        case "message":
+            guard depth + 1 < ProtobufWire.maximumDepth else {
+                report(
+                    "messages nest at most \(ProtobufWire.maximumDepth) deep; write a deeper one as \"base64\"", at: valuePath,
+                    offset: value.offset)
+                return nil
+            }
+            return readFields(value, at: valuePath, depth: depth + 1).map { ProtobufWire.Field(number, .delimited(.message($0))) }
+        default:  // base64
+            guard let text = readString(value, at: valuePath, expected: "base64 text, a string") else { return nil }
+            guard let bytes = Base64.decode(text.utf8, allowingWhitespace: false) else {
+                report(Self.base64Problem(text), at: valuePath, offset: value.offset)
+                return nil
+            }
+            return ProtobufWire.Field(number, .delimited(.bytes(bytes)))
+        }
+    }
+}
