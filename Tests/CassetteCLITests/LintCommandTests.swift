@@ -100,6 +100,35 @@ enum Locations {
                 """)
     }
 
+    /// A gRPC-Web response edited by hand into a status gRPC does not have, and a Connect stream
+    /// that lost its end: warnings at the body, with the line and column where it is written.
+    @Test func anRPCResponseAClientWouldNotTakeIsAWarning() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("rpc.json").path
+        try Data(
+            """
+            { "version": 1, "interactions": [
+              { "request": { "method": "POST", "url": "https://a.example/users.v1.UserService/GetUser" },
+                "response": { "status": 200, "headers": { "Content-Type": "application/grpc-web+proto" },
+                  "body": { "envelopes": [ { "proto": [ { "field": 1, "text": "ada" } ] }, { "trailers": [ "grpc-status: 20" ] } ] } } },
+              { "request": { "method": "POST", "url": "https://a.example/users.v1.UserService/ListUsers" },
+                "response": { "status": 200, "headers": { "Content-Type": "application/connect+json" },
+                  "body": { "envelopes": [ { "json": { "name": "ada" } } ] } } } ] }
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let result = Captured.run(["lint", file])
+        #expect(result.status == 0, "a warning does not fail the lint")
+        #expect(
+            result.out == """
+                \(file):4:15: warning: interactions[0].response.body: grpc-status is "20", not a gRPC status code (0 to 16)
+                \(file):7:15: warning: interactions[1].response.body: a Connect stream ends with its end-of-stream message ("endStream"); a client reports this call as failed
+                1 cassette, 2 interactions, 0 errors, 2 warnings
+
+                """)
+    }
+
     /// In JSON and HAR too, a warning points at the header's value, as an error would.
     @Test func aWarningHasItsLineAndColumnInEveryFormat() throws {
         let folder = try Locations.scratch()

@@ -116,7 +116,7 @@ extension CassetteDocument {
                     message: "Content-Length is \(declared) but the body holds \(size) bytes: \(replay), as live. "
                         + "If the body was edited, set Content-Length to \(size) or remove it."))
         }
-        return warnings
+        return warnings + rpcWarnings()
     }
 
     /// ``warnings()`` with the line and column of each in `data`, the file this document was read
