@@ -178,6 +178,21 @@ public enum LoopbackRoutes {
         Data("id: \(index)\ndata: {\"index\":\(index),\"token\":\"t\(index)\"}\n\n".utf8)
     }
 
+    /// Message `index` (under 128) of `/grpc-web/N/MS`, as its envelope: flags 0, the length, and
+    /// the protobuf message `{ 1: index, 2: "m<index>" }`, written here by hand from the
+    /// protobuf encoding guide, not by the code under test.
+    public static func grpcWebMessage(_ index: Int) -> Data {
+        let text = Array("m\(index)".utf8)
+        let payload = [0x08, UInt8(index & 0x7F), 0x12, UInt8(text.count)] + text
+        return Data([0x00, 0, 0, 0, UInt8(payload.count)] + payload)
+    }
+
+    /// The trailers envelope that ends `/grpc-web/N/MS`: status 0.
+    public static let grpcWebTrailers: Data = {
+        let lines = Array("grpc-status: 0\r\ngrpc-message: \r\n".utf8)
+        return Data([0x80, 0, 0, 0, UInt8(lines.count)] + lines)
+    }()
+
     /// The reply to `request`, the `number`th request the server received (from 1).
     static func reply(to request: LoopbackServer.Received, number: Int, editions: [String: Int]) -> Reply? {
         let path = String(request.target.prefix { $0 != "?" })
@@ -267,6 +282,14 @@ public enum LoopbackRoutes {
             return Reply(
                 status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
                 body: .chunked((0..<count).map { sseEvent($0) }), chunkDelay: TimeInterval(milliseconds) / 1000)
+        case ("grpc-web", 3):
+            // A gRPC-Web server stream: N messages, MS milliseconds apart, then the trailers.
+            let count = min(Int(parts[1]) ?? 1, 127)
+            let milliseconds = Int(parts[2]) ?? 0
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/grpc-web+proto")],
+                body: .chunked((0..<count).map { grpcWebMessage($0) } + [grpcWebTrailers]),
+                chunkDelay: TimeInterval(milliseconds) / 1000)
         case ("gzip", 1):
             return Reply(
                 status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],

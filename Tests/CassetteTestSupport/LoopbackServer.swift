@@ -18,6 +18,7 @@ import Darwin
 /// | `/chunked/N`       | 200, `Transfer-Encoding: chunked`, N chunks `chunk i\n`               |
 /// | `/slow-chunks/N/MS`| as `/chunked/N`, MS milliseconds between chunks                          |
 /// | `/sse/N/MS`        | 200, `text/event-stream`, chunked, N events (``LoopbackRoutes/sseEvent(_:)``) MS ms apart |
+/// | `/grpc-web/N/MS`   | 200, `application/grpc-web+proto`, chunked, N messages (``LoopbackRoutes/grpcWebMessage(_:)``) MS ms apart, then the trailers |
 /// | `/gzip`, `/deflate`| 200, a JSON body compressed ahead of time, with `Content-Encoding`     |
 /// | `/redirect/N`      | 302 to `/redirect/N-1`; `/redirect/0` answers 200 `arrived`            |
 /// | `/redirect-to?status_code=S&url=U[&cookie=C]` | S to U, `Set-Cookie: C` (or the `/session` secret for `session`) |

@@ -4,7 +4,8 @@ import Foundation
 /// arrived in (``Interaction/StreamedBody``) when it did:
 ///
 /// - a `text/event-stream` body always, cut where each event ends (an event arrives with its
-///   last byte, when a client reads it);
+///   last byte, when a client reads it), and so a Connect stream or a gRPC-Web body, cut where
+///   each envelope ends (a server stream's messages, each with its arrival);
 /// - any other body without a `Content-Length` (chunked, or until the connection closed) and not
 ///   a JSON document, when it came in pieces with a pause of at least ``pause`` between them: a
 ///   progress feed, NDJSON, long polling. Pieces with no pause between them (the network cutting
@@ -30,24 +31,24 @@ enum StreamCapture {
     ) -> Interaction.StreamedBody? {
         guard !body.isEmpty, arrivals.count > 0, arrivals[arrivals.count - 1].end == body.count else { return nil }
         let contentType = headers["Content-Type"]
-        let isEventStream = Interaction.StreamedBody.isEventStream(contentType: contentType)
+        let isMessageStream = Interaction.StreamedBody.isMessageStream(contentType: contentType)
         // Decided on the arrivals alone: a body recorded whole is never copied.
         var cuts: [Arrival] = []
         for arrival in arrivals {
             let at = min(max((arrival.at * 1000).rounded() / 1000, timing.firstByte), timing.duration)
             if let last = cuts.last, arrival.end <= last.end { continue }
-            if !isEventStream, let last = cuts.last, at - last.at < pause {
+            if !isMessageStream, let last = cuts.last, at - last.at < pause {
                 cuts[cuts.count - 1] = Arrival(end: arrival.end, at: at)
             } else {
                 cuts.append(Arrival(end: arrival.end, at: at))
             }
         }
-        if !isEventStream {
+        if !isMessageStream {
             let isJSON = contentType.map { Interaction.Body.isJSONMediaType(Interaction.Body.mediaType(of: $0)) } ?? false
             guard cuts.count > 1, !headers.contains("Content-Length"), !isJSON else { return nil }
         }
         let sizes = zip(cuts, [Arrival(end: 0, at: 0)] + cuts).map { (at: $0.at, size: $0.end - $1.end) }
         let stream = Interaction.StreamedBody(cutting: body, into: sizes)
-        return isEventStream ? stream?.splitAtEvents() : stream
+        return isMessageStream ? stream?.splitAtMessages(contentType: contentType) : stream
     }
 }

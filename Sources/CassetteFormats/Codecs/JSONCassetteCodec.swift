@@ -322,10 +322,12 @@ package enum JSONCassetteCodec {
         }
     }
 
-    /// `{ "events": [ … ] }` for a `text/event-stream` body, `{ "chunks": [ … ] }` for any other:
-    /// each chunk `{ "at": SECONDS, …fields of its event }`, or `{ "at": SECONDS, "text" | "json" |
-    /// "base64": … }` when its bytes are not exactly one event.
+    /// `{ "events": [ … ] }` for a `text/event-stream` body, `{ "envelopes": [ … ] }` for a Connect
+    /// stream or gRPC-Web body cut at its envelopes (``envelopesStreamTree(_:)``), `{ "chunks": [ … ] }`
+    /// for any other: each chunk `{ "at": SECONDS, …fields of its event }`, or `{ "at": SECONDS,
+    /// "text" | "json" | "base64": … }` when its bytes are not exactly one event.
     private static func tree(for stream: Interaction.StreamedBody, contentType: String?) -> JSONValue {
+        if stream.listName(contentType: contentType) == "envelopes" { return envelopesStreamTree(stream) }
         let isEventStream = Interaction.StreamedBody.isEventStream(contentType: contentType)
         let chunks = stream.chunks.map { chunk -> JSONNode in
             var members = [member("at", .number(formatSeconds(chunk.at)))]

@@ -34,6 +34,20 @@ extension JSONCassetteCodec {
         return .object([member("envelopes", .array(elements))])
     }
 
+    /// `{ "envelopes": [ { "at": 0.1, … } ] }` for a stream whose chunks are each one envelope,
+    /// the last perhaps cut short (``Interaction/StreamedBody/isCutAtEnvelopes``).
+    static func envelopesStreamTree(_ stream: Interaction.StreamedBody) -> JSONValue {
+        let elements = stream.chunks.map { chunk -> JSONNode in
+            let framed = RPCEnvelope.split(chunk.data)
+            let at = member("at", .number(formatSeconds(chunk.at)))
+            guard let envelope = framed.envelopes.first, case .object(let members) = tree(for: envelope) else {
+                return JSONNode(.object([at, member("cut", .base64(framed.rest))]))
+            }
+            return JSONNode(.object([at] + members))
+        }
+        return .object([member("envelopes", .array(elements))])
+    }
+
     private static func tree(for envelope: RPCEnvelope) -> JSONValue {
         let payload = envelope.payload
         if envelope.flags == RPCEnvelope.trailers, let lines = RPCTrailerLines.lines(of: payload) {
@@ -120,42 +134,74 @@ extension JSONCassetteReader {
 
     /// A body's `"envelopes"`: each framed, then the cut bytes.
     mutating func readEnvelopesBody(_ node: JSONNode, at path: JSONPath) -> Interaction.Body? {
+        readEnvelopeElements(node, at: path, timed: false).map {
+            Interaction.Body(unchecked: $0.reduce(into: Data()) { $0.append($1.bytes) }, form: .envelopes)
+        }
+    }
+
+    /// A stream's `"envelopes"`: each with its `"at"`, one chunk each.
+    mutating func readEnvelopesStream(_ node: JSONNode, at path: JSONPath) -> Interaction.StreamedBody? {
+        readEnvelopeElements(node, at: path, timed: true).map {
+            Interaction.StreamedBody(chunks: $0.map { Interaction.StreamedBody.Chunk(at: $0.at, data: $0.bytes) })
+        }
+    }
+
+    /// The elements of an `"envelopes"` list: each envelope's bytes (framed), or the cut bytes
+    /// last; with their `"at"` in a stream (0 in a body).
+    private mutating func readEnvelopeElements(_ node: JSONNode, at path: JSONPath, timed: Bool) -> [(at: TimeInterval, bytes: Data)]? {
         guard let elements = readArray(node, at: path, expected: "an array of envelopes") else { return nil }
-        var framed = RPCEnvelope.Framed(envelopes: [])
+        var read: [(at: TimeInterval, bytes: Data)] = []
         var valid = true
         for (index, element) in elements.enumerated() {
             let elementPath = path.appending(index)
+            var at: TimeInterval = 0
+            if timed {
+                guard let atNode = element.memberValue("at") else {
+                    report(
+                        "missing required field \"at\" (the seconds from the start of the request to the envelope's arrival)",
+                        at: elementPath, offset: element.offset)
+                    valid = false
+                    continue
+                }
+                guard let seconds = readSeconds(atNode, at: elementPath.appending("at")) else {
+                    valid = false
+                    continue
+                }
+                at = seconds
+            }
             if let cut = element.memberValue("cut") {
-                guard index == elements.count - 1, case .object(let members) = element.value, members.count == 1 else {
+                guard index == elements.count - 1, case .object(let members) = element.value, members.count == (timed ? 2 : 1) else {
                     report(
                         "\"cut\" stands alone, in the last envelope: the bytes of a stream cut short", at: elementPath,
                         offset: element.offset)
                     valid = false
                     continue
                 }
-                guard let text = readString(cut, at: elementPath.appending("cut"), expected: "base64 text"),
-                    let bytes = Base64.decode(text.utf8, allowingWhitespace: false)
-                else {
-                    report(Self.base64Problem(cut.value.stringValue ?? ""), at: elementPath.appending("cut"), offset: cut.offset)
+                guard let text = readString(cut, at: elementPath.appending("cut"), expected: "base64 text, a string") else {
                     valid = false
                     continue
                 }
-                framed.rest = bytes
-            } else if let envelope = readEnvelope(element, at: elementPath) {
-                framed.envelopes.append(envelope)
+                guard let bytes = Base64.decode(text.utf8, allowingWhitespace: false) else {
+                    report(Self.base64Problem(text), at: elementPath.appending("cut"), offset: cut.offset)
+                    valid = false
+                    continue
+                }
+                read.append((at, bytes))
+            } else if let envelope = readEnvelope(element, at: elementPath, timed: timed) {
+                read.append((at, envelope.framed))
             } else {
                 valid = false
             }
         }
-        return valid ? Interaction.Body(unchecked: framed.joined, form: .envelopes) : nil
+        return valid ? read : nil
     }
 
-    private mutating func readEnvelope(_ node: JSONNode, at path: JSONPath) -> RPCEnvelope? {
+    private mutating func readEnvelope(_ node: JSONNode, at path: JSONPath, timed: Bool) -> RPCEnvelope? {
         let payloads = ["proto", "json", "text", "base64", "trailers", "endStream"]
         guard
             let fields = members(
                 of: node, at: path, expected: "an envelope like { \"proto\": [ … ] } or { \"trailers\": [ … ] }",
-                allowed: ["flags"] + payloads)
+                allowed: (timed ? ["at"] : []) + ["flags"] + payloads)
         else { return nil }
         let written = payloads.filter { fields[$0] != nil }
         guard written.count == 1, let key = written.first, let value = fields[key] else {

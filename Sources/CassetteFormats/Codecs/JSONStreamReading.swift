@@ -2,7 +2,8 @@ import Foundation
 
 /// Reading a response's `"stream"` (``Interaction/StreamedBody``): `{ "events": [ … ] }` or
 /// `{ "chunks": [ … ] }`, each element `{ "at": SECONDS, … }` holding one server-sent event's
-/// fields (events only) or a body form (`text`, `json`, `base64`).
+/// fields (events only) or a body form (`text`, `json`, `base64`); or `{ "envelopes": [ … ] }`,
+/// each element an envelope with its `"at"` (JSONRPCBodies.swift).
 extension JSONCassetteReader {
     private static let eventFields = ["event", "id", "retry", "comment", "data"]
     private static let chunkForms = ["text", "json", "base64"]
@@ -11,7 +12,7 @@ extension JSONCassetteReader {
         guard
             let fields = members(
                 of: node, at: path, expected: "a stream like { \"events\": [ … ] } or { \"chunks\": [ … ] }",
-                allowed: ["events", "chunks"])
+                allowed: ["events", "chunks", "envelopes"])
         else { return nil }
         guard fields.count == 1, let (key, listNode) = fields.first else {
             if fields.isEmpty, case .object(let written) = node.value, written.isEmpty {
@@ -19,11 +20,12 @@ extension JSONCassetteReader {
                     "expected \"events\" (server-sent events) or \"chunks\" in a stream, found an empty object", at: path,
                     offset: node.offset)
             } else if fields.count > 1 {
-                report("a stream is written as \"events\" or as \"chunks\", not both", at: path, offset: node.offset)
+                report("a stream is written as \"events\", \"chunks\" or \"envelopes\", one of them", at: path, offset: node.offset)
             }
             return nil
         }
         let listPath = path.appending(key)
+        if key == "envelopes" { return readEnvelopesStream(listNode, at: listPath) }
         guard let elements = readArray(listNode, at: listPath, expected: "an array of \(key)") else { return nil }
         var chunks: [Interaction.StreamedBody.Chunk] = []
         var valid = true

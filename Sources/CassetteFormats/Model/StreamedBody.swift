@@ -3,14 +3,14 @@ import Foundation
 extension Interaction {
     /// A response body that arrived over time: its chunks, each with the moment it arrived.
     ///
-    /// Recording keeps one for a `text/event-stream` response, cut at the end of each event, and
-    /// for any other body that arrived in pieces with pauses between them and no `Content-Length`
+    /// Recording keeps one for a `text/event-stream` response, cut at the end of each event, for a
+    /// Connect stream or gRPC-Web body, cut at the end of each envelope, and for any other body that arrived in pieces with pauses between them and no `Content-Length`
     /// (chunked or until the connection closed) — a progress feed, NDJSON, long polling. A replay
     /// delivers the chunks with their recorded gaps (or scaled, or all at once under `instant`) to
     /// every caller that can see a body arrive piece by piece.
     ///
-    /// In a JSON cassette a `text/event-stream` body is shown as events (``ServerSentEvent``),
-    /// other streams as chunks of text or base64; `at` counts seconds from the start of the
+    /// In a JSON cassette a `text/event-stream` body is shown as events (``ServerSentEvent``), a
+    /// Connect or gRPC-Web stream as envelopes, other streams as chunks of text or base64; `at` counts seconds from the start of the
     /// request, like `timing`:
     ///
     /// ```json
@@ -94,8 +94,60 @@ extension Interaction {
         /// so that each chunk is one event; an event arrives when its last byte did, which is when a
         /// client reads it. Bytes after the last event end form the last chunk.
         package func splitAtEvents() -> StreamedBody {
+            split(atEnds: ServerSentEvent.eventEnds(in: data))
+        }
+
+        /// The same bytes cut where each Connect or gRPC-Web envelope ends (``RPCEnvelope``), so
+        /// that each chunk is one message, arriving with its last byte; the bytes of an envelope
+        /// cut short form the last chunk.
+        package func splitAtEnvelopes() -> StreamedBody {
+            var end = 0
+            let ends = RPCEnvelope.split(data).envelopes.map { envelope in
+                end += 5 + envelope.payload.count
+                return end
+            }
+            return split(atEnds: ends)
+        }
+
+        /// Whether a stream with this `Content-Type` is kept one message per chunk: server-sent
+        /// events, and Connect streams and gRPC-Web bodies.
+        package static func isMessageStream(contentType: String?) -> Bool {
+            guard let contentType else { return false }
+            let mediaType = Body.mediaType(of: contentType)
+            return mediaType == "text/event-stream" || RPCFraming(mediaType: mediaType) == .envelopes
+        }
+
+        /// Whether each chunk is one whole envelope, but the last, which may be the bytes of one
+        /// cut short: as ``splitAtEnvelopes()`` cuts, and as a cassette writes it (`"envelopes"`).
+        package var isCutAtEnvelopes: Bool {
+            for (index, chunk) in chunks.enumerated() {
+                let framed = RPCEnvelope.split(chunk.data)
+                let isOne = framed.envelopes.count == 1 && framed.rest.isEmpty
+                let isCut = index == chunks.count - 1 && framed.envelopes.isEmpty && !framed.rest.isEmpty
+                if !isOne, !isCut { return false }
+            }
+            return !chunks.isEmpty
+        }
+
+        /// The name of a stream's list in a cassette: `events` for server-sent events,
+        /// `envelopes` for a Connect or gRPC-Web stream cut at its envelopes, else `chunks`.
+        package func listName(contentType: String?) -> String {
+            if Self.isEventStream(contentType: contentType) { return "events" }
+            return Self.isMessageStream(contentType: contentType) && isCutAtEnvelopes ? "envelopes" : "chunks"
+        }
+
+        /// The same bytes cut at the message boundaries its `Content-Type` has (events or
+        /// envelopes), or unchanged for any other.
+        package func splitAtMessages(contentType: String?) -> StreamedBody {
+            if Self.isEventStream(contentType: contentType) { return splitAtEvents() }
+            return Self.isMessageStream(contentType: contentType) ? splitAtEnvelopes() : self
+        }
+
+        /// The same bytes cut at `ends` (offsets, ascending), each piece arriving when its last
+        /// byte did; bytes after the last end form the last chunk.
+        private func split(atEnds ends: [Int]) -> StreamedBody {
             let whole = data
-            var cuts = ServerSentEvent.eventEnds(in: whole)
+            var cuts = ends
             if cuts.last != whole.count { cuts.append(whole.count) }
             // When each byte arrived: the end offset of every chunk, with its time.
             var arrivals: [(end: Int, at: TimeInterval)] = []

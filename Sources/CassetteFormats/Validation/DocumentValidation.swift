@@ -65,8 +65,7 @@ extension CassetteDocument {
             }
             if let response = interaction.response, let stream = response.stream {
                 let streamPath = path.appending("response").appending("stream")
-                let list = streamPath.appending(
-                    Interaction.StreamedBody.isEventStream(contentType: response.headers["Content-Type"]) ? "events" : "chunks")
+                let list = streamPath.appending(stream.listName(contentType: response.headers["Content-Type"]))
                 for problem in CassetteRules.streamProblems(stream, timing: interaction.timing) {
                     let chunkPath = problem.chunk.map { list.appending($0) } ?? streamPath
                     check(problem.message, problem.field.map { chunkPath.appending($0) } ?? chunkPath)

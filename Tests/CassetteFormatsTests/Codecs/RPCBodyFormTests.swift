@@ -87,6 +87,52 @@ import Testing
     }
 
     /// Other media types, and RPC bodies that do not read in their framing, are written as before.
+    /// A stream cut at its envelopes is written envelope by envelope, each with its `at`; one cut
+    /// elsewhere stays chunks.
+    @Test func aStreamIsWrittenEnvelopeByEnvelopeWithItsTimes() throws {
+        let message = RPCEnvelope(flags: 0, payload: Self.hello).framed
+        var response = Interaction.Response(status: 200, headers: ["Content-Type": "application/grpc-web+proto"])
+        response.stream = .init(chunks: [
+            .init(at: 0.1, data: message), .init(at: 0.25, data: Self.trailers.framed), .init(at: 0.3, data: Data([0, 0])),
+        ])
+        let document = CassetteDocument(interactions: [
+            Interaction(request: .init(method: "POST", url: "https://a.example/s.v1.S/Watch"), response: response)
+        ])
+        let text = String(decoding: try JSONCassetteCodec.encode(document), as: UTF8.self)
+        #expect(
+            text.contains(
+                """
+                "stream": {
+                          "envelopes": [
+                            { "at": 0.1, "proto": [{ "field": 1, "text": "ada" }, { "field": 2, "varint": 7 }] },
+                            { "at": 0.25, "trailers": ["grpc-status: 0", "grpc-message: "] },
+                            { "at": 0.3, "cut": "AAA=" }
+                          ]
+                        }
+                """), "\(text)")
+        #expect(try JSONCassetteCodec.decode(Data(text.utf8)).interactions[0].response?.stream == response.stream)
+
+        // Two envelopes in one chunk: written as chunks.
+        response.stream = .init(chunks: [.init(at: 0.1, data: message + Self.trailers.framed)])
+        let chunks = String(
+            decoding: try JSONCassetteCodec.encode(
+                CassetteDocument(interactions: [Interaction(request: .init(url: "https://a.example/"), response: response)])),
+            as: UTF8.self)
+        #expect(chunks.contains(#""chunks": ["#))
+    }
+
+    @Test func aStreamEnvelopeWithoutItsTimeIsNamed() {
+        let text = """
+            { "version": 1, "interactions": [ { "request": { "method": "POST", "url": "https://a.example/" }, "response": { "status": 200, "stream": { "envelopes": [ { "text": "x" } ] } } } ] }
+            """
+        let problems = BadInputTests.problems(text, as: .json)
+        #expect(
+            problems.map(\.message) == [
+                #"missing required field "at" (the seconds from the start of the request to the envelope's arrival)"#
+            ])
+        #expect(problems.first?.path?.description == "interactions[0].response.stream.envelopes[0]")
+    }
+
     @Test(arguments: [
         ("application/x-protobuf", "base64"), ("application/json", "base64"), ("application/proto", "base64"),
         ("application/grpc-web", "base64"),

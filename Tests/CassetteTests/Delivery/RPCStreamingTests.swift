@@ -1,0 +1,79 @@
+import Cassette
+import CassetteTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A gRPC-Web server stream as a client on `URLSession` receives one (connect-swift's
+/// `URLSessionHTTPClient` reads it through a data delegate): recorded message by message, each
+/// with its arrival, kept in the cassette as envelopes, and replayed with the recorded gaps to a
+/// delegate and whole to callers of the whole body — the same bytes live, recorded and replayed.
+@Suite(.timingIsolated) struct RPCStreamingTests {
+    static let count = 5
+    static let gap = 0.06
+    static let path = "/grpc-web/\(count)/\(Int(gap * 1000))"
+    static let messages = (0..<count).map(LoopbackRoutes.grpcWebMessage) + [LoopbackRoutes.grpcWebTrailers]
+
+    @Test func aServerStreamIsRecordedMessageByMessageAndReplayedOnTime() async throws {
+        try await withScratchTape { scratch in
+            let url = scratch.server.baseURL + Self.path
+            let file = scratch.file("stream.json")
+
+            let live = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: { _ in }), style: .delegate)
+            #expect(live.status == 200 && live.body == Self.messages.reduce(Data(), +))
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
+            let recorded = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: recorder.configure), style: .delegate)
+            _ = try recorder.eject()
+            #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
+
+            // In the file: one chunk per envelope, each with its arrival, the messages field by field.
+            let stream = try #require(try CassetteFile.read(file).interactions.first?.response?.stream)
+            #expect(stream.chunks.map(\.data) == Self.messages)
+            let offsets = stream.chunks.map(\.at)
+            #expect(offsets == offsets.sorted())
+            #expect(offsets[Self.count - 1] - offsets[0] >= Double(Self.count - 1) * Self.gap * 0.9, "\(offsets)")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(text.contains(#""stream": {"#) && text.contains(#""envelopes": ["#), "\(text)")
+            #expect(text.contains(#""proto": [{ "field": 1, "varint": 4 }, { "field": 2, "text": "m4" }] },"#), "\(text)")
+            #expect(text.contains(#""trailers": ["grpc-status: 0", "grpc-message: "] }"#), "\(text)")
+
+            // Replayed with the recorded latency: each message when it arrived, the same bytes.
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
+            let replayed = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
+            _ = try player.eject()
+            #expect(replayed.sameOutcome(as: live), "replayed \(replayed), live \(live)")
+            #expect(replayed.pieces == Self.messages.map(\.count))
+            for (arrival, offset) in zip(replayed.pieceTimes, offsets) {
+                #expect(TimingIsolation.isOnTime(arrival, recorded: offset), "a message arrived at \(arrival) s, recorded at \(offset) s")
+            }
+        }
+    }
+
+    @Test(arguments: [FetchStyle.async, .completionHandler])
+    func callersOfTheWholeBodyGetTheSameCallLiveRecordedAndReplayed(style: FetchStyle) async throws {
+        try await withScratchTape { scratch in
+            let url = try #require(URL(string: scratch.server.baseURL + Self.path))
+            let file = scratch.file("whole.json")
+            let live = await Fetch.run(URLRequest(url: url), on: URLSession(configuration: .ephemeral), style: style)
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
+            let recorded = await Fetch.run(URLRequest(url: url), on: recorder.session, style: style)
+            _ = try recorder.eject()
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
+            let started = Date()
+            let replayed = await Fetch.run(URLRequest(url: url), on: player.session, style: style)
+            let elapsed = Date().timeIntervalSince(started)
+            _ = try player.eject()
+
+            #expect(live.status == 200 && live.body == Self.messages.reduce(Data(), +))
+            #expect(live.headers["Content-Type"] == "application/grpc-web+proto")
+            #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
+            #expect(replayed.sameOutcome(as: live), "replayed \(replayed), live \(live)")
+            let stream = try #require(try CassetteFile.read(file).interactions.first?.response?.stream)
+            #expect(stream.chunks.count == Self.count + 1)
+            #expect(elapsed >= (stream.chunks.last?.at ?? 0) * 0.9, "the whole stream came after \(elapsed) s")
+        }
+    }
+}
