@@ -33,6 +33,11 @@ enum FaultCommand {
           --latency FIRSTBYTE,DURATION
                                  Replay after these seconds (head, last byte), whatever latency the test
                                  chooses. With a request timeout shorter than them, a timeout.
+          --rpc-status CODE      Fail a Connect or gRPC-Web call with this status, as its protocol sends
+                                 one: a name (unavailable, deadline_exceeded, …; gRPC's UNAVAILABLE too)
+                                 or a number (14). gRPC-Web: a trailers envelope; a Connect stream: its
+                                 end-of-stream error; unary Connect: the code's HTTP status and JSON error.
+          --rpc-message TEXT     The status's message, with --rpc-status.
 
         OPTIONS:
           --as-copy NAME         Leave FILE as it is and write the result as a new cassette NAME, named
@@ -58,7 +63,7 @@ enum FaultCommand {
             options: [
                 "--interaction": "interaction", "--match": "match", "--status": "status", "--body": "body", "--header": "header",
                 "--error": "error", "--cut-after-bytes": "cut-after-bytes", "--cut-after-events": "cut-after-events",
-                "--latency": "latency", "--as-copy": "as-copy",
+                "--latency": "latency", "--as-copy": "as-copy", "--rpc-status": "rpc-status", "--rpc-message": "rpc-message",
             ],
             flags: ["--dry-run": "dry-run"], output: output)
         {
@@ -329,10 +334,20 @@ enum FaultCommand {
                 if let problem = latency.problem { throw UsageProblem(message: "--latency \(text): \(problem)") }
                 edit.latency = latency
             }
+            if let text = try single("rpc-status").get() {
+                guard let code = RPCStatusCode(named: text) else {
+                    throw UsageProblem(
+                        message: "--rpc-status takes a status code's name (unavailable, deadline_exceeded, …) or number, 0 to 16, "
+                            + "found '\(text)'")
+                }
+                edit.rpcStatus = code
+            }
+            edit.rpcMessage = try single("rpc-message").get()
             _ = try single("as-copy").get()
             guard !edit.isEmpty else {
                 throw UsageProblem(
-                    message: "say which fault: --status, --body, --header, --error, --cut-after-bytes, --cut-after-events or --latency")
+                    message: "say which fault: --status, --body, --header, --error, --cut-after-bytes, --cut-after-events, --latency "
+                        + "or --rpc-status")
             }
             if let conflict = edit.conflict { throw UsageProblem(message: conflict) }
             return .success((edit, choice))

@@ -19,17 +19,26 @@ struct FaultEdit {
     var cutAfterEvents: Int?
     /// `--latency`: replay after these seconds, whatever latency the test chooses.
     var latency: Latency?
+    /// `--rpc-status`: fail a Connect or gRPC-Web call with this status, as its protocol does (``RPCFailure``).
+    var rpcStatus: RPCStatusCode?
+    /// `--rpc-message`: the status's message.
+    var rpcMessage: String?
 
     /// The error a cut ends with when `--error` names none: the connection was lost.
     static let cutError = Interaction.TransportError.Code.networkConnectionLost
 
     var isEmpty: Bool {
         status == nil && body == nil && headers.isEmpty && error == nil && cutAfterBytes == nil && cutAfterEvents == nil
-            && latency == nil
+            && latency == nil && rpcStatus == nil && rpcMessage == nil
     }
 
     /// Why these options cannot go together, or nil.
     var conflict: String? {
+        if rpcMessage != nil, rpcStatus == nil { return "--rpc-message goes with --rpc-status" }
+        if rpcStatus != nil, status != nil || body != nil || error != nil || cutAfterBytes != nil || cutAfterEvents != nil {
+            return "--rpc-status writes the call's status, body and Content-Type as its protocol sends a failure; give it alone "
+                + "(with --rpc-message, --header or --latency)"
+        }
         if cutAfterBytes != nil, cutAfterEvents != nil {
             return "give --cut-after-bytes or --cut-after-events, not both"
         }
@@ -52,6 +61,23 @@ struct FaultEdit {
                 FaultProblem(
                     "it is a WebSocket conversation; cut it by editing its messages (end the list with a close, or without one to drop "
                         + "the connection)"))
+        }
+        if let rpcStatus {
+            guard let callProtocol = RPCFailure.callProtocol(of: interaction.request, interaction.response) else {
+                let type = interaction.response?.headers["Content-Type"] ?? interaction.request.headers["Content-Type"] ?? "none"
+                return .failure(
+                    FaultProblem(
+                        "it is not a Connect or gRPC-Web call (its Content-Type is \(type)): --rpc-status writes a status as those "
+                            + "protocols send one; use --status for an HTTP status"))
+            }
+            guard
+                let response = RPCFailure.response(
+                    rpcStatus, message: rpcMessage, callProtocol: callProtocol, replacing: interaction.response)
+            else {
+                return .failure(FaultProblem("a Connect call that succeeds sends no status; give the code of a failure (unavailable, …)"))
+            }
+            changed.response = response
+            changed.error = nil
         }
         if let status { answer(&changed, status: status) }
         if let body {
@@ -159,6 +185,7 @@ struct FaultEdit {
             parts.append("fails with \(error.description)")
         }
         if let latency { parts.append("latency \(latency)") }
+        if let rpcStatus { parts.append("rpc status \(rpcStatus)" + (rpcMessage.map { " \"\($0)\"" } ?? "")) }
         return parts.joined(separator: ", ")
     }
 }

@@ -30,5 +30,26 @@ package struct RPCStatusCode: Sendable, Hashable, CustomStringConvertible {
     /// Connect's name: `unavailable`.
     package var connectName: String { Self.names[number] }
 
+    /// The HTTP status a unary Connect error is sent with (connectrpc.com/docs/protocol, "Error
+    /// Codes"): `unavailable` is 503. 200 for `ok`.
+    package var httpStatus: Int {
+        [200, 499, 500, 400, 504, 404, 409, 403, 429, 400, 409, 400, 501, 500, 503, 500, 401][number]
+    }
+
+    /// The code a command line names: Connect's name (`unavailable`), gRPC's upper-case one
+    /// (`UNAVAILABLE`, `CANCELLED`) or its number (`14`).
+    package init?(named text: String) {
+        if let number = Int(text) {
+            self.init(number: number)
+            return
+        }
+        let lowered = text.lowercased()
+        if lowered == "ok" {
+            self.init(number: 0)
+        } else {
+            self.init(connectName: lowered == "cancelled" ? "canceled" : lowered)
+        }
+    }
+
     package var description: String { "\(connectName) (\(number))" }
 }
