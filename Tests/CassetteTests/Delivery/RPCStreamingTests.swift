@@ -76,4 +76,35 @@ import FoundationNetworking
             #expect(elapsed >= (stream.chunks.last?.at ?? 0) * 0.9, "the whole stream came after \(elapsed) s")
         }
     }
+
+    /// Through the replay server, for a client that does not use a tape's session: each message
+    /// passed on as the upstream sends it, kept as envelopes with their times, and replayed so.
+    @Test func aServerStreamThroughTheServerIsRecordedAndReplayedAlike() async throws {
+        try await withScratchTape { scratch in
+            let upstream = scratch.server
+            let upstreamURL = try #require(URL(string: upstream.baseURL))
+            let file = scratch.file("proxied-grpc-web.json")
+            let client = Fetch.delegateSession(configuredBy: { _ in })
+
+            let recorder = try Tape(file: file, mode: .once, options: .init(redaction: .none), environment: .tests)
+            let proxy = try recorder.serve(.init(upstream: upstreamURL))
+            let live = await Fetch.get(proxy.baseURL.absoluteString + Self.path, on: client, style: .delegate)
+            _ = try recorder.eject()
+            upstream.stop()
+            #expect(live.status == 200 && live.body == Self.messages.reduce(Data(), +))
+            #expect(
+                (live.pieceTimes.last ?? 0) - (live.pieceTimes.first ?? 0) >= Double(Self.count - 1) * Self.gap * 0.9, "\(live.pieceTimes)")
+            let stream = try #require(try CassetteFile.read(file).interactions.first?.response?.stream)
+            #expect(stream.chunks.map(\.data) == Self.messages)
+            #expect(try String(contentsOf: file, encoding: .utf8).contains(#""envelopes": ["#))
+
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded, redaction: .none), environment: .tests)
+            let server = try player.serve(.init(upstream: upstreamURL))
+            let replayed = await Fetch.get(server.baseURL.absoluteString + Self.path, on: client, style: .delegate)
+            _ = try player.eject()
+            #expect(replayed.status == 200 && replayed.body == live.body)
+            #expect(replayed.headers["Content-Type"] == "application/grpc-web+proto")
+            #expect((replayed.pieceTimes.last ?? 0) >= (stream.chunks.last?.at ?? 0) * 0.9, "\(replayed.pieceTimes)")
+        }
+    }
 }
