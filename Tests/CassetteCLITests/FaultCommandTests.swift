@@ -214,7 +214,8 @@ import FoundationNetworking
         let cases: [(arguments: [String], status: Int32, error: String)] = [
             (
                 ["--interaction", "1"], 2,
-                "error: say which fault: --status, --body, --header, --error, --cut-after-bytes, --cut-after-events, --latency or --rpc-status." + usage
+                "error: say which fault: --status, --body, --header, --error, --cut-after-bytes, --cut-after-events, --latency or --rpc-status."
+                    + usage
             ),
             (["--status", "503"], 2, "error: choose the interaction with --interaction N or --match 'METHOD URL'." + usage),
             (
