@@ -177,7 +177,7 @@ import Testing
         ),
         (
             #"{"events": [{"at": 0.3, "data": "a"}], "chunks": []}"#,
-            #"interactions[0].response.stream: a stream is written as "events" or as "chunks", not both"#
+            #"interactions[0].response.stream: a stream is written as "events", "chunks" or "envelopes", one of them"#
         ),
     ])
     func aWrongHandEditSaysWhereAndWhat(_ stream: String, _ expected: String) {
