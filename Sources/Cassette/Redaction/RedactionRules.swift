@@ -266,6 +266,23 @@ final class RedactionRules: Sendable {
 
     func redact(_ body: Interaction.Body, contentType: String?, secrets: inout FoundSecrets) -> Interaction.Body {
         guard !body.isEmpty, !jsonPaths.isEmpty || !jsonKeys.isEmpty || !formNames.isEmpty || !patterns.isEmpty else { return body }
+        // A Connect or gRPC-Web body: each message's fields and payloads by themselves, framed again.
+        let failedBefore = secrets.failedPattern != nil
+        let rewritten = RPCBodyRewriting.rewritten(body.data, contentType: contentType) { leaf in
+            let redacted = redactBytes(Interaction.Body(leaf), contentType: nil, secrets: &secrets).data
+            return redacted == leaf ? nil : redacted
+        }
+        if let rewritten {
+            if !failedBefore, secrets.failedPattern != nil {
+                return Interaction.Body(Data(Redaction.replacement.utf8), contentType: contentType)
+            }
+            return rewritten == body.data ? body : Interaction.Body(rewritten, contentType: contentType)
+        }
+        return redactBytes(body, contentType: contentType, secrets: &secrets)
+    }
+
+    /// `body` redacted as one run of bytes: JSON by its paths and keys, a form by its fields, text by the patterns.
+    private func redactBytes(_ body: Interaction.Body, contentType: String?, secrets: inout FoundSecrets) -> Interaction.Body {
         var data = body.data
         let mediaType = contentType.map(Interaction.Body.mediaType(of:)) ?? ""
         if !jsonPaths.isEmpty || !jsonKeys.isEmpty, mediaType.isEmpty || Interaction.Body.isJSONMediaType(mediaType),

@@ -68,9 +68,14 @@ struct SecretScrubber {
         return interaction
     }
 
-    /// `body` with every occurrence replaced; the same body when nothing occurs in it.
+    /// `body` with every occurrence replaced; the same body when nothing occurs in it. Inside a
+    /// Connect or gRPC-Web body's messages, so that their lengths stay true (``RPCBodyRewriting``).
     func applied(to body: Interaction.Body, contentType: String?) -> Interaction.Body {
-        apply(body.data).map { Interaction.Body($0, contentType: contentType) } ?? body
+        guard !isEmpty else { return body }
+        if let rewritten = RPCBodyRewriting.rewritten(body.data, contentType: contentType, { apply($0) }) {
+            return rewritten == body.data ? body : Interaction.Body(rewritten, contentType: contentType)
+        }
+        return apply(body.data).map { Interaction.Body($0, contentType: contentType) } ?? body
     }
 
     /// `text` with every occurrence replaced.
