@@ -1,6 +1,10 @@
 import Cassette
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The set-up most runtime tests share: a scratch folder with a cassette file in it, a loopback
 /// server to record from, and tapes opened on that file — one per phase (record, then replay).
 /// Everything is cleaned up when the test's body returns or throws: tapes still in use are
@@ -52,6 +56,24 @@ public final class ScratchTape: @unchecked Sendable {
 
     /// `server.baseURL + path`.
     public func url(_ path: String) -> String { server.baseURL + path }
+
+    /// `request` three ways through `style`, as a differential test compares them: live (a plain
+    /// ephemeral session), recorded into `cassette` (mode `once`), then replayed from it with the
+    /// recorded latency; `elapsed` is the replay's wall time.
+    public func liveRecordedReplayed(
+        _ request: URLRequest, into cassette: URL, style: FetchStyle
+    ) async throws -> (live: Fetched, recorded: Fetched, replayed: Fetched, elapsed: TimeInterval) {
+        let live = await Fetch.run(request, on: URLSession(configuration: .ephemeral), style: style)
+        let recorder = try Tape(file: cassette, mode: .once, environment: .tests)
+        let recorded = await Fetch.run(request, on: recorder.session, style: style)
+        _ = try recorder.eject()
+        let player = try Tape(file: cassette, mode: .none, options: .init(latency: .recorded), environment: .tests)
+        let started = Date()
+        let replayed = await Fetch.run(request, on: player.session, style: style)
+        let elapsed = Date().timeIntervalSince(started)
+        _ = try player.eject()
+        return (live, recorded, replayed, elapsed)
+    }
 
     func tearDown() {
         opened.lock()

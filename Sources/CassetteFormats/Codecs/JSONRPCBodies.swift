@@ -177,12 +177,7 @@ extension JSONCassetteReader {
                     valid = false
                     continue
                 }
-                guard let text = readString(cut, at: elementPath.appending("cut"), expected: "base64 text, a string") else {
-                    valid = false
-                    continue
-                }
-                guard let bytes = Base64.decode(text.utf8, allowingWhitespace: false) else {
-                    report(Self.base64Problem(text), at: elementPath.appending("cut"), offset: cut.offset)
+                guard let bytes = readBase64(cut, at: elementPath.appending("cut")) else {
                     valid = false
                     continue
                 }
@@ -247,12 +242,7 @@ extension JSONCassetteReader {
         case "text":
             return readString(value, at: valuePath, expected: "text, a string").map { RPCEnvelope(flags: flags, payload: Data($0.utf8)) }
         default:  // base64
-            guard let text = readString(value, at: valuePath, expected: "base64 text, a string") else { return nil }
-            guard let bytes = Base64.decode(text.utf8, allowingWhitespace: false) else {
-                report(Self.base64Problem(text), at: valuePath, offset: value.offset)
-                return nil
-            }
-            return RPCEnvelope(flags: flags, payload: bytes)
+            return readBase64(value, at: valuePath).map { RPCEnvelope(flags: flags, payload: $0) }
         }
     }
 
@@ -317,12 +307,17 @@ extension JSONCassetteReader {
             }
             return readFields(value, at: valuePath, depth: depth + 1).map { ProtobufWire.Field(number, .delimited(.message($0))) }
         default:  // base64
-            guard let text = readString(value, at: valuePath, expected: "base64 text, a string") else { return nil }
-            guard let bytes = Base64.decode(text.utf8, allowingWhitespace: false) else {
-                report(Self.base64Problem(text), at: valuePath, offset: value.offset)
-                return nil
-            }
-            return ProtobufWire.Field(number, .delimited(.bytes(bytes)))
+            return readBase64(value, at: valuePath).map { ProtobufWire.Field(number, .delimited(.bytes($0))) }
         }
+    }
+
+    /// The bytes of base64 text; nil, with the problem reported, for anything else.
+    private mutating func readBase64(_ node: JSONNode, at path: JSONPath) -> Data? {
+        guard let text = readString(node, at: path, expected: "base64 text, a string") else { return nil }
+        guard let bytes = Base64.decode(text.utf8, allowingWhitespace: false) else {
+            report(Self.base64Problem(text), at: path, offset: node.offset)
+            return nil
+        }
+        return bytes
     }
 }

@@ -57,15 +57,7 @@ import FoundationNetworking
         try await withScratchTape { scratch in
             let url = try #require(URL(string: scratch.server.baseURL + Self.path))
             let file = scratch.file("whole.json")
-            let live = await Fetch.run(URLRequest(url: url), on: URLSession(configuration: .ephemeral), style: style)
-            let recorder = try Tape(file: file, mode: .once, environment: .tests)
-            let recorded = await Fetch.run(URLRequest(url: url), on: recorder.session, style: style)
-            _ = try recorder.eject()
-            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
-            let started = Date()
-            let replayed = await Fetch.run(URLRequest(url: url), on: player.session, style: style)
-            let elapsed = Date().timeIntervalSince(started)
-            _ = try player.eject()
+            let (live, recorded, replayed, elapsed) = try await scratch.liveRecordedReplayed(URLRequest(url: url), into: file, style: style)
 
             #expect(live.status == 200 && live.body == Self.messages.reduce(Data(), +))
             #expect(live.headers["Content-Type"] == "application/grpc-web+proto")

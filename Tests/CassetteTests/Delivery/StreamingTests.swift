@@ -182,15 +182,7 @@ import FoundationNetworking
             let url = try #require(URL(string: server.baseURL + "/sse/5/60"))
             let file = scratch.file("whole.json")
 
-            let live = await Fetch.run(URLRequest(url: url), on: URLSession(configuration: .ephemeral), style: style)
-            let recorder = try Tape(file: file, mode: .once, environment: .tests)
-            let recorded = await Fetch.run(URLRequest(url: url), on: recorder.session, style: style)
-            _ = try recorder.eject()
-            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
-            let started = Date()
-            let replayed = await Fetch.run(URLRequest(url: url), on: player.session, style: style)
-            let elapsed = Date().timeIntervalSince(started)
-            _ = try player.eject()
+            let (live, recorded, replayed, elapsed) = try await scratch.liveRecordedReplayed(URLRequest(url: url), into: file, style: style)
 
             #expect(live.status == 200 && live.body == Data((0..<5).map(LoopbackRoutes.sseEvent).joined()))
             #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
