@@ -115,6 +115,9 @@ import Testing
             file: "metadata-not-object.json", path: "metadata", line: 3, column: 15,
             says: "expected the cassette's metadata as an object like { \"apiVersion\": \"2026-10-01\" }, found an array"),
         .init(
+            file: "envelope-cut-before-the-last.json", path: "interactions[0].response.body.envelopes[0]", line: 9, column: 33,
+            says: "\"cut\" stands alone, in the last envelope: the bytes of a stream cut short"),
+        .init(
             file: "stream-at-goes-backwards.json", path: "interactions[0].response.stream.events[1].at", line: 9, column: 71,
             says: "this chunk arrives at 0.2 s, before the one above it (0.5 s)"),
         .init(
