@@ -336,7 +336,7 @@ enum Locations {
     @Test func theWholeMalformedCorpusFails() {
         let result = Captured.run(["lint", Locations.malformed])
         #expect(result.status == 1)
-        #expect(result.out.hasSuffix("63 cassettes, 0 interactions, 66 errors\n"))
+        #expect(result.out.hasSuffix("64 cassettes, 0 interactions, 67 errors\n"))
     }
 
     @Test func usageErrorsExitTwoOnStandardError() {

@@ -198,14 +198,7 @@ extension JSONCassetteReader {
                 of: node, at: path, expected: "an envelope like { \"proto\": [ … ] } or { \"trailers\": [ … ] }",
                 allowed: (timed ? ["at"] : []) + ["flags"] + payloads)
         else { return nil }
-        let written = payloads.filter { fields[$0] != nil }
-        guard written.count == 1, let key = written.first, let value = fields[key] else {
-            // A misspelt payload key was reported already.
-            if written.isEmpty, payloads.contains(where: { misspelt.contains(.init(objectOffset: node.offset, key: $0)) }) { return nil }
-            let found = written.isEmpty ? "none" : written.map { "\"\($0)\"" }.joined(separator: " and ")
-            report(
-                "an envelope holds one payload: \"proto\", \"json\", \"text\", \"base64\", \"trailers\" or \"endStream\"; found \(found)",
-                at: path, offset: node.offset)
+        guard let (key, value) = one(of: payloads, in: fields, of: node, at: path, saying: "an envelope holds one payload") else {
             return nil
         }
         var flags: UInt8 = 0
@@ -266,16 +259,9 @@ extension JSONCassetteReader {
         else { return nil }
         let number = required("field", in: fields, of: node, at: path, expecting: "the field's number, 1 to 536870911")
             .flatMap { readInteger($0, at: path.appending("field"), expected: "the field's number") }
-        let written = kinds.filter { fields[$0] != nil }
-        guard written.count == 1, let kind = written.first, let value = fields[kind] else {
-            if written.isEmpty, kinds.contains(where: { misspelt.contains(.init(objectOffset: node.offset, key: $0)) }) { return nil }
-            let found = written.isEmpty ? "none" : written.map { "\"\($0)\"" }.joined(separator: " and ")
-            report(
-                "a protobuf field holds one value: \"varint\", \"fixed64\", \"fixed32\", \"text\", \"message\" or \"base64\"; found \(found)",
-                at: path, offset: node.offset)
-            return nil
-        }
-        guard let number else { return nil }
+        guard let (kind, value) = one(of: kinds, in: fields, of: node, at: path, saying: "a protobuf field holds one value"),
+            let number
+        else { return nil }
         guard (1...ProtobufWire.maximumFieldNumber).contains(number) else {
             report(
                 "a field's number is 1 to 536870911, found \(number)", at: path.appending("field"),
@@ -309,6 +295,22 @@ extension JSONCassetteReader {
         default:  // base64
             return readBase64(value, at: valuePath).map { ProtobufWire.Field(number, .delimited(.bytes($0))) }
         }
+    }
+
+    /// The one of `keys` that `fields` (of `node`) holds, with its value; nil, with "`rule`: KEYS;
+    /// found …" reported, when it holds none or several — none that a misspelt key already
+    /// explains is not reported again.
+    private mutating func one(
+        of keys: [String], in fields: JSONFields, of node: JSONNode, at path: JSONPath, saying rule: String
+    ) -> (key: String, value: JSONNode)? {
+        let written = keys.filter { fields[$0] != nil }
+        if written.count == 1, let key = written.first, let value = fields[key] { return (key, value) }
+        if written.isEmpty, keys.contains(where: { misspelt.contains(.init(objectOffset: node.offset, key: $0)) }) { return nil }
+        let quoted = keys.map { "\"\($0)\"" }
+        let list = quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
+        let found = written.isEmpty ? "none" : written.map { "\"\($0)\"" }.joined(separator: " and ")
+        report("\(rule): \(list); found \(found)", at: path, offset: node.offset)
+        return nil
     }
 
     /// The bytes of base64 text; nil, with the problem reported, for anything else.
