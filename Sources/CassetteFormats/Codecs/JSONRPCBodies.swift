@@ -49,27 +49,16 @@ extension JSONCassetteCodec {
     }
 
     private static func tree(for envelope: RPCEnvelope) -> JSONValue {
-        let payload = envelope.payload
-        if envelope.flags == RPCEnvelope.trailers, let lines = RPCTrailerLines.lines(of: payload) {
-            return .object([member("trailers", .array(lines.map { JSONNode(.string($0)) }))])
+        let payload: JSONMember
+        switch envelope.content {
+        case .trailers(let lines): return .object([member("trailers", .array(lines.map { JSONNode(.string($0)) }))])
+        case .endStream(let value): return .object([member("endStream", value)])
+        case .json(let value): payload = member("json", value)
+        case .proto(let fields): payload = member("proto", tree(for: fields))
+        case .text(let text): payload = member("text", .string(text))
+        case .bytes(let data): payload = member("base64", .base64(data))
         }
-        if envelope.flags == RPCEnvelope.endOfStream, Interaction.Body.isCompactJSON(payload), let node = try? JSONParser.parse(payload) {
-            return .object([member("endStream", node.value)])
-        }
-        var members: [JSONMember] = []
-        if envelope.flags != 0 { members.append(member("flags", .number(String(envelope.flags)))) }
-        if payload.first == UInt8(ascii: "{") || payload.first == UInt8(ascii: "["), Interaction.Body.isCompactJSON(payload),
-            let node = try? JSONParser.parse(payload)
-        {
-            members.append(member("json", node.value))
-        } else if !envelope.isCompressed, !payload.isEmpty, let fields = ProtobufWire.decode(payload) {
-            members.append(member("proto", tree(for: fields)))
-        } else if Interaction.Body.isWritableAsText(payload) {
-            members.append(member("text", .string(String(decoding: payload, as: UTF8.self))))
-        } else {
-            members.append(member("base64", .base64(payload)))
-        }
-        return .object(members)
+        return .object(envelope.flags == 0 ? [payload] : [member("flags", .number(String(envelope.flags))), payload])
     }
 
     private static func tree(for fields: [ProtobufWire.Field]) -> JSONValue {

@@ -22,7 +22,7 @@ package enum RPCBodyRewriting {
         case .envelopes:
             var framed = RPCEnvelope.split(data)
             for index in framed.envelopes.indices where !framed.envelopes[index].isCompressed {
-                framed.envelopes[index].payload = payload(framed.envelopes[index].payload, change)
+                framed.envelopes[index].payload = payload(framed.envelopes[index], change)
             }
             framed.rest = change(framed.rest) ?? framed.rest
             return framed.joined
@@ -30,13 +30,11 @@ package enum RPCBodyRewriting {
     }
 
     /// A payload: a protobuf message field by field, anything else (JSON, text, trailers) whole.
-    private static func payload(_ payload: Data, _ change: (Data) -> Data?) -> Data {
-        if payload.first != UInt8(ascii: "{"), payload.first != UInt8(ascii: "["), !payload.isEmpty,
-            let fields = ProtobufWire.decode(payload)
-        {
+    private static func payload(_ envelope: RPCEnvelope, _ change: (Data) -> Data?) -> Data {
+        if case .proto(let fields) = envelope.content {
             return changedWhole(ProtobufWire.encode(rewritten(fields, change)), change)
         }
-        return change(payload) ?? payload
+        return change(envelope.payload) ?? envelope.payload
     }
 
     private static func rewritten(_ fields: [ProtobufWire.Field], _ change: (Data) -> Data?) -> [ProtobufWire.Field] {

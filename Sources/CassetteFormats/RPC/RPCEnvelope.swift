@@ -39,6 +39,34 @@ package struct RPCEnvelope: Sendable, Hashable {
         return out
     }
 
+    /// What an envelope's payload holds, read one way for every reader: the cassette's JSON form,
+    /// redaction, matching and the miss report.
+    package enum Content: Sendable {
+        /// gRPC-Web's trailers (flags ``trailers``): header lines without their CRLFs.
+        case trailers([String])
+        /// Connect's end of stream (flags ``endOfStream``): compact JSON.
+        case endStream(JSONValue)
+        /// A JSON message, written compactly (so that it is written back to the same bytes).
+        case json(JSONValue)
+        /// A protobuf message that is not compressed, field by field.
+        case proto([ProtobufWire.Field])
+        /// UTF-8 text that is none of the above.
+        case text(String)
+        /// Anything else: a compressed payload, bytes that read as nothing, an empty payload.
+        case bytes(Data)
+    }
+
+    /// The payload, read as what it holds; every reading gives back the same bytes.
+    package var content: Content {
+        if flags == Self.trailers, let lines = RPCTrailerLines.lines(of: payload) { return .trailers(lines) }
+        let json = Interaction.Body.isCompactJSON(payload) ? (try? JSONParser.parse(payload))?.value : nil
+        if flags == Self.endOfStream, let json { return .endStream(json) }
+        if payload.first == UInt8(ascii: "{") || payload.first == UInt8(ascii: "["), let json { return .json(json) }
+        if !isCompressed, !payload.isEmpty, let fields = ProtobufWire.decode(payload) { return .proto(fields) }
+        if Interaction.Body.isWritableAsText(payload) { return .text(String(decoding: payload, as: UTF8.self)) }
+        return .bytes(payload)
+    }
+
     /// A body cut into its envelopes, and what follows the last whole one.
     package struct Framed: Sendable, Hashable {
         package var envelopes: [RPCEnvelope]
