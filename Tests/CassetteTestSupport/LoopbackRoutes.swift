@@ -193,6 +193,38 @@ public enum LoopbackRoutes {
         return Data([0x80, 0, 0, 0, UInt8(lines.count)] + lines)
     }()
 
+    /// `/rpc.Echo/Say`, a Connect and gRPC-Web method that answers each request message (under
+    /// 126 bytes) with a message holding it as field 1: a unary Connect POST (`application/proto`),
+    /// a Connect GET (`?encoding=proto&base64=1&message=…`), or gRPC-Web envelopes, each echoed,
+    /// then the trailers.
+    static func rpcEcho(_ request: LoopbackServer.Received) -> Reply {
+        func echoed(_ message: Data) -> Data { Data([0x0A, UInt8(message.count & 0x7F)]) + message }
+        let contentType = request.headers["content-type"] ?? ""
+        if contentType.hasPrefix("application/grpc-web") {
+            var bytes = [UInt8](request.body)
+            var body = Data()
+            while bytes.count >= 5 {
+                let length = Int(bytes[4])
+                let payload = Data(bytes[5..<min(5 + length, bytes.count)])
+                let answer = echoed(payload)
+                body += Data([0x00, 0, 0, 0, UInt8(answer.count)]) + answer
+                bytes.removeFirst(min(5 + length, bytes.count))
+            }
+            return Reply(status: 200, headers: [("Content-Type", "application/grpc-web+proto")], body: .whole(body + grpcWebTrailers))
+        }
+        var message = request.body
+        if request.method == "GET" {
+            let query = request.target.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+            let value = query.split(separator: "&").first { $0.hasPrefix("message=") }?.dropFirst("message=".count) ?? ""
+            var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                .replacingOccurrences(of: "%3D", with: "=")
+            while base64.hasSuffix("=") { base64.removeLast() }
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            message = Data(base64Encoded: base64) ?? Data()
+        }
+        return Reply(status: 200, headers: [("Content-Type", "application/proto")], body: .whole(echoed(message)))
+    }
+
     /// The reply to `request`, the `number`th request the server received (from 1).
     static func reply(to request: LoopbackServer.Received, number: Int, editions: [String: Int]) -> Reply? {
         let path = String(request.target.prefix { $0 != "?" })
@@ -290,6 +322,8 @@ public enum LoopbackRoutes {
                 status: 200, headers: [("Content-Type", "application/grpc-web+proto")],
                 body: .chunked((0..<count).map { grpcWebMessage($0) } + [grpcWebTrailers]),
                 chunkDelay: TimeInterval(milliseconds) / 1000)
+        case ("rpc.Echo", 2):
+            return rpcEcho(request)
         case ("gzip", 1):
             return Reply(
                 status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],

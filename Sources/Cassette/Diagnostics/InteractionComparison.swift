@@ -70,7 +70,9 @@ package enum InteractionComparison {
         var rules = RequestMatching.default.comparingMultipartPartOrder()
         rules.headers = fieldNames(old.headers, new.headers)
         let differences = RequestDifference.between(new, old, rules: rules)
-        var found = differences.map { InteractionDifference(.request($0.field), old: $0.recorded, new: $0.requested) }
+        var found = differences.map {
+            InteractionDifference($0.messageField.map { .requestMessage($0) } ?? .request($0.field), old: $0.recorded, new: $0.requested)
+        }
         func covered(_ part: (RequestDifference.Field) -> Bool) -> Bool { differences.contains { part($0.field) } }
         if old.method != new.method, !covered({ $0 == .method }) {
             found.append(InteractionDifference(.request(.method), old: old.method, new: new.method))

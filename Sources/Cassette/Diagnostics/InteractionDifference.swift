@@ -18,6 +18,8 @@ package struct InteractionDifference: Sendable, Equatable, CustomStringConvertib
         case recordedAt
         /// A part of the request, as the miss report names it (``RequestDifference/between(_:_:rules:)``).
         case request(RequestDifference.Field)
+        /// A field of a Connect or gRPC-Web request message (``RequestDifference/messageField``).
+        case requestMessage(RequestDifference.MessageField)
         /// The request's header fields as a whole: the same values in another order or spelling.
         case requestHeaders
         /// The request's URL as written: the same parts spelled otherwise.
@@ -103,7 +105,8 @@ package struct InteractionDifference: Sendable, Equatable, CustomStringConvertib
     }
 
     /// The place as the walk names places: `recordedAt`, `request.url`, `request.headers.Accept`,
-    /// `request.body.$.user.id`, `challenges[0].answer`, `response.status`, `response.headers.Date`, `response.body`,
+    /// `request.body.$.user.id`, `request.body.messages[1].2.1` (a message's field 1 in field 2),
+    /// `challenges[0].answer`, `response.status`, `response.headers.Date`, `response.body`,
     /// `response.stream.chunks[2].at`, `error`, `timing.firstByte`, `latency`, `scenario`,
     /// `webSocket.messages[1]`, `webSocket.messages[3].code`.
     package var name: String {
@@ -120,6 +123,10 @@ package struct InteractionDifference: Sendable, Equatable, CustomStringConvertib
             case .multipartPart(let key): return "request.body[\(RequestDifference.quoted(key))]"
             case .body: return "request.body"
             }
+        case .requestMessage(let place):
+            let message = place.message.map { ".messages[\($0)]" } ?? ""
+            let path = place.path.map { ".\($0)" }.joined()
+            return "request.body\(message)\(path)"
         case .requestHeaders: return "request.headers"
         case .requestURL: return "request.url"
         case .challenges: return "challenges"

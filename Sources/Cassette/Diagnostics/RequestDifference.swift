@@ -27,18 +27,23 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
     public var recorded: String?
     /// The requested value; nil when the request has none.
     public var requested: String?
+    /// For a difference inside a Connect or gRPC-Web request message (``field`` is
+    /// ``Field/body``): which message and field; nil for every other difference.
+    public var messageField: MessageField?
 
     /// A difference from its parts (to compare with a report's in a test).
-    package init(field: Field, recorded: String?, requested: String?) {
+    package init(field: Field, recorded: String?, requested: String?, messageField: MessageField? = nil) {
         self.field = field
         self.recorded = recorded
         self.requested = requested
+        self.messageField = messageField
     }
 
     /// How far apart this makes the two requests: another host or path counts most, one query
     /// parameter or JSON value least.
     var weight: Int {
-        switch field {
+        guard messageField == nil else { return 1 }
+        return switch field {
         case .origin: 8
         case .path: 6
         case .method: 4
@@ -50,6 +55,7 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
     /// `query parameter "page": recorded "1", requested "2"`.
     public var description: String {
         let name: String
+        if let messageField { return "\(messageField): recorded \(recorded ?? "nothing"), requested \(requested ?? "nothing")" }
         switch field {
         case .method: name = "method"
         case .origin: name = "scheme, host and port"
@@ -77,7 +83,18 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
             differences.append(.init(field: .origin, recorded: a.origin, requested: b.origin))
         }
         if a.path != b.path { differences.append(.init(field: .path, recorded: a.path, requested: b.path)) }
-        differences += fields(a.query, b.query, ignoring: rules.ignoredQueryParameters).map {
+        // A Connect GET's message is compared as a message, in place of the parameters carrying
+        // it; one that cannot be compared part by part is shown as those parameters.
+        var messageDifferences: [RequestDifference]?
+        if live.method.uppercased() == "GET", recorded.method.uppercased() == "GET",
+            let was = ConnectGetMessage(query: a.query)?.content, let now = ConnectGetMessage(query: b.query)?.content
+        {
+            let same = RequestKey.bodyKey(was, rules: rules) == RequestKey.bodyKey(now, rules: rules)
+            messageDifferences = same ? [] : bodyDifferences(was, now, rules: rules)
+        }
+        let ignoredParameters =
+            messageDifferences == nil ? rules.ignoredQueryParameters : rules.ignoredQueryParameters.union(ConnectGetMessage.carriers)
+        differences += fields(a.query, b.query, ignoring: ignoredParameters).map {
             RequestDifference(field: .query($0.name), recorded: $0.recorded.map(quoted), requested: $0.requested.map(quoted))
         }
         for name in rules.headers {
@@ -87,6 +104,7 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
                 differences.append(.init(field: .header(name), recorded: was.map(quoted), requested: now.map(quoted)))
             }
         }
+        differences += messageDifferences ?? []
         differences += bodyDifferences(live, recorded, rules: rules)
         // A placeholder stands for whatever the request has there: not a difference.
         return differences.filter { difference in
@@ -103,8 +121,14 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
         _ live: Interaction.Request, _ recorded: Interaction.Request, rules: RequestMatching
     ) -> [RequestDifference] {
         guard live.body.data != recorded.body.data else { return [] }
-        let kinds = (BodyContent(of: recorded), BodyContent(of: live))
-        switch kinds {
+        return bodyDifferences(BodyContent(of: recorded), BodyContent(of: live), rules: rules)
+            ?? [RequestDifference(field: .body, recorded: brief(recorded.body), requested: brief(live.body))]
+    }
+
+    /// The differences between two bodies read by what they are, part by part; nil when they are
+    /// not of one kind that is compared that way.
+    private static func bodyDifferences(_ was: BodyContent, _ now: BodyContent, rules: RequestMatching) -> [RequestDifference]? {
+        switch (was, now) {
         case (.json(let was), .json(let now)):
             let ignored = rules.ignoredJSONPaths.map(JSONPathPattern.init)
             var found: [RequestDifference] = []
@@ -117,8 +141,12 @@ public struct RequestDifference: Equatable, Sendable, CustomStringConvertible {
             }
         case (.multipart(let was), .multipart(let now)):
             return partDifferences(was, now, rules: rules)
+        case (.protobuf(let was), .protobuf(let now)):
+            return MessageDifferences.between(was, now)
+        case (.envelopes(let was), .envelopes(let now)):
+            return MessageDifferences.between(was, now)
         default:
-            return [RequestDifference(field: .body, recorded: brief(recorded.body), requested: brief(live.body))]
+            return nil
         }
     }
 

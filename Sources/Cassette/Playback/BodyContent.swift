@@ -5,6 +5,9 @@ import Foundation
 /// `cassette diff`, `cassette check --live` and `cassette view` share, so that a body is JSON (or
 /// a form) to every one of them alike.
 ///
+/// A Connect or gRPC-Web body (``RPCFraming``) is read in its framing when it reads exactly:
+/// one protobuf message, or envelopes; a streaming Connect `application/connect+json` body too.
+///
 /// A JSON body has a JSON media type (`application/json`, `…+json`), or no `Content-Type` and an
 /// object or array; a JSON media type on bytes that do not parse is bytes.
 package enum BodyContent {
@@ -16,6 +19,10 @@ package enum BodyContent {
     case multipart(Multipart)
     /// Anything else, byte for byte.
     case bytes(Data)
+    /// A unary Connect body (`application/proto`): one protobuf message, field by field.
+    case protobuf([ProtobufWire.Field])
+    /// A Connect stream or gRPC-Web body (``RPCFraming/envelopes``), envelope by envelope.
+    case envelopes(RPCEnvelope.Framed)
     /// A body whose `Content-Type` says multipart but which does not parse as multipart:
     /// compared byte for byte, and the miss report says why.
     case notMultipart(Data, Multipart.ParseError)
@@ -47,6 +54,15 @@ package enum BodyContent {
                 self = .multipart(try Multipart.parse(data, contentType: declared))
             } catch {
                 self = .notMultipart(data, error)
+            }
+            return
+        }
+        if contentType.contains("proto") || contentType.contains("grpc") || contentType.contains("connect+"),
+            let framing = RPCFraming(mediaType: Interaction.Body.mediaType(of: contentType)), framing.reads(data)
+        {
+            switch framing {
+            case .message: self = ProtobufWire.decode(data).map(Self.protobuf) ?? .bytes(data)
+            case .envelopes: self = .envelopes(RPCEnvelope.split(data))
             }
             return
         }

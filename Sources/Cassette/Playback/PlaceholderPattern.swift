@@ -276,6 +276,9 @@ extension PlaceholderPattern {
                     else { return false }
                 }
                 return true
+            case (.envelopes(let recordedEnvelopes, let recordedRest), .envelopes(let liveEnvelopes, let liveRest)):
+                guard recordedEnvelopes.count == liveEnvelopes.count, recordedRest == liveRest else { return false }
+                return zip(recordedEnvelopes, liveEnvelopes).allSatisfy { $0.flags == $1.flags && body($0.payload, $1.payload) }
             default:
                 return false
             }
@@ -351,6 +354,8 @@ extension PlaceholderPattern {
             case .bytes(let data): return containsPlaceholder(data)
             case .multipart(let parts):
                 return parts.contains { containsPlaceholder($0.name ?? "") || containsPlaceholder($0.filename ?? "") || body($0.body) }
+            case .envelopes(let envelopes, _):
+                return envelopes.contains { body($0.payload) }
             }
         }
         return containsPlaceholder(key.url) || key.headers.contains(where: containsPlaceholder) || body(key.body)

@@ -15,6 +15,13 @@ package struct RequestKey: Hashable, Sendable {
         /// Multipart parts without the boundary: name, file name, content type and body key of
         /// each, sorted by name unless the order counts.
         case multipart([PartKey])
+        /// Connect or gRPC-Web envelopes: each one's flags and payload, a JSON payload by meaning.
+        case envelopes([EnvelopeKey], rest: Data)
+    }
+
+    struct EnvelopeKey: Hashable, Sendable {
+        var flags: UInt8
+        var payload: BodyKey
     }
 
     struct PartKey: Hashable, Sendable {
@@ -26,9 +33,15 @@ package struct RequestKey: Hashable, Sendable {
 
     package init(_ request: Interaction.Request, rules: RequestMatching) {
         method = request.method.utf8.allSatisfy { !(0x61...0x7A).contains($0) } ? request.method : request.method.uppercased()
-        url = CanonicalURL.text(request.url, ignoringQuery: rules.ignoredQueryParameters, origin: rules.origin)
         headers = rules.headers.map { Self.comparedValue(of: $0, in: request.headers) ?? "" }
-        body = Self.bodyKey(BodyContent(of: request), rules: rules)
+        if let message = ConnectGetMessage(request) {
+            url = CanonicalURL.text(
+                request.url, ignoringQuery: rules.ignoredQueryParameters.union(ConnectGetMessage.carriers), origin: rules.origin)
+            body = Self.bodyKey(message.content, rules: rules)
+        } else {
+            url = CanonicalURL.text(request.url, ignoringQuery: rules.ignoredQueryParameters, origin: rules.origin)
+            body = Self.bodyKey(BodyContent(of: request), rules: rules)
+        }
     }
 
     /// The value of header `name` as matching compares it: repeated values joined; a multipart
@@ -39,7 +52,7 @@ package struct RequestKey: Hashable, Sendable {
         return name.lowercased() == "content-type" && Multipart.isFormData(contentType: value) ? Multipart.withoutBoundary(value) : value
     }
 
-    private static func bodyKey(_ kind: BodyContent, rules: RequestMatching) -> BodyKey {
+    static func bodyKey(_ kind: BodyContent, rules: RequestMatching) -> BodyKey {
         switch kind {
         case .form(let fields):
             return .canonical(fields.stableSorted().map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
@@ -48,6 +61,17 @@ package struct RequestKey: Hashable, Sendable {
             return .canonical(String(decoding: JSONWriter.compact(canonical), as: UTF8.self))
         case .multipart(let multipart):
             return multipartKey(multipart.parts, rules: rules)
+        case .protobuf(let fields):
+            // Read only when canonical: equal messages are equal bytes.
+            return .bytes(ProtobufWire.encode(fields))
+        case .envelopes(let framed):
+            let keys = framed.envelopes.map { envelope in
+                guard case .json(let value) = envelope.content else {
+                    return EnvelopeKey(flags: envelope.flags, payload: .bytes(envelope.payload))
+                }
+                return EnvelopeKey(flags: envelope.flags, payload: bodyKey(.json(value), rules: RequestMatching.default))
+            }
+            return .envelopes(keys, rest: framed.rest)
         case .bytes(let data), .notMultipart(let data, _):
             return .bytes(data)
         }

@@ -170,3 +170,11 @@ func differences(_ difference: RequestDifference) -> String {
     }
     return field + (difference.requested ?? "") + (difference.recorded ?? "") + difference.description
 }
+
+/// Added after 1.0.0: the place of a difference inside a Connect or gRPC-Web request message.
+func messagePlace(_ difference: RequestDifference) -> String? {
+    guard let place: RequestDifference.MessageField = difference.messageField else { return nil }
+    let steps: [RequestDifference.MessageField.Step] = place.path
+    let numbers = steps.map { step in step.occurrence.map { "\(step.number)[\($0)]" } ?? "\(step.number)" }
+    return "\(place.message.map(String.init) ?? "-") \(numbers.joined(separator: ".")) \(place) \(steps.first?.description ?? "")"
+}
