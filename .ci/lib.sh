@@ -13,10 +13,12 @@ if [ -z "${CI_WORK:-}" ]; then
 fi
 export CI_WORK
 mkdir -p "$CI_WORK"
-# On exit: httpbin stopped if a step started it, and a scratch folder of the step's own removed.
+# On exit: the upstreams stopped if a step started them, and a scratch folder of the step's own removed.
 httpbin_pid=""
+rpc_pid=""
 ci_cleanup() {
   if [ -n "$httpbin_pid" ]; then kill "$httpbin_pid" 2>/dev/null || true; fi
+  if [ -n "$rpc_pid" ]; then kill "$rpc_pid" 2>/dev/null || true; fi
   if [ -n "$ci_own_work" ]; then rm -rf "$CI_WORK"; fi
 }
 trap ci_cleanup EXIT
@@ -51,12 +53,13 @@ fail() {
   exit 1
 }
 
-# The Python tools from PyPI (httpbin, gunicorn, websockets, jsonschema, pyyaml), in one venv per
+# The Python tools from PyPI (httpbin, gunicorn, websockets, jsonschema, pyyaml, connectrpc), in one venv per
 # run, made the first time a step asks; CASSETTE_PYTHON points the WebSocket tests at it.
 ci_venv() {
-  if [ ! -x "$CI_WORK/venv/bin/python" ]; then
-    python3 -m venv "$CI_WORK/venv"
-    "$CI_WORK/venv/bin/pip" install --quiet --disable-pip-version-check httpbin gunicorn pyyaml websockets jsonschema
+  [ -x "$CI_WORK/venv/bin/python" ] || python3 -m venv "$CI_WORK/venv"
+  # Installed when one is missing: a venv kept from an earlier run gets what was added since.
+  if ! "$CI_WORK/venv/bin/python" -c 'import httpbin, gunicorn, yaml, websockets, jsonschema, connectrpc' 2>/dev/null; then
+    "$CI_WORK/venv/bin/pip" install --quiet --disable-pip-version-check httpbin gunicorn pyyaml websockets jsonschema "connectrpc==0.13.*"
   fi
   export CASSETTE_PYTHON="$CI_WORK/venv/bin/python"
 }
@@ -70,36 +73,68 @@ ci_apt() {
   fi
 }
 
-# httpbin on a free port of 127.0.0.1, until httpbin_stop; sets CASSETTE_HTTPBIN_URL.
-httpbin_start() {
+# gunicorn serving the WSGI application $1 (module:name, from the folder $2) on a free port of
+# 127.0.0.1, its log in $CI_WORK/$3.log; returns once GET $4 answers (any status). Sets
+# wsgi_pid and wsgi_url.
+wsgi_start() {
   ci_venv
   local port
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-  "$CI_WORK/venv/bin/gunicorn" --bind "127.0.0.1:$port" --worker-class gthread --threads 16 --workers 1 \
-    httpbin:app >"$CI_WORK/httpbin.log" 2>&1 &
-  httpbin_pid=$!
-  export CASSETTE_HTTPBIN_URL="http://127.0.0.1:$port"
-  python3 - "$CASSETTE_HTTPBIN_URL/get" <<'PY'
-import sys, time, urllib.request
+  "$CI_WORK/venv/bin/gunicorn" --chdir "$2" --bind "127.0.0.1:$port" --worker-class gthread --threads 16 --workers 1 \
+    "$1" >"$CI_WORK/$3.log" 2>&1 &
+  wsgi_pid=$!
+  wsgi_url="http://127.0.0.1:$port"
+  python3 - "$wsgi_url$4" <<'PY'
+import sys, time, urllib.error, urllib.request
 for _ in range(100):
     try:
         urllib.request.urlopen(sys.argv[1], timeout=1).read()
         sys.exit(0)
+    except urllib.error.HTTPError:
+        sys.exit(0)
     except Exception:
         time.sleep(0.2)
-sys.exit(f"httpbin did not answer at {sys.argv[1]}")
+sys.exit(f"nothing answered at {sys.argv[1]}")
 PY
-  echo "httpbin (PID $httpbin_pid) answers at $CASSETTE_HTTPBIN_URL"
+  echo "$1 (PID $wsgi_pid) answers at $wsgi_url"
+}
+
+# Stops the server with PID $1, and checks that nothing answers at its URL $2 any more.
+wsgi_stop() {
+  kill "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+  if python3 -c "import socket, sys, urllib.parse; u = urllib.parse.urlsplit(sys.argv[1]); socket.create_connection((u.hostname, u.port), timeout=1)" \
+    "$2" 2>/dev/null; then
+    fail "something still answers at $2 after its server stopped"
+  fi
+}
+
+# The live phase's upstreams, until upstreams_stop: httpbin (CASSETTE_HTTPBIN_URL) and an RPC
+# server made with connectrpc, .ci/rpc_upstream.py (CASSETTE_RPC_URL).
+upstreams_start() {
+  httpbin_start
+  wsgi_start rpc_upstream:app .ci rpc-upstream /cassette.v1.Greeter/Greet
+  rpc_pid=$wsgi_pid
+  export CASSETTE_RPC_URL="$wsgi_url"
+}
+
+upstreams_stop() {
+  httpbin_stop
+  [ -n "$rpc_pid" ] || return 0
+  wsgi_stop "$rpc_pid" "$CASSETTE_RPC_URL"
+  rpc_pid=""
+}
+
+# httpbin on a free port of 127.0.0.1, until httpbin_stop; sets CASSETTE_HTTPBIN_URL.
+httpbin_start() {
+  wsgi_start httpbin:app . httpbin /get
+  httpbin_pid=$wsgi_pid
+  export CASSETTE_HTTPBIN_URL="$wsgi_url"
 }
 
 # Stops httpbin, and checks that nothing answers on its port any more.
 httpbin_stop() {
   [ -n "$httpbin_pid" ] || return 0
-  kill "$httpbin_pid" 2>/dev/null || true
-  wait "$httpbin_pid" 2>/dev/null || true
+  wsgi_stop "$httpbin_pid" "$CASSETTE_HTTPBIN_URL"
   httpbin_pid=""
-  if python3 -c "import socket, sys, urllib.parse; u = urllib.parse.urlsplit(sys.argv[1]); socket.create_connection((u.hostname, u.port), timeout=1)" \
-    "$CASSETTE_HTTPBIN_URL" 2>/dev/null; then
-    fail "something still answers at $CASSETTE_HTTPBIN_URL after httpbin stopped"
-  fi
 }
