@@ -58,11 +58,11 @@ package enum BodyContent {
             return
         }
         if contentType.contains("proto") || contentType.contains("grpc") || contentType.contains("connect+"),
-            let framing = RPCFraming(mediaType: Interaction.Body.mediaType(of: contentType)), framing.reads(data)
+            let read = RPCFraming(mediaType: Interaction.Body.mediaType(of: contentType))?.read(data)
         {
-            switch framing {
-            case .message: self = ProtobufWire.decode(data).map(Self.protobuf) ?? .bytes(data)
-            case .envelopes: self = .envelopes(RPCEnvelope.split(data))
+            switch read {
+            case .message(let fields): self = .protobuf(fields)
+            case .envelopes(let framed): self = .envelopes(framed)
             }
             return
         }

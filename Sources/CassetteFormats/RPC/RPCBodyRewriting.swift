@@ -14,13 +14,13 @@ package enum RPCBodyRewriting {
     /// `data` with `change` applied inside its messages, or nil when it is not a Connect or
     /// gRPC-Web body that reads in its framing (``RPCFraming``): then the caller changes it as bytes.
     package static func rewritten(_ data: Data, contentType: String?, _ change: (Data) -> Data?) -> Data? {
-        guard let contentType, let framing = RPCFraming(mediaType: Interaction.Body.mediaType(of: contentType)), framing.reads(data)
-        else { return nil }
-        switch framing {
-        case .message:
-            return ProtobufWire.decode(data).map { changedWhole(ProtobufWire.encode(rewritten($0, change)), change) }
-        case .envelopes:
-            var framed = RPCEnvelope.split(data)
+        guard let contentType, let read = RPCFraming(mediaType: Interaction.Body.mediaType(of: contentType))?.read(data) else {
+            return nil
+        }
+        switch read {
+        case .message(let fields):
+            return changedWhole(ProtobufWire.encode(rewritten(fields, change)), change)
+        case .envelopes(var framed):
             for index in framed.envelopes.indices where !framed.envelopes[index].isCompressed {
                 framed.envelopes[index].payload = payload(framed.envelopes[index], change)
             }

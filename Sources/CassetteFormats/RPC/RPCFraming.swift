@@ -33,9 +33,24 @@ package enum RPCFraming: Sendable, Hashable {
     /// Whether `data` reads exactly in this framing: a non-empty canonical protobuf message, or
     /// at least one whole envelope.
     package func reads(_ data: Data) -> Bool {
+        read(data) != nil
+    }
+
+    /// A body read in a framing.
+    package enum Read {
+        case message([ProtobufWire.Field])
+        case envelopes(RPCEnvelope.Framed)
+    }
+
+    /// `data` read in this framing, or nil when it does not read exactly (``reads(_:)``).
+    package func read(_ data: Data) -> Read? {
         switch self {
-        case .message: return !data.isEmpty && ProtobufWire.decode(data) != nil
-        case .envelopes: return !RPCEnvelope.split(data).envelopes.isEmpty
+        case .message:
+            guard !data.isEmpty, let fields = ProtobufWire.decode(data) else { return nil }
+            return .message(fields)
+        case .envelopes:
+            let framed = RPCEnvelope.split(data)
+            return framed.envelopes.isEmpty ? nil : .envelopes(framed)
         }
     }
 }
