@@ -80,7 +80,7 @@ let package = Package(
         // The benchmarks: `swift run -c release CassetteBench` (ratios against the platform floor).
         .executableTarget(
             name: "CassetteBench", dependencies: ["Cassette", "CassetteServer", "CassetteTools", "CassetteTestSupport"], path: "Benchmarks",
-            exclude: ["compare", "build-time", "baseline.json"]),
+            exclude: ["compare", "counts", "build-time", "baseline.json", "instructions.json"]),
         // Test-only support: an in-process loopback HTTP server, so tests record without network.
         .target(
             name: "CassetteTestSupport", dependencies: ["Cassette", "CassetteServer", "CassetteTools", "CHeapUsage"],

@@ -12,11 +12,27 @@ import FoundationNetworking
 /// replaying each interaction once with `data(for:)`, and ejecting, with the suite ledger on as CI
 /// runs it — against the same requests answered by ``FloorProtocol`` from memory, one bare session
 /// per test and no cassette. Time per test, wall clock and the process's CPU time.
+///
+/// `suite_replay_vs_files` and `suite_replay_vs_files_cpu` judge the same suite against what a
+/// user without Cassette writes: fixture files and a stub that reads them. Each floor test reads
+/// its fixture — the same file, the same bytes Cassette reads — with `Data(contentsOf:)` and
+/// parses it with `JSONSerialization` (a `.http` fixture is read as bytes), then answers from memory.
 enum SuiteBenchmark {
     /// One test's requests, and what each answer's body must be.
     struct Test {
         var name: String
         var requests: [(url: URL, size: Int)]
+        /// The test's cassette, which the file floor reads as its fixture.
+        var file: URL
+        var isJSON: Bool
+    }
+
+    /// What the suite is measured against.
+    enum Floor {
+        /// Answers from memory, no file at all (`suite_replay`).
+        case memory
+        /// Each test reads and parses its fixture file first (`suite_replay_vs_files`).
+        case files
     }
 
     /// A JSON body of about `size` bytes, different for each `seed`, as an API would send it.
@@ -33,8 +49,9 @@ enum SuiteBenchmark {
         return Data(#"{"seed":\#(seed),"items":[\#(items.joined(separator: ","))]}"#.utf8)
     }
 
-    /// Writes the suite's cassettes under `folder`/`Suite`, and gives the floor the same answers.
-    static func make(tests count: Int, folder: URL) throws -> [Test] {
+    /// Writes the suite's cassettes under `folder`/`Suite`, and gives the floor the same answers;
+    /// the first test's first body is 1 MB `withBigBody`.
+    static func make(tests count: Int, withBigBody: Bool = true, folder: URL) throws -> [Test] {
         let root = folder.appendingPathComponent("Suite")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let headers = Interaction.Headers([("Content-Type", "application/json"), ("Cache-Control", "no-store")])
@@ -45,7 +62,7 @@ enum SuiteBenchmark {
             var requests: [(URL, Int)] = []
             for item in 0..<(3 + test % 3) {
                 let url = "https://api.suite.example/v1/test\(test)/items/\(item)?page=\(item + 1)"
-                let size = test == 0 && item == 0 ? 1_048_576 : 2_048 + (test * 7 + item * 13) % 3_000
+                let size = test == 0 && item == 0 && withBigBody ? 1_048_576 : 2_048 + (test * 7 + item * 13) % 3_000
                 let body = json(size: size, seed: test * 10 + item)
                 interactions.append(
                     Interaction(
@@ -59,8 +76,9 @@ enum SuiteBenchmark {
             let name = "test\(test)"
             let document = CassetteDocument(interactions: interactions)
             let format: CassetteFormat = test % 4 == 3 ? .httpMessages : .json
-            try format.encode(document).write(to: root.appendingPathComponent(name + "." + format.fileExtension))
-            tests.append(Test(name: name, requests: requests))
+            let file = root.appendingPathComponent(name + "." + format.fileExtension)
+            try format.encode(document).write(to: file)
+            tests.append(Test(name: name, requests: requests, file: file, isJSON: format == .json))
         }
         FloorProtocol.answers = answers
         FloorProtocol.headers = ["Content-Type": "application/json", "Cache-Control": "no-store"]
@@ -77,16 +95,26 @@ enum SuiteBenchmark {
         }
     }
 
-    static func pair(tests count: Int, cpu: Bool, folder: URL) throws -> Harness.Pair {
+    /// The fixture a user without Cassette would read: the file's bytes, parsed when it is JSON.
+    static func readFixture(_ test: Test) throws {
+        let data = try Data(contentsOf: test.file)
+        if test.isJSON, !(try JSONSerialization.jsonObject(with: data) is [String: Any]) {
+            throw Requests.Failed(description: "\(test.file.path) is not a JSON object")
+        }
+    }
+
+    static func pair(tests count: Int, cpu: Bool, floor: Floor = .memory, folder: URL) throws -> Harness.Pair {
         let tests = try make(tests: count, folder: folder)
         let cassettes = folder.appendingPathComponent("Suite").path
         let ledger = ["CASSETTE_LEDGER": folder.appendingPathComponent("suite-ledger").path, "CASSETTE_RUN_ID": "bench-suite"]
         let measure = cpu ? Harness.cpuSecondsPerOperation : Harness.secondsPerOperation
+        let name = (floor == .files ? "suite_replay_vs_files" : "suite_replay") + (cpu ? "_cpu" : "")
         return Harness.Pair(
-            name: cpu ? "suite_replay_cpu" : "suite_replay",
+            name: name,
             what: "\(count) tests, each with its own cassette of 3 to 5 interactions (a quarter .http), replayed once and ejected, "
-                + "ledger on\(cpu ? ", CPU time" : "")",
-            aLabel: "withCassette + replays", bLabel: "bare session + URLProtocol", unit: cpu ? "cpu s/test" : "s/test", goal: 1.10,
+                + "ledger on\(cpu ? ", CPU time" : "")\(floor == .files ? "; the floor reads and parses each test's fixture file" : "")",
+            aLabel: "withCassette + replays", bLabel: floor == .files ? "fixture file + URLProtocol" : "bare session + URLProtocol",
+            unit: cpu ? "cpu s/test" : "s/test", goal: floor == .files ? 1.10 : 1.35,
             a: {
                 try await measure(count) {
                     for test in tests {
@@ -101,6 +129,7 @@ enum SuiteBenchmark {
             b: {
                 try await measure(count) {
                     for test in tests {
+                        if floor == .files { try readFixture(test) }
                         let session = FloorProtocol.session()
                         for (url, size) in test.requests { try await fetch(url, size: size, on: session) }
                         session.invalidateAndCancel()

@@ -9,24 +9,63 @@ import Foundation
 //   swift run -c release CassetteBench --quick    small sizes, few runs: CI checks it still works
 //   swift run -c release CassetteBench --only replay_vs_floor,match_scaling
 //   swift run -c release CassetteBench --sizes    the cost-by-size tables of docs/Performance.md
+//   Benchmarks/counts                             instruction counts of fixed workloads, under valgrind
 
 let usage = """
     USAGE: CassetteBench [--quick] [--only NAME[,NAME...]]
            CassetteBench --sizes
+           CassetteBench --workload NAME    one fixed workload, for Benchmarks/counts
 
     Runs each benchmark's pair interleaved, prints a table, then one line per benchmark:
     BENCH name=<name> ratio=<median A/B> a_median=<…> b_median=<…> unit=<…> n=<runs>
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+// No `await` at the top level: an async `main` parks the main thread with `dispatch_main`, under
+// which valgrind cannot start a thread (it crashes), and `--workload` runs under valgrind. The
+// benchmarks still run on the main actor, as they did in an async `main`.
+
+/// Runs `body` on the main actor and exits: 0, or 1 after printing its error after `label`.
+func runOnMainActor(_ label: String, _ body: @escaping @MainActor () async throws -> Void) -> Never {
+    Task { @MainActor in
+        do {
+            try await body()
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("\(label)\(error)\n".utf8))
+            exit(1)
+        }
+    }
+    dispatchMain()
+}
+
 if arguments.first == "--child" {
-    do {
-        try await MemoryBenchmarks.child(Array(arguments.dropFirst()))
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("child: \(error)\n".utf8))
+    let childArguments = Array(arguments.dropFirst())
+    runOnMainActor("child: ") { try await MemoryBenchmarks.child(childArguments) }
+}
+if arguments.first == "--workload", arguments.count == 2 {
+    // One fixed workload, for Benchmarks/counts to count under valgrind: on a task the main thread
+    // waits for, which stays alive (see above).
+    let name = arguments[1]
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("cassette-workload-\(UUID().uuidString)")
+    let done = DispatchSemaphore(value: 0)
+    let failure = Locked<Error?>(nil)
+    Task.detached {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try await InstructionWorkloads.run(name, folder: folder)
+        } catch {
+            failure.withLock { $0 = error }
+        }
+        done.signal()
+    }
+    done.wait()
+    try? FileManager.default.removeItem(at: folder)
+    if let error = failure.current {
+        FileHandle.standardError.write(Data("workload \(name): \(error)\n".utf8))
         exit(1)
     }
+    exit(0)
 }
 var quick = false
 var sizes = false
@@ -54,29 +93,28 @@ while let argument = arguments.first {
 
 @MainActor func wanted(_ name: String) -> Bool { only.map { $0.contains(name) } ?? true }
 
-let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("cassette-bench-\(UUID().uuidString)")
-try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: folder) }
-if sizes {
-    try await SizeTable.print(folder: folder)
-    try? FileManager.default.removeItem(at: folder)
-    exit(0)
-}
-// Started only for the benchmarks that need a server.
-let needsServer = ["record_vs_direct", "memory_record_100mb"].contains(where: wanted)
-let server = needsServer ? try LoopbackServer() : nil
-defer { server?.stop() }
+@MainActor func benchmarks() async throws {
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("cassette-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    if sizes {
+        try await SizeTable.print(folder: folder)
+        return
+    }
+    // Started only for the benchmarks that need a server.
+    let needsServer = ["record_vs_direct", "memory_record_100mb"].contains(where: wanted)
+    let server = needsServer ? try LoopbackServer() : nil
+    defer { server?.stop() }
 
-let harness = Harness(runs: quick ? 9 : 25)
-let slowHarness = Harness(runs: quick ? 1 : 5, warmUp: quick ? 0 : 1)
-var results: [Harness.Result] = []
-@MainActor func run(_ pair: @autoclosure () throws -> Harness.Pair, with harness: Harness = harness) async throws {
-    let pair = try pair()
-    print("running \(pair.name): \(pair.what)…")
-    results.append(try await harness.run(pair))
-}
+    let harness = Harness(runs: quick ? 9 : 25)
+    let slowHarness = Harness(runs: quick ? 1 : 5, warmUp: quick ? 0 : 1)
+    var results: [Harness.Result] = []
+    func run(_ pair: @autoclosure () throws -> Harness.Pair, with chosen: Harness? = nil) async throws {
+        let pair = try pair()
+        print("running \(pair.name): \(pair.what)…")
+        results.append(try await (chosen ?? harness).run(pair))
+    }
 
-do {
     if wanted("replay_vs_floor") {
         try await run(try ReplayBenchmarks.versusFloor(inFlight: 1, requests: quick ? 100 : 1000, folder: folder))
     }
@@ -94,6 +132,9 @@ do {
     }
     for cpu in [false, true] where wanted(cpu ? "suite_replay_cpu" : "suite_replay") {
         try await run(try SuiteBenchmark.pair(tests: quick ? 60 : 400, cpu: cpu, folder: folder))
+    }
+    for cpu in [false, true] where wanted(cpu ? "suite_replay_vs_files_cpu" : "suite_replay_vs_files") {
+        try await run(try SuiteBenchmark.pair(tests: quick ? 60 : 400, cpu: cpu, floor: .files, folder: folder))
     }
     if wanted("tape_lifecycle") {
         try await run(try LifecycleBenchmarks.tapeLifecycle(interactions: 50, repetitions: quick ? 5 : 50, folder: folder))
@@ -154,12 +195,11 @@ do {
         try await run(
             MemoryBenchmarks.recordPair(url: server.baseURL + "/bytes/\(bigBody)", size: bigBody, folder: folder), with: slowHarness)
     }
-} catch {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-    exit(1)
+
+    print("")
+    print(Report.table(results))
+    print("")
+    for result in results { print(Report.benchLine(result)) }
 }
 
-print("")
-print(Report.table(results))
-print("")
-for result in results { print(Report.benchLine(result)) }
+runOnMainActor("error: ") { try await benchmarks() }
