@@ -14,7 +14,7 @@ import Foundation
 let usage = """
     USAGE: CassetteBench [--quick] [--only NAME[,NAME...]]
            CassetteBench --sizes
-           CassetteBench --workload NAME    one fixed workload, for Benchmarks/counts
+           CassetteBench --workload NAME [--setup-only]    one fixed workload, for Benchmarks/counts
 
     Runs each benchmark's pair interleaved, prints a table, then one line per benchmark:
     BENCH name=<name> ratio=<median A/B> a_median=<…> b_median=<…> unit=<…> n=<runs>
@@ -43,17 +43,18 @@ if arguments.first == "--child" {
     let childArguments = Array(arguments.dropFirst())
     runOnMainActor("child: ") { try await MemoryBenchmarks.child(childArguments) }
 }
-if arguments.first == "--workload", arguments.count == 2 {
+if arguments.first == "--workload", arguments.count == 2 || (arguments.count == 3 && arguments[2] == "--setup-only") {
     // One fixed workload, for Benchmarks/counts to count under valgrind: on a task the main thread
     // waits for, which stays alive (see above).
     let name = arguments[1]
+    let setupOnly = arguments.count == 3
     let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("cassette-workload-\(UUID().uuidString)")
     let done = DispatchSemaphore(value: 0)
     let failure = Locked<Error?>(nil)
     Task.detached {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try await InstructionWorkloads.run(name, folder: folder)
+            try await InstructionWorkloads.run(name, setupOnly: setupOnly, folder: folder)
         } catch {
             failure.withLock { $0 = error }
         }
