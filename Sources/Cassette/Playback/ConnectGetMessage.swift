@@ -20,10 +20,11 @@ struct ConnectGetMessage {
     /// The message of `request` when it is a Connect GET with `encoding` `proto` or `json` and a
     /// `message` that decodes; nil for any other request.
     init?(_ request: Interaction.Request) {
-        // Most requests are not Connect GETs: decide before parsing anything.
-        guard request.method.uppercased() == "GET", request.url.contains("message="), request.url.contains("encoding=") else {
-            return nil
-        }
+        // Most requests are not Connect GETs: decide before parsing anything, by bytes (Foundation's
+        // `String.contains` costs 10,000 instructions a call on Linux, more than matching itself).
+        guard request.method.utf8.elementsEqual("GET".utf8) || request.method.uppercased() == "GET",
+            Self.hasMessageParameter(request.url)
+        else { return nil }
         self.init(query: URLParts(request.url).query)
     }
 
@@ -46,6 +47,24 @@ struct ConnectGetMessage {
         case "proto": content = BodyContent(data, contentType: "application/proto")
         case "json": content = BodyContent(data, contentType: "application/json")
         default: return nil
+        }
+    }
+
+    /// Whether `url`'s query has a parameter named `message`: its name after `?` or `&`.
+    static func hasMessageParameter(_ url: String) -> Bool {
+        var url = url
+        return url.withUTF8 { bytes in
+            let name = Array("message=".utf8)
+            guard bytes.count > name.count else { return false }
+            var inQuery = false
+            for index in 0..<(bytes.count - name.count) {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "#") { return false }
+                if byte == UInt8(ascii: "?") { inQuery = true }
+                guard inQuery, byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") else { continue }
+                if (0..<name.count).allSatisfy({ bytes[index + 1 + $0] == name[$0] }) { return true }
+            }
+            return false
         }
     }
 

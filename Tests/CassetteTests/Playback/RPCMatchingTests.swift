@@ -149,6 +149,15 @@ import FoundationNetworking
         }
     }
 
+    @Test func aConnectGetIsToldByItsMessageParameter() {
+        #expect(ConnectGetMessage.hasMessageParameter("https://a.example/s/M?message=CgA&encoding=proto"))
+        #expect(ConnectGetMessage.hasMessageParameter("https://a.example/s/M?encoding=proto&message="))
+        #expect(!ConnectGetMessage.hasMessageParameter("https://a.example/s/M?encoding=proto&amessage=1"))
+        #expect(!ConnectGetMessage.hasMessageParameter("https://a.example/s/M?encoding=proto#&message=1"))
+        #expect(!ConnectGetMessage.hasMessageParameter("https://a.example/message=/M"))
+        #expect(!ConnectGetMessage.hasMessageParameter("https://a.example/s/M?message"))
+    }
+
     /// Without a network: what the rules say of bodies read as messages.
     @Test func envelopesOfJSONMatchByMeaningAndAStreamWithAMessageMoreIsNamed() throws {
         func request(_ body: Data, contentType: String = "application/connect+json") -> Interaction.Request {
