@@ -18,12 +18,23 @@ import FoundationNetworking
 /// | name | work |
 /// | --- | --- |
 /// | `replay` | 200 replays of a 1 KB JSON answer, one in flight, through one tape's session |
+/// | `replay_post` | the same for a `POST` with a 200-byte JSON body, matched by meaning |
 /// | `suite_test` | 20 tests, each `withCassette` on its own cassette of 4 interactions, replaying each once, then ejecting |
 /// | `open_100` | 10 times: a tape opened on a 100-interaction cassette, and ejected |
 /// | `codec_1mb` | a 1 MB cassette decoded and encoded, 3 times |
 /// | `serve` | 100 requests through `TapeServer`, one kept-alive connection |
 enum InstructionWorkloads {
-    static let names = ["replay", "suite_test", "open_100", "codec_1mb", "serve"]
+    static let names = ["replay", "replay_post", "suite_test", "open_100", "codec_1mb", "serve"]
+
+    /// The `POST` of `replay_post`: a 200-byte JSON body.
+    static func post(_ url: URL) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let items = (0..<6).map { #"{"id":\#($0),"name":"Item \#($0)"}"# }.joined(separator: ",")
+        request.httpBody = Data(#"{"query":"items","page":1,"filters":[\#(items)]}"#.utf8)
+        return request
+    }
 
     /// Runs workload `name` in `folder`; with `setupOnly`, only what it needs before its work.
     static func run(_ name: String, setupOnly: Bool, folder: URL) async throws {
@@ -35,6 +46,22 @@ enum InstructionWorkloads {
             guard let parsed = URL(string: url) else { throw Requests.Failed(description: "bad URL \(url)") }
             if setupOnly { return }
             try await Requests.sequential(Array(repeating: parsed, count: 200), on: tape.session, bodySize: ReplayBenchmarks.body.count)
+            try tape.eject()
+        case "replay_post":
+            let url = "https://api.bench.example/v1/search"
+            guard let parsed = URL(string: url) else { throw Requests.Failed(description: "bad URL \(url)") }
+            var interaction = ReplayBenchmarks.interaction(url)
+            let request = post(parsed)
+            interaction.request = Interaction.Request(
+                method: "POST", url: url, headers: ["Content-Type": "application/json"], body: .init(request.httpBody ?? Data()))
+            let tape = try ReplayBenchmarks.tape(CassetteDocument(interactions: [interaction]), in: folder, name: "post.json")
+            if setupOnly { return }
+            for _ in 0..<200 {
+                let (data, response) = try await tape.session.data(for: request)
+                guard (response as? HTTPURLResponse)?.statusCode == 200, data == ReplayBenchmarks.body else {
+                    throw Requests.Failed(description: "\(url): not the recorded answer")
+                }
+            }
             try tape.eject()
         case "suite_test":
             let tests = try SuiteBenchmark.make(tests: 20, withBigBody: false, folder: folder)

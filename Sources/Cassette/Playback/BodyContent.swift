@@ -44,11 +44,11 @@ package enum BodyContent {
             return
         }
         let contentType = declared?.lowercased() ?? ""
-        if contentType.contains("application/x-www-form-urlencoded"), UTF8Validation.isValid(data) {
+        if contentType.containsBytes("application/x-www-form-urlencoded"), UTF8Validation.isValid(data) {
             self = .form(FormFields.parse(String(decoding: data, as: UTF8.self)))
             return
         }
-        if contentType.contains("multipart"), Multipart.isFormData(contentType: contentType) {
+        if contentType.containsBytes("multipart"), Multipart.isFormData(contentType: contentType) {
             do {
                 // The boundary is case-sensitive: parsed from the field as written.
                 self = .multipart(try Multipart.parse(data, contentType: declared))
@@ -57,7 +57,7 @@ package enum BodyContent {
             }
             return
         }
-        if contentType.contains("proto") || contentType.contains("grpc") || contentType.contains("connect+"),
+        if contentType.containsBytes("proto") || contentType.containsBytes("grpc") || contentType.containsBytes("connect+"),
             let read = RPCFraming(mediaType: Interaction.Body.mediaType(of: contentType))?.read(data)
         {
             switch read {
@@ -67,7 +67,7 @@ package enum BodyContent {
             return
         }
         let looksLikeJSON =
-            contentType.contains("json")
+            contentType.containsBytes("json")
             || (contentType.isEmpty && data.first.map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } == true)
         if looksLikeJSON, !data.isEmpty, let node = try? JSONParser.parse(data) {
             self = .json(node.value)
