@@ -79,8 +79,8 @@ import Testing
     }
 
     /// `API/release V --verify`, which CI runs for the newest release, on a copy of the files it
-    /// reads: it passes on the tree as it is, and names what a broken README line or CHANGELOG
-    /// heading needs.
+    /// reads in a repository of its own: it names the tag a release lacks and the command that
+    /// makes it, passes once tagged, and names what a broken README line or CHANGELOG heading needs.
     @Test func theReleaseCheckNamesWhatDoesNotHold() throws {
         let root = PackagePaths.root
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-release-\(UUID().uuidString)")
@@ -97,9 +97,30 @@ import Testing
         func verify() throws -> (status: Int32, output: String) {
             try ChildProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["bash", script, "1.0.0", "--verify"])
         }
+        @discardableResult func git(_ arguments: String...) throws -> String {
+            let done = try ChildProcess.run(
+                executable: URL(fileURLWithPath: "/usr/bin/env"),
+                ["git", "-C", folder.path, "-c", "user.name=Release Test", "-c", "user.email=release@example.com"] + arguments)
+            #expect(done.status == 0, "git \(arguments): \(done.output)")
+            return done.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        // A release nobody can pin is not released: without its tag the check says how to make it.
+        try git("init", "-q")
+        try git("add", "-A")
+        try git("commit", "-q", "-m", "Cassette 1.0.0")
+        let commit = try git("log", "--diff-filter=A", "--format=%h", "--", "API/1.0.0")
+        let untagged = try verify()
+        #expect(untagged.status == 1)
+        #expect(
+            untagged.output
+                == "error: CHANGELOG.md's newest release 1.0.0 has no tag: make it at the commit that released it: "
+                + "git tag -a 1.0.0 \(commit) -m \"Cassette 1.0.0\" (API/release 1.0.0 --tag at that commit), then push it\n")
+        try git("tag", "-a", "1.0.0", "-m", "Cassette 1.0.0")
+
         let holds = try verify()
         #expect(holds.status == 0, "\(holds.output)")
         #expect(holds.output.hasPrefix("release 1.0.0: API/1.0.0/ is kept, the CHANGELOG dates it "))
+        #expect(holds.output.hasSuffix(", tagged at \(commit)\n"))
 
         let readme = folder.appendingPathComponent("README.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
