@@ -1,7 +1,9 @@
-/// This library's version, written into cassettes it records as `"recordedWith": "Cassette 0.1.0"`.
+/// This library's version: the newest release in `CHANGELOG.md` (`## [1.0.0] - 2026-12-03`), which
+/// `CassetteVersionTests` holds it equal to. Cassettes it records say `"recordedWith": "Cassette 1.0.0"`,
+/// the same for every recording until the next release writes its heading and this line.
 package enum CassetteVersion {
-    /// The semantic version of this release.
-    package static let current = "0.1.0"
+    /// The semantic version of the newest release.
+    package static let current = "1.0.0"
     /// The `recordedWith` text of cassettes this version records.
     package static let recordedWith = "Cassette \(current)"
 }
