@@ -1,6 +1,7 @@
 import Foundation
 
-// Names an earlier release used, kept as forwarders for at least one minor release (CHANGELOG.md).
+// Names an earlier release used, kept as deprecated forwarders until the next major version, 2.0
+// (CONTRIBUTING, "The promise"; CHANGELOG.md lists each).
 
 extension Tape {
     /// Opens the cassette `name` in `folder`, a URL.
