@@ -42,7 +42,9 @@ enum ToolRun {
         process.executableURL = tool.url
         process.arguments = arguments
         process.currentDirectoryURL = context.package.directoryURL
-        process.environment = ProcessInfo.processInfo.environment.merging(["CASSETTE_PLUGIN": verb]) { $1 }
+        // The tool ends with this process however it ends (Termination.endWithParent in the tool).
+        let plugin = ["CASSETTE_PLUGIN": verb, "CASSETTE_PLUGIN_PID": String(ProcessInfo.processInfo.processIdentifier)]
+        process.environment = ProcessInfo.processInfo.environment.merging(plugin) { $1 }
         // Each stream reaches what `swift package` writes to where it can, else goes through SwiftPM.
         let output = swiftPackageStream(1).map(Destination.direct) ?? .relayed(OutputRelay(to: .standardOutput))
         let error = swiftPackageStream(2).map(Destination.direct) ?? .relayed(OutputRelay(to: .standardError))

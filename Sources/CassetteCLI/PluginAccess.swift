@@ -14,6 +14,8 @@ enum PluginAccess: Int, Comparable, CaseIterable {
 
     /// The environment variable a plugin sets to its verb.
     static let environmentVariable = "CASSETTE_PLUGIN"
+    /// The plugin's process, which the tool ends with (``Termination/endWithParent(environment:interval:)``).
+    static let parentVariable = "CASSETTE_PLUGIN_PID"
 
     /// The plugin's verb: `cassette`, `cassette-write`, `cassette-live`.
     var verb: String {

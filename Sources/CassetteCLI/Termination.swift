@@ -56,6 +56,27 @@ enum Termination {
         return number == SIGINT ? "SIGINT" : "SIGTERM"
     }
 
+    /// Under a command plugin (`CASSETTE_PLUGIN` set), ends the tool with its parent, the plugin:
+    /// once the parent is gone the tool sends itself SIGTERM, which the command takes as on a
+    /// normal stop (it saves, closes its port, reports). Foundation's `Process` on Linux starts
+    /// the tool in a process group of its own, so Ctrl-C (SIGINT to the terminal's group) ends
+    /// `swift package` and the plugin but never reaches the tool; and a plugin killed outright
+    /// can pass nothing on. The tool asks who its parent is every `interval` seconds: a parent
+    /// that ended leaves the tool to another (init, or a subreaper), and `getppid()` changes. The
+    /// plugin names its process in `CASSETTE_PLUGIN_PID`.
+    /// Does nothing when the signals are not held (the tool runs inside a test).
+    static func endWithParent(environment: [String: String], interval: TimeInterval = 0.1) {
+        guard isHeld, environment[PluginAccess.environmentVariable] != nil else { return }
+        // The plugin says who it is, so a parent that ended before this line is seen too.
+        let parent = environment[PluginAccess.parentVariable].flatMap { pid_t($0) } ?? getppid()
+        let thread = Thread {
+            while getppid() == parent { Thread.sleep(forTimeInterval: interval) }
+            kill(getpid(), SIGTERM)
+        }
+        thread.name = "cassette.parent-watch"
+        thread.start()
+    }
+
     /// Calls `handler` with the signal's name, on a thread of its own, when SIGINT or SIGTERM
     /// arrives; does nothing when the signals are not held (the tool runs inside a test).
     static func onSignal(_ handler: @escaping @Sendable (String) -> Void) {

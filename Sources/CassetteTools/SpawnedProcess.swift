@@ -107,6 +107,15 @@ package final class SpawnedProcess: @unchecked Sendable {
     /// The child's standard output, to read as it arrives (``finish()`` reads what is left).
     package var outputHandle: FileHandle { outputPipe.fileHandleForReading }
 
+    /// The child's process ID.
+    package var processIdentifier: pid_t {
+        #if os(Linux)
+        pid
+        #else
+        process.processIdentifier
+        #endif
+    }
+
     /// Sends `signal` to the child (`SIGTERM`, `SIGINT`, `SIGKILL`).
     package func send(_ signal: Int32) {
         #if os(Linux)
