@@ -45,6 +45,8 @@ enum PluginAccess: Int, Comparable, CaseIterable {
     /// those that do only with one of their options.
     static func needed(by command: String, options: [String]) -> PluginAccess {
         let given = Set(options.map { String($0.split(separator: "=", maxSplits: 1).first ?? "") })
+        // Help writes nothing and sends nothing, whichever plugin the command belongs to.
+        if given.contains("--help") || given.contains("-h") { return .read }
         switch command {
         case "record", "serve": return .network
         case "check" where given.contains("--live") && !given.contains("--dry-run"): return .network

@@ -52,6 +52,23 @@ import Testing
             dryRun.out.hasPrefix("\(file): interaction #1 (GET https://a.example/) would become: status 503 (dry run: nothing written)\n"))
     }
 
+    /// `swift package cassette <verb> --help` prints that verb's help whatever plugin the verb
+    /// belongs to: help writes nothing and sends nothing.
+    @Test func everyCommandsHelpRunsUnderEveryPlugin() {
+        for command in CassetteToolTests.commands {
+            let byHand = Captured.run([command, "--help"])
+            #expect(byHand.status == 0 && byHand.out.hasPrefix("USAGE: cassette \(command) "), "\(command): \(byHand.out.prefix(80))")
+            for plugin in ["cassette", "cassette-write", "cassette-live"] {
+                for flag in ["--help", "-h"] {
+                    let helped = Captured.run([command, flag], environment: ["CASSETTE_PLUGIN": plugin])
+                    #expect(
+                        helped.status == 0 && helped.out == byHand.out && helped.error.isEmpty,
+                        "\(plugin) \(command) \(flag): \(helped.error)")
+                }
+            }
+        }
+    }
+
     /// The README's command table: the last column names the plugin each command needs, and any
     /// command or option in it that needs another (`` `--fix`: `cassette-write` ``).
     @Test func theREADMEsTableNamesThePluginTheToolAsksFor() throws {
