@@ -69,6 +69,44 @@ import Testing
         }
     }
 
+    /// Every `swift package cassette-write|cassette-live COMMAND` the docs print runs as written in
+    /// a script, where SwiftPM cannot ask: the permissions are in the line, before the verb.
+    @Test func everyPluginLineTheDocsPrintHasItsPermissions() throws {
+        var files = ["README.md", "docs/Guide.md", "CONTRIBUTING.md"]
+        let docc = PackagePaths.root.appendingPathComponent("Sources/Cassette/Cassette.docc")
+        files += try FileManager.default.contentsOfDirectory(atPath: docc.path).filter { $0.hasSuffix(".md") }.map {
+            "Sources/Cassette/Cassette.docc/" + $0
+        }
+        var lines = 0
+        for file in files {
+            let text = try String(contentsOf: PackagePaths.root.appendingPathComponent(file), encoding: .utf8)
+            // One line of words: a command may be wrapped across lines of prose.
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "`" }).map(String.init)
+            for (index, word) in words.enumerated() where word == "package" && index > 0 && words[index - 1] == "swift" {
+                var flags: [String] = []
+                var next = index + 1
+                while next < words.count, words[next].hasPrefix("--") {
+                    flags.append(words[next])
+                    next += 1
+                    // `--allow-network-connections all`: the scope is the flag's value.
+                    if flags.last == "--allow-network-connections", next < words.count, !words[next].hasPrefix("--") { next += 1 }
+                }
+                guard next + 1 < words.count, ["cassette-write", "cassette-live"].contains(words[next]),
+                    CassetteToolTests.commands.contains(words[next + 1])
+                else { continue }
+                lines += 1
+                let command = words[index - 1...min(next + 2, words.count - 1)].joined(separator: " ")
+                #expect(flags.contains("--allow-writing-to-package-directory"), "\(file): \(command)")
+                if words[next] == "cassette-live" {
+                    #expect(
+                        flags.contains("--allow-network-connections") || flags.contains("--allow-network-connections=all"),
+                        "\(file): \(command)")
+                }
+            }
+        }
+        #expect(lines >= 5, "found \(lines) plugin command lines in the docs")
+    }
+
     /// The README's command table: the last column names the plugin each command needs, and any
     /// command or option in it that needs another (`` `--fix`: `cassette-write` ``).
     @Test func theREADMEsTableNamesThePluginTheToolAsksFor() throws {
