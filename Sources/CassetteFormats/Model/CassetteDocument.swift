@@ -18,7 +18,7 @@ public struct CassetteDocument: Sendable, Equatable {
     /// a cassette is edited by hand, and Cassette keeps it when it rewrites the file. The `.http`
     /// and HAR formats have no place for it.
     public var schema: String?
-    /// The tool that recorded the cassette, e.g. `"Cassette 1.0.0"`. Informational only.
+    /// The tool that recorded the cassette, e.g. `"Cassette 1.1.0"`. Informational only.
     public var recordedWith: String?
     /// The interactions, in the order their requests started.
     public var interactions: [Interaction]

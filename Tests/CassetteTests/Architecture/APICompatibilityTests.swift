@@ -98,11 +98,15 @@ import Testing
     /// makes it, passes once tagged, and names what a broken README line or CHANGELOG heading needs.
     @Test func theReleaseCheckNamesWhatDoesNotHold() throws {
         let root = PackagePaths.root
+        let version = try CassetteVersionTests.newestRelease()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-release-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let manager = FileManager.default
         try manager.createDirectory(at: folder.appendingPathComponent("API"), withIntermediateDirectories: true)
-        for name in ["API/release", "API/compatible", "API/1.0.0", "CHANGELOG.md", "README.md"] {
+        let releases = try manager.contentsOfDirectory(atPath: root.appendingPathComponent("API").path).filter {
+            $0.first?.isNumber == true
+        }
+        for name in ["API/release", "API/compatible", "CHANGELOG.md", "README.md"] + releases.map({ "API/" + $0 }) {
             try manager.copyItem(at: root.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
         for file in try manager.contentsOfDirectory(atPath: root.appendingPathComponent("API").path) where file.hasSuffix(".txt") {
@@ -110,7 +114,7 @@ import Testing
         }
         let script = folder.appendingPathComponent("API/release").path
         func verify() throws -> (status: Int32, output: String) {
-            try ChildProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["bash", script, "1.0.0", "--verify"])
+            try ChildProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["bash", script, version, "--verify"])
         }
         @discardableResult func git(_ arguments: String...) throws -> String {
             let done = try ChildProcess.run(
@@ -122,34 +126,35 @@ import Testing
         // A release nobody can pin is not released: without its tag the check says how to make it.
         try git("init", "-q")
         try git("add", "-A")
-        try git("commit", "-q", "-m", "Cassette 1.0.0")
-        let commit = try git("log", "--diff-filter=A", "--format=%h", "--", "API/1.0.0")
+        try git("commit", "-q", "-m", "Cassette \(version)")
+        let commit = try git("log", "--diff-filter=A", "--format=%h", "--", "API/\(version)")
         let untagged = try verify()
         #expect(untagged.status == 1)
         #expect(
             untagged.output
-                == "error: CHANGELOG.md's newest release 1.0.0 has no tag: make it at the commit that released it: "
-                + "git tag -a 1.0.0 \(commit) -m \"Cassette 1.0.0\" (API/release 1.0.0 --tag at that commit), then push it\n")
-        try git("tag", "-a", "1.0.0", "-m", "Cassette 1.0.0")
+                == "error: CHANGELOG.md's newest release \(version) has no tag: make it at the commit that released it: "
+                + "git tag -a \(version) \(commit) -m \"Cassette \(version)\" (API/release \(version) --tag at that commit), then push it\n"
+        )
+        try git("tag", "-a", version, "-m", "Cassette \(version)")
 
         let holds = try verify()
         #expect(holds.status == 0, "\(holds.output)")
-        #expect(holds.output.hasPrefix("release 1.0.0: API/1.0.0/ is kept, the CHANGELOG dates it "))
+        #expect(holds.output.hasPrefix("release \(version): API/\(version)/ is kept, the CHANGELOG dates it "))
         #expect(holds.output.hasSuffix(", tagged at \(commit)\n"))
 
         let readme = folder.appendingPathComponent("README.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: #"from: "1.0.0""#, with: #"from: "0.9.0""#).utf8).write(to: readme)
+        try Data(text.replacingOccurrences(of: "from: \"\(version)\"", with: #"from: "0.9.0""#).utf8).write(to: readme)
         let noLine = try verify()
         #expect(noLine.status == 1)
-        #expect(noLine.output == "error: README.md's dependency line does not name from: \"1.0.0\"\n")
+        #expect(noLine.output == "error: README.md's dependency line does not name from: \"\(version)\"\n")
 
         let changelog = folder.appendingPathComponent("CHANGELOG.md")
         let log = try String(contentsOf: changelog, encoding: .utf8)
-        try Data(log.replacingOccurrences(of: "## [1.0.0] - ", with: "## [1.0.0] ").utf8).write(to: changelog)
+        try Data(log.replacingOccurrences(of: "## [\(version)] - ", with: "## [\(version)] ").utf8).write(to: changelog)
         let noDate = try verify()
         #expect(noDate.status == 1)
-        #expect(noDate.output.hasPrefix("error: CHANGELOG.md's first version heading is \"## [1.0.0] 20"))
+        #expect(noDate.output.hasPrefix("error: CHANGELOG.md's first version heading is \"## [\(version)] 20"))
     }
 }
 #endif
