@@ -5,15 +5,23 @@ extension StringProtocol {
     /// media type's or a header's ASCII part needs. Foundation's `contains(_:)` on Linux goes
     /// through `NSString` and costs about 10,000 instructions a call, more than matching a request.
     package func containsBytes(_ needle: String) -> Bool {
-        let needle = Array(needle.utf8)
-        guard let first = needle.first else { return true }
-        let bytes = Array(utf8)
-        guard bytes.count >= needle.count else { return false }
-        var index = 0
-        while index <= bytes.count - needle.count {
-            if bytes[index] == first, (1..<needle.count).allSatisfy({ bytes[index + $0] == needle[$0] }) { return true }
-            index += 1
+        var needle = needle
+        return needle.withUTF8 { pattern in
+            // A native string's bytes in place; any other copied once.
+            utf8.withContiguousStorageIfAvailable { occurs(pattern, in: $0) }
+                ?? Array(utf8).withUnsafeBufferPointer { occurs(pattern, in: $0) }
         }
-        return false
     }
+}
+
+/// Whether `pattern` occurs in `bytes`.
+private func occurs(_ pattern: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = pattern.first else { return true }
+    guard bytes.count >= pattern.count else { return false }
+    var index = 0
+    while index <= bytes.count - pattern.count {
+        if bytes[index] == first, (1..<pattern.count).allSatisfy({ bytes[index + $0] == pattern[$0] }) { return true }
+        index += 1
+    }
+    return false
 }
