@@ -95,7 +95,9 @@ import Testing
 
     /// `API/release V --verify`, which CI runs for the newest release, on a copy of the files it
     /// reads in a repository of its own: it names the tag a release lacks and the command that
-    /// makes it, passes once tagged, and names what a broken README line or CHANGELOG heading needs.
+    /// makes it, or a tag on the wrong commit; passes once tagged; in a clone without any tag it
+    /// says it cannot tell and names the release commit; and it names what a broken README line or
+    /// CHANGELOG heading needs.
     @Test func theReleaseCheckNamesWhatDoesNotHold() throws {
         let root = PackagePaths.root
         let version = try CassetteVersionTests.newestRelease()
@@ -123,11 +125,26 @@ import Testing
             #expect(done.status == 0, "git \(arguments): \(done.output)")
             return done.output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        // A release nobody can pin is not released: without its tag the check says how to make it.
+        // A clone that carries no tag at all (CI's is made without them) cannot show the tag: the
+        // check says so and names the commit that released the version.
         try git("init", "-q")
         try git("add", "-A")
         try git("commit", "-q", "-m", "Cassette \(version)")
         let commit = try git("log", "--diff-filter=A", "--format=%h", "--", "API/\(version)")
+        let noTags = try verify()
+        #expect(noTags.status == 0, "\(noTags.output)")
+        #expect(
+            noTags.output.hasSuffix(
+                ", released at \(commit);\n"
+                    + "warning: this clone carries no tag at all (a clone made without tags, as CI's), so it cannot show that \(version) "
+                    + "is tagged: run API/release \(version) --verify where the tags are kept\n"))
+        let full = try git("rev-parse", "HEAD")
+        let found = try ChildProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["bash", script, version, "--commit"])
+        #expect(found.output == "\(full) history\n")
+
+        // A release nobody can pin is not released: in a clone with tags, one without its own is
+        // named, with the command that makes it.
+        try git("tag", "0.9.0")
         let untagged = try verify()
         #expect(untagged.status == 1)
         #expect(
@@ -135,6 +152,16 @@ import Testing
                 == "error: CHANGELOG.md's newest release \(version) has no tag: make it at the commit that released it: "
                 + "git tag -a \(version) \(commit) -m \"Cassette \(version)\" (API/release \(version) --tag at that commit), then push it\n"
         )
+        // A tag on a commit that does not hold the release is named too.
+        let empty = try git("commit-tree", "-m", "Not a release", "4b825dc642cb6eb9a060e54bf8d69288fbee4904")
+        try git("tag", "-a", version, empty, "-m", "Cassette \(version)")
+        let misplaced = try verify()
+        #expect(misplaced.status == 1)
+        #expect(
+            misplaced.output
+                == "error: the tag \(version) names \(empty.prefix(commit.count)), which has no API/\(version)/: the tag belongs on the commit that released it\n"
+        )
+        try git("tag", "-d", version)
         try git("tag", "-a", version, "-m", "Cassette \(version)")
 
         let holds = try verify()
