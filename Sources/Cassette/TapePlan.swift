@@ -7,13 +7,22 @@ import Foundation
 /// README's record-mode table and the `CI`, `CASSETTE_RECORD_MODE`, `CASSETTE_LIVE` and staleness
 /// cases against a disk in memory.
 struct TapePlan {
-    /// What the plan reads of the disk: whether a file exists, and a cassette.
+    /// What the plan reads of the disk: whether a file exists, a cassette, and the scenarios of a
+    /// cassette that re-records (``read`` filtered, when not given).
     struct Disk: Sendable {
         var exists: @Sendable (URL) -> Bool
         var read: @Sendable (URL) throws -> CassetteDocument
+        var scenarios: (@Sendable (URL) throws -> [Interaction])? = nil
 
         /// The file system.
-        static let files = Disk(exists: { FileManager.default.fileExists(atPath: $0.path) }, read: { try CassetteFile.read($0) })
+        static let files = Disk(
+            exists: { FileManager.default.fileExists(atPath: $0.path) }, read: { try CassetteFile.read($0) },
+            scenarios: { try CassetteFile.scenarios(in: $0) })
+
+        /// The interactions of `file` marked as scenarios.
+        func scenarios(in file: URL) throws -> [Interaction] {
+            try scenarios?(file) ?? read(file).interactions.filter { $0.scenario != nil }
+        }
     }
 
     /// The mode in force: the requested one, or the environment's, or `all` for a stale cassette
@@ -100,7 +109,7 @@ struct TapePlan {
         }
         if mode == .all, !live {
             // Re-recording never re-records a scenario: read for them alone (the rest is replaced).
-            if stored == nil, exists { replayed = (try? disk.read(file))?.interactions.filter { $0.scenario != nil } ?? [] }
+            if stored == nil, exists { replayed = (try? disk.scenarios(in: file)) ?? [] }
             keptScenarios = replayed
         }
         ownCount = replayed.count

@@ -34,6 +34,24 @@ package enum CassetteFile {
     /// re-recording is compared with the cassette (see ``DeferredBodies``).
     static let comparedInTheFile = 1 << 20
 
+    /// The interactions of `file` marked as scenarios, which a re-recording (mode `all`) keeps,
+    /// read without the other interactions' large bodies: those are replaced, and decoding a
+    /// 100 MB body only to drop it held it in memory once more while the tape opened. When a
+    /// scenario's own body is a large one, the cassette is read whole.
+    ///
+    /// - Throws: what ``read(_:)`` throws.
+    static func scenarios(in file: URL) throws -> [Interaction] {
+        let stored = try readForComparison(file)
+        let scenarios = stored.document.interactions.filter { $0.scenario != nil }
+        let deferred = stored.deferred
+        guard
+            scenarios.contains(where: {
+                deferred.isPlaceholder($0.request.body) || $0.response.map { deferred.isPlaceholder($0.body) } == true
+            })
+        else { return scenarios }
+        return try read(file).interactions.filter { $0.scenario != nil }
+    }
+
     /// ``read(_:)`` for comparing with a new recording: large bodies stay in the file.
     private static func readForComparison(_ file: URL) throws -> (document: CassetteDocument, deferred: DeferredBodies) {
         let read = try MappedFile.read(file)
@@ -165,7 +183,7 @@ package enum CassetteFile {
     package static func write(_ document: CassetteDocument, to file: URL, exclusive: Bool = false) throws(CassetteError) {
         try AtomicFile.write(to: file, exclusive: exclusive) { (write) throws(CassetteError) in
             do throws(CassetteFormatError) {
-                try CassetteFormat(path: file.path).encode(document, inPiecesOf: 4 << 20, to: write)
+                try CassetteFormat(path: file.path).encode(document, inPiecesOf: 256 << 10, to: write)
             } catch {
                 throw .saveFailed(file: file.path, reason: "the recording cannot be written as a valid cassette: \(error.description)")
             }

@@ -433,7 +433,11 @@ struct JSONCassetteReader: JSONTreeReading {
             valid = false
         } else if let form = written.first, let formNode = fields[form] {
             let single = JSONNode(.object([JSONMember(key: form, value: formNode)]), offset: node.offset)
+            // A part is read whole, never left in the file: a placeholder's bytes would become its body.
+            let deferring = deferred
+            deferred = nil
             if let read = readBody(single, at: path) { body = read.data } else { valid = false }
+            deferred = deferring
         }
         guard valid, let headers else { return nil }
         var part = Multipart.Part(name: name, filename: filename, contentType: contentType, otherHeaders: headers, body: body)

@@ -39,7 +39,7 @@ extension JSONParser {
     }
 
     /// How far a long string is scanned before the scanned part is released.
-    static let releaseStep = 4 << 20
+    static let releaseStep = 1 << 20
 
     mutating func parseString() throws(JSONSyntaxError) -> String {
         let open = index

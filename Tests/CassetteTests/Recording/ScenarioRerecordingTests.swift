@@ -44,6 +44,64 @@ import FoundationNetworking
         }
     }
 
+    /// What a re-recording reads of the old cassette at open: its scenarios, each whole, a large
+    /// scenario body included; the other interactions' large bodies are left in the file, since
+    /// they are replaced (decoding a 100 MB body only to drop it held it once more in memory).
+    @Test func theScenariosAreReadWithoutTheLargeBodiesTheRecordingReplaces() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenarios-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let large = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        let big = Interaction(
+            request: .init(url: "https://api.example/big"),
+            response: .init(status: 200, body: .init(large, contentType: "application/octet-stream")))
+        let scenario = Interaction(
+            request: .init(url: "https://api.example/down"), response: .init(status: 503, body: .init(text: "down")),
+            scenario: "status 503")
+        let file = folder.appendingPathComponent("mixed.json")
+        try CassetteFile.write(CassetteDocument(interactions: [big, scenario, big]), to: file)
+        #expect(try CassetteFile.scenarios(in: file) == [scenario])
+        // Left unread: four characters of the large body made invalid base64 do not stop it (a
+        // whole read fails on them), and the scenario is still kept.
+        var text = try String(contentsOf: file, encoding: .utf8)
+        let middle = try #require(text.range(of: Base64Probe.encoded(large.prefix(3 << 10))))
+        text.replaceSubrange(text.index(middle.lowerBound, offsetBy: 400)..<text.index(middle.lowerBound, offsetBy: 404), with: "!!!!")
+        try Data(text.utf8).write(to: file)
+        #expect(throws: CassetteFormatError.self) { try CassetteFile.read(file) }
+        #expect(try CassetteFile.scenarios(in: file) == [scenario])
+
+        let largeScenario = Interaction(
+            request: .init(url: "https://api.example/big-down"),
+            response: .init(status: 500, body: .init(large, contentType: "application/octet-stream")), scenario: "a large 500")
+        let both = folder.appendingPathComponent("both.json")
+        try CassetteFile.write(CassetteDocument(interactions: [big, largeScenario]), to: both)
+        let read = try CassetteFile.scenarios(in: both)
+        #expect(read == [largeScenario])
+        #expect(read.first?.response?.body.data == large)
+
+        // A large part of a multipart scenario body is read whole, not left in the file.
+        var upload = Data("--b0undary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\n".utf8)
+        upload += Data("Content-Type: application/octet-stream\r\n\r\n".utf8) + large + Data("\r\n--b0undary--\r\n".utf8)
+        let multipartScenario = Interaction(
+            request: .init(
+                method: "POST", url: "https://api.example/upload", headers: ["Content-Type": "multipart/form-data; boundary=b0undary"],
+                body: .init(upload, contentType: "multipart/form-data; boundary=b0undary")),
+            response: .init(status: 507), scenario: "storage full")
+        #expect(multipartScenario.request.body.form == .multipart)
+        let parts = folder.appendingPathComponent("parts.json")
+        try CassetteFile.write(CassetteDocument(interactions: [big, multipartScenario]), to: parts)
+        #expect(try CassetteFile.scenarios(in: parts) == [multipartScenario])
+        #expect(try CassetteFile.scenarios(in: parts).first?.request.body.data == upload)
+
+        let none = folder.appendingPathComponent("none.json")
+        try CassetteFile.write(CassetteDocument(interactions: [big]), to: none)
+        #expect(try CassetteFile.scenarios(in: none).isEmpty)
+    }
+
+    private enum Base64Probe {
+        static func encoded(_ data: Data) -> String { data.base64EncodedString() }
+    }
+
     /// The run's line names what was kept.
     @Test func theLineSaysWhatWasKept() {
         let file = URL(fileURLWithPath: "/work/App/Cassettes/feed.json")
