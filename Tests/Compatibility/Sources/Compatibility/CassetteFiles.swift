@@ -17,6 +17,7 @@ func buildingAnInteraction() -> Interaction {
 
     let body = Interaction.Body(Data(#"{"id":42}"#.utf8), contentType: "application/json")
     _ = (body.data, body.text, body.isEmpty, body.description, body.writtenAsBase64, Interaction.Body.empty, Interaction.Body(text: "hi"))
+    _ = body == Interaction.Body.empty
     var request = Interaction.Request(method: "POST", url: "https://api.example.com/users", headers: headers, body: body)
     request.method = "PUT"
     request.url = "https://api.example.com/users/42"
