@@ -176,5 +176,6 @@ func messagePlace(_ difference: RequestDifference) -> String? {
     guard let place: RequestDifference.MessageField = difference.messageField else { return nil }
     let steps: [RequestDifference.MessageField.Step] = place.path
     let numbers = steps.map { step in step.occurrence.map { "\(step.number)[\($0)]" } ?? "\(step.number)" }
-    return "\(place.message.map(String.init) ?? "-") \(numbers.joined(separator: ".")) \(place.description) \(steps.first?.description ?? "")"
+    let message = place.message.map(String.init) ?? "-"
+    return "\(message) \(numbers.joined(separator: ".")) \(place.description) \(steps.first?.description ?? "")"
 }
