@@ -89,7 +89,10 @@ import Testing
     /// The gate fed each kind of break (`API/breaking --self-test`: a package released, then
     /// changed each way a caller's code stops compiling): SwiftPM's digester catches a new enum
     /// case, a changed constraint, a changed parameter type and a removal; `API/compatible` over
-    /// the kept lines a changed raw value and an added availability, which the digester misses on Linux.
+    /// the kept lines a changed raw value and an added availability, which the digester misses on
+    /// Linux; and code written against the release, type-checked against the change (as CI builds
+    /// Tests/Compatibility), a new overload that makes its call ambiguous, which the digester sees
+    /// as an addition.
     @Test func theGateCatchesEachKindOfBreak() throws {
         let gate = PackagePaths.root.appendingPathComponent("API/breaking").path
         let result = try ChildProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["python3", gate, "--self-test"])
@@ -98,7 +101,7 @@ import Testing
             result.output
                 == "API/breaking self-test: each of 4 breaks caught (a case added to a public enum, a constraint changed, a parameter's "
                 + "type changed, a declaration removed); a package enum's new case not counted; API/compatible catches a raw value "
-                + "changed and an availability added\n")
+                + "changed and an availability added; a caller's build catches an overload that makes a call ambiguous\n")
     }
 
     /// `API/release V --verify`, which CI runs for the newest release, on a copy of the files it
