@@ -18,13 +18,14 @@ import FoundationNetworking
 /// | name | work |
 /// | --- | --- |
 /// | `replay` | 200 replays of a 1 KB JSON answer, one in flight, through one tape's session |
+/// | `floor` | the same 200 answers from `FloorProtocol` (`replay_vs_floor`'s floor): `replay` less this is Cassette's own |
 /// | `replay_post` | the same for a `POST` with a 200-byte JSON body, matched by meaning |
 /// | `suite_test` | 20 tests after a first one (in the setup: what a process pays once), each `withCassette` on its own cassette of 3–5 interactions, replaying each once, then ejecting |
 /// | `open_100` | 10 times: a tape opened on a 100-interaction cassette, and ejected |
 /// | `codec_1mb` | a 1 MB cassette decoded and encoded, 3 times |
 /// | `serve` | 100 requests through `TapeServer`, one kept-alive connection |
 enum InstructionWorkloads {
-    static let names = ["replay", "replay_post", "suite_test", "open_100", "codec_1mb", "serve"]
+    static let names = ["replay", "floor", "replay_post", "suite_test", "open_100", "codec_1mb", "serve"]
 
     /// The `POST` of `replay_post`: a 200-byte JSON body.
     static func post(_ url: URL) -> URLRequest {
@@ -47,6 +48,15 @@ enum InstructionWorkloads {
             if setupOnly { return }
             try await Requests.sequential(Array(repeating: parsed, count: 200), on: tape.session, bodySize: ReplayBenchmarks.body.count)
             try tape.eject()
+        case "floor":
+            FloorProtocol.body = ReplayBenchmarks.body
+            FloorProtocol.headers = ReplayBenchmarks.headers
+            let session = FloorProtocol.session()
+            guard let parsed = URL(string: "https://api.bench.example/v1/items?page=1") else {
+                throw Requests.Failed(description: "bad URL")
+            }
+            if setupOnly { return }
+            try await Requests.sequential(Array(repeating: parsed, count: 200), on: session, bodySize: ReplayBenchmarks.body.count)
         case "replay_post":
             let url = "https://api.bench.example/v1/search"
             guard let parsed = URL(string: url) else { throw Requests.Failed(description: "bad URL \(url)") }
