@@ -65,6 +65,13 @@ import Testing
         let api = ["Cassette", "CassetteFormats", "CassetteServer", "CassetteTesting", "CassetteXCTest"]
             .map { PackagePaths.root.appendingPathComponent("API/\($0).txt").path }
         let all = try ChildProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, "--modules", modules] + api)
+        #if !compiler(>=6.3)
+        // Swift 6.2's compiler crashes dumping a closure in a macro's arguments (Traits.swift):
+        // the check says so rather than judge a package it could not read.
+        #expect(all.status == 2)
+        #expect(all.output.hasPrefix("error: swiftc -dump-ast crashed on the compatibility package (Swift version 6.2"))
+        #expect(all.output.hasSuffix("run API/covered with Swift 6.3 or later, as CI's api step does\n"))
+        #else
         #expect(all.status == 0, "\(all.output)")
         #expect(all.output == "compatibility package: uses every declaration of 5 API file(s), as the compiler resolved its code\n")
 
@@ -84,6 +91,7 @@ import Testing
                 == "error: 2 declaration(s) the compatibility package (Tests/Compatibility) never uses:\n"
                 + "  Tape.rewindToTheStart(): func rewindToTheStart()\n  Tape.description: var description: String { get }\n"
                 + "Use each as the documentation does in Tests/Compatibility/Sources, so a change that breaks it fails CI.\n")
+        #endif
     }
 
     /// The gate fed each kind of break (`API/breaking --self-test`: a package released, then

@@ -80,18 +80,12 @@ import FoundationNetworking
         #expect(read.first?.response?.body.data == large)
 
         // A large part of a multipart scenario body is read whole, not left in the file.
-        var upload = Data("--b0undary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\n".utf8)
-        upload += Data("Content-Type: application/octet-stream\r\n\r\n".utf8) + large + Data("\r\n--b0undary--\r\n".utf8)
-        let multipartScenario = Interaction(
-            request: .init(
-                method: "POST", url: "https://api.example/upload", headers: ["Content-Type": "multipart/form-data; boundary=b0undary"],
-                body: .init(upload, contentType: "multipart/form-data; boundary=b0undary")),
-            response: .init(status: 507), scenario: "storage full")
+        let multipartScenario = MultipartRerecordingTests.upload(of: large, answered: .init(status: 507), scenario: "storage full")
         #expect(multipartScenario.request.body.form == .multipart)
         let parts = folder.appendingPathComponent("parts.json")
         try CassetteFile.write(CassetteDocument(interactions: [big, multipartScenario]), to: parts)
         #expect(try CassetteFile.scenarios(in: parts) == [multipartScenario])
-        #expect(try CassetteFile.scenarios(in: parts).first?.request.body.data == upload)
+        #expect(try CassetteFile.scenarios(in: parts).first?.request.body.data == multipartScenario.request.body.data)
 
         let none = folder.appendingPathComponent("none.json")
         try CassetteFile.write(CassetteDocument(interactions: [big]), to: none)
