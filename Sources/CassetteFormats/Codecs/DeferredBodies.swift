@@ -104,7 +104,7 @@ package struct DeferredBodies: Sendable {
                 fileRange = (start / 3 * 4)..<min((end + 2) / 3 * 4, source.bytes.count)
                 encoded.removeAll(keepingCapacity: true)
                 data[(data.startIndex + start)..<(data.startIndex + end)].withUnsafeBytes { Base64.encode($0, to: &encoded) }
-                same = fileRange.count == encoded.count && Self.equal(source.bytes[relative: fileRange], encoded)
+                same = fileRange.count == encoded.count && source.bytes[relative: fileRange].holds(exactly: encoded)
             default:
                 fileRange = start..<end
                 same = source.bytes[relative: fileRange] == data[(data.startIndex + start)..<(data.startIndex + end)]
@@ -114,19 +114,6 @@ package struct DeferredBodies: Sendable {
             start = end
         }
         return true
-    }
-}
-
-extension DeferredBodies {
-    /// Whether `data` holds exactly `bytes`, compared in place.
-    fileprivate static func equal(_ data: Data, _ bytes: [UInt8]) -> Bool {
-        data.count == bytes.count
-            && data.withUnsafeBytes { stored in
-                bytes.withUnsafeBytes { encoded in
-                    guard let a = stored.baseAddress, let b = encoded.baseAddress else { return true }
-                    return memcmp(a, b, bytes.count) == 0
-                }
-            }
     }
 }
 

@@ -93,19 +93,21 @@ extension JSONParser {
         var count = index - contentStart
         out.initialize(from: source + contentStart, count: count)
         // Each step writes no more bytes than it reads, and reads stop at `end`: the buffer holds them.
-        // Plain bytes are copied with a local index (writes through `out` would make the compiler
-        // read `index` again after each one).
+        // Plain bytes are found with a local index (writes through `out` would make the compiler
+        // read `index` again after each one) and copied a run at a time.
         var next = index
         while next < end {
-            let b = source[next]
-            if b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") {
+            var run = next
+            while run < end, source[run] >= 0x20, source[run] < 0x80, source[run] != UInt8(ascii: "\\") { run += 1 }
+            if run > next {
                 // Checked like every write here (ASan cannot see past a String's spare capacity).
-                guard count < buffer.count else { throw overrun() }
-                out[count] = b
-                count += 1
-                next += 1
-                continue
+                guard count + (run - next) <= buffer.count else { throw overrun() }
+                (out + count).initialize(from: source + next, count: run - next)
+                count += run - next
+                next = run
+                if next == end { break }
             }
+            let b = source[next]
             index = next
             if b == UInt8(ascii: "\\") {
                 count += try decodeEscape(into: out + count, room: buffer.count - count)

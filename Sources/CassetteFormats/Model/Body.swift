@@ -147,15 +147,16 @@ extension Interaction {
 
         /// Valid UTF-8 with no control characters but tab, line feed and carriage return.
         static func isWritableAsText(_ data: Data) -> Bool {
-            for b in data where b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D { return false }
-            return UTF8Validation.isValid(data)
+            // Read in place: iterating a `Data` calls into Foundation for each byte on Linux.
+            let hasControl = data.withUnsafeBytes { bytes in bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } }
+            return !hasControl && UTF8Validation.isValid(data)
         }
 
         /// Whether `data` is exactly the compact serialization of the JSON it holds, with no
         /// duplicate keys: only then does an inline `"json"` body give back the same bytes.
         static func isCompactJSON(_ data: Data) -> Bool {
             guard let node = try? JSONParser.parse(data), node.value.firstDuplicateKey() == nil else { return false }
-            return JSONWriter.compact(node.value).elementsEqual(data)
+            return data.holds(exactly: JSONWriter.compact(node.value))
         }
 
         /// `application/json` from `Application/JSON; charset=utf-8`.

@@ -25,3 +25,17 @@ private func occurs(_ pattern: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBuffe
     }
     return false
 }
+
+extension Data {
+    /// Whether this data holds exactly `bytes`, compared in place (iterating a `Data` calls into
+    /// Foundation for each byte on Linux).
+    package func holds(exactly bytes: [UInt8]) -> Bool {
+        count == bytes.count
+            && withUnsafeBytes { stored in
+                bytes.withUnsafeBytes { other in
+                    guard let a = stored.baseAddress, let b = other.baseAddress else { return true }
+                    return memcmp(a, b, bytes.count) == 0
+                }
+            }
+    }
+}
