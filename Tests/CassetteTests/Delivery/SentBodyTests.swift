@@ -49,6 +49,39 @@ import FoundationNetworking
         return progress.reported
     }
 
+    /// A delegate given to `data(for:delegate:)` hears the upload's progress, live, while
+    /// recording and replaying alike; a request without one is answered as well. Live,
+    /// each platform's loading reports its own pieces, ending at the body's length; a replay
+    /// reports libcurl's 64 KiB pieces (Apple's loading never reports progress for a request a
+    /// protocol answers, so Cassette does, the same way).
+    @Test func aTaskDelegateHearsTheUploadLiveRecordedAndReplayed() async throws {
+        try await withScratchTape { scratch in
+            var post = URLRequest(url: try #require(URL(string: scratch.url("/status/201"))))
+            post.httpMethod = "POST"
+            post.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+            post.httpBody = Data(count: 100_000)
+            /// The progress `session` reports for the upload to a delegate of the task's own (none when
+            /// `delegate` is nil, which is asked for to show that the answer comes all the same).
+            func upload(on session: URLSession, delegate: Progress? = Progress()) async throws -> [String] {
+                let (data, response) = try await session.data(for: post, delegate: delegate)
+                #expect((response as? HTTPURLResponse)?.statusCode == 201 && data == Data("status 201".utf8))
+                return delegate?.reported ?? []
+            }
+            let live = try await upload(on: URLSession(configuration: .ephemeral))
+            #expect(live.last?.hasSuffix(" → 100000 of 100000") == true, "\(live)")
+            let recorder = try scratch.tape(mode: .all)
+            let recorded = try await upload(on: recorder.session)
+            #expect(recorded.last?.hasSuffix(" → 100000 of 100000") == true, "\(recorded)")
+            _ = try await upload(on: recorder.session, delegate: nil)
+            try recorder.eject()
+
+            let player = try scratch.tape(mode: .none)
+            #expect(try await upload(on: player.session) == ["65536 → 65536 of 100000", "34464 → 100000 of 100000"])
+            _ = try await upload(on: player.session, delegate: nil)
+            #expect(try player.eject().replayed == 2)
+        }
+    }
+
     @Test func whatTheLiveUploadReportedIsPassedOnAndTheRestFollowsBeforeTheAnswer() async {
         let calls = await Self.reported { sent in
             sent.report(piece: 65_536, total: 65_536, expected: 100_000)
