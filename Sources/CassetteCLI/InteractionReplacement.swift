@@ -26,7 +26,9 @@ struct InteractionReplacement {
     ) throws(CassetteFormatError) -> InteractionReplacement {
         var changed = document
         changed.interactions[index] = interaction
-        let after = String(decoding: try JSONCassetteCodec.encodedInteraction(interaction), as: UTF8.self)
+        // Named as a save names them, so that a fault keeps the field names the file shows.
+        let names = DescriptorSets.names(for: CassetteDocument(interactions: [interaction]), writtenTo: URL(fileURLWithPath: file))
+        let after = String(decoding: try JSONCassetteCodec.encodedInteraction(interaction, names: names), as: UTF8.self)
         var replacement: InteractionReplacement
         if format == .json, target == .json, let span = try span(of: index, in: data, file: file) {
             var bytes = [UInt8](data)

@@ -177,13 +177,15 @@ package enum CassetteFile {
     /// Writes `document` to `file` atomically, through a link, keeping the file's mode
     /// (``AtomicFile``): encoded a few megabytes at a time as it is written, so a cassette of
     /// hundreds of megabytes is never held whole in memory; a document that cannot be written is
-    /// refused before its first byte, and `file` is untouched.
+    /// refused before its first byte, and `file` is untouched. A JSON cassette's protobuf fields
+    /// are named from the descriptor sets in its folder (``DescriptorSets``).
     ///
     /// - Parameter exclusive: fail when `file` exists, instead of replacing it.
     package static func write(_ document: CassetteDocument, to file: URL, exclusive: Bool = false) throws(CassetteError) {
         try AtomicFile.write(to: file, exclusive: exclusive) { (write) throws(CassetteError) in
             do throws(CassetteFormatError) {
-                try CassetteFormat(path: file.path).encode(document, inPiecesOf: 256 << 10, to: write)
+                let names = DescriptorSets.names(for: document, writtenTo: file)
+                try CassetteFormat(path: file.path).encode(document, inPiecesOf: 256 << 10, names: names, to: write)
             } catch {
                 throw .saveFailed(file: file.path, reason: "the recording cannot be written as a valid cassette: \(error.description)")
             }

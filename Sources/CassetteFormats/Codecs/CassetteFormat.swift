@@ -92,12 +92,15 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
     /// ``encode(_:)``'s bytes handed to `sink` in pieces (JSON: about `pieceSize` bytes each, as
     /// they are written; the other formats: whole), for saving large cassettes. Nothing reaches
     /// `sink` when the document cannot be written.
+    ///
+    /// - Parameter names: names the fields of protobuf messages (JSON only: the other formats
+    ///   keep those bodies as bytes).
     package func encode(
-        _ document: CassetteDocument, inPiecesOf pieceSize: Int,
+        _ document: CassetteDocument, inPiecesOf pieceSize: Int, names: ProtobufSchema? = nil,
         to sink: @escaping (ArraySlice<UInt8>) -> Void
     ) throws(CassetteFormatError) {
         guard self == .json else { return sink(try encodedBytes(document)[...]) }
-        try JSONCassetteCodec.encode(document, inPiecesOf: pieceSize, to: sink)
+        try JSONCassetteCodec.encode(document, inPiecesOf: pieceSize, names: names, to: sink)
     }
 
     /// ``encode(_:)``'s bytes before they are copied into a `Data`, for saving large cassettes.

@@ -127,40 +127,41 @@ package enum JSONCassetteCodec {
     ///
     /// - Throws: ``CassetteFormatError`` when a value could not be read back (a status of 0, a
     ///   relative URL, a negative duration…), so no file is ever written that this codec rejects.
-    package static func encode(_ document: CassetteDocument) throws(CassetteFormatError) -> Data {
-        Data(try encodedBytes(document))
+    package static func encode(_ document: CassetteDocument, names: ProtobufSchema? = nil) throws(CassetteFormatError) -> Data {
+        Data(try encodedBytes(document, names: names))
     }
 
     /// ``encode(_:)``'s bytes, before they are copied into a `Data`: saving writes these directly,
     /// which for a cassette of hundreds of megabytes saves a copy of it in memory.
-    package static func encodedBytes(_ document: CassetteDocument) throws(CassetteFormatError) -> [UInt8] {
-        printer.print(try tree(for: document))
+    package static func encodedBytes(_ document: CassetteDocument, names: ProtobufSchema? = nil) throws(CassetteFormatError) -> [UInt8] {
+        printer.print(try tree(for: document, names: names))
     }
 
     /// ``encode(_:)``'s bytes handed to `sink` in pieces of about `pieceSize` bytes as they are
     /// written, so that saving a cassette with large bodies never holds its text whole. Nothing
     /// reaches `sink` when the document cannot be written.
     package static func encode(
-        _ document: CassetteDocument, inPiecesOf pieceSize: Int,
+        _ document: CassetteDocument, inPiecesOf pieceSize: Int, names: ProtobufSchema? = nil,
         to sink: @escaping (ArraySlice<UInt8>) -> Void
     ) throws(CassetteFormatError) {
-        printer.print(try tree(for: document), inPiecesOf: pieceSize, to: sink)
+        printer.print(try tree(for: document, names: names), inPiecesOf: pieceSize, to: sink)
     }
 
     /// `interaction` as ``encode(_:)`` writes it in a cassette's `interactions` (two levels deep,
     /// starting at its `{`, without a line end), for replacing one interaction of a file in place.
     ///
     /// - Throws: ``CassetteFormatError`` when it could not be read back, as ``encode(_:)`` does.
-    package static func encodedInteraction(_ interaction: Interaction) throws(CassetteFormatError) -> [UInt8] {
+    package static func encodedInteraction(_ interaction: Interaction, names: ProtobufSchema? = nil) throws(CassetteFormatError) -> [UInt8]
+    {
         let problems = CassetteDocument(interactions: [interaction]).problems()
         guard problems.isEmpty else { throw CassetteFormatError(file: nil, problems: problems) }
-        return printer.print(tree(for: interaction), depth: 2)
+        return printer.print(tree(for: interaction, names: names), depth: 2)
     }
 
     /// Root, interaction list and interactions always span lines; anything deeper is inlined when it fits.
     private static var printer: JSONPrettyPrinter { JSONPrettyPrinter(lineWidth: 100, multilineDepth: 3) }
 
-    private static func tree(for document: CassetteDocument) throws(CassetteFormatError) -> JSONValue {
+    private static func tree(for document: CassetteDocument, names: ProtobufSchema?) throws(CassetteFormatError) -> JSONValue {
         let problems = document.problems()
         guard problems.isEmpty else { throw CassetteFormatError(file: nil, problems: problems) }
         var root: [JSONMember] = []
@@ -168,26 +169,30 @@ package enum JSONCassetteCodec {
         root.append(member("version", .number(String(CassetteDocument.formatVersion))))
         if let recordedWith = document.recordedWith { root.append(member("recordedWith", .string(recordedWith))) }
         if !document.metadata.isEmpty { root.append(member("metadata", MetadataValue.object(document.metadata).json)) }
-        root.append(member("interactions", .array(document.interactions.map { JSONNode(tree(for: $0)) })))
+        root.append(member("interactions", .array(document.interactions.map { JSONNode(tree(for: $0, names: names)) })))
         return .object(root)
     }
 
     // MARK: Writing
 
-    private static func tree(for interaction: Interaction) -> JSONValue {
+    /// - Parameter names: names the fields of Connect and gRPC-Web messages, when it has the method.
+    private static func tree(for interaction: Interaction, names: ProtobufSchema?) -> JSONValue {
         var members: [JSONMember] = []
+        let method = names.flatMap { schema in schema.method(forURL: interaction.request.url).map { (schema, $0) } }
         if let recordedAt = interaction.recordedAt, let text = Timestamp.format(recordedAt) {
             members.append(member("recordedAt", .string(text)))
         }
         let request = interaction.request
         var requestMembers = [member("method", .string(request.method)), member("url", .string(request.url))]
-        appendMessage(headers: request.headers, body: request.body, to: &requestMembers)
+        appendMessage(
+            headers: request.headers, body: request.body, names: method.map { MessageNames(schema: $0.0, message: $0.1.input) },
+            to: &requestMembers)
         members.append(member("request", .object(requestMembers)))
         if !interaction.challenges.isEmpty {
             members.append(member("challenges", .array(interaction.challenges.map { JSONNode(tree(for: $0)) })))
         }
         if let response = interaction.response {
-            members.append(member("response", tree(for: response)))
+            members.append(member("response", tree(for: response, names: method.map { MessageNames(schema: $0.0, message: $0.1.output) })))
         }
         if let error = interaction.error {
             let code: JSONValue = error.code.name.map { .string($0) } ?? .number(String(error.code.rawValue))
@@ -211,14 +216,14 @@ package enum JSONCassetteCodec {
         return .object(members)
     }
 
-    private static func tree(for response: Interaction.Response) -> JSONValue {
+    private static func tree(for response: Interaction.Response, names: MessageNames? = nil) -> JSONValue {
         var members = [member("status", .number(String(response.status)))]
         if let url = response.url { members.append(member("url", .string(url))) }
         if let stream = response.stream {
-            appendMessage(headers: response.headers, body: .empty, to: &members)
-            members.append(member("stream", tree(for: stream, contentType: response.headers["Content-Type"])))
+            appendMessage(headers: response.headers, body: .empty, names: nil, to: &members)
+            members.append(member("stream", tree(for: stream, contentType: response.headers["Content-Type"], names: names)))
         } else {
-            appendMessage(headers: response.headers, body: response.body, to: &members)
+            appendMessage(headers: response.headers, body: response.body, names: names, to: &members)
         }
         return .object(members)
     }
@@ -270,12 +275,14 @@ package enum JSONCassetteCodec {
         [member("firstByte", .number(formatSeconds(firstByte))), member("duration", .number(formatSeconds(duration)))]
     }
 
-    private static func appendMessage(headers: Interaction.Headers, body: Interaction.Body, to members: inout [JSONMember]) {
+    private static func appendMessage(
+        headers: Interaction.Headers, body: Interaction.Body, names: MessageNames?, to members: inout [JSONMember]
+    ) {
         if !headers.isEmpty {
             members.append(member("headers", tree(for: headers)))
         }
         if !body.isEmpty {
-            members.append(member("body", tree(for: body)))
+            members.append(member("body", tree(for: body, names: names)))
         }
     }
 
@@ -286,7 +293,7 @@ package enum JSONCassetteCodec {
             })
     }
 
-    private static func tree(for body: Interaction.Body) -> JSONValue {
+    private static func tree(for body: Interaction.Body, names: MessageNames? = nil) -> JSONValue {
         switch body.form {
         case .multipart:
             guard let multipart = Multipart.canonical(body.data, contentType: nil) else {
@@ -316,9 +323,9 @@ package enum JSONCassetteCodec {
             return .object([member("base64", .base64(body.data))])
         case .protobuf:
             // Always: a body only has the protobuf form when its bytes read as a message.
-            return protobufTree(body.data) ?? tree(for: Interaction.Body(unchecked: body.data, form: .base64))
+            return protobufTree(body.data, names: names) ?? tree(for: Interaction.Body(unchecked: body.data, form: .base64))
         case .envelopes:
-            return envelopesTree(body.data)
+            return envelopesTree(body.data, names: names)
         }
     }
 
@@ -326,8 +333,8 @@ package enum JSONCassetteCodec {
     /// stream or gRPC-Web body cut at its envelopes (``envelopesStreamTree(_:)``), `{ "chunks": [ … ] }`
     /// for any other: each chunk `{ "at": SECONDS, …fields of its event }`, or `{ "at": SECONDS,
     /// "text" | "json" | "base64": … }` when its bytes are not exactly one event.
-    private static func tree(for stream: Interaction.StreamedBody, contentType: String?) -> JSONValue {
-        if stream.listName(contentType: contentType) == "envelopes" { return envelopesStreamTree(stream) }
+    private static func tree(for stream: Interaction.StreamedBody, contentType: String?, names: MessageNames?) -> JSONValue {
+        if stream.listName(contentType: contentType) == "envelopes" { return envelopesStreamTree(stream, names: names) }
         let isEventStream = Interaction.StreamedBody.isEventStream(contentType: contentType)
         let chunks = stream.chunks.map { chunk -> JSONNode in
             var members = [member("at", .number(formatSeconds(chunk.at)))]

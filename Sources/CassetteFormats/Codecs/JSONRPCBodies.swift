@@ -15,32 +15,41 @@ import Foundation
 //     ] }
 //
 // A protobuf field is its number and one value: `varint`, `fixed64`, `fixed32` (numbers),
-// `text`, `message` (fields) or `base64`. An envelope is its payload as `proto`, `json`, `text`
-// or `base64`, with `flags` when they are not 0; `trailers` (flags 0x80, gRPC-Web) and
+// `text`, `message` (fields) or `base64`; with a FileDescriptorSet beside the cassette
+// (ProtobufSchema), also its `name`, which is shown and never read back. An envelope is its
+// payload as `proto`, `json`, `text` or `base64`, with `flags` when they are not 0; `trailers`
+// (flags 0x80, gRPC-Web) and
 // `endStream` (flags 0x02, Connect) name the last message; `cut` holds the bytes of a stream cut
 // in the middle of an envelope, last.
 
 extension JSONCassetteCodec {
+    /// The schema that names a body's fields and the message the body holds (a method's input
+    /// for a request, its output for a response): see ``ProtobufSchema``.
+    struct MessageNames {
+        let schema: ProtobufSchema
+        let message: String
+    }
+
     /// `{ "proto": [ … ] }`, or nil when `data` is not a canonical protobuf message.
-    static func protobufTree(_ data: Data) -> JSONValue? {
-        ProtobufWire.decode(data).map { .object([member("proto", tree(for: $0))]) }
+    static func protobufTree(_ data: Data, names: MessageNames?) -> JSONValue? {
+        ProtobufWire.decode(data).map { .object([member("proto", tree(for: $0, in: names.map { ($0.schema, $0.message) }, depth: 0))]) }
     }
 
     /// `{ "envelopes": [ … ] }`.
-    static func envelopesTree(_ data: Data) -> JSONValue {
+    static func envelopesTree(_ data: Data, names: MessageNames?) -> JSONValue {
         let framed = RPCEnvelope.split(data)
-        var elements = framed.envelopes.map { JSONNode(tree(for: $0)) }
+        var elements = framed.envelopes.map { JSONNode(tree(for: $0, names: names)) }
         if !framed.rest.isEmpty { elements.append(JSONNode(.object([member("cut", .base64(framed.rest))]))) }
         return .object([member("envelopes", .array(elements))])
     }
 
     /// `{ "envelopes": [ { "at": 0.1, … } ] }` for a stream whose chunks are each one envelope,
     /// the last perhaps cut short (``Interaction/StreamedBody/isCutAtEnvelopes``).
-    static func envelopesStreamTree(_ stream: Interaction.StreamedBody) -> JSONValue {
+    static func envelopesStreamTree(_ stream: Interaction.StreamedBody, names: MessageNames?) -> JSONValue {
         let elements = stream.chunks.map { chunk -> JSONNode in
             let framed = RPCEnvelope.split(chunk.data)
             let at = member("at", .number(formatSeconds(chunk.at)))
-            guard let envelope = framed.envelopes.first, case .object(let members) = tree(for: envelope) else {
+            guard let envelope = framed.envelopes.first, case .object(let members) = tree(for: envelope, names: names) else {
                 return JSONNode(.object([at, member("cut", .base64(framed.rest))]))
             }
             return JSONNode(.object([at] + members))
@@ -48,33 +57,60 @@ extension JSONCassetteCodec {
         return .object([member("envelopes", .array(elements))])
     }
 
-    private static func tree(for envelope: RPCEnvelope) -> JSONValue {
+    private static func tree(for envelope: RPCEnvelope, names: MessageNames?) -> JSONValue {
         let payload: JSONMember
         switch envelope.content {
         case .trailers(let lines): return .object([member("trailers", .array(lines.map { JSONNode(.string($0)) }))])
         case .endStream(let value): return .object([member("endStream", value)])
         case .json(let value): payload = member("json", value)
-        case .proto(let fields): payload = member("proto", tree(for: fields))
+        case .proto(let fields): payload = member("proto", tree(for: fields, in: names.map { ($0.schema, $0.message) }, depth: 0))
         case .text(let text): payload = member("text", .string(text))
         case .bytes(let data): payload = member("base64", .base64(data))
         }
         return .object(envelope.flags == 0 ? [payload] : [member("flags", .number(String(envelope.flags))), payload])
     }
 
-    private static func tree(for fields: [ProtobufWire.Field]) -> JSONValue {
-        .array(
+    /// Each field `{ "field": N, VALUE }`, with `"name"` after the number where `message` (in
+    /// `schema`) declares it; a length-delimited value is shown as the schema says it is — a
+    /// message's fields, or a string's or bytes' text or base64 — when that reading holds the
+    /// same bytes, else as the wire reads best.
+    private static func tree(for fields: [ProtobufWire.Field], in message: (schema: ProtobufSchema, name: String)?, depth: Int) -> JSONValue
+    {
+        let declared = message.flatMap { $0.schema.fields(of: $0.name) }
+        return .array(
             fields.map { field in
-                let value: JSONMember
+                let named = declared?[field.number]
+                var value: JSONMember
                 switch field.value {
                 case .varint(let number): value = member("varint", .number(String(number)))
                 case .fixed64(let number): value = member("fixed64", .number(String(number)))
                 case .fixed32(let number): value = member("fixed32", .number(String(number)))
-                case .delimited(.text(let text)): value = member("text", .string(text))
-                case .delimited(.message(let inner)): value = member("message", tree(for: inner))
-                case .delimited(.bytes(let data)): value = member("base64", .base64(data))
+                case .delimited(let delimited):
+                    value = tree(for: delimited, declared: named?.kind, in: message?.schema, depth: depth)
                 }
-                return JSONNode(.object([member("field", .number(String(field.number))), value]))
+                var members = [member("field", .number(String(field.number)))]
+                if let named { members.append(member("name", .string(named.name))) }
+                return JSONNode(.object(members + [value]))
             })
+    }
+
+    private static func tree(
+        for delimited: ProtobufWire.Delimited, declared kind: ProtobufSchema.Kind?, in schema: ProtobufSchema?, depth: Int
+    ) -> JSONMember {
+        // The reader takes messages nested less than ProtobufWire.maximumDepth deep.
+        if case .message(let type)? = kind, let schema, depth + 1 < ProtobufWire.maximumDepth {
+            let inner: [ProtobufWire.Field]?
+            if case .message(let fields) = delimited { inner = fields } else { inner = ProtobufWire.decode(delimited.data) }
+            if let inner { return member("message", tree(for: inner, in: (schema, type), depth: depth + 1)) }
+        }
+        switch delimited {
+        case .text(let text): return member("text", .string(text))
+        case .message(let inner):
+            // A string, bytes or packed numbers whose bytes happen to read as fields: shown as bytes.
+            if let kind, kind == .text || kind == .bytes || kind == .scalar { return member("base64", .base64(delimited.data)) }
+            return member("message", tree(for: inner, in: nil, depth: depth + 1))
+        case .bytes(let data): return member("base64", .base64(data))
+        }
     }
 
     private static func member(_ key: String, _ value: JSONValue) -> JSONMember {
@@ -244,8 +280,14 @@ extension JSONCassetteReader {
         let kinds = ["varint", "fixed64", "fixed32", "text", "message", "base64"]
         guard
             let fields = members(
-                of: node, at: path, expected: "a protobuf field like { \"field\": 1, \"varint\": 150 }", allowed: ["field"] + kinds)
+                of: node, at: path, expected: "a protobuf field like { \"field\": 1, \"varint\": 150 }",
+                allowed: ["field", "name"] + kinds)
         else { return nil }
+        // The field's name, written from a FileDescriptorSet beside the cassette, is shown only:
+        // the number says which field it is.
+        if let name = fields["name"], readString(name, at: path.appending("name"), expected: "the field's name, a string") == nil {
+            return nil
+        }
         let number = required("field", in: fields, of: node, at: path, expecting: "the field's number, 1 to 536870911")
             .flatMap { readInteger($0, at: path.appending("field"), expected: "the field's number") }
         guard let (kind, value) = one(of: kinds, in: fields, of: node, at: path, saying: "a protobuf field holds one value"),

@@ -97,7 +97,13 @@ package enum ProtobufWire {
         decode(data, depth: 0)
     }
 
-    fileprivate static func decode(_ data: Data, depth: Int) -> [Field]? {
+    /// The fields of `data` as ``decode(_:)`` reads them, each length-delimited value left as
+    /// ``Delimited/bytes(_:)``: for a reader that knows what each field holds (``ProtobufSchema``).
+    package static func decodeTopLevel(_ data: Data) -> [Field]? {
+        decode(data, depth: 0, nested: false)
+    }
+
+    fileprivate static func decode(_ data: Data, depth: Int, nested: Bool = true) -> [Field]? {
         var reader = Reader(data)
         var fields: [Field] = []
         while !reader.isAtEnd {
@@ -115,7 +121,7 @@ package enum ProtobufWire {
                 fields.append(Field(number, .fixed32(UInt32(value))))
             case 2:
                 guard let length = reader.varint(), let bytes = reader.bytes(length) else { return nil }
-                fields.append(Field(number, .delimited(Delimited(reading: bytes, depth: depth + 1))))
+                fields.append(Field(number, .delimited(nested ? Delimited(reading: bytes, depth: depth + 1) : .bytes(bytes))))
             default:
                 return nil  // 3 and 4 (groups), 6 and 7 (none)
             }
