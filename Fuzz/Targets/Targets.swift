@@ -72,6 +72,12 @@ let targets: [String: (Data) -> Void] = [
             }
         }
     },
+    // A FileDescriptorSet: read or refused, never a trap; one that reads names the cassette of a
+    // call to each of its methods carrying the input itself as its message, and that cassette
+    // reads back to the same bytes.
+    "descriptor_sets": { data in
+        if let problem = ProtobufSchema.namingProblem(ofDescriptorSet: data, message: data) { preconditionFailure(problem) }
+    },
     // The first byte picks the format (0 JSON, 1 HTTP messages, 2 HAR), the rest is decoded as it.
     "round_trip": { data in
         guard let first = data.first else { return }

@@ -30,3 +30,38 @@ extension CassetteFormat {
         return nil
     }
 }
+
+extension ProtobufSchema {
+    /// What goes wrong when `data`, read as a `FileDescriptorSet`, names the JSON cassette of a
+    /// call to each of its methods (the first four) that sends and answers `message`, unary and
+    /// enveloped: nil when `data` is no descriptor set, or when each cassette reads back equal to
+    /// what was written (names change no byte); otherwise, what broke. The `descriptor_sets` fuzz
+    /// target traps on an answer.
+    package static func namingProblem(ofDescriptorSet data: Data, message: Data) -> String? {
+        guard let schema = try? ProtobufSchema(descriptorSet: data) else { return nil }
+        let enveloped = RPCEnvelope(flags: 0, payload: message).framed
+        for path in schema.methods.keys.sorted().prefix(4) {
+            for (contentType, body) in [("application/proto", message), ("application/grpc-web+proto", enveloped)] {
+                let headers: Interaction.Headers = ["Content-Type": contentType]
+                let document = CassetteDocument(interactions: [
+                    Interaction(
+                        request: .init(
+                            method: "POST", url: "https://api.example.com/" + path, headers: headers,
+                            body: .init(body, contentType: contentType)),
+                        response: .init(status: 200, headers: headers, body: .init(body, contentType: contentType)))
+                ])
+                // A method whose name makes no URL is no cassette to write.
+                guard let written = try? JSONCassetteCodec.encode(document, names: schema) else { continue }
+                do {
+                    let read = try JSONCassetteCodec.decode(written)
+                    if read != document {
+                        return "named by the set, \(path)'s \(contentType) call read back changed:\n\(document)\n\(read)"
+                    }
+                } catch {
+                    return "named by the set, \(path)'s \(contentType) call was written as what cannot be read: \(error)"
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -244,6 +244,20 @@ import Testing
             ])
     }
 
+    /// The inputs kept for the `descriptor_sets` fuzz target (`Fuzz/Regressions`): each reads as
+    /// a set, and names cassettes that read back to the same bytes.
+    @Test func theFuzzTargetsKeptInputs() throws {
+        let folder = Paths.packageRoot.appendingPathComponent("Fuzz/Regressions/descriptor_sets")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names == ["echo", "greeter", "users"])
+        for name in names {
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            #expect(try ProtobufSchema(descriptorSet: data).methods.isEmpty == false, "\(name)")
+            #expect(ProtobufSchema.namingProblem(ofDescriptorSet: data, message: data) == nil, "\(name)")
+            #expect(ProtobufSchema.namingProblem(ofDescriptorSet: data, message: Self.request) == nil, "\(name)")
+        }
+    }
+
     @Test func twoSetsMergeTheFirstKeepingWhatBothDeclare() throws {
         var schema = try ProtobufSchema(descriptorSet: Self.set([[Self.message("M", [Self.field("first", 1, type: 9)])]]))
         schema.add(
