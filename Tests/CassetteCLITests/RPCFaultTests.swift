@@ -69,6 +69,35 @@ import FoundationNetworking
         #expect(replayed.status == 200 && replayed.body == trailers && replayed.errorCode == nil)
     }
 
+    /// The fault is written with the field names of the descriptor set beside the cassette, as a
+    /// save writes them: the request's message keeps its names.
+    @Test func aFaultKeepsTheFieldNamesOfTheDescriptorSetBesideIt() throws {
+        let folder = try Locations.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let protoset = PackagePaths.root.appendingPathComponent("Tests/CassetteFormatsTests/Fixtures/Canonical/users.protoset")
+        try FileManager.default.copyItem(at: protoset, to: folder.appendingPathComponent("users.protoset"))
+        let request = RPCEnvelope(flags: 0, payload: ProtobufWire.encode([.init(4, .delimited(.text("ada")))])).framed
+        let type = "application/grpc-web+proto"
+        let document = CassetteDocument(interactions: [
+            Interaction(
+                request: .init(
+                    method: "POST", url: "https://api.example.com/users.v1.UserService/GetUser", headers: ["Content-Type": type],
+                    body: .init(request, contentType: type)),
+                response: .init(
+                    status: 200, headers: ["Content-Type": type], body: .init(Self.message.framed + Self.ok.framed, contentType: type)))
+        ])
+        let file = folder.appendingPathComponent("call.json")
+        try JSONCassetteCodec.encode(document).write(to: file)
+        let named = #"{ "proto": [{ "field": 4, "name": "nickname", "text": "ada" }] }"#
+        #expect(try !String(contentsOf: file, encoding: .utf8).contains(named))
+        let result = Captured.run(["fault", file.path, "--interaction", "1", "--rpc-status", "unavailable"])
+        #expect(result.status == 0, "\(result.error)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains(named), "\(text)")
+        #expect(text.contains(#"{ "trailers": ["grpc-status: 14"] }"#), "\(text)")
+        #expect(try JSONCassetteCodec.decode(Data(text.utf8)).interactions.first?.request.body.data == request)
+    }
+
     @Test func aConnectStreamFailsWithItsEndOfStreamError() throws {
         let folder = try Locations.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
