@@ -19,6 +19,9 @@ struct Reply {
         case truncated(declared: Int, sent: Data)
         /// Close the connection without answering.
         case drop
+        /// A chunked body whose last chunk is sent and then the connection closed, without the
+        /// chunk that ends the body: a stream cut short.
+        case chunkedThenCut([Data])
     }
 
     var status: Int
@@ -40,7 +43,7 @@ struct Reply {
             case .whole(let data): head += "Content-Length: \(data.count)\r\n\r\n"
             case .patterned(let count): head += "Content-Length: \(count)\r\n\r\n"
             case .truncated(let declared, _): head += "Content-Length: \(declared)\r\n\r\n"
-            case .chunked: head += "Transfer-Encoding: chunked\r\n\r\n"
+            case .chunked, .chunkedThenCut: head += "Transfer-Encoding: chunked\r\n\r\n"
             }
             return write(Data(head.utf8), to: socket)
         }
@@ -62,7 +65,7 @@ struct Reply {
             head += "Content-Length: \(declared)\r\n\r\n"
             _ = write(Data(head.utf8) + sent, to: socket)
             return false
-        case .chunked(let chunks):
+        case .chunked(let chunks), .chunkedThenCut(let chunks):
             head += "Transfer-Encoding: chunked\r\n\r\n"
             guard write(Data(head.utf8), to: socket) else { return false }
             for (index, chunk) in chunks.enumerated() {
@@ -71,6 +74,7 @@ struct Reply {
                     return false
                 }
             }
+            if case .chunkedThenCut = body { return false }
             return write(Data("0\r\n\r\n".utf8), to: socket)
         }
     }
@@ -321,6 +325,15 @@ public enum LoopbackRoutes {
             return Reply(
                 status: 200, headers: [("Content-Type", "application/grpc-web+proto")],
                 body: .chunked((0..<count).map { grpcWebMessage($0) } + [grpcWebTrailers]),
+                chunkDelay: TimeInterval(milliseconds) / 1000)
+        case ("grpc-web-cut", 3):
+            // N messages of /grpc-web/N/MS, MS milliseconds apart, then the first 7 bytes of
+            // another (its header and 2 bytes of its payload), and the connection closes.
+            let count = min(Int(parts[1]) ?? 1, 126)
+            let milliseconds = Int(parts[2]) ?? 0
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/grpc-web+proto")],
+                body: .chunkedThenCut((0..<count).map { grpcWebMessage($0) } + [grpcWebMessage(count).prefix(7)]),
                 chunkDelay: TimeInterval(milliseconds) / 1000)
         case ("rpc.Echo", 2):
             return rpcEcho(request)

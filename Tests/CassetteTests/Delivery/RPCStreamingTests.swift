@@ -69,6 +69,70 @@ import FoundationNetworking
         }
     }
 
+    static let cutPath = "/grpc-web-cut/3/20"
+    /// What `/grpc-web-cut/3/20` sends before it closes: three messages and 7 bytes of a fourth.
+    static let cutBytes = (0..<3).map(LoopbackRoutes.grpcWebMessage).reduce(Data(), +) + LoopbackRoutes.grpcWebMessage(3).prefix(7)
+
+    /// How a caller learns that the connection closed in the middle of a chunked body. Apple:
+    /// `networkConnectionLost` ("a client or server connection was severed in the middle of an
+    /// in-progress load", URLError.Code's documentation). Linux: FoundationNetworking reports
+    /// libcurl's error for a transfer cut short as `unknown` (as EndToEndTests sees for a body
+    /// closed early).
+    static var cutStreamError: URLError.Code {
+        #if canImport(FoundationNetworking)
+        return .unknown
+        #else
+        return .networkConnectionLost
+        #endif
+    }
+
+    /// The cassette keeps a stream cut in the middle of an envelope as it arrived: the messages,
+    /// the cut bytes as the last element, and the error.
+    static func expectCutKept(in file: URL) throws {
+        let interaction = try #require(try CassetteFile.read(file).interactions.first)
+        #expect(interaction.error?.code.rawValue == cutStreamError.rawValue)
+        let chunks = try #require(interaction.response?.stream?.chunks)
+        #expect(chunks.map(\.data).reduce(Data(), +) == cutBytes)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains(#""cut": "\#(LoopbackRoutes.grpcWebMessage(3).prefix(7).base64EncodedString())" }"#), "\(text)")
+    }
+
+    /// A stream the server cuts in the middle of an envelope: what a caller of the whole body
+    /// sees live, it sees recorded and replayed.
+    @Test(arguments: [FetchStyle.async, .completionHandler])
+    func aStreamCutShortReachesCallersOfTheWholeBodyAsItWasCut(style: FetchStyle) async throws {
+        try await withScratchTape { scratch in
+            let url = try #require(URL(string: scratch.server.baseURL + Self.cutPath))
+            let file = scratch.file("cut-\(style).json")
+            let (live, recorded, replayed, _) = try await scratch.liveRecordedReplayed(URLRequest(url: url), into: file, style: style)
+            #expect(live.errorCode == Self.cutStreamError, "\(live)")
+            #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
+            #expect(replayed.sameOutcome(as: live), "replayed \(replayed), live \(live)")
+            try Self.expectCutKept(in: file)
+        }
+    }
+
+    /// The same stream to a data delegate (connect-swift's way): every byte that arrived before
+    /// the loss, then the error — live, recorded and replayed alike.
+    @Test func aStreamCutShortReachesADelegateAsItWasCut() async throws {
+        try await withScratchTape { scratch in
+            let url = scratch.server.baseURL + Self.cutPath
+            let file = scratch.file("cut-delegate.json")
+            let live = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: { _ in }), style: .delegate)
+            #expect(live.status == 200 && live.body == Self.cutBytes && live.errorCode == Self.cutStreamError, "\(live)")
+            let recorder = try Tape(file: file, mode: .once, environment: .tests)
+            let recorded = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: recorder.configure), style: .delegate)
+            _ = try recorder.eject()
+            #expect(recorded.sameOutcome(as: live), "recorded \(recorded), live \(live)")
+            try Self.expectCutKept(in: file)
+            let player = try Tape(file: file, mode: .none, options: .init(latency: .recorded), environment: .tests)
+            let replayed = await Fetch.get(url, on: Fetch.delegateSession(configuredBy: player.configure), style: .delegate)
+            _ = try player.eject()
+            #expect(replayed.sameOutcome(as: live), "replayed \(replayed), live \(live)")
+            #expect(replayed.pieces.reduce(0, +) == Self.cutBytes.count, "\(replayed.pieces)")
+        }
+    }
+
     /// Through the replay server, for a client that does not use a tape's session: each message
     /// passed on as the upstream sends it, kept as envelopes with their times, and replayed so.
     @Test func aServerStreamThroughTheServerIsRecordedAndReplayedAlike() async throws {
