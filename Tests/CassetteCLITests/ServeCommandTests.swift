@@ -10,6 +10,10 @@ import Testing
 import Glibc
 #endif
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 #if os(Linux) || os(macOS)  // starts the tool
 /// `cassette serve` as a user runs it: a child process that prints where it listens, serves
 /// until a signal, then saves and reports. Clients: curl and Python's `http.client`.
@@ -252,6 +256,48 @@ import Glibc
         let replaying = try Served(["--cassette", file, "--upstream", upstream.baseURL, "--mode", "none"])
         #expect(Self.curl(["-i", replaying.base + "/echo?via=proxy"]).out == live.out)
         #expect(replaying.stop().status == 0)
+    }
+
+    /// Connect and gRPC-Web calls through `cassette serve`, for a client that does not use a
+    /// tape's session: a unary Connect POST and a gRPC-Web server stream recorded in front of the
+    /// loopback server, kept message by message, then replayed offline to the same bytes.
+    @Test func recordsAndReplaysRPCCallsAsAReverseProxy() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let upstream = try LoopbackServer()
+        let file = scratch.file("rpc.json").path
+        let client = URLSession(configuration: .ephemeral)
+        let message = ProtobufWire.encode([.init(1, .delimited(.text("hello")))])
+        func calls(_ base: String) throws -> [URLRequest] {
+            var unary = URLRequest(url: try #require(URL(string: base + "/rpc.Echo/Say")))
+            unary.httpMethod = "POST"
+            unary.setValue("application/proto", forHTTPHeaderField: "Content-Type")
+            unary.httpBody = message
+            return [unary, URLRequest(url: try #require(URL(string: base + "/grpc-web/3/20")))]
+        }
+
+        let recording = try Served(["--cassette", file, "--upstream", upstream.baseURL, "--mode", "once"])
+        var live: [Fetched] = []
+        for request in try calls(recording.base) { live.append(await Fetch.run(request, on: client, style: .async)) }
+        let (status, errors) = recording.stop()
+        #expect(status == 0 && errors.contains("0 replayed, 2 recorded, 0 unmatched; saved \(file)"), "\(errors)")
+        upstream.stop()
+        #expect(live[0].status == 200 && live[0].body == Data([0x0A, UInt8(message.count)]) + message)
+        let stream = (0..<3).map(LoopbackRoutes.grpcWebMessage).reduce(Data(), +) + LoopbackRoutes.grpcWebTrailers
+        #expect(live[1].status == 200 && live[1].body == stream)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains(#""proto": [{ "field": 1, "message": [{ "field": 1, "text": "hello" }] }]"#), "\(text)")
+        #expect(text.contains(#""trailers": ["grpc-status: 0", "grpc-message: "]"#), "\(text)")
+
+        let replaying = try Served(["--cassette", file, "--upstream", upstream.baseURL, "--mode", "none"])
+        for (request, seen) in zip(try calls(replaying.base), live) {
+            let replayed = await Fetch.run(request, on: client, style: .async)
+            #expect(replayed.status == seen.status && replayed.body == seen.body, "\(replayed)")
+            #expect(replayed.headers["Content-Type"] == seen.headers["Content-Type"])
+        }
+        let replayedStatus = replaying.stop()
+        #expect(
+            replayedStatus.status == 0 && replayedStatus.errors.contains("2 replayed, 0 recorded, 0 unmatched"), "\(replayedStatus.errors)")
     }
 
     /// A WebSocket conversation recorded through `cassette serve` in front of the loopback
