@@ -18,9 +18,8 @@ import Foundation
 // `text`, `message` (fields) or `base64`; with a FileDescriptorSet beside the cassette
 // (ProtobufSchema), also its `name`, which is shown and never read back. An envelope is its
 // payload as `proto`, `json`, `text` or `base64`, with `flags` when they are not 0; `trailers`
-// (flags 0x80, gRPC-Web) and
-// `endStream` (flags 0x02, Connect) name the last message; `cut` holds the bytes of a stream cut
-// in the middle of an envelope, last.
+// (flags 0x80, gRPC-Web) and `endStream` (flags 0x02, Connect) name the last message; `cut` holds
+// the bytes of a stream cut in the middle of an envelope, last.
 
 extension JSONCassetteCodec {
     /// The schema that names a body's fields and the message the body holds (a method's input
@@ -32,7 +31,7 @@ extension JSONCassetteCodec {
 
     /// `{ "proto": [ … ] }`, or nil when `data` is not a canonical protobuf message.
     static func protobufTree(_ data: Data, names: MessageNames?) -> JSONValue? {
-        ProtobufWire.decode(data).map { .object([member("proto", tree(for: $0, in: names.map { ($0.schema, $0.message) }, depth: 0))]) }
+        ProtobufWire.decode(data).map { .object([member("proto", tree(for: $0, names: names, depth: 0))]) }
     }
 
     /// `{ "envelopes": [ … ] }`.
@@ -63,30 +62,29 @@ extension JSONCassetteCodec {
         case .trailers(let lines): return .object([member("trailers", .array(lines.map { JSONNode(.string($0)) }))])
         case .endStream(let value): return .object([member("endStream", value)])
         case .json(let value): payload = member("json", value)
-        case .proto(let fields): payload = member("proto", tree(for: fields, in: names.map { ($0.schema, $0.message) }, depth: 0))
+        case .proto(let fields): payload = member("proto", tree(for: fields, names: names, depth: 0))
         case .text(let text): payload = member("text", .string(text))
         case .bytes(let data): payload = member("base64", .base64(data))
         }
         return .object(envelope.flags == 0 ? [payload] : [member("flags", .number(String(envelope.flags))), payload])
     }
 
-    /// Each field `{ "field": N, VALUE }`, with `"name"` after the number where `message` (in
-    /// `schema`) declares it; a length-delimited value is shown as the schema says it is — a
+    /// Each field `{ "field": N, VALUE }`, with `"name"` after the number where `names` declares
+    /// it; a length-delimited value is shown as the schema says it is — a
     /// message's fields, or a string's or bytes' text or base64 — when that reading holds the
     /// same bytes, else as the wire reads best.
-    private static func tree(for fields: [ProtobufWire.Field], in message: (schema: ProtobufSchema, name: String)?, depth: Int) -> JSONValue
-    {
-        let declared = message.flatMap { $0.schema.fields(of: $0.name) }
+    private static func tree(for fields: [ProtobufWire.Field], names: MessageNames?, depth: Int) -> JSONValue {
+        let declared = names.flatMap { $0.schema.fields(of: $0.message) }
         return .array(
             fields.map { field in
                 let named = declared?[field.number]
-                var value: JSONMember
+                let value: JSONMember
                 switch field.value {
                 case .varint(let number): value = member("varint", .number(String(number)))
                 case .fixed64(let number): value = member("fixed64", .number(String(number)))
                 case .fixed32(let number): value = member("fixed32", .number(String(number)))
                 case .delimited(let delimited):
-                    value = tree(for: delimited, declared: named?.kind, in: message?.schema, depth: depth)
+                    value = tree(for: delimited, declared: named?.kind, in: names?.schema, depth: depth)
                 }
                 var members = [member("field", .number(String(field.number)))]
                 if let named { members.append(member("name", .string(named.name))) }
@@ -101,14 +99,16 @@ extension JSONCassetteCodec {
         if case .message(let type)? = kind, let schema, depth + 1 < ProtobufWire.maximumDepth {
             let inner: [ProtobufWire.Field]?
             if case .message(let fields) = delimited { inner = fields } else { inner = ProtobufWire.decode(delimited.data) }
-            if let inner { return member("message", tree(for: inner, in: (schema, type), depth: depth + 1)) }
+            if let inner {
+                return member("message", tree(for: inner, names: MessageNames(schema: schema, message: type), depth: depth + 1))
+            }
         }
         switch delimited {
         case .text(let text): return member("text", .string(text))
         case .message(let inner):
             // A string, bytes or packed numbers whose bytes happen to read as fields: shown as bytes.
             if let kind, kind == .text || kind == .bytes || kind == .scalar { return member("base64", .base64(delimited.data)) }
-            return member("message", tree(for: inner, in: nil, depth: depth + 1))
+            return member("message", tree(for: inner, names: nil, depth: depth + 1))
         case .bytes(let data): return member("base64", .base64(data))
         }
     }
