@@ -96,7 +96,8 @@ import Testing
 
     /// The gate fed each kind of break (`API/breaking --self-test`: a package released, then
     /// changed each way a caller's code stops compiling): SwiftPM's digester catches a new enum
-    /// case, a changed constraint, a changed parameter type and a removal; `API/compatible` over
+    /// case, a changed constraint, a changed parameter type and a removal, and not what is
+    /// `package` (a new case, a package overload of a public name changed); `API/compatible` over
     /// the kept lines a changed raw value and an added availability, which the digester misses on
     /// Linux; and code written against the release, type-checked against the change (as CI builds
     /// Tests/Compatibility), a new overload that makes its call ambiguous, which the digester sees
@@ -108,7 +109,8 @@ import Testing
         #expect(
             result.output
                 == "API/breaking self-test: each of 4 breaks caught (a case added to a public enum, a constraint changed, a parameter's "
-                + "type changed, a declaration removed); a package enum's new case not counted; API/compatible catches a raw value "
+                + "type changed, a declaration removed); a package enum's new case and a package overload's new parameter not "
+                + "counted; API/compatible catches a raw value "
                 + "changed and an availability added; a caller's build catches an overload that makes a call ambiguous\n")
     }
 
