@@ -92,18 +92,11 @@ public enum CassetteFormat: String, Sendable, CaseIterable, CustomStringConverti
     /// ``encode(_:)``'s bytes handed to `sink` in pieces (JSON: about `pieceSize` bytes each, as
     /// they are written; the other formats: whole), for saving large cassettes. Nothing reaches
     /// `sink` when the document cannot be written.
+    ///
+    /// - Parameter names: names the fields of protobuf messages (JSON only: the other formats
+    ///   keep those bodies as bytes).
     package func encode(
-        _ document: CassetteDocument, inPiecesOf pieceSize: Int, to sink: @escaping (ArraySlice<UInt8>) -> Void
-    ) throws(CassetteFormatError) {
-        try encode(document, inPiecesOf: pieceSize, names: nil, to: sink)
-    }
-
-    /// ``encode(_:inPiecesOf:to:)``, naming the fields of protobuf messages from `names` (JSON
-    /// only: the other formats keep those bodies as bytes). A declaration of its own, not a
-    /// default argument: the API gate's digester sees package declarations of public types, and a
-    /// changed signature there reads to it as a break.
-    package func encode(
-        _ document: CassetteDocument, inPiecesOf pieceSize: Int, names: ProtobufSchema?,
+        _ document: CassetteDocument, inPiecesOf pieceSize: Int, names: ProtobufSchema? = nil,
         to sink: @escaping (ArraySlice<UInt8>) -> Void
     ) throws(CassetteFormatError) {
         guard self == .json else { return sink(try encodedBytes(document)[...]) }
