@@ -204,5 +204,38 @@ import Testing
         #expect(noDate.status == 1)
         #expect(noDate.output.hasPrefix("error: CHANGELOG.md's first version heading is \"## [\(version)] 20"))
     }
+
+    /// `API/pin`, which CI runs: the README's manifest with its dependency line, pointed at a copy
+    /// of this repository by URL, resolves with SwiftPM to the newest release at the commit that
+    /// released it (tagged in the copy when this clone carries no tag, as CI's), and its products
+    /// are found there; its self-test sees SwiftPM refuse a product the release lacks, a version
+    /// nobody tagged and a repository without the release's tag, as a team pasting the line would.
+    @Test func theREADMEsDependencyLinePinsTheNewestRelease() throws {
+        let root = PackagePaths.root
+        let version = try CassetteVersionTests.newestRelease()
+        func run(_ arguments: String...) throws -> (status: Int32, output: String) {
+            try ChildProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), arguments)
+        }
+        let release = try run("bash", root.appendingPathComponent("API/release").path, version, "--commit")
+        let commit = try #require(release.output.split(separator: " ").first.map(String.init))
+        let short = try run("git", "-C", root.path, "rev-parse", "--short", commit).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let tagged = try !run("git", "-C", root.path, "tag", "-l").output.isEmpty
+        let pin = try run("bash", root.appendingPathComponent("API/pin").path)
+        #expect(pin.status == 0, "\(pin.output)")
+        #expect(
+            pin.output
+                == "release \(version): the README's manifest with .package(url: \"<the repository's URL>\", from: \"\(version)\") "
+                + "resolves to \(version) at \(short) and finds its products ("
+                + (tagged
+                    ? "tagged \(version) in this checkout)\n"
+                    : "this clone carries no tag, so \(version) was tagged in the copy at the commit that released it)\n"))
+        let major = try #require(Int(version.prefix { $0 != "." }))
+        let selfTest = try run("bash", root.appendingPathComponent("API/pin").path, "--self-test")
+        #expect(selfTest.status == 0, "\(selfTest.output)")
+        #expect(
+            selfTest.output
+                == "API/pin self-test: a product the release lacks, a line naming \(major + 1).0.0 (no such tag) and a repository "
+                + "without the tag \(version) are each refused\n")
+    }
 }
 #endif
